@@ -1,0 +1,119 @@
+"""Exact conversion of user input into rationals, and rationals into flint types.
+
+The rule: anything that can be taken exactly is taken exactly; a binary float is
+accepted only as its exact binary value, with an :class:`InexactInputWarning` that
+says how to pass a Fraction instead.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from fractions import Fraction
+from typing import Any
+
+import flint
+import sympy
+
+from exactdp.errors import ExactnessRequired, InexactInputWarning, InvalidArgument
+
+__all__ = ["to_fraction", "to_fmpq", "fmpq_to_fraction", "is_exact_number"]
+
+
+def is_exact_number(value: Any) -> bool:
+    """True for ints, Fractions, fmpz/fmpq and sympy rationals (not floats, not bools)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, (int, Fraction, flint.fmpz, flint.fmpq, sympy.Rational))
+
+
+def to_fraction(value: Any, name: str = "value") -> Fraction:
+    """Convert ``value`` to an exact :class:`fractions.Fraction`.
+
+    Accepts ``int``, ``Fraction``, ``flint.fmpz``/``flint.fmpq``, sympy rationals,
+    numpy integers, and strings such as ``"4/5"`` or ``"0.3"`` (read as the exact
+    decimal 3/10). A binary ``float`` is taken as its exact binary value, with an
+    :class:`~exactdp.errors.InexactInputWarning`.
+
+    Parameters
+    ----------
+    value : int, Fraction, str, fmpq, sympy.Rational or float
+        The number to convert.
+    name : str
+        Used in error messages.
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> to_fraction("4/5")
+    Fraction(4, 5)
+    >>> to_fraction("0.3")
+    Fraction(3, 10)
+    >>> to_fraction(flint.fmpq(1, 3))
+    Fraction(1, 3)
+    """
+    if isinstance(value, bool):
+        raise ExactnessRequired(f"Got {name}={value!r}; a bool is not a number here.")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, flint.fmpz):
+        return Fraction(int(value))
+    if isinstance(value, flint.fmpq):
+        return Fraction(int(value.p), int(value.q))
+    if isinstance(value, sympy.Rational):
+        return Fraction(int(value.p), int(value.q))
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise InvalidArgument(
+                f"Got {name}={value!r}; expected a rational such as '4/5' or '0.3'."
+            ) from exc
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, float) or isinstance(value, numbers.Real) and not isinstance(
+        value, sympy.Basic
+    ):
+        f = float(value)
+        if math.isnan(f) or math.isinf(f):
+            raise InvalidArgument(f"Got {name}={value!r}; it must be a finite number.")
+        exact = Fraction(f)
+        warnings.warn(
+            f"{name}={value!r} is a binary float; it is taken as its exact binary value "
+            f"{exact}. Pass Fraction({str(f)!r}) or the string {str(f)!r} for the decimal.",
+            InexactInputWarning,
+            stacklevel=3,
+        )
+        return exact
+    raise ExactnessRequired(
+        f"Got {name}={value!r} of type {type(value).__name__}; pass an int, a Fraction "
+        f"or a string such as '4/5'."
+    )
+
+
+def to_fmpq(value: Fraction | int) -> flint.fmpq:
+    """Exact conversion of a Fraction (or int) to ``flint.fmpq``.
+
+    >>> to_fmpq(Fraction(2, 6))
+    1/3
+    """
+    f = Fraction(value)
+    return flint.fmpq(f.numerator, f.denominator)
+
+
+def fmpq_to_fraction(value: flint.fmpq | flint.fmpz) -> Fraction:
+    """Exact conversion of ``flint.fmpq``/``fmpz`` to Fraction.
+
+    >>> fmpq_to_fraction(flint.fmpq(3, 9))
+    Fraction(1, 3)
+    """
+    if isinstance(value, flint.fmpz):
+        return Fraction(int(value))
+    return Fraction(int(value.p), int(value.q))

@@ -1,0 +1,118 @@
+"""Every exception and warning that exactdp raises, in one module.
+
+Each error also subclasses the builtin that fits it, so ``except ValueError`` in
+user code keeps working. Messages name the offending value and say how to fix it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "ExactDPError",
+    "InvalidArgument",
+    "InvalidPrivacyLevel",
+    "InvalidMetric",
+    "InvalidPrior",
+    "InvalidMechanism",
+    "InvalidDistribution",
+    "InvalidScale",
+    "InvalidTolerance",
+    "InvalidSet",
+    "InvalidBox",
+    "ExactnessRequired",
+    "NotRegular",
+    "PropertyNeverHolds",
+    "InstanceTooLarge",
+    "PrecisionLimitReached",
+    "CertificateInvalid",
+    "InexactInputWarning",
+    "FallbackWarning",
+]
+
+
+class ExactDPError(Exception):
+    """Base class of every exactdp error."""
+
+
+class InvalidArgument(ExactDPError, ValueError):
+    """An argument has a value exactdp cannot work with."""
+
+
+class InvalidPrivacyLevel(InvalidArgument):
+    """ε ≤ 0, NaN, ∞, or t = e^-ε outside (0, 1)."""
+
+
+class InvalidMetric(InvalidArgument):
+    """A distance matrix that is not a metric (the message says which axiom fails, where)."""
+
+
+class InvalidPrior(InvalidArgument):
+    """A prior that is not a probability distribution on the metric's points."""
+
+
+class InvalidMechanism(InvalidArgument):
+    """A matrix that is not row-stochastic, or has the wrong shape."""
+
+
+class InvalidDistribution(InvalidArgument):
+    """A discrete distribution with bad support or probabilities."""
+
+
+class InvalidScale(InvalidArgument):
+    """A noise scale θ ≤ 0, NaN or ∞."""
+
+
+class InvalidTolerance(InvalidArgument):
+    """A tolerance that is not a positive rational."""
+
+
+class InvalidSet(InvalidArgument):
+    """An empty point set, mixed dimensions, or non-finite coordinates."""
+
+
+class InvalidBox(InvalidArgument):
+    """A box whose lower corner is not strictly below its upper corner."""
+
+
+class ExactnessRequired(ExactDPError, TypeError):
+    """A value that cannot be represented exactly where exactness is required."""
+
+
+class NotRegular(ExactDPError, ValueError):
+    """A bound was asked for a prior that is not regular; carries the certificate."""
+
+    def __init__(self, message: str, certificate: Any = None) -> None:
+        super().__init__(message)
+        self.certificate = certificate
+
+
+class PropertyNeverHolds(ExactDPError, ValueError):
+    """The property asked about does not hold anywhere on the range searched."""
+
+    def __init__(self, message: str, evidence: Any = None) -> None:
+        super().__init__(message)
+        self.evidence = evidence
+
+
+class InstanceTooLarge(ExactDPError, ValueError):
+    """The instance exceeds what the requested exact method can handle."""
+
+
+class PrecisionLimitReached(ExactDPError, ArithmeticError):
+    """Ball arithmetic could not decide within the precision limit.
+
+    Distinct from a mathematical failure: the question is undecided, not answered.
+    """
+
+
+class CertificateInvalid(ExactDPError, AssertionError):
+    """A certificate failed its independent verification (a bug: please report it)."""
+
+
+class InexactInputWarning(UserWarning):
+    """A binary float was taken at its exact binary value, which is rarely what was meant."""
+
+
+class FallbackWarning(UserWarning):
+    """A faster route was not applicable and a slower (still exact/certified) one ran."""

@@ -1,0 +1,209 @@
+"""Privacy levels: ε > 0, or t = e^-ε in (0, 1), held exactly.
+
+Every public question takes the level as ``eps=`` (int, Fraction, a string such as
+``"4/5"`` or ``"ln(2)"``, or a sympy expression) or as ``t=`` (a rational in (0, 1)).
+:func:`parse_level` turns either into a :class:`PrivacyLevel`, which knows whether
+t is rational (Φ is then an exact rational matrix in the polynomial case) or not
+(Φ is then decided with balls; at rational ε, t is transcendental by Lindemann).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import sympy_to_arb
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import ExactnessRequired, InvalidPrivacyLevel
+
+__all__ = ["PrivacyLevel", "parse_level", "parse_epsilon"]
+
+
+@dataclass(frozen=True)
+class PrivacyLevel:
+    """An exact privacy level.
+
+    Attributes
+    ----------
+    eps : sympy.Expr
+        ε > 0 as an exact sympy expression.
+    t : Fraction or None
+        t = e^-ε when it is rational, else None.
+    eps_rational : Fraction or None
+        ε when it is rational, else None.
+
+    Examples
+    --------
+    >>> parse_level(t="1/2").eps
+    log(2)
+    >>> parse_level(eps="ln(2)").t
+    Fraction(1, 2)
+    >>> parse_level(eps="4/5").t is None
+    True
+    """
+
+    eps: sympy.Expr
+    t: Fraction | None
+    eps_rational: Fraction | None
+
+    def __str__(self) -> str:
+        if self.t is not None:
+            return f"ε = {self.eps} (t = {self.t})"
+        return f"ε = {self.eps}"
+
+    @property
+    def is_t_rational(self) -> bool:
+        """True when t = e^-ε is rational, so Φ is exact over Q in the polynomial case."""
+        return self.t is not None
+
+    def s_rational(self, q: int) -> Fraction | None:
+        """s = e^(-ε/q) when rational (t rational and a perfect q-th power), else None.
+
+        >>> parse_level(t="1/4").s_rational(2)
+        Fraction(1, 2)
+        >>> parse_level(t="1/2").s_rational(2) is None
+        True
+        """
+        if self.t is None:
+            return None
+        if q == 1:
+            return self.t
+        num = _exact_root(self.t.numerator, q)
+        den = _exact_root(self.t.denominator, q)
+        if num is None or den is None:
+            return None
+        return Fraction(num, den)
+
+    def eps_ball(self) -> arb:
+        """Ball enclosing ε at the current flint precision."""
+        if self.eps_rational is not None:
+            return arb(flint.fmpq(self.eps_rational.numerator, self.eps_rational.denominator))
+        if self.t is not None:
+            return -arb(flint.fmpq(self.t.numerator, self.t.denominator)).log()
+        return sympy_to_arb(self.eps)
+
+    def t_ball(self) -> arb:
+        """Ball enclosing t = e^-ε at the current flint precision (exact when t is rational)."""
+        if self.t is not None:
+            return arb(flint.fmpq(self.t.numerator, self.t.denominator))
+        return (-self.eps_ball()).exp()
+
+    def s_ball(self, q: int) -> arb:
+        """Ball enclosing s = e^(-ε/q) at the current flint precision."""
+        s = self.s_rational(q)
+        if s is not None:
+            return arb(flint.fmpq(s.numerator, s.denominator))
+        return (-self.eps_ball() / q).exp()
+
+    def eps_float(self) -> float:
+        """ε as a float (uncertified; for display and float baselines only)."""
+        return float(self.eps.evalf(30))
+
+    def to_json(self) -> dict[str, str | None]:
+        """Exact JSON form: rationals as "p/q" strings."""
+        return {
+            "eps": str(self.eps),
+            "t": None if self.t is None else str(self.t),
+        }
+
+
+def _exact_root(n: int, q: int) -> int | None:
+    r = round(n ** (1.0 / q)) if n < 2**1000 else int(sympy.integer_nthroot(n, q)[0])
+    for c in (r - 1, r, r + 1):
+        if c >= 0 and c**q == n:
+            return c
+    root, exact = sympy.integer_nthroot(n, q)
+    return int(root) if exact else None
+
+
+def parse_epsilon(eps: Any) -> sympy.Expr:
+    """Parse ε into an exact, positive, finite sympy expression.
+
+    >>> parse_epsilon("4/5")
+    4/5
+    >>> parse_epsilon("ln(2)")
+    log(2)
+    """
+    if isinstance(eps, float):
+        if math.isnan(eps) or math.isinf(eps):
+            raise InvalidPrivacyLevel(
+                f"Got eps={eps!r}; ε must be a finite number > 0 "
+                f"(pass Fraction('4/5') or '4/5' for an exact value)."
+            )
+    if isinstance(eps, str):
+        text = eps.strip()
+        try:
+            value: sympy.Expr = sympy.Rational(to_fraction(text, "eps"))
+        except Exception:
+            try:
+                value = sympy.sympify(text.replace("ln", "log"), rational=True)
+            except (sympy.SympifyError, TypeError, SyntaxError) as exc:
+                raise InvalidPrivacyLevel(
+                    f"Got eps={eps!r}; could not read it. Use '4/5', '0.8' or 'ln(2)'."
+                ) from exc
+    elif isinstance(eps, sympy.Basic):
+        value = sympy.sympify(eps)
+    else:
+        value = sympy.Rational(to_fraction(eps, "eps"))
+    if value.free_symbols:
+        raise ExactnessRequired(f"Got eps={eps!r} with free symbols; pass a number.")
+    if value.has(sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
+        raise InvalidPrivacyLevel(f"Got eps={eps!r}; ε must be finite and > 0.")
+    positive = value.is_positive
+    if positive is None:
+        with flint.ctx.workprec(256):
+            ball = sympy_to_arb(value)
+            positive = True if ball > 0 else (False if ball <= 0 else None)
+    if positive is not True:
+        raise InvalidPrivacyLevel(
+            f"Got eps={eps!r}; ε must be > 0 (for example Fraction(1, 10) or '1/10')."
+        )
+    return value
+
+
+def parse_level(eps: Any = None, t: Any = None) -> PrivacyLevel:
+    """Build a :class:`PrivacyLevel` from exactly one of ``eps=`` or ``t=``.
+
+    Examples
+    --------
+    >>> parse_level(eps=1).t is None
+    True
+    >>> parse_level(t=Fraction(9, 10)).t
+    Fraction(9, 10)
+    >>> parse_level(eps=0)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidPrivacyLevel: Got eps=0; ε must be > 0 (for example Fraction(1, 10) or '1/10').
+    """
+    if (eps is None) == (t is None):
+        raise InvalidPrivacyLevel(
+            f"Give exactly one of eps= or t= (got eps={eps!r}, t={t!r})."
+        )
+    if t is not None:
+        if isinstance(t, float) and (math.isnan(t) or math.isinf(t)):
+            raise InvalidPrivacyLevel(f"Got t={t!r}; t = e^-ε must lie in (0, 1).")
+        tq = to_fraction(t, "t")
+        if not 0 < tq < 1:
+            raise InvalidPrivacyLevel(
+                f"Got t={t!r}; t = e^-ε must lie strictly between 0 and 1 "
+                f"(t = 1/2 means ε = ln 2)."
+            )
+        eps_expr = -sympy.log(sympy.Rational(tq.numerator, tq.denominator))
+        eps_expr = sympy.expand_log(eps_expr, force=True)
+        return PrivacyLevel(eps=sympy.simplify(eps_expr), t=tq, eps_rational=None)
+    value = parse_epsilon(eps)
+    eps_rat = (
+        Fraction(int(value.p), int(value.q)) if isinstance(value, sympy.Rational) else None
+    )
+    t_val: Fraction | None = None
+    if eps_rat is None:
+        t_expr = sympy.simplify(sympy.exp(-value))
+        if isinstance(t_expr, sympy.Rational):
+            t_val = Fraction(int(t_expr.p), int(t_expr.q))
+    return PrivacyLevel(eps=value, t=t_val, eps_rational=eps_rat)
