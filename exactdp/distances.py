@@ -1,0 +1,156 @@
+"""Exact distance values of the form c·√r (c ≥ 0 rational, r a squarefree positive integer).
+
+Every metric the library builds has distances of this form: rational distances
+(graph, Hamming, Manhattan, Chebyshev, sum query) have r = 1; Euclidean distances
+between points with rational coordinates are square roots of rationals, which is
+c·√r after pulling squares out. Comparisons and sums-versus-single comparisons are
+decided exactly (by squaring), so metric axioms are checked without rounding.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import ExactnessRequired
+
+__all__ = ["Distance", "as_distance", "triangle_holds"]
+
+
+def _squarefree_split(m: int) -> tuple[int, int]:
+    """m = a²·r with r squarefree; returns (a, r)."""
+    if m == 0:
+        return 0, 1
+    a, r = 1, 1
+    for p, e in sympy.factorint(m).items():
+        a *= p ** (e // 2)
+        if e % 2:
+            r *= p
+    return a, r
+
+
+@dataclass(frozen=True, order=False)
+class Distance:
+    """The exact nonnegative real ``coef * sqrt(radicand)``.
+
+    Examples
+    --------
+    >>> Distance.sqrt_of(Fraction(8))
+    Distance(coef=Fraction(2, 1), radicand=2)
+    >>> Distance.sqrt_of(Fraction(9, 4)).is_rational
+    True
+    """
+
+    coef: Fraction
+    radicand: int = 1
+
+    @staticmethod
+    def rational(value: Fraction | int) -> Distance:
+        return Distance(Fraction(value), 1)
+
+    @staticmethod
+    def sqrt_of(value: Fraction | int) -> Distance:
+        """√value for a nonnegative rational value, normalised to c·√r."""
+        v = Fraction(value)
+        if v < 0:
+            raise ValueError(f"cannot take the square root of {v}")
+        # sqrt(p/q) = sqrt(p q) / q
+        a, r = _squarefree_split(v.numerator * v.denominator)
+        if a == 0:
+            return Distance(Fraction(0), 1)
+        return Distance(Fraction(a, v.denominator), r)
+
+    @property
+    def is_rational(self) -> bool:
+        return self.radicand == 1 or self.coef == 0
+
+    @property
+    def square(self) -> Fraction:
+        return self.coef * self.coef * self.radicand
+
+    def __float__(self) -> float:
+        return float(self.coef) * math.sqrt(self.radicand)
+
+    def ball(self) -> arb:
+        """Ball enclosure at the current flint precision."""
+        c = arb(flint.fmpq(self.coef.numerator, self.coef.denominator))
+        if self.radicand == 1:
+            return c
+        return c * arb(self.radicand).sqrt()
+
+    def to_sympy(self) -> sympy.Expr:
+        return sympy.Rational(self.coef.numerator, self.coef.denominator) * sympy.sqrt(
+            self.radicand
+        )
+
+    def __str__(self) -> str:
+        if self.radicand == 1:
+            return str(self.coef)
+        return f"{self.coef}*sqrt({self.radicand})" if self.coef != 1 else f"sqrt({self.radicand})"
+
+    def compare(self, other: Distance) -> int:
+        """Exact comparison: -1, 0 or 1."""
+        a, b = self.square, other.square
+        return (a > b) - (a < b)
+
+
+def _sign_of_sum_minus(d1: Distance, d2: Distance, d3: Distance) -> int:
+    """Exact sign of d1 + d2 - d3 for nonnegative distances."""
+    if d1.is_rational and d2.is_rational and d3.is_rational:
+        v = d1.coef + d2.coef - d3.coef
+        return (v > 0) - (v < 0)
+    # (d1 + d2)^2 = d1² + d2² + 2 d1 d2, with d1 d2 = c1 c2 sqrt(r1 r2)
+    lhs_rat = d1.square + d2.square
+    cross = 2 * d1.coef * d2.coef  # times sqrt(r1 r2) >= 0
+    k = d3.square - lhs_rat  # compare cross*sqrt(r1 r2) with k
+    rr = d1.radicand * d2.radicand
+    if k < 0:
+        return 1
+    cross_sq = cross * cross * rr
+    k_sq = k * k
+    return (cross_sq > k_sq) - (cross_sq < k_sq)
+
+
+def triangle_holds(d_ik: Distance, d_ij: Distance, d_jk: Distance) -> bool:
+    """Exactly decide d_ik ≤ d_ij + d_jk.
+
+    >>> s2 = Distance.sqrt_of(2)
+    >>> triangle_holds(Distance.sqrt_of(8), s2, s2)   # 2√2 ≤ √2 + √2, with equality
+    True
+    >>> triangle_holds(Distance.rational(3), s2, s2)
+    False
+    """
+    return _sign_of_sum_minus(d_ij, d_jk, d_ik) >= 0
+
+
+def as_distance(value: Any, where: str = "distance") -> Distance:
+    """Read one exact distance: int, Fraction, rational string, ``'sqrt(2)'``, sympy expr.
+
+    >>> as_distance("sqrt(8)")
+    Distance(coef=Fraction(2, 1), radicand=2)
+    >>> as_distance("3/2")
+    Distance(coef=Fraction(3, 2), radicand=1)
+    """
+    if isinstance(value, Distance):
+        return value
+    if isinstance(value, str) and "sqrt" in value or isinstance(value, sympy.Basic) and not (
+        isinstance(value, sympy.Rational)
+    ):
+        expr = sympy.sympify(value, rational=True)
+        sq = sympy.nsimplify(expr**2)
+        if not isinstance(sq, sympy.Rational):
+            raise ExactnessRequired(
+                f"{where}={value!r} is not the square root of a rational; exact distances "
+                f"must be rationals or square roots of rationals."
+            )
+        if expr.is_negative:
+            raise ValueError(f"{where}={value!r} is negative")
+        return Distance.sqrt_of(Fraction(int(sq.p), int(sq.q)))
+    return Distance.rational(to_fraction(value, where))
