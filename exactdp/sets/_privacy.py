@@ -1,0 +1,369 @@
+"""Exact check of set-valued differential privacy for the Laplacian Perturbation Mechanism.
+
+The paper's Definition 4 (formula lost in extraction; reconstructed from the proof of
+Theorem 1) asks, for all sets X, Y and compact K,
+
+    T_{M(X)}(K) ≤ e^{ε·(d_H(X, Y) + diam K)} · T_{M(Y)}(K).          ("paper")
+
+This is FALSE for the mechanism in general (smallest counterexample, ε = 1:
+X = {0, 1/4}, Y = {0}, K = [0, 1/4]: ratio exactly 2 > e^{1/2}; see
+``proofs/sets_theorem1_counterexample.py``). What does hold, for every measurable K,
+with d = ℓ1 distance (``proofs/sets_correct_bound.py``):
+
+    T_{M(X)}(K) ≤ Σ_{x∈X} e^{ε·d₁(x, Y)} · T_{M(Y)}(K)                ("points_sharp")
+                ≤ |X| · e^{ε·d_H(X, Y)} · T_{M(Y)}(K)                 ("points")
+
+and the constant |X| is best possible; for translates Y = X + v, and whenever |X| = 1,
+the factor is e^{ε·d_H} ("hausdorff"). Every bound is selectable, so other readings of
+the definition (another norm, no diam term, a user formula) can be checked exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb, workprec
+from exactdp.errors import InvalidArgument
+from exactdp.levels import PrivacyLevel
+from exactdp.sets._boxes import Box, as_boxes, region_diameter
+from exactdp.sets._capacity import CapacityResult, as_level, capacity_functional
+from exactdp.sets._exppoly import ExpPoly, exp_poly_sign
+from exactdp.sets._points import (
+    HausdorffResult,
+    Norm,
+    PointSet,
+    _key,
+    _key_to_sympy,
+    hausdorff_distance,
+    parse_norm,
+    point_set,
+)
+
+__all__ = [
+    "BOUNDS",
+    "BoundInputs",
+    "SetPrivacyResult",
+    "check_set_privacy",
+    "bound_factor",
+    "is_translate",
+]
+
+BOUNDS = ("paper", "hausdorff", "points", "points_sharp")
+
+
+@dataclass(frozen=True)
+class BoundInputs:
+    """What a bound formula may depend on (passed to a user-supplied ``bound`` callable)."""
+
+    eps: sympy.Expr
+    d_H: sympy.Expr
+    diam_K: sympy.Expr
+    X: PointSet
+    Y: PointSet
+    norm: Norm
+
+
+def is_translate(X: Any, Y: Any) -> tuple[Fraction, ...] | None:
+    """The vector v with Y = X + v, or None when Y is not a translate of X.
+
+    >>> is_translate([(0, 0), (1, 2)], [(1, 1), (2, 3)])
+    (Fraction(1, 1), Fraction(1, 1))
+    >>> is_translate([0, 1], [0, 2]) is None
+    True
+    """
+    Xs, Ys = point_set(X, "X"), point_set(Y, "Y")
+    if Xs.dim != Ys.dim or len(Xs) != len(Ys):
+        return None
+    v = tuple(b - a for a, b in zip(Xs.points[0], Ys.points[0]))
+    return v if Xs.translate(v) == Ys else None
+
+
+# A factor Σ_j a_j e^{ε β_j} is held as [(a_j, β_j)] with a_j rational, β_j exact sympy.
+_Factor = list[tuple[Fraction, sympy.Expr]]
+
+
+def _factor_terms(
+    bound: str, X: PointSet, Y: PointSet, d_H: sympy.Expr, diam_K: sympy.Expr, norm: Norm
+) -> _Factor:
+    if bound == "paper":
+        return [(Fraction(1), d_H + diam_K)]
+    if bound == "hausdorff":
+        return [(Fraction(1), d_H)]
+    if bound == "points":
+        return [(Fraction(len(X)), d_H)]
+    if bound == "points_sharp":
+        acc: dict[sympy.Expr, Fraction] = {}
+        for x in X.points:
+            k = min(_key(x, y, norm) for y in Y.points)
+            beta = _key_to_sympy(k, norm)
+            acc[beta] = acc.get(beta, Fraction(0)) + 1
+        return [(c, b) for b, c in acc.items()]
+    raise InvalidArgument(
+        f"Got bound={bound!r}; use one of {BOUNDS} or a callable BoundInputs -> sympy expr."
+    )
+
+
+def _factor_expr(terms: _Factor, eps: sympy.Expr) -> sympy.Expr:
+    return sympy.Add(
+        *[sympy.Rational(a.numerator, a.denominator) * sympy.exp(eps * b) for a, b in terms]
+    )
+
+
+def bound_factor(
+    X: Any, Y: Any, K: Any, eps: Any, bound: str = "points", norm: Any = "l1"
+) -> sympy.Expr:
+    """The exact factor c with the claim T_{M(X)}(K) ≤ c · T_{M(Y)}(K) under ``bound``.
+
+    ``"points"`` and ``"points_sharp"`` (with ``norm="l1"``) are the library's proven
+    bounds (``proofs/sets_correct_bound.py``).
+
+    >>> bound_factor([0, 1], [0], Box(0, 1), eps=1)
+    2*E
+    >>> bound_factor([0, 1], [0], Box(0, 1), eps=1, bound="points_sharp")
+    1 + E
+    """
+    Xs, Ys = point_set(X, "X"), point_set(Y, "Y")
+    nm = parse_norm(norm)
+    level = as_level(eps)
+    d_H = hausdorff_distance(Xs, Ys, nm).value
+    diam_K = region_diameter(as_boxes(K), nm)[0]
+    return _factor_expr(_factor_terms(bound, Xs, Ys, d_H, diam_K, nm), level.eps)
+
+
+@dataclass(frozen=True)
+class SetPrivacyResult:
+    """Exact verdict on ``T_{M(X)}(K) ≤ factor · T_{M(Y)}(K)``.
+
+    Attributes
+    ----------
+    holds : bool
+        The exact verdict (equality counts as holding).
+    lhs, rhs : sympy.Expr
+        T_{M(X)}(K) and factor · T_{M(Y)}(K) as exact closed forms.
+    ratio : sympy.Expr
+        T_{M(X)}(K) / T_{M(Y)}(K), exact.
+    factor : sympy.Expr
+        The bound's factor (e^{ε(d_H + diam K)} for ``bound="paper"``).
+    sign : Sign
+        Sign of rhs − lhs, decided exactly (``method`` says how) at ``prec`` bits.
+    guaranteed : bool
+        True when a theorem of ``proofs/sets_correct_bound.py`` implies the inequality
+        for these inputs (so ``holds`` must be True).
+    """
+
+    X: PointSet
+    Y: PointSet
+    K: tuple[Box, ...]
+    level: PrivacyLevel
+    norm: Norm
+    bound: str
+    T_X: CapacityResult
+    T_Y: CapacityResult
+    hausdorff: HausdorffResult
+    diam_K: sympy.Expr
+    factor: sympy.Expr
+    sign: Sign
+    prec: int
+    method: str
+    guaranteed: bool
+
+    @property
+    def holds(self) -> bool:
+        """True when T_{M(X)}(K) ≤ factor · T_{M(Y)}(K) (exact verdict)."""
+        return self.sign is not Sign.NEGATIVE
+
+    @property
+    def lhs(self) -> sympy.Expr:
+        """T_{M(X)}(K), exact."""
+        return self.T_X.expr
+
+    @property
+    def rhs(self) -> sympy.Expr:
+        """factor · T_{M(Y)}(K), exact."""
+        return self.factor * self.T_Y.expr
+
+    @property
+    def ratio(self) -> sympy.Expr:
+        """T_{M(X)}(K) / T_{M(Y)}(K), exact (simplified when sympy can)."""
+        return sympy.simplify(self.T_X.expr / self.T_Y.expr)
+
+    def enclosures(self, prec: int = 64) -> dict[str, arb]:
+        """Certified balls for lhs, rhs, ratio, factor and ratio / factor."""
+        with workprec(prec):
+            lhs = self.T_X.value.ball(self.level)
+            ty = self.T_Y.value.ball(self.level)
+            fac = sympy_to_arb(self.factor)
+            return {
+                "lhs": lhs,
+                "rhs": fac * ty,
+                "ratio": lhs / ty,
+                "factor": fac,
+                "ratio_over_factor": lhs / (fac * ty),
+            }
+
+    def floats(self) -> dict[str, float]:
+        """Float summary (uncertified, display only)."""
+        return {k: float(v.mid()) for k, v in self.enclosures(64).items()}
+
+    def verify(self) -> bool:
+        """Independent re-check: capacities by another algorithm, and the sign of
+        rhs − lhs from the sympy closed forms with :func:`sympy_to_arb` (or, for a
+        claimed equality, exact cancellation of the expression)."""
+        if not (self.T_X.verify() and self.T_Y.verify()):
+            return False
+        diff = self.rhs - self.lhs
+        if self.sign is Sign.ZERO:
+            return bool(sympy.simplify(sympy.expand(diff)) == 0)
+        with workprec(max(self.prec, 64) * 2):
+            ball = sympy_to_arb(diff)
+        if self.sign is Sign.POSITIVE:
+            return bool(ball > 0)
+        return bool(ball < 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON: closed forms as strings, floats labelled as such."""
+        return {
+            "holds": self.holds,
+            "bound": self.bound,
+            "norm": self.norm,
+            "eps": str(self.level.eps),
+            "X": self.X.to_json(),
+            "Y": self.Y.to_json(),
+            "K": [b.to_json() for b in self.K],
+            "d_H": str(self.hausdorff.value),
+            "diam_K": str(self.diam_K),
+            "lhs": str(self.lhs),
+            "rhs": str(self.rhs),
+            "factor": str(self.factor),
+            "ratio": str(self.ratio),
+            "sign": self.sign.name,
+            "method": self.method,
+            "prec": self.prec,
+            "guaranteed": self.guaranteed,
+            "floats": self.floats(),
+        }
+
+
+def _decide(
+    T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: PrivacyLevel
+) -> tuple[Sign, int, str]:
+    """Sign of Σ_j a_j e^{ε β_j} T_Y − T_X, exactly."""
+    if all(isinstance(b, sympy.Rational) for _, b in terms):
+        margin = ExpPoly.sum(
+            T_Y.value.shift(-Fraction(int(b.p), int(b.q))) * a for a, b in terms  # type: ignore[attr-defined]
+        ) - T_X.value
+        return exp_poly_sign(margin, level)
+    # Irrational (ℓ2) exponents: T_X has rational exponents only, each factor term
+    # contributes exponents β_j − r, which are distinct from them; collect exactly.
+    acc: dict[sympy.Expr, Fraction] = {}
+    for r, c in T_X.value.terms.items():
+        key = sympy.Rational(-r.numerator, r.denominator)
+        acc[key] = acc.get(key, Fraction(0)) - c
+    for a, b in terms:
+        for r, c in T_Y.value.terms.items():
+            key = sympy.expand(b - sympy.Rational(r.numerator, r.denominator))
+            acc[key] = acc.get(key, Fraction(0)) + a * c
+    live = [(k, c) for k, c in acc.items() if c]
+    if not live:
+        return Sign.ZERO, 0, "zero"
+
+    def evaluate(_prec: int) -> arb:
+        eps = level.eps_ball()
+        total = arb(0)
+        for k, c in live:
+            total += arb(flint.fmpq(c.numerator, c.denominator)) * (eps * sympy_to_arb(k)).exp()
+        return total
+
+    # Lindemann–Weierstrass: distinct algebraic ε·k give linearly independent e^{ε k}.
+    method = "lindemann-weierstrass+ball" if level.eps_rational is not None else "ball"
+    sign, prec = certified_sign(evaluate, what="privacy margin")
+    return sign, prec, method
+
+
+def _decide_callable(
+    T_X: CapacityResult, T_Y: CapacityResult, factor: sympy.Expr
+) -> tuple[Sign, int, str]:
+    diff = factor * T_Y.expr - T_X.expr
+    try:
+        sign, prec = certified_sign(lambda _p: sympy_to_arb(diff), what="privacy margin")
+        return sign, prec, "ball"
+    except Exception:
+        if sympy.simplify(diff) == 0:
+            return Sign.ZERO, 0, "zero"
+        raise
+
+
+def check_set_privacy(
+    X: Any,
+    Y: Any,
+    K: Any,
+    eps: Any,
+    *,
+    bound: str | Callable[[BoundInputs], sympy.Expr] = "paper",
+    norm: Any = "l1",
+) -> SetPrivacyResult:
+    """Decide exactly whether ``T_{M(X)}(K) ≤ factor · T_{M(Y)}(K)``.
+
+    Parameters
+    ----------
+    X, Y : finite point sets of one dimension
+    K : a :class:`Box`, a :class:`BoxUnion` or a list of boxes
+    eps : ε > 0
+    bound : "paper" (e^{ε(d_H + diam K)}, the reconstructed Definition 4 — false in
+        general), "hausdorff" (e^{ε d_H}), "points" (|X| e^{ε d_H}, proven),
+        "points_sharp" (Σ_x e^{ε d(x, Y)}, proven), or a callable
+        ``BoundInputs -> sympy expression`` for any other reading.
+    norm : "l1" (the paper's proof), "l2" or "linf"; used for d_H, diam K and the
+        "points_sharp" distances.
+
+    The theorems behind "points"/"points_sharp"/"hausdorff" are in
+    ``proofs/sets_correct_bound.py``; the counterexample to "paper" is in
+    ``proofs/sets_theorem1_counterexample.py``.
+
+    Examples
+    --------
+    The smallest counterexample to Theorem 1 (ε = 1):
+
+    >>> r = check_set_privacy([0, "1/4"], [0], Box(0, "1/4"), eps=1)
+    >>> r.holds, r.ratio, r.factor
+    (False, 2, exp(1/2))
+    >>> check_set_privacy([0, "1/4"], [0], Box(0, "1/4"), eps=1, bound="points").holds
+    True
+    >>> r.verify()
+    True
+    """
+    Xs, Ys = point_set(X, "X"), point_set(Y, "Y")
+    hd = hausdorff_distance(Xs, Ys, norm)  # checks dimensions
+    nm = hd.norm
+    boxes = as_boxes(K)
+    level = as_level(eps)
+    T_X = capacity_functional(Xs, boxes, level)
+    T_Y = capacity_functional(Ys, boxes, level)
+    diam_K = region_diameter(boxes, nm)[0]
+    if callable(bound):
+        factor = sympy.sympify(bound(BoundInputs(level.eps, hd.value, diam_K, Xs, Ys, nm)))
+        sign, prec, method = _decide_callable(T_X, T_Y, factor)
+        name = getattr(bound, "__name__", "custom")
+    else:
+        terms = _factor_terms(bound, Xs, Ys, hd.value, diam_K, nm)
+        factor = _factor_expr(terms, level.eps)
+        sign, prec, method = _decide(T_X, T_Y, terms, level)
+        name = bound
+    guaranteed = nm == "l1" and (
+        name in ("points", "points_sharp")
+        or (
+            name in ("paper", "hausdorff")
+            and (len(Xs) == 1 or is_translate(Xs, Ys) is not None)
+        )
+    )
+    return SetPrivacyResult(
+        Xs, Ys, boxes, level, nm, name, T_X, T_Y, hd, diam_K, factor, sign, prec, method,
+        guaranteed,
+    )
