@@ -42,7 +42,8 @@ def _dist(value: Any, name: str) -> DiscreteDistribution:
         return value
     raise InvalidArgument(
         f"Got {name}={value!r}; pass a DiscreteDistribution "
-        f"(for example bernoulli('3/10') or DiscreteDistribution.from_dict({{0: '1/2', 1: '1/2'}}))."
+        f"(for example bernoulli('3/10') or "
+        f"DiscreteDistribution.from_dict({{0: '1/2', 1: '1/2'}}))."
     )
 
 

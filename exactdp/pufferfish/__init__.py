@@ -1,0 +1,85 @@
+"""Multi-user Pufferfish privacy with Laplace noise, exact and certified.
+
+A user's contribution D to a sum query is a random variable (rational support,
+rational probabilities), present with probability ζ. For a secret pair about one user
+(or a whole class) this package computes the conservative Wasserstein scale W_∞/ε,
+the exact least Laplace scale θ* (closed forms for Bernoulli pairs, certified root
+finding otherwise), and certifies concrete populations.
+
+>>> from exactdp.pufferfish import bernoulli, DistributionPair, exact_scale, conservative_scale
+>>> pair = DistributionPair(bernoulli("3/10"), bernoulli("1/10"))
+>>> conservative_scale(pair, 1).theta
+1
+>>> r = exact_scale(pair, 1)
+>>> r.theta_expr
+1/log((-7 + 9*E)/(3 - E))
+>>> r.verify()
+True
+"""
+
+from exactdp.pufferfish.calibration import (
+    ConservativeScale,
+    ExactScale,
+    conservative_scale,
+    exact_scale,
+)
+from exactdp.pufferfish.certify import PopulationCertificate, certify, parse_scale
+from exactdp.pufferfish.closed_forms import closed_forms
+from exactdp.pufferfish.distributions import (
+    DiscreteDistribution,
+    bernoulli,
+    binomial,
+    convolve,
+    point_mass,
+    poisson_binomial,
+    sum_of,
+)
+from exactdp.pufferfish.loss import Verdict
+from exactdp.pufferfish.population import Population, User
+from exactdp.pufferfish.secrets import (
+    DistributionPair,
+    DistributionVsAbsent,
+    ValuePair,
+    ValueVsAbsent,
+    class_pair,
+    class_total,
+    class_vs_absent,
+)
+from exactdp.pufferfish.transport import (
+    TransportPlan,
+    transport_plan,
+    wasserstein_1,
+    wasserstein_inf,
+)
+
+__all__ = [
+    "DiscreteDistribution",
+    "bernoulli",
+    "binomial",
+    "convolve",
+    "point_mass",
+    "poisson_binomial",
+    "sum_of",
+    "TransportPlan",
+    "transport_plan",
+    "wasserstein_1",
+    "wasserstein_inf",
+    "ValuePair",
+    "ValueVsAbsent",
+    "DistributionVsAbsent",
+    "DistributionPair",
+    "class_total",
+    "class_vs_absent",
+    "class_pair",
+    "ConservativeScale",
+    "ExactScale",
+    "conservative_scale",
+    "exact_scale",
+    "closed_forms",
+    "Verdict",
+    "Population",
+    "User",
+    "PopulationCertificate",
+    "certify",
+    "parse_scale",
+]

@@ -1,0 +1,382 @@
+"""Calibration of the Laplace scale θ for a secret pair at privacy level ε.
+
+- :func:`conservative_scale`: the Wasserstein (Kantorovich plan) calibration W_∞(P, Q)/ε,
+  sufficient for every population;
+- :func:`exact_scale`: the least θ that is ε-Pufferfish private for every population of
+  other users, i.e. the least θ with sup_x |ln g_P(x) − ln g_Q(x)| ≤ ε
+  (``proofs/pufferfish_supremum.py``: sufficiency by the mediant inequality, necessity
+  with a point-mass rest, monotonicity in θ since Lap(θ₂) = Lap(θ₁) + independent noise).
+
+Both results are frozen dataclasses with ``verify()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import (
+    Sign,
+    arb_to_fraction_interval,
+    sympy_to_arb,
+    workprec,
+)
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import (
+    CertificateInvalid,
+    InvalidArgument,
+    InvalidTolerance,
+    PrecisionLimitReached,
+)
+from exactdp.levels import PrivacyLevel, parse_level
+from exactdp.pufferfish.closed_forms import bernoulli_theta_expr, exact_sign
+from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.pufferfish.loss import Verdict, decide_loss, union_points
+from exactdp.pufferfish.secrets import as_pair
+from exactdp.pufferfish.transport import TransportPlan, transport_plan
+
+__all__ = [
+    "ConservativeScale",
+    "ExactScale",
+    "conservative_scale",
+    "exact_scale",
+    "least_scale",
+    "DEFAULT_TOL",
+]
+
+DEFAULT_TOL = Fraction(1, 10**12)
+
+
+def _level(eps: Any) -> PrivacyLevel:
+    return eps if isinstance(eps, PrivacyLevel) else parse_level(eps=eps)
+
+
+def _tol(tol: Any) -> Fraction:
+    t = to_fraction(tol, "tol")
+    if not 0 < t < 1:
+        raise InvalidTolerance(f"Got tol={t}; the relative tolerance must lie in (0, 1).")
+    return t
+
+
+@dataclass(frozen=True)
+class ConservativeScale:
+    """θ = W_∞(P, Q)/ε, with the optimal (monotone) transport plan behind it.
+
+    Attributes
+    ----------
+    theta : sympy.Expr
+        W_∞/ε exactly.
+    winf, w1 : Fraction
+        W_∞(P, Q) and W_1(P, Q).
+    plan : TransportPlan
+        The monotone coupling (moves of length ≤ W_∞).
+    eps : sympy.Expr
+        The level.
+
+    Examples
+    --------
+    >>> from exactdp.pufferfish.secrets import ValuePair
+    >>> c = conservative_scale(ValuePair(3, 1), "1/2")
+    >>> c.theta, c.verify()
+    (4, True)
+    """
+
+    theta: sympy.Expr
+    winf: Fraction
+    w1: Fraction
+    plan: TransportPlan
+    eps: sympy.Expr
+
+    def verify(self) -> bool:
+        """Re-check the plan and that θ = W_∞/ε."""
+        winf = sympy.Rational(self.winf.numerator, self.winf.denominator)
+        return self.plan.verify() and self.plan.winf == self.winf and sympy.simplify(
+            self.theta - winf / self.eps
+        ) == 0
+
+    def ball(self, prec: int = 64) -> arb:
+        """Certified enclosure of θ."""
+        with workprec(prec):
+            return sympy_to_arb(self.theta)
+
+
+def conservative_scale(pair: Any, eps: Any) -> ConservativeScale:
+    """The Wasserstein calibration θ = W_∞(P, Q)/ε (|a − b|/ε for S_{a,b}, |a|/ε for S_{a,⊥}).
+
+    Sufficient for every population (a move of length ≤ W_∞ changes the Laplace density
+    by a factor ≤ e^{W_∞/θ}; ``proofs/pufferfish_supremum.py`` step 5); generally larger
+    than :func:`exact_scale`.
+    """
+    pr = as_pair(pair)
+    level = _level(eps)
+    plan = transport_plan(pr.P, pr.Q)
+    winf = sympy.Rational(plan.winf.numerator, plan.winf.denominator)
+    return ConservativeScale(
+        theta=winf / level.eps, winf=plan.winf, w1=plan.w1, plan=plan, eps=level.eps
+    )
+
+
+@dataclass(frozen=True)
+class ExactScale:
+    """The least private Laplace scale θ*, certified.
+
+    Attributes
+    ----------
+    lo, hi : Fraction
+        Rational enclosure lo < θ* ≤ hi (``lo = hi = 0`` when θ* = 0), with certified
+        verdicts: privacy fails at lo and holds at hi (``verdict_lo``, ``verdict_hi``).
+    theta_expr : sympy.Expr or None
+        The exact closed form of θ* when one is known (two-point supports), else None.
+    method : str
+        ``"closed_form"``, ``"root_finding"`` or ``"zero_noise"``.
+    zero_noise : bool
+        True when θ* = 0: every θ > 0 is private (no noise needed), because the pmf
+        ratio P(d)/Q(d) already lies in [e^-ε, e^ε] everywhere; ``identical`` says
+        whether P = Q (nothing to hide).
+    prec : int
+        Largest working precision used for the verdicts.
+    P, Q, eps : the question.
+    """
+
+    P: DiscreteDistribution
+    Q: DiscreteDistribution
+    eps: sympy.Expr
+    lo: Fraction
+    hi: Fraction
+    theta_expr: sympy.Expr | None
+    method: str
+    zero_noise: bool
+    identical: bool
+    prec: int
+    tol: Fraction
+    verdict_lo: Verdict | None = None
+    verdict_hi: Verdict | None = None
+    worst_point_lo: Fraction | None = field(default=None)
+
+    def ball(self, prec: int = 64) -> arb:
+        """Certified enclosure of θ*: the closed form's ball, else the bracket [lo, hi]."""
+        with workprec(prec):
+            if self.theta_expr is not None:
+                return sympy_to_arb(self.theta_expr)
+            lo, hi = arb(_fmpq(self.lo)), arb(_fmpq(self.hi))
+            return lo.union(hi)
+
+    def float(self) -> float:
+        """θ* as a float (uncertified; display only)."""
+        return float((self.lo + self.hi) / 2)
+
+    def verify(self) -> bool:
+        """Re-check the claim by the independent O(m²) double sums.
+
+        θ* = 0: the pmf ratio is checked exactly. Otherwise: NOT_PRIVATE at lo and
+        PRIVATE at hi (direct sums), 0 < lo < hi, hi − lo ≤ tol·hi, and the closed
+        form's ball (if any) lies in [lo, hi].
+        """
+        level = parse_level(eps=self.eps)
+        if self.zero_noise:
+            return self.lo == self.hi == 0 and _zero_noise(self.P, self.Q, level)
+        if not (0 < self.lo < self.hi and self.hi - self.lo <= self.tol * self.hi):
+            return False
+        at_lo = decide_loss(self.P, self.Q, self.lo, level, direct=True, symbolic_ties=False)
+        at_hi = decide_loss(self.P, self.Q, self.hi, level, direct=True, symbolic_ties=False)
+        if at_lo.verdict is not Verdict.NOT_PRIVATE or at_hi.verdict is not Verdict.PRIVATE:
+            return False
+        if self.theta_expr is not None:
+            with workprec(128):
+                b = sympy_to_arb(self.theta_expr)
+                if not (b > arb(_fmpq(self.lo)) and b < arb(_fmpq(self.hi))):
+                    return False
+        return True
+
+    def to_json(self) -> dict[str, object]:
+        """Exact JSON form (rationals as "p/q" strings)."""
+        return {
+            "theta_lo": str(self.lo),
+            "theta_hi": str(self.hi),
+            "theta_expr": None if self.theta_expr is None else str(self.theta_expr),
+            "method": self.method,
+            "zero_noise": self.zero_noise,
+            "identical": self.identical,
+            "prec": self.prec,
+            "tol": str(self.tol),
+        }
+
+
+def _fmpq(x: Fraction) -> Any:
+    import flint
+
+    return flint.fmpq(x.numerator, x.denominator)
+
+
+def _zero_noise(P: DiscreteDistribution, Q: DiscreteDistribution, level: PrivacyLevel) -> bool:
+    """θ → 0 limit: every point of P ∪ Q has e^-ε ≤ P(d)/Q(d) ≤ e^ε (exact decision)."""
+    pp, qq = P.as_dict(), Q.as_dict()
+    big_e = sympy.exp(level.eps)
+    for d in union_points(P, Q):
+        a, b = pp.get(d, Fraction(0)), qq.get(d, Fraction(0))
+        if a == 0 or b == 0:
+            return False
+        hi, lo = max(a, b), min(a, b)
+        ratio = sympy.Rational(hi.numerator * lo.denominator, hi.denominator * lo.numerator)
+        if exact_sign(ratio - big_e) is Sign.POSITIVE:
+            return False
+    return True
+
+
+def _two_point(P: DiscreteDistribution, Q: DiscreteDistribution) -> tuple[
+    Fraction, Fraction, Fraction, Fraction
+] | None:
+    """(low, width, p, q) when P ∪ Q has exactly two points, p = P(high), q = Q(high)."""
+    pts = union_points(P, Q)
+    if len(pts) != 2:
+        return None
+    low, high = pts
+    return low, high - low, P.as_dict().get(high, Fraction(0)), Q.as_dict().get(high, Fraction(0))
+
+
+def _rational_bracket(ball: arb, tol: Fraction) -> tuple[Fraction, Fraction]:
+    lo, hi = arb_to_fraction_interval(ball)
+    shrink = tol / 4
+    return lo * (1 - shrink), hi * (1 + shrink)
+
+
+def _simplify_fraction(x: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
+    """A rational with small denominator in [lo, hi] (keeps the certificates readable)."""
+    cand = x.limit_denominator(max(1, int(8 / (hi - lo)) if hi > lo else 1))
+    return cand if lo <= cand <= hi else x
+
+
+def least_scale(
+    P: DiscreteDistribution,
+    Q: DiscreteDistribution,
+    level: PrivacyLevel,
+    *,
+    tol: Fraction = DEFAULT_TOL,
+    upper: Fraction | None = None,
+) -> tuple[Fraction, Fraction, int, Fraction]:
+    """Certified bisection for the least θ with L(θ) ≤ ε (L non-increasing in θ).
+
+    Returns ``(lo, hi, prec, worst_point_at_lo)`` with NOT_PRIVATE at lo and PRIVATE
+    at hi. Requires that θ* > 0 (check :func:`_zero_noise` first). ``upper`` is a
+    rational known to be ≥ θ* (default: W_∞/ε rounded up).
+    """
+    if upper is None:
+        winf = transport_plan(P, Q).winf
+        with workprec(64):
+            _, up = arb_to_fraction_interval(arb(_fmpq(winf)) / level.eps_ball())
+        upper = up
+    hi = upper * (1 + Fraction(1, 1024))
+    prec_used = 64
+    d_hi = decide_loss(P, Q, hi, level)
+    while d_hi.verdict is not Verdict.PRIVATE:  # only if `upper` was not an upper bound
+        hi *= 2
+        d_hi = decide_loss(P, Q, hi, level)
+    lo = hi / 2
+    d_lo = decide_loss(P, Q, lo, level)
+    while d_lo.verdict is Verdict.PRIVATE:
+        hi, lo = lo, lo / 2
+        d_lo = decide_loss(P, Q, lo, level)
+    prec_used = max(prec_used, d_lo.prec, d_hi.prec)
+    worst = d_lo.worst_point
+    while hi - lo > tol * hi:
+        mid = _simplify_fraction((lo + hi) / 2, lo + (hi - lo) / 4, hi - (hi - lo) / 4)
+        try:
+            d_mid = decide_loss(P, Q, mid, level, max_prec=512, symbolic_ties=False)
+        except PrecisionLimitReached:
+            # the loss at mid equals ε to within rounding: step aside (the root is not
+            # exactly at both points since L is strictly decreasing near θ*)
+            mid = lo + (hi - lo) * Fraction(3, 7)
+            d_mid = decide_loss(P, Q, mid, level, max_prec=1024, symbolic_ties=False)
+        prec_used = max(prec_used, d_mid.prec)
+        if d_mid.verdict is Verdict.PRIVATE:
+            hi = mid
+        else:
+            lo, worst = mid, d_mid.worst_point
+    return lo, hi, prec_used, worst
+
+
+def exact_scale(
+    pair: Any, eps: Any, *, tol: Any = DEFAULT_TOL, method: str = "auto"
+) -> ExactScale:
+    """The least Laplace scale θ* that is ε-Pufferfish private for every population.
+
+    θ* is the least θ with sup_x |ln g_P(x) − ln g_Q(x)| ≤ ε, g_P(x) = Σ_d P(d) e^{-|x−d|/θ}:
+    sufficient for every population of other users and every presence probability
+    (mediant inequality), and necessary (a point-mass rest attains it). See
+    ``proofs/pufferfish_supremum.py`` and, for the closed forms, ``proofs/pufferfish_bernoulli.py``.
+
+    Parameters
+    ----------
+    pair : ValuePair, ValueVsAbsent, DistributionVsAbsent or DistributionPair
+    eps : ε (exact; see :func:`exactdp.levels.parse_epsilon`)
+    tol : relative width of the enclosure (default 10⁻¹²)
+    method : ``"auto"`` (closed form when P ∪ Q has two points, else root finding),
+        ``"closed_form"`` or ``"root_finding"``.
+
+    Examples
+    --------
+    >>> from exactdp.pufferfish.secrets import DistributionVsAbsent, ValuePair
+    >>> from exactdp.pufferfish.distributions import bernoulli
+    >>> r = exact_scale(DistributionVsAbsent(bernoulli("1/2")), "ln(2)")
+    >>> r.theta_expr, r.verify()
+    (1/log(3), True)
+    >>> exact_scale(ValuePair(3, 1), "1/2").theta_expr
+    4
+    """
+    pr = as_pair(pair)
+    level = _level(eps)
+    tolf = _tol(tol)
+    if method not in ("auto", "closed_form", "root_finding"):
+        raise InvalidArgument(
+            f"Got method={method!r}; use 'auto', 'closed_form' or 'root_finding'."
+        )
+    P, Q = pr.P, pr.Q
+    base = dict(P=P, Q=Q, eps=level.eps, tol=tolf)
+    if P == Q or _zero_noise(P, Q, level):
+        return ExactScale(
+            lo=Fraction(0), hi=Fraction(0), theta_expr=sympy.Integer(0), method="zero_noise",
+            zero_noise=True, identical=P == Q, prec=0, **base,  # type: ignore[arg-type]
+        )
+    two = _two_point(P, Q)
+    if method == "closed_form" and two is None:
+        raise InvalidArgument(
+            "method='closed_form' needs P and Q supported on the same two points "
+            f"(got {len(union_points(P, Q))} points); use method='root_finding'."
+        )
+    if two is not None and method != "root_finding":
+        low, width, p, q = two
+        expr, _branch = bernoulli_theta_expr(p, q, level.eps)
+        theta_expr = sympy.Rational(width.numerator, width.denominator) * expr
+        prec = 64
+        while True:
+            with workprec(prec):
+                ball = sympy_to_arb(theta_expr)
+            lo, hi = _rational_bracket(ball, tolf)
+            if hi - lo <= tolf * hi:
+                break
+            prec *= 2
+        lo = _simplify_fraction(lo, lo, lo + (hi - lo) / 8)
+        hi = _simplify_fraction(hi, hi - (hi - lo) / 8, hi)
+        d_lo = decide_loss(P, Q, lo, level)
+        d_hi = decide_loss(P, Q, hi, level)
+        if d_lo.verdict is not Verdict.NOT_PRIVATE or d_hi.verdict is not Verdict.PRIVATE:
+            raise CertificateInvalid(
+                f"closed form θ* = {theta_expr} disagrees with the certified loss at "
+                f"[{lo}, {hi}] (a bug: please report it)"
+            )
+        return ExactScale(
+            lo=lo, hi=hi, theta_expr=theta_expr, method="closed_form", zero_noise=False,
+            identical=False, prec=max(prec, d_lo.prec, d_hi.prec), verdict_lo=d_lo.verdict,
+            verdict_hi=d_hi.verdict, worst_point_lo=d_lo.worst_point,
+            **base,  # type: ignore[arg-type]
+        )
+    lo, hi, prec, worst = least_scale(P, Q, level, tol=tolf)
+    return ExactScale(
+        lo=lo, hi=hi, theta_expr=None, method="root_finding", zero_noise=False,
+        identical=False, prec=prec, verdict_lo=Verdict.NOT_PRIVATE,
+        verdict_hi=Verdict.PRIVATE, worst_point_lo=worst, **base,  # type: ignore[arg-type]
+    )

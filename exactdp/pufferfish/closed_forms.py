@@ -1,0 +1,120 @@
+"""Closed forms of the least Laplace scale for Bernoulli secret pairs.
+
+With E = e^ε and u = e^{1/θ}, for D ~ Bern(p) against D ~ Bern(q), p > q, the
+privacy loss is the larger of the two end constraints (proved in
+``proofs/pufferfish_bernoulli.py``):
+
+    (1 − p + p u)/(1 − q + q u) ≤ E      (output far right; binding when p > qE)
+    (q + (1 − q) u)/(p + (1 − p) u) ≤ E  (output far left; binding when 1 − q > (1 − p)E)
+
+so θ* = 1 / ln min(u_A, u_B) with u_A, u_B below (∞ when not binding), and θ* = 0
+when neither binds: then p/q ≤ E and (1 − q)/(1 − p) ≤ E, the secret's own
+randomness already hides it and no noise at all is needed. For S_{P,⊥}
+(q = 0) u_A ≤ u_B always, so θ* = 1/ln(1 + (E − 1)/p).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy
+
+from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb
+from exactdp.errors import PrecisionLimitReached
+
+__all__ = ["closed_forms", "bernoulli_theta_expr", "exact_sign"]
+
+_p, _q, _eps = sympy.symbols("p q epsilon", positive=True)
+
+
+def closed_forms() -> dict[str, sympy.Expr]:
+    """The sympy expressions for the Bernoulli cases (symbols p, q, epsilon).
+
+    Keys: ``u_A``, ``u_B`` (the two end constraints solved for u = e^{1/θ}),
+    ``theta_A``, ``theta_B`` (= 1/ln u), ``theta_absent`` (S_{P,⊥}, p = P(D = 1)),
+    ``theta_values`` (S_{a,b} with |a − b| = 1, i.e. 1/ε), ``cond_A``, ``cond_B``
+    (the conditions p > qE and 1 − q > (1 − p)E under which u_A, u_B are finite),
+    and ``theta_conservative`` (W_∞/ε = 1/ε for any p ≠ q).
+    Proved in ``proofs/pufferfish_bernoulli.py``.
+
+    >>> cf = closed_forms()
+    >>> cf["theta_absent"]
+    1/log(1 + (exp(epsilon) - 1)/p)
+    >>> sorted(cf)[:3]
+    ['cond_A', 'cond_B', 'theta_A']
+    """
+    big_e = sympy.exp(_eps)
+    u_a = (big_e * (1 - _q) - (1 - _p)) / (_p - _q * big_e)
+    u_b = (big_e * _p - _q) / ((1 - _q) - (1 - _p) * big_e)
+    return {
+        "u_A": u_a,
+        "u_B": u_b,
+        "theta_A": 1 / sympy.log(u_a),
+        "theta_B": 1 / sympy.log(u_b),
+        "theta_absent": 1 / sympy.log(1 + (big_e - 1) / _p),
+        "theta_values": 1 / _eps,
+        "theta_conservative": 1 / _eps,
+        "cond_A": sympy.StrictGreaterThan(_p - _q * big_e, 0),
+        "cond_B": sympy.StrictGreaterThan((1 - _q) - (1 - _p) * big_e, 0),
+    }
+
+
+def exact_sign(expr: sympy.Expr, *, max_prec: int = 2048) -> Sign:
+    """Exact sign of a real closed-form constant (rational: exact; else balls, then sympy).
+
+    Expressions polynomial in e^ε with rational ε are never 0 unless identically 0
+    (e^ε is transcendental), so balls decide them; a true zero is recognised symbolically.
+
+    >>> exact_sign(sympy.exp(1) - sympy.Rational(27, 10))
+    <Sign.POSITIVE: 1>
+    >>> exact_sign(sympy.exp(sympy.log(2)) - 2)
+    <Sign.ZERO: 0>
+    """
+    expr = sympy.sympify(expr)
+    if isinstance(expr, sympy.Rational):
+        return Sign.POSITIVE if expr > 0 else Sign.NEGATIVE if expr < 0 else Sign.ZERO
+    try:
+        sign, _ = certified_sign(lambda _p: sympy_to_arb(expr), max_prec=max_prec, what=str(expr))
+        return sign
+    except PrecisionLimitReached:
+        if sympy.simplify(expr) == 0:
+            return Sign.ZERO
+        raise
+
+
+def bernoulli_theta_expr(p: Fraction, q: Fraction, eps: sympy.Expr) -> tuple[sympy.Expr, str]:
+    """θ* for Bern(p) against Bern(q) on {0, 1}, as an exact sympy expression.
+
+    Returns ``(theta, branch)`` with branch one of ``"A"``, ``"B"``, ``"none"``
+    (θ* = 0: no noise needed) or ``"equal"`` (p = q: the secrets are identical).
+    Proved in ``proofs/pufferfish_bernoulli.py``.
+
+    >>> bernoulli_theta_expr(Fraction(1), Fraction(0), sympy.Integer(1))
+    (1, 'A')
+    >>> bernoulli_theta_expr(Fraction(1, 2), Fraction(0), sympy.log(2))
+    (1/log(3), 'A')
+    """
+    if p == q:
+        return sympy.Integer(0), "equal"
+    if p < q:
+        p, q = q, p
+    P, Q = sympy.Rational(p.numerator, p.denominator), sympy.Rational(q.numerator, q.denominator)
+    big_e = sympy.exp(eps)
+    cond_a = exact_sign(P - Q * big_e) is Sign.POSITIVE
+    cond_b = exact_sign((1 - Q) - (1 - P) * big_e) is Sign.POSITIVE
+    u_a = (big_e * (1 - Q) - (1 - P)) / (P - Q * big_e)
+    u_b = (big_e * P - Q) / ((1 - Q) - (1 - P) * big_e)
+    if cond_a and cond_b:
+        # both denominators are positive: compare the cross products
+        cross = (big_e * (1 - Q) - (1 - P)) * ((1 - Q) - (1 - P) * big_e) - (big_e * P - Q) * (
+            P - Q * big_e
+        )
+        branch = "B" if exact_sign(sympy.expand(cross)) is Sign.POSITIVE else "A"
+    elif cond_a:
+        branch = "A"
+    elif cond_b:
+        branch = "B"
+    else:
+        return sympy.Integer(0), "none"
+    u = sympy.simplify(u_a if branch == "A" else u_b)
+    return 1 / sympy.log(u), branch

@@ -1,0 +1,246 @@
+"""The exact privacy loss of two Laplace mixtures, decided with certified balls.
+
+For a rational scale θ > 0 and two finite laws P, Q, let
+g_P(x) = Σ_d P(d) e^{-|x−d|/θ}. The release X + Lap(θ) has density g_P(y)/(2θ)
+when X ~ P, so the privacy loss is L(θ) = sup_x |ln g_P(x) − ln g_Q(x)|.
+
+Structure that makes the supremum a finite maximum (``proofs/pufferfish_supremum.py``):
+between consecutive support points s_k < x < s_{k+1} of P ∪ Q, with z = e^{2x/θ},
+g_P(x)/g_Q(x) = (A z + B)/(C z + D) with A, B, C, D ≥ 0 fixed, a Möbius map of z,
+hence monotone; on each unbounded tail the ratio is constant and equal to its value
+at the extreme support point. So L(θ) is the maximum over the support points.
+
+The values g(s_k) are computed by two running sums (left and right), O(m) ball
+operations; :func:`loss_at_points_direct` is the independent O(m²) double sum
+that certificates use to re-check a verdict.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import arb_from_fraction, workprec
+from exactdp.errors import PrecisionLimitReached
+from exactdp.levels import PrivacyLevel
+from exactdp.pufferfish.distributions import DiscreteDistribution
+
+__all__ = [
+    "Verdict",
+    "LossDecision",
+    "union_points",
+    "kernel_sums",
+    "kernel_sums_direct",
+    "decide_loss",
+    "log_ratio_expr",
+]
+
+
+class Verdict(enum.Enum):
+    """Certified answer to "is L(θ) ≤ ε?"."""
+
+    PRIVATE = "private"
+    NOT_PRIVATE = "not private"
+
+
+def union_points(P: DiscreteDistribution, Q: DiscreteDistribution) -> list[Fraction]:
+    """Sorted union of the two supports."""
+    return sorted(set(P.support) | set(Q.support))
+
+
+def _masses(dist: DiscreteDistribution, points: Sequence[Fraction]) -> list[Fraction]:
+    d = dist.as_dict()
+    return [d.get(s, Fraction(0)) for s in points]
+
+
+def kernel_sums(
+    points: Sequence[Fraction], masses: Sequence[Fraction], theta: Fraction
+) -> list[arb]:
+    """Balls for g(s_k) = Σ_j m_j e^{-|s_k − s_j|/θ} at every point, by running sums.
+
+    Call inside a ``workprec`` scope. All terms are positive, so the balls stay tight.
+
+    >>> with workprec(64):
+    ...     g = kernel_sums([Fraction(0), Fraction(1)], [Fraction(1, 2)] * 2, Fraction(1))
+    >>> g[0].overlaps((1 + (-arb(1)).exp()) / 2)
+    True
+    """
+    m = len(points)
+    inv = arb_from_fraction(1 / theta)
+    decay = [(-(arb_from_fraction(points[k + 1] - points[k]) * inv)).exp() for k in range(m - 1)]
+    mass = [arb_from_fraction(w) for w in masses]
+    left: list[arb] = [arb(0)] * m
+    acc = arb(0)
+    for k in range(m):
+        acc = (acc * decay[k - 1] if k > 0 else acc) + mass[k]
+        left[k] = acc
+    right: list[arb] = [arb(0)] * m
+    acc = arb(0)
+    for k in range(m - 2, -1, -1):
+        acc = (acc + mass[k + 1]) * decay[k]
+        right[k] = acc
+    return [left[k] + right[k] for k in range(m)]
+
+
+def kernel_sums_direct(
+    points: Sequence[Fraction], masses: Sequence[Fraction], theta: Fraction
+) -> list[arb]:
+    """The same values as :func:`kernel_sums` by the plain double sum (independent check)."""
+    out = []
+    for s in points:
+        total = arb(0)
+        for d, w in zip(points, masses):
+            if w:
+                dist = abs(s - d) / theta
+                kernel = (-arb(flint.fmpq(dist.numerator, dist.denominator))).exp()
+                total += arb_from_fraction(w) * kernel
+        out.append(total)
+    return out
+
+
+@dataclass(frozen=True)
+class LossDecision:
+    """Certified verdict on L(θ) ≤ ε, with the worst output.
+
+    Attributes
+    ----------
+    verdict : Verdict
+        PRIVATE when every point satisfies |ln g_P − ln g_Q| ≤ ε (strictly, or with
+        equality proved symbolically where ``tight_points`` is non-empty), NOT_PRIVATE
+        when some point exceeds ε.
+    theta : Fraction
+        The scale decided.
+    worst_point : Fraction
+        A support point where |ln g_P − ln g_Q| is largest (by the balls' midpoints;
+        when two points are within rounding of each other either may be named).
+    worst_log_ratio : arb
+        Ball containing ln g_P(worst) − ln g_Q(worst).
+    max_abs_log_ratio : arb
+        Ball containing L(θ) = max over points of |ln g_P − ln g_Q|.
+    tight_points : tuple of Fraction
+        Points where |ln g_P − ln g_Q| = ε exactly (proved with sympy).
+    prec : int
+        Bits of working precision that decided the verdict.
+    """
+
+    verdict: Verdict
+    theta: Fraction
+    worst_point: Fraction
+    worst_log_ratio: arb
+    max_abs_log_ratio: arb
+    tight_points: tuple[Fraction, ...]
+    prec: int
+
+
+def log_ratio_expr(
+    P: DiscreteDistribution, Q: DiscreteDistribution, theta: Fraction, y: Fraction
+) -> sympy.Expr:
+    """Exact ln f(y|P) − ln f(y|Q) as a sympy expression (the 1/(2θ) factors cancel).
+
+    >>> from exactdp.pufferfish.distributions import point_mass
+    >>> log_ratio_expr(point_mass(1), point_mass(0), Fraction(1), Fraction(0))
+    -1
+    """
+
+    def g(dist: DiscreteDistribution) -> sympy.Expr:
+        return sympy.Add(
+            *[
+                sympy.Rational(w.numerator, w.denominator)
+                * sympy.exp(-sympy.Rational(abs(y - d) / theta))
+                for d, w in zip(dist.support, dist.probs)
+            ]
+        )
+
+    return sympy.simplify(sympy.log(g(P)) - sympy.log(g(Q)))
+
+
+def decide_loss(
+    P: DiscreteDistribution,
+    Q: DiscreteDistribution,
+    theta: Fraction,
+    level: PrivacyLevel,
+    *,
+    start_prec: int = 64,
+    max_prec: int = 1024,
+    direct: bool = False,
+    symbolic_ties: bool = True,
+) -> LossDecision:
+    """Decide L(θ) ≤ ε with balls, raising precision until every point is decided.
+
+    A point whose ratio equals e^{±ε} exactly cannot be decided by balls; at
+    ``max_prec`` it is checked symbolically (sympy) when ``symbolic_ties`` and counted
+    as tight; otherwise :class:`~exactdp.errors.PrecisionLimitReached` is raised.
+    ``direct=True`` uses the independent O(m²) sums. The maximum over the support
+    points of P ∪ Q is the supremum over all outputs (``proofs/pufferfish_supremum.py``).
+
+    >>> from exactdp.levels import parse_level
+    >>> from exactdp.pufferfish.distributions import point_mass
+    >>> d = decide_loss(point_mass(1), point_mass(0), Fraction(1), parse_level(eps=1))
+    >>> d.verdict, d.tight_points
+    (<Verdict.PRIVATE: 'private'>, (Fraction(0, 1), Fraction(1, 1)))
+    """
+    points = union_points(P, Q)
+    mp, mq = _masses(P, points), _masses(Q, points)
+    prec = start_prec
+    sums = kernel_sums_direct if direct else kernel_sums
+    while True:
+        with workprec(prec):
+            gp = sums(points, mp, theta)
+            gq = sums(points, mq, theta)
+            big_e = level.eps_ball().exp()
+            undecided: list[int] = []
+            exceeded = False
+            for k in range(len(points)):
+                up = gp[k] - big_e * gq[k]
+                down = gq[k] - big_e * gp[k]
+                if up > 0 or down > 0:
+                    exceeded = True
+                    break
+                if not (up < 0 and down < 0):
+                    undecided.append(k)
+            logs = [gp[k].log() - gq[k].log() for k in range(len(points))]
+            absmax = abs(logs[0])
+            for value in logs[1:]:
+                absmax = absmax.max(abs(value))
+            worst = max(range(len(points)), key=lambda k: float(abs(logs[k]).mid()))
+            if exceeded or not undecided:
+                return LossDecision(
+                    verdict=Verdict.NOT_PRIVATE if exceeded else Verdict.PRIVATE,
+                    theta=theta,
+                    worst_point=points[worst],
+                    worst_log_ratio=logs[worst],
+                    max_abs_log_ratio=absmax,
+                    tight_points=(),
+                    prec=prec,
+                )
+        if prec >= max_prec:
+            break
+        prec = min(2 * prec, max_prec)
+    if symbolic_ties:
+        eps = level.eps
+        tight = []
+        for k in undecided:
+            expr = log_ratio_expr(P, Q, theta, points[k])
+            if sympy.simplify(abs(expr) - eps) == 0:
+                tight.append(points[k])
+        if len(tight) == len(undecided):
+            return LossDecision(
+                verdict=Verdict.PRIVATE,
+                theta=theta,
+                worst_point=tight[0],
+                worst_log_ratio=logs[points.index(tight[0])],
+                max_abs_log_ratio=absmax,
+                tight_points=tuple(tight),
+                prec=prec,
+            )
+    raise PrecisionLimitReached(
+        f"could not decide |ln g_P − ln g_Q| ≤ ε at θ = {theta} within {max_prec} bits "
+        f"(points {[str(points[k]) for k in undecided]}); the loss there is within "
+        f"rounding of ε. Move θ slightly or raise max_prec."
+    )
