@@ -17,7 +17,7 @@ from exactdp.errors import ExactDPError
 
 __all__ = ["main", "build_parser"]
 
-_SUBCOMMAND_MODULES: tuple[str, ...] = ()
+_SUBCOMMAND_MODULES: tuple[str, ...] = ("exactdp.cli_core",)
 
 
 def build_parser() -> argparse.ArgumentParser:

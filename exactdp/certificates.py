@@ -1,0 +1,216 @@
+"""Certificates: frozen records of *why* an answer is right, each with ``verify()``.
+
+``verify()`` re-checks the claim by a short routine that does not reuse the solver
+that produced it: exact certificates multiply back in exact arithmetic, ball
+certificates recompute the enclosure from scratch at the recorded precision, and
+verified-float certificates are re-checked in flint ball arithmetic.
+
+The claim certified everywhere here is about one linear system Φx = b (b = 1 for
+tight constraints, b = π for regularity; Φ symmetric, so αΦ = π ⇔ Φα = π):
+
+* :class:`ExactSolution` — x solves Φx = b exactly. With every x_i ≥ 0 this proves a
+  nonnegative solution exists; with some x_i < 0 *and* Φ nonsingular (checked too),
+  the solution is unique, so none is nonnegative.
+* :class:`FarkasCertificate` — y with Φᵀy ≥ 0 and bᵀy < 0: no x ≥ 0 solves Φx = b
+  (for any x ≥ 0, 0 ≤ (Φᵀy)ᵀx = yᵀb < 0 would be a contradiction).
+* :class:`BallCertificate` — at the recorded precision, flint's ``arb_mat.solve``
+  proves Φ (every matrix in the ball) nonsingular and encloses x; the signs of the
+  enclosure settle the question.
+* :class:`VerifiedFloatCertificate` — a float approximate inverse R and a rigorous
+  componentwise enclosure [lo, hi] of x (Krawczyk-type bound); re-checked in arb.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+import flint
+import numpy as np
+import sympy
+
+from exactdp.arithmetic.ball import arb_from_fraction, workprec
+from exactdp.levels import PrivacyLevel
+from exactdp.metrics import FiniteMetric
+from exactdp.phi import entry_values_exact, phi_ball
+
+__all__ = [
+    "Certificate",
+    "ExactSolution",
+    "FarkasCertificate",
+    "BallCertificate",
+    "VerifiedFloatCertificate",
+    "exact_nonsingular",
+]
+
+
+class Certificate(Protocol):
+    """Anything with ``verify() -> bool`` and a short ``kind`` tag."""
+
+    kind: str
+
+    def verify(self) -> bool: ...
+
+
+def _fmpq_column(values: tuple[Fraction, ...]) -> flint.fmpq_mat:
+    return flint.fmpq_mat([[flint.fmpq(v.numerator, v.denominator)] for v in values])
+
+
+def _exact_phi_times(metric: FiniteMetric, level: PrivacyLevel, x: tuple[Fraction, ...]) -> list[
+    Fraction
+]:
+    vals = entry_values_exact(metric, level)
+    fvals = [flint.fmpq(v.numerator, v.denominator) for v in vals]
+    phi = flint.fmpq_mat([[fvals[k] for k in row] for row in metric.index.tolist()])
+    prod = phi * _fmpq_column(x)
+    return [Fraction(int(e.p), int(e.q)) for e in prod.entries()]
+
+
+_PRIMES = (4611686018427387847, 4611686018427387817, 4611686018427387787)
+
+
+def exact_nonsingular(metric: FiniteMetric, level: PrivacyLevel) -> bool:
+    """Exactly decide whether Φ is nonsingular at a level with rational s.
+
+    Full rank modulo a prime p of the integer matrix b^K·Φ proves det Φ ≠ 0; if every
+    prime tried divides the determinant, the exact rank over Q decides.
+
+    >>> from exactdp.metrics import line
+    >>> from exactdp.levels import parse_level
+    >>> exact_nonsingular(line(5), parse_level(t="1/3"))
+    True
+    """
+    entry_values_exact(metric, level)  # raises ExactnessRequired unless s is rational
+    base = level.s_rational(metric.q or 1)
+    assert base is not None
+    a, b = base.numerator, base.denominator
+    ks = metric.exponents
+    kmax = max(ks)
+    n = metric.n
+    for p in _PRIMES:
+        if a % p == 0 or b % p == 0:
+            continue
+        vals = [pow(a, k, p) * pow(b, kmax - k, p) % p for k in ks]
+        mat = flint.nmod_mat([[vals[k] for k in row] for row in metric.index.tolist()], p)
+        if mat.rank() == n:
+            return True
+    fv = [flint.fmpq(v.numerator, v.denominator) for v in entry_values_exact(metric, level)]
+    phi = flint.fmpq_mat([[fv[k] for k in row] for row in metric.index.tolist()])
+    return bool(phi.rank() == n)
+
+
+@dataclass(frozen=True)
+class ExactSolution:
+    """x with Φx = b exactly (and, when x has a negative entry, Φ nonsingular).
+
+    Attributes
+    ----------
+    x : tuple of Fraction
+        The exact solution.
+    nonnegative : bool
+        Whether every x_i ≥ 0 (the verdict this certificate supports).
+    """
+
+    metric: FiniteMetric = field(repr=False)
+    level: PrivacyLevel
+    rhs: tuple[Fraction, ...] = field(repr=False)
+    x: tuple[Fraction, ...] = field(repr=False)
+    nonnegative: bool
+    kind: str = "exact-solution"
+
+    def verify(self) -> bool:
+        """Multiply back exactly; for a negative entry also prove uniqueness (det Φ ≠ 0)."""
+        if len(self.x) != self.metric.n or len(self.rhs) != self.metric.n:
+            return False
+        if _exact_phi_times(self.metric, self.level, self.x) != list(self.rhs):
+            return False
+        if self.nonnegative:
+            return all(v >= 0 for v in self.x)
+        return any(v < 0 for v in self.x) and exact_nonsingular(self.metric, self.level)
+
+
+@dataclass(frozen=True)
+class FarkasCertificate:
+    """y with Φᵀy ≥ 0 and bᵀy < 0 (exact): Φx = b has no solution x ≥ 0."""
+
+    metric: FiniteMetric = field(repr=False)
+    level: PrivacyLevel
+    rhs: tuple[Fraction, ...] = field(repr=False)
+    y: tuple[Fraction, ...] = field(repr=False)
+    kind: str = "farkas"
+
+    def verify(self) -> bool:
+        """Φ is symmetric, so Φᵀy = Φy; check it is ≥ 0 and that b·y < 0, exactly."""
+        phi_y = _exact_phi_times(self.metric, self.level, self.y)
+        return all(v >= 0 for v in phi_y) and sum(
+            (b * y for b, y in zip(self.rhs, self.y)), Fraction(0)
+        ) < 0
+
+
+@dataclass(frozen=True)
+class BallCertificate:
+    """A ball enclosure of the unique solution at ``precision`` bits settles the signs.
+
+    ``holds`` True: every enclosure is > 0. ``holds`` False: ``witness`` has an enclosure < 0.
+    """
+
+    metric: FiniteMetric = field(repr=False)
+    level: PrivacyLevel
+    rhs: tuple[Fraction, ...] = field(repr=False)
+    precision: int
+    holds: bool
+    witness: int | None
+    enclosure: tuple[tuple[Fraction, Fraction], ...] = field(repr=False)
+    kind: str = "ball"
+
+    def verify(self) -> bool:
+        """Recompute Φ and the solve in arb at the recorded precision and re-read the signs."""
+        with workprec(self.precision):
+            phi = phi_ball(self.metric, self.level)
+            b = flint.arb_mat([[arb_from_fraction(v)] for v in self.rhs])
+            try:
+                x = phi.solve(b)
+            except ZeroDivisionError:
+                return False
+            entries = x.entries()
+            if self.holds:
+                return all(e > 0 for e in entries)
+            assert self.witness is not None
+            return bool(entries[self.witness] < 0)
+
+
+@dataclass(frozen=True)
+class VerifiedFloatCertificate:
+    """Rigorous float enclosure [lo, hi] of the solution, from an approximate inverse R."""
+
+    metric: FiniteMetric = field(repr=False)
+    level: PrivacyLevel
+    rhs: tuple[Fraction, ...] = field(repr=False)
+    holds: bool
+    witness: int | None
+    R: np.ndarray = field(repr=False)
+    enclosure: Any = field(repr=False)
+    verify_precision: int = 64
+    kind: str = "verified-float"
+
+    def verify(self) -> bool:
+        """Re-check the enclosure in flint ball arithmetic, then re-read the signs."""
+        from exactdp.linalg.verified import check_enclosure_arb
+
+        lo, hi = self.enclosure.lo, self.enclosure.hi
+        if self.holds:
+            if not bool(np.all(lo > 0)):
+                return False
+        else:
+            if self.witness is None or not hi[self.witness] < 0:
+                return False
+        with workprec(self.verify_precision):
+            phi = phi_ball(self.metric, self.level)
+            b = flint.arb_mat([[arb_from_fraction(v)] for v in self.rhs])
+            return bool(check_enclosure_arb(phi, b, self.R, self.enclosure, self.verify_precision))
+
+
+def as_sympy_vector(values: tuple[Fraction, ...]) -> sympy.Matrix:
+    """Exact values as a sympy column (for display)."""
+    return sympy.Matrix([sympy.Rational(v.numerator, v.denominator) for v in values])
