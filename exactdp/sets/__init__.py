@@ -13,6 +13,13 @@ from exactdp.sets._capacity import (
     union_probability,
 )
 from exactdp.sets._exppoly import ExpPoly, exp_poly_sign
+from exactdp.sets._mechanism import (
+    MonteCarloEstimate,
+    capacity_monte_carlo_float,
+    noise_density,
+    sample_mechanism_float,
+    sample_noise_float,
+)
 from exactdp.sets._points import (
     DiameterResult,
     HausdorffResult,
@@ -31,8 +38,23 @@ from exactdp.sets._privacy import (
     check_set_privacy,
     is_translate,
 )
+from exactdp.sets._search import (
+    ViolationSearch,
+    candidate_boxes,
+    find_violation,
+    find_violation_random,
+)
 
 __all__ = [
+    "MonteCarloEstimate",
+    "ViolationSearch",
+    "candidate_boxes",
+    "capacity_monte_carlo_float",
+    "find_violation",
+    "find_violation_random",
+    "noise_density",
+    "sample_mechanism_float",
+    "sample_noise_float",
     "BOUNDS",
     "BoundInputs",
     "SetPrivacyResult",

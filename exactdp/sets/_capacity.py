@@ -144,9 +144,7 @@ def _sweep(boxes: list[_RawBox]) -> ExpPoly:
                 runs[-1] = (runs[-1][0], b, cover)
             else:
                 runs.append((a, b, cover))
-        parts = [
-            (_cdf(b) - _cdf(a)) * rec(cover, d + 1) for a, b, cover in runs if cover
-        ]
+        parts = [(_cdf(b) - _cdf(a)) * rec(cover, d + 1) for a, b, cover in runs if cover]
         memo[key] = ExpPoly.sum(parts)
         return memo[key]
 

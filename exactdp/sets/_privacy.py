@@ -256,9 +256,13 @@ def _decide(
 ) -> tuple[Sign, int, str]:
     """Sign of Σ_j a_j e^{ε β_j} T_Y − T_X, exactly."""
     if all(isinstance(b, sympy.Rational) for _, b in terms):
-        margin = ExpPoly.sum(
-            T_Y.value.shift(-Fraction(int(b.p), int(b.q))) * a for a, b in terms  # type: ignore[attr-defined]
-        ) - T_X.value
+        margin = (
+            ExpPoly.sum(
+                T_Y.value.shift(-Fraction(int(b.p), int(b.q))) * a
+                for a, b in terms  # type: ignore[attr-defined]
+            )
+            - T_X.value
+        )
         return exp_poly_sign(margin, level)
     # Irrational (ℓ2) exponents: T_X has rational exponents only, each factor term
     # contributes exponents β_j − r, which are distinct from them; collect exactly.
@@ -358,12 +362,22 @@ def check_set_privacy(
         name = bound
     guaranteed = nm == "l1" and (
         name in ("points", "points_sharp")
-        or (
-            name in ("paper", "hausdorff")
-            and (len(Xs) == 1 or is_translate(Xs, Ys) is not None)
-        )
+        or (name in ("paper", "hausdorff") and (len(Xs) == 1 or is_translate(Xs, Ys) is not None))
     )
     return SetPrivacyResult(
-        Xs, Ys, boxes, level, nm, name, T_X, T_Y, hd, diam_K, factor, sign, prec, method,
+        Xs,
+        Ys,
+        boxes,
+        level,
+        nm,
+        name,
+        T_X,
+        T_Y,
+        hd,
+        diam_K,
+        factor,
+        sign,
+        prec,
+        method,
         guaranteed,
     )
