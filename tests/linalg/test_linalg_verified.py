@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from exactdp.errors import InvalidArgument
 from exactdp.linalg import (
     FloatEnclosure,
+    check_enclosure_arb,
     float_enclosure,
     verified_solve,
 )
@@ -334,3 +335,86 @@ def test_huge_and_tiny_scales() -> None:
     assert enc is None or enc.contains(
         exact_solution([[Fraction(float(v)) for v in r] for r in A], [Fraction(1), Fraction(1)])
     )
+
+
+# ----------------------------------------------------------------------------- check_enclosure_arb
+
+
+def _solve_with_R(rows: list[list[Fraction]]) -> tuple[FloatEnclosure, np.ndarray]:
+    mid, rad = enclose_rationals(rows)
+    R = np.linalg.inv(mid)
+    enc = verified_solve(mid, rad, np.ones(len(rows)), 0, R=R)
+    assert enc is not None
+    return enc, R
+
+
+@pytest.mark.parametrize(("n", "t", "step"), [(40, Fraction(2, 5), 1), (60, Fraction(3, 5), 5)])
+@pytest.mark.parametrize("prec", [53, 64])
+def test_check_enclosure_arb_accepts_verified_results(
+    n: int, t: Fraction, step: int, prec: int
+) -> None:
+    rows = toeplitz_rows(n, t, step)
+    enc, R = _solve_with_R(rows)
+    A = to_arb_mat(rows, prec)
+    b = flint.arb_mat(n, 1, [1] * n)
+    assert check_enclosure_arb(A, b, R, enc, prec)
+    assert check_enclosure_arb(A, b.transpose(), R, enc, prec)  # a row vector is accepted
+
+
+def test_check_enclosure_arb_rejects_wrong_enclosures() -> None:
+    n = 30
+    rows = toeplitz_rows(n, Fraction(2, 5), 5)
+    exact = exact_solution(rows, [Fraction(1)] * n)
+    enc, R = _solve_with_R(rows)
+    A = to_arb_mat(rows)
+    b = flint.arb_mat(n, 1, [1] * n)
+    assert check_enclosure_arb(A, b, R, enc, 64)
+    for i in (0, 7, n - 1):
+        # an enclosure that excludes the exact x_i (entirely above it)
+        above = float(np.nextafter(float(exact[i]), np.inf))
+        while Fraction(above) <= exact[i]:
+            above = float(np.nextafter(above, np.inf))
+        lo, hi = enc.lo.copy(), enc.hi.copy()
+        lo[i], hi[i] = above, max(above, float(hi[i]))
+        wrong = FloatEnclosure(lo, hi, enc.beta, enc.x_approx, enc.method)
+        assert not wrong.contains(exact)
+        assert not check_enclosure_arb(A, b, R, wrong, 64)
+    # shrinking every component to the float approximation is not provable either
+    point = FloatEnclosure(enc.x_approx, enc.x_approx, enc.beta, enc.x_approx, enc.method)
+    assert not check_enclosure_arb(A, b, R, point, 64)
+    # a useless R cannot certify anything
+    assert not check_enclosure_arb(A, b, np.eye(n) * 1e-3, enc, 64)
+
+
+def test_check_enclosure_arb_with_ball_data() -> None:
+    # irrational t = exp(-1/2): the matrix is only known as balls; verified_solve gets
+    # float midpoint/radius enclosures of them, check_enclosure_arb gets the balls.
+    n = 50
+    with flint.ctx.workprec(64):
+        t = flint.arb(flint.fmpq(-1, 2)).exp()
+        powers = [t**k for k in range(n)]
+        balls = [[powers[abs(i - j)] for j in range(n)] for i in range(n)]
+        A = flint.arb_mat(n, n, [v for r in balls for v in r])
+    mid, rad = float_enclosure(balls)
+    assert np.all(rad[~np.eye(n, dtype=bool)] > 0)  # t^0 = 1 is exact
+    R = np.linalg.inv(mid)
+    enc = verified_solve(mid, rad, np.ones(n), 0, R=R)
+    assert enc is not None
+    b = flint.arb_mat(n, 1, [1] * n)
+    assert check_enclosure_arb(A, b, R, enc, 64)
+    # and the arb solution lies inside the float box
+    with flint.ctx.workprec(128):
+        x = A.solve(b)
+        for i in range(n):
+            assert x[i, 0] > flint.arb(float(enc.lo[i])) and x[i, 0] < flint.arb(float(enc.hi[i]))
+
+
+def test_check_enclosure_arb_argument_errors() -> None:
+    enc = verified_solve(np.eye(2), 0, np.ones(2), 0)
+    assert enc is not None
+    with pytest.raises(InvalidArgument):
+        check_enclosure_arb(flint.arb_mat(2, 3), flint.arb_mat(2, 1), np.eye(2), enc)
+    with pytest.raises(InvalidArgument):
+        check_enclosure_arb(flint.arb_mat(2, 2), flint.arb_mat(3, 1), np.eye(2), enc)
+    with pytest.raises(InvalidArgument):
+        check_enclosure_arb(flint.arb_mat(2, 2), flint.arb_mat(2, 1), np.eye(3), enc)
