@@ -160,6 +160,52 @@ def log_ratio_expr(
     return sympy.simplify(sympy.log(g(P)) - sympy.log(g(Q)))
 
 
+def _exp_sum_is_zero(terms: dict[Fraction, Fraction]) -> bool:
+    """Σ c_k e^{x_k} = 0 for distinct rationals x_k iff every c_k = 0 (Lindemann–Weierstrass)."""
+    return all(c == 0 for c in terms.values())
+
+
+def _is_tight(
+    P: DiscreteDistribution, Q: DiscreteDistribution, theta: Fraction, y: Fraction,
+    level: PrivacyLevel,
+) -> bool:
+    """Exact test of g_P(y) = e^{±ε} g_Q(y).
+
+    For rational ε (or rational e^ε) both sides are rational combinations of e^{x}
+    with rational x, decided exactly by collecting exponents; otherwise sympy decides.
+    """
+    for first, second in ((P, Q), (Q, P)):
+        terms: dict[Fraction, Fraction] = {}
+        for d, w in zip(first.support, first.probs):
+            x = -abs(y - d) / theta
+            terms[x] = terms.get(x, Fraction(0)) + w
+        if level.eps_rational is not None or level.t is not None:
+            for d, w in zip(second.support, second.probs):
+                x = -abs(y - d) / theta
+                if level.eps_rational is not None:
+                    x, coef = x + level.eps_rational, w
+                else:
+                    assert level.t is not None
+                    coef = w / level.t
+                terms[x] = terms.get(x, Fraction(0)) - coef
+            if _exp_sum_is_zero(terms):
+                return True
+        else:
+            expr = log_ratio_expr(first, second, theta, y) - level.eps
+            if sympy.simplify(expr) == 0:
+                return True
+    return False
+
+
+def _all_exact_ties(
+    P: DiscreteDistribution, Q: DiscreteDistribution, theta: Fraction,
+    ys: Sequence[Fraction], level: PrivacyLevel,
+) -> bool:
+    if level.eps_rational is None and level.t is None:
+        return False  # only the cheap exact test here; sympy runs at max_prec
+    return all(_is_tight(P, Q, theta, y, level) for y in ys)
+
+
 def decide_loss(
     P: DiscreteDistribution,
     Q: DiscreteDistribution,
@@ -174,8 +220,10 @@ def decide_loss(
     """Decide L(θ) ≤ ε with balls, raising precision until every point is decided.
 
     A point whose ratio equals e^{±ε} exactly cannot be decided by balls; at
-    ``max_prec`` it is checked symbolically (sympy) when ``symbolic_ties`` and counted
-    as tight; otherwise :class:`~exactdp.errors.PrecisionLimitReached` is raised.
+    ``max_prec`` it is checked exactly when ``symbolic_ties`` (for rational ε or
+    rational e^ε by collecting exponentials, which are linearly independent over the
+    rationals; else by sympy) and counted as tight; otherwise
+    :class:`~exactdp.errors.PrecisionLimitReached` is raised.
     ``direct=True`` uses the independent O(m²) sums. The maximum over the support
     points of P ∪ Q is the supremum over all outputs (``proofs/pufferfish_supremum.py``).
 
@@ -219,16 +267,13 @@ def decide_loss(
                     tight_points=(),
                     prec=prec,
                 )
-        if prec >= max_prec:
+        if prec >= max_prec or (symbolic_ties and prec >= 128 and _all_exact_ties(
+            P, Q, theta, [points[k] for k in undecided], level
+        )):
             break
         prec = min(2 * prec, max_prec)
     if symbolic_ties:
-        eps = level.eps
-        tight = []
-        for k in undecided:
-            expr = log_ratio_expr(P, Q, theta, points[k])
-            if sympy.simplify(abs(expr) - eps) == 0:
-                tight.append(points[k])
+        tight = [points[k] for k in undecided if _is_tight(P, Q, theta, points[k], level)]
         if len(tight) == len(undecided):
             return LossDecision(
                 verdict=Verdict.PRIVATE,
