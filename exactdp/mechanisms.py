@@ -1,0 +1,797 @@
+"""Mechanisms: row-stochastic matrices from a metric's points to outputs, exact or certified.
+
+A :class:`Mechanism` holds its entries in one of two arithmetics, never mixed:
+
+* ``kind="exact"`` — every entry is an exact rational (``flint.fmpq``), validated
+  exactly: nonnegative, each row sums to exactly 1;
+* ``kind="certified"`` — every entry is a ball (``flint.arb``) that provably contains
+  the true probability; validated by ball arithmetic (no entry certainly negative, each
+  row's sum ball contains 1). The precision used is recorded in ``precision``.
+
+Many classical mechanisms have a *monomial form* h[y, z] = c_z · s^{E[y, z]} with an
+exact parameter s in (0, 1), integer exponents E and column factors c_z ≥ 0
+(:class:`MonomialForm`): the truncated geometric mechanism, its sum-query and k-count
+versions, randomized response, and the tight-constraints mechanism
+H = Φ·diag(z). For those, privacy ratios h[y, z]/h[y', z] = s^{E[y,z] − E[y',z]} do not
+depend on c_z, so :func:`exactdp.analysis.privacy_level` is *exact* even when s is
+transcendental (ε rational) and the entries themselves are only certified.
+
+Constructors
+------------
+:func:`from_rows` (any exact matrix), :func:`from_balls` (certified entries),
+:func:`truncated_geometric`, :func:`sum_query_geometric`, :func:`count_queries_geometric`,
+:func:`randomized_response`, :func:`exponential_mechanism`,
+:func:`tight_constraints_mechanism` and :func:`planar_laplace_grid`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import InvalidArgument, InvalidMechanism
+from exactdp.levels import PrivacyLevel, parse_level
+from exactdp.metrics import FiniteMetric
+
+__all__ = [
+    "Mechanism",
+    "MonomialForm",
+    "from_rows",
+    "from_balls",
+    "truncated_geometric",
+    "geometric_line",
+    "sum_query_geometric",
+    "count_queries_geometric",
+    "randomized_response",
+    "exponential_mechanism",
+    "tight_constraints_mechanism",
+    "planar_laplace_grid",
+    "fmpq_to_float",
+]
+
+#: Precision (bits) of certified entries built by the constructors.
+CERTIFIED_PREC = 128
+
+
+def fmpq_to_float(x: flint.fmpq) -> float:
+    """Correctly rounded float of an exact rational (Python's int true division).
+
+    >>> fmpq_to_float(flint.fmpq(1, 3))
+    0.3333333333333333
+    """
+    return int(x.p) / int(x.q)
+
+
+def _as_fmpq(value: Any, where: str) -> flint.fmpq:
+    if isinstance(value, flint.fmpq):
+        return value
+    try:
+        f = to_fraction(value, where)
+    except InvalidArgument as exc:
+        raise InvalidMechanism(f"{where}: {exc}") from exc
+    return flint.fmpq(f.numerator, f.denominator)
+
+
+@dataclass(frozen=True)
+class MonomialForm:
+    """Exact structure h[y, z] = c_z · s^{E[y, z]}.
+
+    Attributes
+    ----------
+    s : sympy.Expr
+        The exact parameter, 0 < s < 1 (a rational, or e.g. ``exp(-4/5)``).
+    exponents : numpy.ndarray
+        Integer matrix E (inputs × outputs), read-only.
+    column_factors : tuple
+        c_z for each output: a sympy expression (exact closed form in s) or a pair of
+        Fractions ``(lo, hi)`` enclosing it (certified, e.g. a tight-constraints
+        diagonal at transcendental t). Every c_z is ≥ 0.
+    """
+
+    s: sympy.Expr
+    exponents: np.ndarray
+    column_factors: tuple[Any, ...]
+
+    @property
+    def s_rational(self) -> Fraction | None:
+        """s as a Fraction when it is rational."""
+        if isinstance(self.s, sympy.Rational):
+            return Fraction(int(self.s.p), int(self.s.q))
+        return None
+
+    def column_factor_ball(self, k: int) -> arb:
+        """Ball enclosing c_k at the current precision."""
+        c = self.column_factors[k]
+        if isinstance(c, tuple):
+            lo, hi = c
+            return arb_from_fraction(lo).union(arb_from_fraction(hi))
+        return sympy_to_arb(c)
+
+    def column_is_zero(self, k: int) -> bool:
+        """True when c_k is exactly 0 (that output is never produced)."""
+        c = self.column_factors[k]
+        if isinstance(c, tuple):
+            return c[0] == 0 and c[1] == 0
+        return bool(sympy.sympify(c).is_zero)
+
+
+class Mechanism:
+    """A validated row-stochastic matrix H (inputs × outputs), exact or certified.
+
+    Build one with :func:`from_rows`, :func:`from_balls` or a named constructor;
+    the instance is immutable.
+
+    Examples
+    --------
+    >>> H = from_rows([[1, 0], ["1/3", "2/3"]])
+    >>> H.kind, H.shape, H.entry(1, 1)
+    ('exact', (2, 2), Fraction(2, 3))
+    >>> from_rows([[1, 0], ["1/2", "1/3"]])
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidMechanism: row 1 sums to 5/6, not 1 (each row of a mechanism is ...
+    """
+
+    def __init__(
+        self,
+        entries: np.ndarray,
+        *,
+        kind: str,
+        inputs: Sequence[Any] | None = None,
+        outputs: Sequence[Any] | None = None,
+        name: str = "mechanism",
+        monomial: MonomialForm | None = None,
+        precision: int | None = None,
+        parameters: dict[str, Any] | None = None,
+        _validated: bool = False,
+    ) -> None:
+        if kind not in ("exact", "certified"):
+            raise InvalidArgument(f"Got kind={kind!r}; use 'exact' or 'certified'.")
+        arr = np.asarray(entries, dtype=object)
+        if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+            raise InvalidMechanism(
+                f"A mechanism needs a non-empty 2-D matrix; got shape {arr.shape}."
+            )
+        arr.setflags(write=False)
+        self._entries = arr
+        self.kind = kind
+        self.name = name
+        self.monomial = monomial
+        self.precision = precision
+        self.parameters = dict(parameters or {})
+        n, m = arr.shape
+        self.inputs = tuple(range(n)) if inputs is None else tuple(inputs)
+        self.outputs = tuple(range(m)) if outputs is None else tuple(outputs)
+        if len(self.inputs) != n:
+            raise InvalidMechanism(f"Got {len(self.inputs)} input labels for {n} rows.")
+        if len(self.outputs) != m:
+            raise InvalidMechanism(f"Got {len(self.outputs)} output labels for {m} columns.")
+        if not _validated:
+            self._validate()
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(number of inputs, number of outputs)."""
+        return (int(self._entries.shape[0]), int(self._entries.shape[1]))
+
+    @property
+    def n_inputs(self) -> int:
+        return self.shape[0]
+
+    @property
+    def n_outputs(self) -> int:
+        return self.shape[1]
+
+    @property
+    def is_exact(self) -> bool:
+        return self.kind == "exact"
+
+    def __repr__(self) -> str:
+        n, m = self.shape
+        return f"<Mechanism {self.name} {n}×{m} {self.kind}>"
+
+    def entry(self, i: int, j: int) -> Any:
+        """Entry h[i, j]: a Fraction (exact) or an arb ball (certified)."""
+        v = self._entries[i, j]
+        if self.kind == "exact":
+            return Fraction(int(v.p), int(v.q))
+        return v
+
+    def entries_object(self) -> np.ndarray:
+        """The read-only object array of entries (``fmpq`` or ``arb``)."""
+        return self._entries
+
+    def rows_fraction(self) -> list[list[Fraction]]:
+        """Exact entries as nested lists of Fractions (exact mechanisms only)."""
+        self._require_exact("rows_fraction")
+        return [[Fraction(int(v.p), int(v.q)) for v in row] for row in self._entries]
+
+    def to_fmpq_mat(self) -> flint.fmpq_mat:
+        """Exact entries as a ``flint.fmpq_mat`` (exact mechanisms only)."""
+        self._require_exact("to_fmpq_mat")
+        return flint.fmpq_mat(self._entries.tolist())
+
+    def to_float(self) -> np.ndarray:
+        """Float64 matrix — uncertified (exact entries rounded; balls → midpoints)."""
+        if self.kind == "exact":
+            return np.array(
+                [[fmpq_to_float(v) for v in row] for row in self._entries], dtype=float
+            )
+        return np.array([[float(v.mid()) for v in row] for row in self._entries], dtype=float)
+
+    def to_balls(self) -> np.ndarray:
+        """Object array of arb balls enclosing the entries (at the current precision)."""
+        if self.kind == "certified":
+            return self._entries
+        out = np.empty(self._entries.shape, dtype=object)
+        for idx, v in np.ndenumerate(self._entries):
+            out[idx] = arb(v)
+        return out
+
+    def _require_exact(self, what: str) -> None:
+        if self.kind != "exact":
+            raise InvalidMechanism(
+                f"{what} needs an exact mechanism; {self.name} is certified (balls). "
+                "Use to_balls() or build it at a rational parameter (t=...)."
+            )
+
+    # -------------------------------------------------------------- validation
+    def _validate(self) -> None:
+        arr = self._entries
+        if self.kind == "exact":
+            for (i, j), v in np.ndenumerate(arr):
+                if not isinstance(v, flint.fmpq):
+                    raise InvalidMechanism(f"entry [{i}][{j}] = {v!r} is not an exact rational.")
+                if v < 0:
+                    raise InvalidMechanism(
+                        f"entry [{i}][{j}] = {v} is negative; probabilities are ≥ 0."
+                    )
+            for i in range(arr.shape[0]):
+                total = sum(arr[i].tolist(), flint.fmpq(0))
+                if total != 1:
+                    raise InvalidMechanism(
+                        f"row {i} sums to {total}, not 1 (each row of a mechanism is a "
+                        f"probability distribution over the outputs)."
+                    )
+            return
+        for (i, j), v in np.ndenumerate(arr):
+            if not isinstance(v, arb) or not v.is_finite():
+                raise InvalidMechanism(f"entry [{i}][{j}] = {v!r} is not a finite ball.")
+            if v < 0:
+                raise InvalidMechanism(
+                    f"entry [{i}][{j}] = {v} is certainly negative; probabilities are ≥ 0."
+                )
+        for i in range(arr.shape[0]):
+            total = arb(0)
+            for v in arr[i]:
+                total += v
+            if not total.contains(1):
+                raise InvalidMechanism(
+                    f"row {i} sums to {total}, a ball that excludes 1: not row-stochastic."
+                )
+
+    # ------------------------------------------------------------------ algebra
+    def compose(self, remap: Mechanism) -> Mechanism:
+        """The mechanism H·R (exact when both are exact).
+
+        >>> H = from_rows([["1/2", "1/2"], [0, 1]])
+        >>> R = from_rows([[0, 1], [1, 0]])
+        >>> H.compose(R).rows_fraction()
+        [[Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 1), Fraction(0, 1)]]
+        """
+        if remap.n_inputs != self.n_outputs:
+            raise InvalidMechanism(
+                f"cannot compose a {self.shape} mechanism with a {remap.shape} remap: "
+                f"the remap needs {self.n_outputs} rows."
+            )
+        if self.kind == "exact" and remap.kind == "exact":
+            prod = self.to_fmpq_mat() * remap.to_fmpq_mat()
+            rows = [[prod[i, j] for j in range(prod.ncols())] for i in range(prod.nrows())]
+            return Mechanism(
+                np.array(rows, dtype=object), kind="exact", inputs=self.inputs,
+                outputs=remap.outputs, name=f"{self.name}∘remap",
+            )
+        a = flint.arb_mat(self.to_balls().tolist())
+        b = flint.arb_mat(remap.to_balls().tolist())
+        prod_b = a * b
+        rows_b = [[prod_b[i, j] for j in range(prod_b.ncols())] for i in range(prod_b.nrows())]
+        return Mechanism(
+            np.array(rows_b, dtype=object), kind="certified", inputs=self.inputs,
+            outputs=remap.outputs, name=f"{self.name}∘remap", precision=self.precision,
+        )
+
+
+# ----------------------------------------------------------------------------
+# generic constructors
+def from_rows(
+    rows: Any,
+    *,
+    inputs: Sequence[Any] | None = None,
+    outputs: Sequence[Any] | None = None,
+    name: str = "matrix",
+) -> Mechanism:
+    """An exact mechanism from rows of exact numbers (ints, Fractions, ``"p/q"`` strings).
+
+    Validates exactly: rectangular shape, every entry ≥ 0, every row sums to 1.
+
+    >>> from_rows([["1/2", "1/2"]]).shape
+    (1, 2)
+    >>> from_rows([[1, 0], [1]])
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidMechanism: row 1 has 1 entries, expected 2 (a mechanism is ...
+    >>> from_rows([["3/2", "-1/2"]])
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidMechanism: entry [0][1] = -1/2 is negative; probabilities are ≥ 0.
+    """
+    if isinstance(rows, flint.fmpq_mat):
+        rows = [[rows[i, j] for j in range(rows.ncols())] for i in range(rows.nrows())]
+    elif isinstance(rows, np.ndarray):
+        rows = rows.tolist()
+    rows = [list(r) for r in rows]
+    if not rows or not rows[0]:
+        raise InvalidMechanism("A mechanism needs at least one row and one column.")
+    m = len(rows[0])
+    for i, r in enumerate(rows):
+        if len(r) != m:
+            raise InvalidMechanism(
+                f"row {i} has {len(r)} entries, expected {m} (a mechanism is a rectangular "
+                f"matrix)."
+            )
+    arr = np.empty((len(rows), m), dtype=object)
+    for i, r in enumerate(rows):
+        for j, v in enumerate(r):
+            arr[i, j] = _as_fmpq(v, f"entry [{i}][{j}]")
+    return Mechanism(arr, kind="exact", inputs=inputs, outputs=outputs, name=name)
+
+
+def from_balls(
+    rows: Any,
+    *,
+    inputs: Sequence[Any] | None = None,
+    outputs: Sequence[Any] | None = None,
+    name: str = "balls",
+    precision: int | None = None,
+) -> Mechanism:
+    """A certified mechanism from rows of ``flint.arb`` balls containing the true entries.
+
+    >>> H = from_balls([[arb("0.5 +/- 1e-20"), arb("0.5 +/- 1e-20")]])
+    >>> H.kind
+    'certified'
+    """
+    if isinstance(rows, np.ndarray):
+        rows = rows.tolist()
+    rows = [list(r) for r in rows]
+    if not rows or not rows[0]:
+        raise InvalidMechanism("A mechanism needs at least one row and one column.")
+    m = len(rows[0])
+    for i, r in enumerate(rows):
+        if len(r) != m:
+            raise InvalidMechanism(f"row {i} has {len(r)} entries, expected {m}.")
+    arr = np.empty((len(rows), m), dtype=object)
+    for i, r in enumerate(rows):
+        for j, v in enumerate(r):
+            if isinstance(v, float):
+                raise InvalidMechanism(
+                    f"entry [{i}][{j}] is a binary float; pass arb balls (from strings or "
+                    "fmpq) so that they provably contain the true value."
+                )
+            arr[i, j] = v if isinstance(v, arb) else arb(_as_fmpq(v, f"entry [{i}][{j}]"))
+    return Mechanism(
+        arr, kind="certified", inputs=inputs, outputs=outputs, name=name, precision=precision
+    )
+
+
+def _from_monomial(
+    form: MonomialForm,
+    *,
+    name: str,
+    inputs: Sequence[Any] | None,
+    outputs: Sequence[Any] | None,
+    parameters: dict[str, Any],
+    prec: int = CERTIFIED_PREC,
+) -> Mechanism:
+    """Build the entries of a monomial-form mechanism (exact when everything is rational)."""
+    E = form.exponents
+    s_rat = form.s_rational
+    exact_factors = all(
+        not isinstance(c, tuple) and isinstance(sympy.sympify(c), sympy.Rational)
+        for c in form.column_factors
+    ) or all(isinstance(c, tuple) and c[0] == c[1] for c in form.column_factors)
+    if s_rat is not None and exact_factors:
+        s = flint.fmpq(s_rat.numerator, s_rat.denominator)
+        kmax = int(E.max()) if E.size else 0
+        powers = [s**k for k in range(kmax + 1)]
+        cols = []
+        for c in form.column_factors:
+            if isinstance(c, tuple):
+                cols.append(flint.fmpq(c[0].numerator, c[0].denominator))
+            else:
+                cols.append(flint.fmpq(int(c.p), int(c.q)))
+        arr = np.empty(E.shape, dtype=object)
+        Elist = E.tolist()
+        for i, row in enumerate(Elist):
+            arr[i, :] = [cols[j] * powers[k] for j, k in enumerate(row)]
+        return Mechanism(
+            arr, kind="exact", inputs=inputs, outputs=outputs, name=name, monomial=form,
+            parameters=parameters,
+        )
+    with workprec(prec):
+        s_ball = sympy_to_arb(form.s)
+        kmax = int(E.max()) if E.size else 0
+        powers_b = [s_ball**k for k in range(kmax + 1)]
+        cols_b = [form.column_factor_ball(j) for j in range(E.shape[1])]
+        arr = np.empty(E.shape, dtype=object)
+        for i, row in enumerate(E.tolist()):
+            arr[i, :] = [cols_b[j] * powers_b[k] for j, k in enumerate(row)]
+        return Mechanism(
+            arr, kind="certified", inputs=inputs, outputs=outputs, name=name, monomial=form,
+            precision=prec, parameters=parameters,
+        )
+
+
+def _s_expr(level: PrivacyLevel, q: int) -> sympy.Expr:
+    """Exact s = e^{-ε/q} as a sympy expression (a Rational when it is rational)."""
+    s = level.s_rational(q)
+    if s is not None:
+        return sympy.Rational(s.numerator, s.denominator)
+    return sympy.exp(-level.eps / q)
+
+
+def _geometric_form(n: int, s: sympy.Expr) -> tuple[np.ndarray, tuple[sympy.Expr, ...]]:
+    """Exponents |y − z| and column factors of the truncated geometric on 0..n−1."""
+    idx = np.arange(n)
+    E = np.abs(idx[:, None] - idx[None, :]).astype(np.int64)
+    if n == 1:
+        return E, (sympy.Integer(1),)
+    end = sympy.cancel(1 / (1 + s))
+    mid = sympy.cancel((1 - s) / (1 + s))
+    return E, tuple(end if z in (0, n - 1) else mid for z in range(n))
+
+
+def geometric_line(n: int, s: Any) -> Mechanism:
+    """Truncated geometric mechanism on 0..n−1 with an explicit parameter 0 < s < 1.
+
+    h[y, z] = s^{|y−z|}·(1−s)/(1+s) inside, s^{|y−z|}/(1+s) at the two ends
+    (Ghosh, Roughgarden, Sundararajan 2009). ``s`` is an exact rational or a sympy
+    expression (then the entries are certified balls).
+
+    >>> H = geometric_line(3, "1/2")
+    >>> H.rows_fraction()[0]
+    [Fraction(2, 3), Fraction(1, 6), Fraction(1, 6)]
+    """
+    n = _positive(n, "n")
+    s_expr = _parse_parameter(s, "s")
+    E, cols = _geometric_form(n, s_expr)
+    E.setflags(write=False)
+    form = MonomialForm(s_expr, E, cols)
+    return _from_monomial(
+        form, name=f"geometric_line({n}, s={s_expr})", inputs=None, outputs=None,
+        parameters={"n": n, "s": s_expr},
+    )
+
+
+def truncated_geometric(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
+    """The truncated geometric mechanism on the line 0..n−1 at level ε (s = e^{-ε}).
+
+    It is ε·|y−y'|-private and is the tight-constraints mechanism of ``line(n)``.
+
+    >>> truncated_geometric(2, t="1/3").rows_fraction()
+    [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
+    >>> truncated_geometric(3, eps="4/5").kind
+    'certified'
+    """
+    level = parse_level(eps=eps, t=t)
+    n = _positive(n, "n")
+    s = _s_expr(level, 1)
+    E, cols = _geometric_form(n, s)
+    E.setflags(write=False)
+    return _from_monomial(
+        MonomialForm(s, E, cols), name=f"truncated_geometric({n}, ε={level.eps})",
+        inputs=None, outputs=None, parameters={"n": n, "eps": level.eps},
+    )
+
+
+def sum_query_geometric(u: int, v: int, eps: Any = None, *, t: Any = None) -> Mechanism:
+    """The geometric comparator of the sum query: parameter e^{-ε/v}, truncated to 0..u·v.
+
+    Adding noise with P(k) ∝ e^{-ε|k|/v} makes neighbouring sums (|y − y'| ≤ v) at most
+    e^{ε} apart, so it is ε·d-private for ``sum_query(u, v)``.
+
+    >>> H = sum_query_geometric(1, 2, t="1/4")     # s = (1/4)^(1/2) = 1/2
+    >>> H.rows_fraction()[0]
+    [Fraction(2, 3), Fraction(1, 6), Fraction(1, 6)]
+    """
+    from exactdp.metrics import sum_query
+
+    level = parse_level(eps=eps, t=t)
+    u = _positive(u, "u")
+    v = _positive(v, "v")
+    n = u * v + 1
+    s = _s_expr(level, v)
+    E, cols = _geometric_form(n, s)
+    E.setflags(write=False)
+    metric = sum_query(u, v)
+    return _from_monomial(
+        MonomialForm(s, E, cols), name=f"sum_query_geometric({u}, {v}, ε={level.eps})",
+        inputs=metric.points, outputs=metric.points,
+        parameters={"u": u, "v": v, "eps": level.eps},
+    )
+
+
+def count_queries_geometric(u: int, eps: Any = None, *, t: Any = None, k: int = 2) -> Mechanism:
+    """k independent truncated geometric mechanisms at ε/k each, on {0..u}^k.
+
+    The comparator of the paper's k-count (k = 2) query: ε·d∞-private for the
+    Chebyshev (king-move) metric of :func:`exactdp.metrics.count_queries`, since one
+    king move changes each coordinate by at most 1. Points are ordered as in
+    ``count_queries(u, k)``.
+
+    >>> H = count_queries_geometric(1, t="1/4")      # s = e^{-ε/2} = 1/2
+    >>> H.shape, H.entry(0, 0)
+    ((4, 4), Fraction(4, 9))
+    """
+    level = parse_level(eps=eps, t=t)
+    u = _positive(u, "u")
+    k = _positive(k, "k")
+    s = _s_expr(level, k)
+    E1, cols1 = _geometric_form(u + 1, s)
+    pts = list(itertools.product(range(u + 1), repeat=k))
+    arr = np.array(pts, dtype=np.int64).reshape(len(pts), k)
+    E = np.zeros((len(pts), len(pts)), dtype=np.int64)
+    for c in range(k):
+        E += E1[arr[:, c][:, None], arr[:, c][None, :]]
+    E.setflags(write=False)
+    cols = tuple(sympy.cancel(sympy.Mul(*(cols1[z] for z in p))) for p in pts)
+    return _from_monomial(
+        MonomialForm(s, E, cols), name=f"count_queries_geometric({u}, k={k}, ε={level.eps})",
+        inputs=pts, outputs=pts, parameters={"u": u, "k": k, "eps": level.eps},
+    )
+
+
+def randomized_response(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
+    """k-ary randomized response: report the truth with probability e^ε/(e^ε + n − 1).
+
+    It is ε·d-private for the discrete metric (all distances 1), and is that metric's
+    tight-constraints mechanism (Prop. 9).
+
+    >>> randomized_response(2, t="1/3").rows_fraction()
+    [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
+    """
+    level = parse_level(eps=eps, t=t)
+    n = _positive(n, "n")
+    s = _s_expr(level, 1)
+    E = 1 - np.eye(n, dtype=np.int64)
+    E.setflags(write=False)
+    c = sympy.cancel(1 / (1 + (n - 1) * s))
+    return _from_monomial(
+        MonomialForm(s, E, tuple([c] * n)), name=f"randomized_response({n}, ε={level.eps})",
+        inputs=None, outputs=None, parameters={"n": n, "eps": level.eps},
+    )
+
+
+def exponential_mechanism(
+    metric: FiniteMetric, eps: Any = None, *, t: Any = None, prec: int = CERTIFIED_PREC
+) -> Mechanism:
+    """The exponential mechanism over a metric: h[y, z] ∝ e^{-ε d(y, z)/2}, outputs = points.
+
+    Convention (McSherry–Talwar with score −d(y, z), which is 1-Lipschitz in y): the
+    factor 1/2 makes it ε·d-private for every metric. Exact when s = e^{-ε/(2q)} is
+    rational (e.g. ``t="1/4"`` on an integer metric), otherwise certified balls.
+
+    >>> from exactdp.metrics import line
+    >>> exponential_mechanism(line(2), t="1/4").rows_fraction()
+    [[Fraction(2, 3), Fraction(1, 3)], [Fraction(1, 3), Fraction(2, 3)]]
+    """
+    level = parse_level(eps=eps, t=t)
+    n = metric.n
+    idx = metric.index
+    if metric.q is not None:
+        s_rat = level.s_rational(2 * metric.q)
+        ks = metric.exponents
+        if s_rat is not None:
+            s = flint.fmpq(s_rat.numerator, s_rat.denominator)
+            vals = [s**k for k in ks]
+            arr = np.empty((n, n), dtype=object)
+            for i, row in enumerate(idx.tolist()):
+                w = [vals[k] for k in row]
+                total = sum(w, flint.fmpq(0))
+                arr[i, :] = [x / total for x in w]
+            return Mechanism(
+                arr, kind="exact", inputs=metric.points, outputs=metric.points,
+                name=f"exponential({metric.name}, ε={level.eps})",
+                parameters={"eps": level.eps},
+            )
+    with workprec(prec):
+        eps_b = level.eps_ball()
+        vals_b = [(-eps_b * v.ball() / 2).exp() for v in metric.values]
+        arr = np.empty((n, n), dtype=object)
+        for i, row in enumerate(idx.tolist()):
+            w = [vals_b[k] for k in row]
+            total = arb(0)
+            for x in w:
+                total += x
+            arr[i, :] = [x / total for x in w]
+        return Mechanism(
+            arr, kind="certified", inputs=metric.points, outputs=metric.points,
+            name=f"exponential({metric.name}, ε={level.eps})", precision=prec,
+            parameters={"eps": level.eps},
+        )
+
+
+def tight_constraints_mechanism(
+    metric: FiniteMetric, eps: Any = None, *, t: Any = None, method: str = "auto"
+) -> Mechanism:
+    """The tight-constraints mechanism H = Φ·diag(z) with Φz = 1, z ≥ 0 (Def. 6, Prop. 7).
+
+    Built from :func:`exactdp.tight.tight_constraints`. Exact when t (or s = e^{-ε/q})
+    is rational; otherwise certified, with the exact monomial form
+    h[y, z] = z_z · s^{q·d(y, z)} attached (so its privacy level is still exact).
+    Raises :class:`~exactdp.errors.PropertyNeverHolds` when no tight-constraints
+    mechanism exists at that level (the certificate is attached as ``evidence``).
+
+    >>> from exactdp.metrics import line
+    >>> tight_constraints_mechanism(line(2), t="1/3").rows_fraction()
+    [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
+    """
+    from exactdp.arithmetic.interval import Interval
+    from exactdp.errors import PropertyNeverHolds
+    from exactdp.tight import TightConstraintsResult, tight_constraints
+
+    level = parse_level(eps=eps, t=t)
+    if method == "float":
+        raise InvalidArgument("method='float' gives no certified mechanism; use 'auto'.")
+    res = tight_constraints(metric, eps=eps, t=t, method=method)
+    assert isinstance(res, TightConstraintsResult)
+    if not res.exists:
+        raise PropertyNeverHolds(
+            f"No tight-constraints mechanism exists for {metric.name} at {level}: "
+            f"Φz = 1 has no solution z ≥ 0 (certificate attached as .evidence).",
+            evidence=res,
+        )
+    q = metric.q
+    z = res.z
+    cols: list[Any] = []
+    for zi in z:
+        if isinstance(zi, Interval):
+            cols.append((zi.lo, zi.hi))
+        else:
+            f = Fraction(zi)
+            cols.append(sympy.Rational(f.numerator, f.denominator))
+    if q is not None:
+        s = _s_expr(level, q)
+        E = metric.exponent_matrix().copy()
+        E.setflags(write=False)
+        return _from_monomial(
+            MonomialForm(s, E, tuple(cols)),
+            name=f"tight_constraints({metric.name}, ε={level.eps})",
+            inputs=metric.points, outputs=metric.points,
+            parameters={"eps": level.eps, "certificate": res},
+        )
+    # irrational distances: certified entries e^{-ε d} z_j, no monomial form
+    with workprec(CERTIFIED_PREC):
+        eps_b = level.eps_ball()
+        vals = [(-eps_b * v.ball()).exp() for v in metric.values]
+        zb = [
+            arb_from_fraction(c[0]).union(arb_from_fraction(c[1]))
+            if isinstance(c, tuple) else sympy_to_arb(c)
+            for c in cols
+        ]
+        arr = np.empty((metric.n, metric.n), dtype=object)
+        for i, row in enumerate(metric.index.tolist()):
+            arr[i, :] = [vals[k] * zb[j] for j, k in enumerate(row)]
+        return Mechanism(
+            arr, kind="certified", inputs=metric.points, outputs=metric.points,
+            name=f"tight_constraints({metric.name}, ε={level.eps})",
+            precision=CERTIFIED_PREC, parameters={"eps": level.eps, "certificate": res},
+        )
+
+
+def planar_laplace_grid(
+    width: int, height: int, eps: Any = None, *, spacing: Any = 1, subdivisions: int = 4
+) -> Mechanism:
+    """Planar Laplace noise discretised to a grid — certified cell probabilities.
+
+    Construction (documented, certified): the input is a grid point x; planar Laplace
+    noise with density ε²/(2π)·e^{-ε|w|} is added; the output is the grid point whose
+    square cell (side = spacing, centred on it) contains x + w, and noise that lands
+    outside the grid's cells is *conditioned away* (each row is renormalised by the
+    mass that lands inside). Each cell's mass is enclosed rigorously by splitting the
+    cell into ``subdivisions``² squares and bounding the density on each square by its
+    values at the square's nearest and farthest points from x (the density is radially
+    decreasing); the row is then divided by the enclosure of its total. So every entry
+    is a ball that provably contains the probability of this renormalised mechanism;
+    the radii shrink like 1/subdivisions.
+
+    Renormalisation changes the privacy guarantee (the paper's "slightly adjusted ε");
+    :func:`exactdp.analysis.privacy_level` measures it exactly on the result.
+
+    >>> H = planar_laplace_grid(2, 1, eps=1)
+    >>> H.kind, H.shape
+    ('certified', (2, 2))
+    """
+    level = parse_level(eps=eps)
+    width = _positive(width, "width")
+    height = _positive(height, "height")
+    m = _positive(subdivisions, "subdivisions")
+    h = to_fraction(spacing, "spacing")
+    if h <= 0:
+        raise InvalidArgument(f"Got spacing={spacing!r}; it must be > 0.")
+    n = width * height
+    pts = [(x * h, y * h) for y in range(height) for x in range(width)]
+    with workprec(CERTIFIED_PREC):
+        eps_b = level.eps_ball()
+        coef = eps_b * eps_b / (2 * arb.pi())
+        area = arb_from_fraction((h / m) ** 2)
+        # mass of the cell at offset (dx, dy) cells from the input: depends on |dx|, |dy|
+        cache: dict[tuple[int, int], arb] = {}
+
+        def cell_mass(dx: int, dy: int) -> arb:
+            key = (abs(dx), abs(dy))
+            if key in cache:
+                return cache[key]
+            total = arb(0)
+            for a in range(m):
+                for b in range(m):
+                    # sub-square in units of h/m relative to the input point
+                    x0 = Fraction(2 * key[0] * m - m + 2 * a, 2 * m)
+                    y0 = Fraction(2 * key[1] * m - m + 2 * b, 2 * m)
+                    x1, y1 = x0 + Fraction(1, m), y0 + Fraction(1, m)
+                    nx = min(abs(x0), abs(x1)) if x0 * x1 > 0 else Fraction(0)
+                    ny = min(abs(y0), abs(y1)) if y0 * y1 > 0 else Fraction(0)
+                    fx, fy = max(abs(x0), abs(x1)), max(abs(y0), abs(y1))
+                    rmin = arb_from_fraction((nx * nx + ny * ny) * h * h).sqrt()
+                    rmax = arb_from_fraction((fx * fx + fy * fy) * h * h).sqrt()
+                    lo = (-eps_b * rmax).exp()
+                    hi = (-eps_b * rmin).exp()
+                    total += lo.union(hi)
+            cache[key] = total * coef * area
+            return cache[key]
+
+        arr = np.empty((n, n), dtype=object)
+        for i in range(n):
+            gx, gy = i % width, i // width
+            row = [cell_mass(j % width - gx, j // width - gy) for j in range(n)]
+            total = arb(0)
+            for v in row:
+                total += v
+            arr[i, :] = [v / total for v in row]
+        return Mechanism(
+            arr, kind="certified", inputs=pts, outputs=pts,
+            name=f"planar_laplace_grid({width}×{height}, ε={level.eps})",
+            precision=CERTIFIED_PREC,
+            parameters={"eps": level.eps, "spacing": h, "subdivisions": m},
+        )
+
+
+# ----------------------------------------------------------------------------
+def _positive(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
+        raise InvalidArgument(f"Got {name}={value!r}; it must be an integer ≥ 1.")
+    return int(value)
+
+
+def _parse_parameter(s: Any, name: str) -> sympy.Expr:
+    if isinstance(s, sympy.Basic):
+        expr = sympy.sympify(s)
+    else:
+        f = to_fraction(s, name)
+        expr = sympy.Rational(f.numerator, f.denominator)
+    with workprec(128):
+        b = sympy_to_arb(expr)
+        ok = b > 0 and b < 1
+    if not ok:
+        raise InvalidArgument(f"Got {name}={s!r}; the parameter must lie strictly in (0, 1).")
+    return expr
