@@ -37,6 +37,7 @@ from exactdp.sets._privacy import (
     bound_factor,
     check_set_privacy,
     is_translate,
+    theorem1_counterexample,
 )
 from exactdp.sets._search import (
     ViolationSearch,
@@ -61,6 +62,7 @@ __all__ = [
     "bound_factor",
     "check_set_privacy",
     "is_translate",
+    "theorem1_counterexample",
     "Box",
     "BoxUnion",
     "CapacityResult",

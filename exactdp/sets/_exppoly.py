@@ -227,6 +227,7 @@ def exp_poly_sign(
     ``"lindemann+ball"`` (rational ε: s transcendental, nonzero, sign from balls),
     ``"minpoly+ball"`` (rational t: s algebraic, nonzero since its minimal polynomial does
     not divide p) or ``"ball"`` (other ε: balls only; may raise PrecisionLimitReached).
+    Correctness of each route: ``proofs/sets_laplace_capacity.py`` (part 5).
 
     >>> from exactdp.levels import parse_level
     >>> exp_poly_sign(ExpPoly({0: 1, 1: -2}), parse_level(eps=1))[::2]   # 1 - 2/e > 0

@@ -53,6 +53,7 @@ __all__ = [
     "check_set_privacy",
     "bound_factor",
     "is_translate",
+    "theorem1_counterexample",
 ]
 
 BOUNDS = ("paper", "hausdorff", "points", "points_sharp")
@@ -304,6 +305,44 @@ def _decide_callable(
         raise
 
 
+def _guaranteed(
+    name: str, nm: Norm, X: PointSet, Y: PointSet, diam_K: sympy.Expr, level: PrivacyLevel
+) -> bool:
+    """Whether a theorem of proofs/sets_correct_bound.py implies the inequality."""
+    if nm != "l1":
+        return False
+    if name in ("points", "points_sharp"):
+        return True  # Theorem B
+    if name not in ("paper", "hausdorff"):
+        return False
+    if len(X) == 1 or is_translate(X, Y) is not None:
+        return True  # Theorem C
+    if name == "paper" and isinstance(diam_K, sympy.Rational):
+        # Corollary E: |X| ≤ e^{ε·diam₁ K} makes "paper" weaker than Theorem B
+        d = Fraction(int(diam_K.p), int(diam_K.q))
+        margin = ExpPoly({-d: 1}) - ExpPoly.constant(len(X))
+        return exp_poly_sign(margin, level)[0] is not Sign.NEGATIVE
+    return False
+
+
+def theorem1_counterexample() -> SetPrivacyResult:
+    """The smallest counterexample to the paper's Theorem 1 (reconstructed Definition 4).
+
+    ε = 1, n = 1, X = {0, 1/4}, Y = {0}, K = [0, 1/4] (d_H = diam K = 1/4 in every norm):
+    T_{M(X)}(K) = 1 − e^{−1/4}, T_{M(Y)}(K) = (1 − e^{−1/4})/2, ratio exactly 2, while
+    the claimed bound is e^{1/2} ≈ 1.6487 < 2. Three points is the fewest possible
+    (|X| = 1 always satisfies the bound). Derivation and minimality:
+    ``proofs/sets_theorem1_counterexample.py``.
+
+    >>> r = theorem1_counterexample()
+    >>> r.holds, r.lhs, r.rhs
+    (False, 1 - exp(-1/4), (1/2 - exp(-1/4)/2)*exp(1/2))
+    """
+    return check_set_privacy(
+        [0, Fraction(1, 4)], [0], Box(0, Fraction(1, 4)), 1, bound="paper", norm="l1"
+    )
+
+
 def check_set_privacy(
     X: Any,
     Y: Any,
@@ -360,10 +399,7 @@ def check_set_privacy(
         factor = _factor_expr(terms, level.eps)
         sign, prec, method = _decide(T_X, T_Y, terms, level)
         name = bound
-    guaranteed = nm == "l1" and (
-        name in ("points", "points_sharp")
-        or (name in ("paper", "hausdorff") and (len(Xs) == 1 or is_translate(Xs, Ys) is not None))
-    )
+    guaranteed = _guaranteed(name, nm, Xs, Ys, diam_K, level)
     return SetPrivacyResult(
         Xs,
         Ys,
