@@ -29,7 +29,7 @@ from flint import arb
 from exactdp.arithmetic.ball import Sign, certified_sign
 from exactdp.levels import PrivacyLevel
 
-__all__ = ["ExpPoly", "exp_poly_sign"]
+__all__ = ["ExpPoly", "exp_poly_sign", "exp_poly_ratio"]
 
 
 class ExpPoly:
@@ -174,7 +174,7 @@ class ExpPoly:
             q = math.lcm(q, r.denominator)
         return q
 
-    def as_polynomial(self) -> tuple[flint.fmpq_poly, int, int]:
+    def as_polynomial(self, q: int | None = None) -> tuple[flint.fmpq_poly, int, int]:
         """``(p, q, k)`` with ``self = s^{k} · p(s)`` where s = e^{-ε/q}, p(0) ≠ 0 unless zero.
 
         >>> p, q, k = ExpPoly({0: 1, Fraction(1, 2): -1}).as_polynomial()
@@ -182,8 +182,10 @@ class ExpPoly:
         ((-1)*x + 1, 2, 0)
         """
         if not self._terms:
-            return flint.fmpq_poly([]), 1, 0
-        q = self.common_denominator()
+            return flint.fmpq_poly([]), q or 1, 0
+        q = q or self.common_denominator()
+        if q % self.common_denominator():
+            raise ValueError(f"q={q} is not a multiple of the exponents' denominator")
         powers = {int(r * q): c for r, c in self._terms.items()}
         k = min(powers)
         deg = max(powers) - k
@@ -255,3 +257,30 @@ def exp_poly_sign(
         lambda _p: value.ball(level), max_prec=max_prec, what="exp-polynomial"
     )
     return sign, prec, method
+
+
+def _poly_to_sympy(p: flint.fmpq_poly, s: sympy.Expr) -> sympy.Expr:
+    return sympy.Add(
+        *[sympy.Rational(int(c.p), int(c.q)) * s**i for i, c in enumerate(p.coeffs()) if c != 0]
+    )
+
+
+def exp_poly_ratio(num: ExpPoly, den: ExpPoly, eps: sympy.Expr) -> sympy.Expr:
+    """Exact ratio num/den at ε = ``eps`` in lowest terms (common factors in
+    s = e^{-ε/q} cancelled by a polynomial gcd), as a sympy expression.
+
+    >>> a = ExpPoly({0: 1, 1: -1})                  # 1 − e^{−ε}
+    >>> exp_poly_ratio(a * ExpPoly({2: 3}), a, sympy.Integer(1))
+    3*exp(-2)
+    """
+    if den.is_zero():
+        raise ZeroDivisionError("ratio with a zero denominator")
+    q = math.lcm(num.common_denominator(), den.common_denominator())
+    p1, _, k1 = num.as_polynomial(q)
+    p2, _, k2 = den.as_polynomial(q)
+    g = p1.gcd(p2)
+    a, b = p1 // g, p2 // g
+    lead = b.coeffs()[-1]
+    a, b = a / lead, b / lead
+    s = sympy.exp(-eps / q)
+    return sympy.powsimp(_poly_to_sympy(a, s) * s ** (k1 - k2) / _poly_to_sympy(b, s))

@@ -34,7 +34,7 @@ from exactdp.errors import InvalidArgument
 from exactdp.levels import PrivacyLevel
 from exactdp.sets._boxes import Box, as_boxes, region_diameter
 from exactdp.sets._capacity import CapacityResult, as_level, capacity_functional
-from exactdp.sets._exppoly import ExpPoly, exp_poly_sign
+from exactdp.sets._exppoly import ExpPoly, exp_poly_ratio, exp_poly_sign
 from exactdp.sets._points import (
     HausdorffResult,
     Norm,
@@ -193,7 +193,7 @@ class SetPrivacyResult:
     @property
     def ratio(self) -> sympy.Expr:
         """T_{M(X)}(K) / T_{M(Y)}(K), exact (simplified when sympy can)."""
-        return sympy.simplify(self.T_X.expr / self.T_Y.expr)
+        return exp_poly_ratio(self.T_X.value, self.T_Y.value, self.level.eps)
 
     def enclosures(self, prec: int = 64) -> dict[str, arb]:
         """Certified balls for lhs, rhs, ratio, factor and ratio / factor."""

@@ -85,9 +85,7 @@ def test_one_dimensional_against_sympy_integration():
     K = [Box(0, 2), Box(4, Fraction(9, 2))]
     # translates: [0,2],[4,9/2],[-1,1],[3,7/2],[-5,-3],[-1,-1/2] -> union by hand:
     pieces = [(-5, -3), (-1, 2), (3, Fraction(7, 2)), (4, Fraction(9, 2))]
-    total = sum(
-        sympy.integrate(dens, (w, sympy.Rational(a), sympy.Rational(b))) for a, b in pieces
-    )
+    total = sum(sympy.integrate(dens, (w, sympy.Rational(a), sympy.Rational(b))) for a, b in pieces)
     r = capacity_functional(X, K, eps=Fraction(1, 2))
     assert sympy.simplify(r.expr - total) == 0
 
