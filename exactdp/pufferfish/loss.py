@@ -92,14 +92,17 @@ def kernel_sums_direct(
     points: Sequence[Fraction], masses: Sequence[Fraction], theta: Fraction
 ) -> list[arb]:
     """The same values as :func:`kernel_sums` by the plain double sum (independent check)."""
+    kernel: dict[Fraction, arb] = {}
+    mass = [arb_from_fraction(w) for w in masses]
     out = []
     for s in points:
         total = arb(0)
-        for d, w in zip(points, masses):
+        for d, w, wb in zip(points, masses, mass):
             if w:
                 dist = abs(s - d) / theta
-                kernel = (-arb(flint.fmpq(dist.numerator, dist.denominator))).exp()
-                total += arb_from_fraction(w) * kernel
+                if dist not in kernel:
+                    kernel[dist] = (-arb(flint.fmpq(dist.numerator, dist.denominator))).exp()
+                total += wb * kernel[dist]
         out.append(total)
     return out
 

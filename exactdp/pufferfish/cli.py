@@ -1,0 +1,182 @@
+"""``exactdp pufferfish …``: Laplace scales for multi-user Pufferfish privacy.
+
+Subcommands (human output by default, exact JSON with ``--json``):
+
+- ``scale``: conservative and exact θ for one secret pair
+  (``--p P [--q Q]`` Bernoulli, ``--absent`` for S_{P,⊥}; ``--values A B``;
+  ``--dist "0:1/2,2:1/2" [--dist2 …]`` for general finite laws);
+- ``closed-forms``: the sympy expressions of the Bernoulli cases;
+- ``certify``: a concrete population of Bernoulli users (``--others``, ``--presence``);
+- ``adult``: conservative vs exact θ on the UCI Adult classes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from exactdp.errors import InvalidArgument
+from exactdp.pufferfish.adult import DEFAULT_EPSILONS, adult_rows, markdown_table
+from exactdp.pufferfish.calibration import conservative_scale, exact_scale
+from exactdp.pufferfish.certify import certify
+from exactdp.pufferfish.closed_forms import closed_forms
+from exactdp.pufferfish.distributions import DiscreteDistribution, bernoulli
+from exactdp.pufferfish.population import Population
+from exactdp.pufferfish.secrets import (
+    DistributionPair,
+    DistributionVsAbsent,
+    SecretPair,
+    ValuePair,
+    ValueVsAbsent,
+)
+
+__all__ = ["register"]
+
+
+def _parse_dist(text: str) -> DiscreteDistribution:
+    try:
+        pairs = [item.split(":") for item in text.split(",") if item.strip()]
+        return DiscreteDistribution.from_pairs((v.strip(), p.strip()) for v, p in pairs)
+    except ValueError as exc:
+        raise InvalidArgument(
+            f"Got --dist {text!r}; write value:probability pairs, e.g. '0:1/2,2:1/2'."
+        ) from exc
+
+
+def _pair_from_args(args: argparse.Namespace) -> SecretPair:
+    if args.values is not None:
+        a, b = args.values
+        return ValueVsAbsent(a) if b in ("absent", "⊥") else ValuePair(a, b)
+    if args.dist is not None:
+        P = _parse_dist(args.dist)
+        if args.dist2 is None:
+            return DistributionVsAbsent(P)
+        return DistributionPair(P, _parse_dist(args.dist2))
+    if args.p is not None:
+        if args.q is None:
+            return DistributionVsAbsent(bernoulli(args.p))
+        return DistributionPair(bernoulli(args.p), bernoulli(args.q))
+    raise InvalidArgument(
+        "Give the secret pair: --p P [--q Q], --values A B (B may be 'absent'), "
+        "or --dist 'v:p,…' [--dist2 'v:p,…']."
+    )
+
+
+def _add_pair_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--p", help="Bernoulli P(D = 1) under the first secret")
+    parser.add_argument("--q", help="Bernoulli P(D = 1) under the second (omit: absent)")
+    parser.add_argument("--values", nargs=2, metavar=("A", "B"),
+                        help="fixed values a, b (b = 'absent' for S_{a,⊥})")
+    parser.add_argument("--dist", help="first law as 'v:p,v:p,…' (omit --dist2: absent)")
+    parser.add_argument("--dist2", help="second law as 'v:p,v:p,…'")
+    parser.add_argument("--json", action="store_true", help="exact JSON output")
+
+
+def _scale(args: argparse.Namespace) -> int:
+    pair = _pair_from_args(args)
+    cons = conservative_scale(pair, args.eps)
+    ex = exact_scale(pair, args.eps, tol=args.tol)
+    ok = cons.verify() and ex.verify()
+    if args.json:
+        print(json.dumps({
+            "pair": pair.describe(),
+            "eps": str(cons.eps),
+            "conservative_theta": str(cons.theta),
+            "w_inf": str(cons.winf),
+            "w_1": str(cons.w1),
+            "exact": ex.to_json(),
+            "verified": ok,
+        }, indent=2))
+        return 0
+    print(f"pair: {pair.describe()}   ε = {cons.eps}")
+    print(f"conservative θ = W∞/ε = {cons.theta}   (W∞ = {cons.winf}, W1 = {cons.w1})")
+    if ex.zero_noise:
+        why = "P = Q" if ex.identical else "the pmf ratio already lies in [e^-ε, e^ε]"
+        print(f"exact θ* = 0: no noise is needed ({why}); every θ > 0 is private")
+    else:
+        if ex.theta_expr is not None:
+            print(f"exact θ* = {ex.theta_expr}")
+        print(f"certified: {ex.lo} < θ* ≤ {ex.hi}  (≈ {ex.float():.15g}; {ex.method}, "
+              f"{ex.prec} bits)")
+    print(f"verified independently: {ok}")
+    return 0
+
+
+def _closed(args: argparse.Namespace) -> int:
+    forms = closed_forms()
+    if args.json:
+        print(json.dumps({k: str(v) for k, v in forms.items()}, indent=2))
+    else:
+        for k, v in forms.items():
+            print(f"{k} = {v}")
+    return 0
+
+
+def _split(text: str | None) -> list[str]:
+    return [] if text is None else [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _certify(args: argparse.Namespace) -> int:
+    pair = _pair_from_args(args)
+    ps = _split(args.others)
+    zs = _split(args.presence) or ["1"] * len(ps)
+    c = certify(Population.bernoulli(ps, zs), pair, args.theta, args.eps, tol=args.tol)
+    ok = c.verify()
+    if args.json:
+        out: dict[str, Any] = c.to_json()
+        out["verified"] = ok
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"verdict at θ = {c.theta}, ε = {c.eps}: {c.verdict.value}"
+          + (" (tight: the loss equals ε exactly)" if c.tight else ""))
+    print(f"worst output y = {c.worst_output}: ln f(y|s) − ln f(y|s') ∈ {c.worst_log_ratio}")
+    if c.population_theta is not None and c.independent_theta is not None:
+        pt, it = c.population_theta, c.independent_theta
+        print(f"least θ for this population:  {float(pt.lo):.12g} … {float(pt.hi):.12g}")
+        print(f"least θ for every population: {float(it.lo):.12g} … {float(it.hi):.12g}")
+    print(f"verified independently: {ok}")
+    return 0
+
+
+def _adult(args: argparse.Namespace) -> int:
+    rows = adult_rows(args.eps or list(DEFAULT_EPSILONS),
+                      scenarios=args.scenario or ("user", "change", "class"),
+                      max_class_size=args.max_class_size)
+    if args.json:
+        print(json.dumps([r.to_json() for r in rows], indent=2))
+    else:
+        print(markdown_table(rows))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``pufferfish`` and its subcommands to the exactdp CLI."""
+    top = subparsers.add_parser("pufferfish", help="multi-user Pufferfish privacy (Laplace)")
+    sub = top.add_subparsers(dest="pufferfish_command", required=True)
+
+    p = sub.add_parser("scale", help="conservative and exact Laplace scale for a secret pair")
+    _add_pair_args(p)
+    p.add_argument("--eps", required=True, help="ε (e.g. 1, 1/2, ln(2))")
+    p.add_argument("--tol", default="1/1000000000000", help="relative enclosure width")
+    p.set_defaults(func=_scale)
+
+    c = sub.add_parser("closed-forms", help="sympy closed forms for Bernoulli pairs")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=_closed)
+
+    q = sub.add_parser("certify", help="certify a population of Bernoulli users")
+    _add_pair_args(q)
+    q.add_argument("--others", help="comma-separated P(D=1) of the other users")
+    q.add_argument("--presence", help="comma-separated presence probabilities ζ")
+    q.add_argument("--theta", required=True, help="Laplace scale θ > 0")
+    q.add_argument("--eps", required=True)
+    q.add_argument("--tol", default="1/1000000000000")
+    q.set_defaults(func=_certify)
+
+    a = sub.add_parser("adult", help="conservative vs exact θ on the UCI Adult classes")
+    a.add_argument("--eps", action="append", help="ε (repeatable; default 1/10, 1/2, 1, 2)")
+    a.add_argument("--scenario", action="append", choices=("user", "change", "class"))
+    a.add_argument("--max-class-size", type=int, default=500)
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=_adult)
