@@ -48,7 +48,8 @@ __all__ = [
 class Certificate(Protocol):
     """Anything with ``verify() -> bool`` and a short ``kind`` tag."""
 
-    kind: str
+    @property
+    def kind(self) -> str: ...
 
     def verify(self) -> bool: ...
 

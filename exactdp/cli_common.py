@@ -62,7 +62,7 @@ def metric_from_args(args: argparse.Namespace) -> FiniteMetric:
     return ctor(**kwargs)
 
 
-def level_kwargs(args: argparse.Namespace) -> dict[str, str]:
+def level_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return {"eps": args.eps} if args.eps is not None else {"t": args.t}
 
 

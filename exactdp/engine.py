@@ -17,7 +17,7 @@ Backends, cheapest first (``method="auto"``):
     and raising the precision always settles every sign.
 ``exact``
     flint ``fmpq_mat.solve`` when s = e^{-ε/q} is rational; when Φ is singular at that
-    level, an exact rational LP (sympy's simplex) gives a nonnegative solution or an
+    level, an exact rational LP (:mod:`exactdp.lp`) gives a nonnegative solution or an
     exact Farkas vector.
 
 Small instances with rational s go straight to ``exact`` (it is fast there and yields the
@@ -30,11 +30,9 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 import flint
 import numpy as np
-import sympy
 
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.certificates import (
@@ -46,6 +44,7 @@ from exactdp.certificates import (
 )
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.levels import PrivacyLevel
+from exactdp.lp import solve_lp
 from exactdp.metrics import FiniteMetric
 from exactdp.phi import (
     entry_values_exact,
@@ -148,34 +147,17 @@ def _exact_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fractio
 def _exact_lp(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...]) -> (
     EngineResult
 ):
-    """Singular Φ: exact rational LP feasibility, then a Farkas vector if infeasible."""
+    """Singular Φ: exact LP feasibility; a nonnegative solution or an exact Farkas vector."""
     vals = entry_values_exact(metric, level)
-    svals = [sympy.Rational(v.numerator, v.denominator) for v in vals]
-    A = sympy.Matrix([[svals[k] for k in row] for row in metric.index.tolist()])
-    b = sympy.Matrix([sympy.Rational(v.numerator, v.denominator) for v in rhs])
-    n = metric.n
-    from sympy.solvers.simplex import InfeasibleLPError, linprog
-
-    try:
-        _, xs = linprog(sympy.zeros(1, n), A_eq=A, b_eq=b)
-        x = tuple(Fraction(int(v.p), int(v.q)) for v in xs)
-        cert: Certificate = ExactSolution(metric, level, rhs, x, nonnegative=True)
-        return EngineResult(True, cert, "exact-lp", None, x_exact=x, singular=True)
-    except InfeasibleLPError:
-        pass
-    # Farkas: y = y⁺ − y⁻ with Φy ≥ 0, b·y = −1
-    A2 = (-A).row_join(A)  # −Φ(y⁺ − y⁻) ≤ 0
-    beq = sympy.Matrix([[-1]])
-    aeq = b.T.row_join(-b.T)
-    _, ys = linprog(sympy.zeros(1, 2 * n), A=A2, b=sympy.zeros(n, 1), A_eq=aeq, b_eq=beq)
-    y = tuple(_frac(ys[i] - ys[n + i]) for i in range(n))
-    cert = FarkasCertificate(metric, level, rhs, y)
+    A = [[vals[k] for k in row] for row in metric.index.tolist()]
+    lp = solve_lp(A, rhs)
+    if lp.feasible:
+        assert lp.x is not None
+        cert: Certificate = ExactSolution(metric, level, rhs, lp.x, nonnegative=True)
+        return EngineResult(True, cert, "exact-lp", None, x_exact=lp.x, singular=True)
+    assert lp.farkas is not None
+    cert = FarkasCertificate(metric, level, rhs, lp.farkas)
     return EngineResult(False, cert, "exact-lp", None, singular=True)
-
-
-def _frac(v: Any) -> Fraction:
-    r = sympy.Rational(v)
-    return Fraction(int(r.p), int(r.q))
 
 
 def _ball_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],

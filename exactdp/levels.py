@@ -20,7 +20,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import sympy_to_arb
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import ExactnessRequired, InvalidPrivacyLevel
+from exactdp.errors import InvalidPrivacyLevel
 
 __all__ = ["PrivacyLevel", "parse_level", "parse_epsilon"]
 
@@ -152,7 +152,10 @@ def parse_epsilon(eps: Any) -> sympy.Expr:
     else:
         value = sympy.Rational(to_fraction(eps, "eps"))
     if value.free_symbols:
-        raise ExactnessRequired(f"Got eps={eps!r} with free symbols; pass a number.")
+        raise InvalidPrivacyLevel(
+            f"Got eps={eps!r}, which has free symbols {sorted(map(str, value.free_symbols))}; "
+            "pass a number such as '4/5' or 'ln(2)'."
+        )
     if value.has(sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
         raise InvalidPrivacyLevel(f"Got eps={eps!r}; ε must be finite and > 0.")
     positive = value.is_positive

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from exactdp.arithmetic.interval import Interval
 from exactdp.arithmetic.ball import MAX_PREC
+from exactdp.arithmetic.interval import Interval
 from exactdp.certificates import Certificate
 from exactdp.engine import EngineResult, FloatEstimate, float_solve, solve_nonnegative
 from exactdp.levels import PrivacyLevel, parse_level

@@ -1,0 +1,150 @@
+"""One interface suite over every backend, plus known answers derived independently."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from exactdp import is_regular, solve_nonnegative, tight_constraints
+from exactdp import metrics as M
+from exactdp.arithmetic.interval import Interval
+from exactdp.engine import FloatEstimate
+from exactdp.errors import InvalidPrior
+from exactdp.levels import parse_level
+from exactdp.phi import phi_exact
+
+CERTIFIED = ["exact", "ball", "verified-float", "auto"]
+
+CASES = [
+    (M.line(6), "1/3"),
+    (M.cycle(7), "1/2"),
+    (M.sum_query(4, 3), "1/2"),
+    (M.sum_query(4, 3), "1/5"),
+    (M.count_queries(3), "2/3"),
+    (M.count_queries(3), "1/4"),
+    (M.hamming(3, 2), "3/5"),
+    (M.grid(3, 3, "manhattan"), "1/2"),
+    (M.discrete(5), "9/10"),
+]
+
+
+@pytest.mark.parametrize("metric, t", CASES, ids=[f"{m.name}@{t}" for m, t in CASES])
+@pytest.mark.parametrize("method", CERTIFIED)
+def test_backends_agree_with_exact_and_enclose_it(metric, t, method):
+    level = parse_level(t=t)
+    exact = solve_nonnegative(metric, level, method="exact")
+    res = solve_nonnegative(metric, level, method=method)
+    assert res.holds == exact.holds
+    assert res.certificate.verify()
+    assert res.x_enclosure is not None
+    for (lo, hi), x in zip(res.x_enclosure, exact.x_exact):
+        assert lo <= x <= hi
+    # the float estimate lies in the certified enclosure (up to its own rounding)
+    est = tight_constraints(metric, t=t, method="float")
+    assert isinstance(est, FloatEstimate) and not est.certified
+    for (lo, hi), xf in zip(res.x_enclosure, est.x_float):
+        assert float(lo) - 1e-9 <= xf <= float(hi) + 1e-9
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 9])
+@pytest.mark.parametrize("t", ["1/2", "1/7", "5/6"])
+def test_line_closed_form(n, t):
+    """z = 1/(1+t) at the ends, (1−t)/(1+t) inside (proofs/line_tight_constraints.py)."""
+    tq = Fraction(t)
+    r = tight_constraints(M.line(n), t=t)
+    expected = [1 / (1 + tq)] + [(1 - tq) / (1 + tq)] * (n - 2) + [1 / (1 + tq)]
+    assert r.exists and list(r.z) == expected[:n] if n > 1 else True
+
+
+@pytest.mark.parametrize("n", [2, 3, 6])
+@pytest.mark.parametrize("t", ["1/2", "2/9"])
+def test_discrete_metric_gives_randomized_response(n, t):
+    """H[y][y] = e^ε/(n−1+e^ε), H[y][y'] = 1/(n−1+e^ε): randomized response."""
+    tq = Fraction(t)
+    e = 1 / tq
+    H = tight_constraints(M.discrete(n), t=t).mechanism
+    for y in range(n):
+        for y2 in range(n):
+            assert H[y][y2] == (e if y == y2 else 1) / (n - 1 + e)
+
+
+def test_irrational_level_gives_intervals():
+    r = tight_constraints(M.line(5), eps="1/2")
+    assert r.exists and all(isinstance(z, Interval) for z in r.z)
+    # closed form at the ends: 1/(1+e^-1/2)
+    import math
+
+    end = 1 / (1 + math.exp(-0.5))
+    assert float(r.z[0].lo) <= end + 1e-15 and end - 1e-15 <= float(r.z[0].hi)
+    assert r.z[0].width < Fraction(1, 10**12)
+
+
+def test_exact_lp_route_agrees_with_direct_solve():
+    """The LP route (used when Φ is singular) agrees with the direct solve and certifies."""
+    from exactdp.engine import _exact_lp
+
+    for m, t in [(M.from_graph([(0, 1), (0, 2), (0, 3), (0, 4)]), "1/2"), (M.line(4), "1/3"),
+                 (M.sum_query(3, 2), "1/5")]:
+        level = parse_level(t=t)
+        rhs = tuple(Fraction(1) for _ in range(m.n))
+        lp = _exact_lp(m, level, rhs)
+        direct = solve_nonnegative(m, level, method="exact")
+        assert lp.holds == direct.holds
+        assert lp.certificate.verify()
+        if lp.holds:
+            assert lp.x_exact == direct.x_exact  # Φ invertible: the solution is unique
+
+
+def test_farkas_certificate_when_infeasible():
+    from exactdp.engine import _exact_lp
+
+    m = M.line(3)
+    level = parse_level(t="1/2")
+    rhs = (Fraction(1), Fraction(0), Fraction(0))  # point mass prior: not regular
+    lp = _exact_lp(m, level, rhs)
+    assert not lp.holds and lp.certificate.kind == "farkas" and lp.certificate.verify()
+
+
+def test_tampered_certificates_fail_verification():
+    r = solve_nonnegative(M.line(4), parse_level(t="1/2"), method="exact")
+    cert = r.certificate
+    from dataclasses import replace
+
+    bad = replace(cert, x=tuple(v + Fraction(1, 10**6) for v in cert.x))
+    assert cert.verify() and not bad.verify()
+    b = solve_nonnegative(M.line(4), parse_level(t="1/2"), method="ball")
+    assert not replace(b.certificate, holds=False, witness=0).verify()
+
+
+def test_regularity_uniform_iff_tight_constraints():
+    """Prop. 8: a tight-constraints mechanism exists iff the uniform prior is regular."""
+    for m, t in CASES:
+        u = [Fraction(1, m.n)] * m.n
+        assert is_regular(m, u, t=t).regular == tight_constraints(m, t=t).exists
+
+
+def test_prior_validation():
+    m = M.line(3)
+    with pytest.raises(InvalidPrior, match="negative"):
+        is_regular(m, ["-1/3", "2/3", "2/3"], t="1/2")
+    with pytest.raises(InvalidPrior, match="sums to"):
+        is_regular(m, ["1/3", "1/3", "1/2"], t="1/2")
+    with pytest.raises(InvalidPrior, match="3 points"):
+        is_regular(m, ["1/2", "1/2"], t="1/2")
+    with pytest.raises(InvalidPrior, match="not a point"):
+        is_regular(m, {7: 1}, t="1/2")
+    assert is_regular(m, {0: "1/2", 2: "1/2"}, t="1/10").regular in (True, False)
+
+
+def test_mechanism_is_stochastic_and_tight():
+    m = M.sum_query(3, 2)
+    r = tight_constraints(m, t="1/4")
+    assert r.exists
+    H = r.mechanism
+    phi = phi_exact(m, r.level)
+    for y in range(m.n):
+        assert sum(H[y]) == 1
+        for y2 in range(m.n):
+            # Def. 6: h[y, y'] = e^{-d(y, y')} h[y', y']
+            assert H[y][y2] == Fraction(str(phi[y, y2])) * H[y2][y2]
+    assert np.isclose(float(sum(H[0])), 1.0)
