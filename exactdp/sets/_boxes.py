@@ -53,9 +53,7 @@ class Box:
             )
         for i, (a, b) in enumerate(zip(lo, hi)):
             if a > b:
-                raise InvalidBox(
-                    f"Got an inverted box: lower[{i}]={a} > upper[{i}]={b}; swap the corners."
-                )
+                raise InvalidBox(f"Got an inverted box: lower[{i}]={a} > upper[{i}]={b}; swap the corners.")
             if a == b:
                 raise InvalidBox(
                     f"Got a degenerate box: lower[{i}]={a} is not < upper[{i}]={b}; a box "

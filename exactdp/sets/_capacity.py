@@ -205,9 +205,7 @@ def union_probability(boxes: Any, method: Method = "sweep") -> ExpPoly:
     """
     bs = as_boxes(boxes)
     if method not in _METHODS:
-        raise InvalidArgument(
-            f"Got method={method!r}; use 'sweep', 'grid' or 'inclusion-exclusion'."
-        )
+        raise InvalidArgument(f"Got method={method!r}; use 'sweep', 'grid' or 'inclusion-exclusion'.")
     return _METHODS[method]([(b.lower, b.upper) for b in bs])
 
 
@@ -309,8 +307,6 @@ def capacity_functional(X: Any, K: Any, eps: Any, *, method: Method = "sweep") -
     boxes = as_boxes(K)
     level = as_level(eps)
     if method not in _METHODS:
-        raise InvalidArgument(
-            f"Got method={method!r}; use 'sweep', 'grid' or 'inclusion-exclusion'."
-        )
+        raise InvalidArgument(f"Got method={method!r}; use 'sweep', 'grid' or 'inclusion-exclusion'.")
     value = _METHODS[method](_translated_boxes(Xs, boxes))
     return CapacityResult(Xs, boxes, level, value, method)

@@ -219,9 +219,7 @@ def _poly_ball(p: flint.fmpq_poly, s: arb) -> arb:
     return total
 
 
-def exp_poly_sign(
-    value: ExpPoly, level: PrivacyLevel, *, max_prec: int = 4096
-) -> tuple[Sign, int, str]:
+def exp_poly_sign(value: ExpPoly, level: PrivacyLevel, *, max_prec: int = 4096) -> tuple[Sign, int, str]:
     """Exact sign of ``value`` at the level's ε; returns ``(sign, precision, method)``.
 
     ``method`` says how the sign was settled: ``"exact"`` (s rational, exact arithmetic),
@@ -253,16 +251,12 @@ def exp_poly_sign(
         if p % m == 0:
             return Sign.ZERO, 0, "zero"
         method = "minpoly+ball"
-    sign, prec = certified_sign(
-        lambda _p: value.ball(level), max_prec=max_prec, what="exp-polynomial"
-    )
+    sign, prec = certified_sign(lambda _p: value.ball(level), max_prec=max_prec, what="exp-polynomial")
     return sign, prec, method
 
 
 def _poly_to_sympy(p: flint.fmpq_poly, s: sympy.Expr) -> sympy.Expr:
-    return sympy.Add(
-        *[sympy.Rational(int(c.p), int(c.q)) * s**i for i, c in enumerate(p.coeffs()) if c != 0]
-    )
+    return sympy.Add(*[sympy.Rational(int(c.p), int(c.q)) * s**i for i, c in enumerate(p.coeffs()) if c != 0])
 
 
 def exp_poly_ratio(num: ExpPoly, den: ExpPoly, eps: sympy.Expr) -> sympy.Expr:

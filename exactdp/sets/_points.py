@@ -66,16 +66,13 @@ def parse_norm(norm: Any) -> Norm:
 
 
 def _coordinate(value: Any, name: str, error: type[Exception] = InvalidSet) -> Fraction:
-    if isinstance(value, float | numbers.Real) and not isinstance(
-        value, int | Fraction | sympy.Basic
-    ):
+    if isinstance(value, float | numbers.Real) and not isinstance(value, int | Fraction | sympy.Basic):
         f = float(value)
         if math.isnan(f) or math.isinf(f):
             raise error(f"Got {name}={value!r}; coordinates must be finite numbers.")
     if isinstance(value, sympy.Basic) and not isinstance(value, sympy.Rational):
         raise error(
-            f"Got {name}={value!r}; coordinates must be rational (exact) numbers "
-            f"such as 3, '1/4' or Fraction(1, 4)."
+            f"Got {name}={value!r}; coordinates must be rational (exact) numbers such as 3, '1/4' or Fraction(1, 4)."
         )
     try:
         return to_fraction(value, name)
@@ -120,12 +117,8 @@ class PointSet:
         """The translate X + v (exact)."""
         vec = _as_point(v, "v")
         if len(vec) != self.dim:
-            raise InvalidSet(
-                f"Got a shift of dimension {len(vec)} for a set in dimension {self.dim}."
-            )
-        return PointSet(
-            tuple(sorted(tuple(a + b for a, b in zip(p, vec)) for p in self.points)), self.dim
-        )
+            raise InvalidSet(f"Got a shift of dimension {len(vec)} for a set in dimension {self.dim}.")
+        return PointSet(tuple(sorted(tuple(a + b for a, b in zip(p, vec)) for p in self.points)), self.dim)
 
     def to_json(self) -> list[list[str]]:
         """Exact JSON form: coordinates as "p/q" strings."""
@@ -196,9 +189,7 @@ def distance(a: Sequence[Any], b: Sequence[Any], norm: Any = "l1") -> sympy.Expr
 
 def _check_same_dim(X: PointSet, Y: PointSet) -> None:
     if X.dim != Y.dim:
-        raise InvalidSet(
-            f"Got sets in dimensions {X.dim} and {Y.dim}; both sets must live in the same Rⁿ."
-        )
+        raise InvalidSet(f"Got sets in dimensions {X.dim} and {Y.dim}; both sets must live in the same Rⁿ.")
 
 
 @dataclass(frozen=True)

@@ -90,9 +90,7 @@ def is_translate(X: Any, Y: Any) -> tuple[Fraction, ...] | None:
 _Factor = list[tuple[Fraction, sympy.Expr]]
 
 
-def _factor_terms(
-    bound: str, X: PointSet, Y: PointSet, d_H: sympy.Expr, diam_K: sympy.Expr, norm: Norm
-) -> _Factor:
+def _factor_terms(bound: str, X: PointSet, Y: PointSet, d_H: sympy.Expr, diam_K: sympy.Expr, norm: Norm) -> _Factor:
     if bound == "paper":
         return [(Fraction(1), d_H + diam_K)]
     if bound == "hausdorff":
@@ -106,20 +104,14 @@ def _factor_terms(
             beta = _key_to_sympy(k, norm)
             acc[beta] = acc.get(beta, Fraction(0)) + 1
         return [(c, b) for b, c in acc.items()]
-    raise InvalidArgument(
-        f"Got bound={bound!r}; use one of {BOUNDS} or a callable BoundInputs -> sympy expr."
-    )
+    raise InvalidArgument(f"Got bound={bound!r}; use one of {BOUNDS} or a callable BoundInputs -> sympy expr.")
 
 
 def _factor_expr(terms: _Factor, eps: sympy.Expr) -> sympy.Expr:
-    return sympy.Add(
-        *[sympy.Rational(a.numerator, a.denominator) * sympy.exp(eps * b) for a, b in terms]
-    )
+    return sympy.Add(*[sympy.Rational(a.numerator, a.denominator) * sympy.exp(eps * b) for a, b in terms])
 
 
-def bound_factor(
-    X: Any, Y: Any, K: Any, eps: Any, bound: str = "points", norm: Any = "l1"
-) -> sympy.Expr:
+def bound_factor(X: Any, Y: Any, K: Any, eps: Any, bound: str = "points", norm: Any = "l1") -> sympy.Expr:
     """The exact factor c with the claim T_{M(X)}(K) ≤ c · T_{M(Y)}(K) under ``bound``.
 
     ``"points"`` and ``"points_sharp"`` (with ``norm="l1"``) are the library's proven
@@ -252,9 +244,7 @@ class SetPrivacyResult:
         }
 
 
-def _decide(
-    T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: PrivacyLevel
-) -> tuple[Sign, int, str]:
+def _decide(T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: PrivacyLevel) -> tuple[Sign, int, str]:
     """Sign of Σ_j a_j e^{ε β_j} T_Y − T_X, exactly."""
     if all(isinstance(b, sympy.Rational) for _, b in terms):
         margin = (
@@ -292,9 +282,7 @@ def _decide(
     return sign, prec, method
 
 
-def _decide_callable(
-    T_X: CapacityResult, T_Y: CapacityResult, factor: sympy.Expr
-) -> tuple[Sign, int, str]:
+def _decide_callable(T_X: CapacityResult, T_Y: CapacityResult, factor: sympy.Expr) -> tuple[Sign, int, str]:
     diff = factor * T_Y.expr - T_X.expr
     try:
         sign, prec = certified_sign(lambda _p: sympy_to_arb(diff), what="privacy margin")
@@ -305,9 +293,7 @@ def _decide_callable(
         raise
 
 
-def _guaranteed(
-    name: str, nm: Norm, X: PointSet, Y: PointSet, diam_K: sympy.Expr, level: PrivacyLevel
-) -> bool:
+def _guaranteed(name: str, nm: Norm, X: PointSet, Y: PointSet, diam_K: sympy.Expr, level: PrivacyLevel) -> bool:
     """Whether a theorem of proofs/sets_correct_bound.py implies the inequality."""
     if nm != "l1":
         return False
@@ -338,9 +324,7 @@ def theorem1_counterexample() -> SetPrivacyResult:
     >>> r.holds, r.lhs, r.rhs
     (False, 1 - exp(-1/4), (1/2 - exp(-1/4)/2)*exp(1/2))
     """
-    return check_set_privacy(
-        [0, Fraction(1, 4)], [0], Box(0, Fraction(1, 4)), 1, bound="paper", norm="l1"
-    )
+    return check_set_privacy([0, Fraction(1, 4)], [0], Box(0, Fraction(1, 4)), 1, bound="paper", norm="l1")
 
 
 def check_set_privacy(

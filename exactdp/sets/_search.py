@@ -131,11 +131,7 @@ def find_violation(
     for _, _, A, B, K in scored[:exact_top]:
         r = check_set_privacy(A, B, K, level, bound=bound, norm=nm)
         sc = r.floats()["ratio_over_factor"]
-        if (
-            best is None
-            or (not r.holds and best.holds)
-            or (r.holds == best.holds and sc > best_score)
-        ):
+        if best is None or (not r.holds and best.holds) or (r.holds == best.holds and sc > best_score):
             best, best_score = r, sc
     assert best is not None
     return ViolationSearch(not best.holds, best, best_score, len(scored))
@@ -164,9 +160,7 @@ def find_violation_random(
         sets = []
         for _s in range(2):
             m = int(rng.integers(1, max_points + 1))
-            sets.append(
-                [tuple(grid[int(j)] for j in rng.integers(0, len(grid), dim)) for _ in range(m)]
-            )
+            sets.append([tuple(grid[int(j)] for j in rng.integers(0, len(grid), dim)) for _ in range(m)])
         res = find_violation(sets[0], sets[1], eps, bound=bound, norm=norm, exact_top=1)
         total += res.candidates
         if best is None or (res.found, res.best_score_float) > (best.found, best.best_score_float):
