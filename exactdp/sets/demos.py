@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +58,7 @@ def _edges(points: tuple[tuple[Any, ...], ...], diagonals: bool) -> tuple[tuple[
     return tuple(out)
 
 
-def _demo(points: list[tuple[int, ...]], eps: Any, runs: int, seed: Any, diag: bool) -> DemoData:
+def _demo(points: Sequence[tuple[int, ...]], eps: Any, runs: int, seed: Any, diag: bool) -> DemoData:
     X = point_set(points)
     level = as_level(eps)
     w = sample_noise_float(level, X.dim, runs, seed)
