@@ -109,10 +109,7 @@ def test_hausdorff_translation(triple, nm):
     v = Z[0]
     Xs, Ys = point_set(X), point_set(Y)
     # invariance: d_H(X + v, Y + v) = d_H(X, Y)
-    assert (
-        hausdorff_distance(Xs.translate(v), Ys.translate(v), nm).value
-        == hausdorff_distance(Xs, Ys, nm).value
-    )
+    assert hausdorff_distance(Xs.translate(v), Ys.translate(v), nm).value == hausdorff_distance(Xs, Ys, nm).value
     # a finite set and its translate are exactly ‖v‖ apart (dual-norm argument,
     # proofs/sets_correct_bound.py)
     assert hausdorff_distance(Xs, Xs.translate(v), nm).value == distance((0,) * dim, v, nm)

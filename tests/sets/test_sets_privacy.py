@@ -97,9 +97,7 @@ def test_l2_reading_fails_even_for_single_points():
 
 def test_union_K_and_callable_bound():
     K = BoxUnion([Box(0, Fraction(1, 4)), Box(3, Fraction(13, 4))])
-    r = check_set_privacy(
-        [0, 3], [0], K, 1, bound=lambda b: 2 * sympy.exp(b.eps * (b.d_H + b.diam_K))
-    )
+    r = check_set_privacy([0, 3], [0], K, 1, bound=lambda b: 2 * sympy.exp(b.eps * (b.d_H + b.diam_K)))
     assert r.bound == "<lambda>" and r.verify()
     assert r.diam_K == sympy.Rational(13, 4)
 
