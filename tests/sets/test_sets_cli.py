@@ -42,7 +42,8 @@ def test_sets_capacity_and_hausdorff(capsys):
     data = json.loads(out)
     assert data["value"] == "1 - exp(-1)"  # union [-1, 1]
     lo, hi = (Fraction(x) for x in data["enclosure"])  # exact "p/q" strings
-    assert lo <= 1 - 0.36787944117144233 <= hi
+    assert 0 <= hi - lo < Fraction(1, 10**30)
+    assert abs(lo - Fraction(1 - 0.36787944117144233)) < Fraction(1, 10**15)  # 1 − 1/e
     code, out = run(["sets-hausdorff", "--X", "0,0", "--Y", "3,4", "--norm", "l2", "--json"], capsys)
     assert json.loads(out)["value"] == "5"
 
