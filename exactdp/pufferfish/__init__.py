@@ -12,7 +12,7 @@ finding otherwise), and certifies concrete populations.
 1
 >>> r = exact_scale(pair, 1)
 >>> r.theta_expr
-1/log((-7 + 9*E)/(3 - E))
+1/log(-(-7 + 9*E)/(-3 + E))
 >>> r.verify()
 True
 """

@@ -116,5 +116,5 @@ def bernoulli_theta_expr(p: Fraction, q: Fraction, eps: sympy.Expr) -> tuple[sym
         branch = "B"
     else:
         return sympy.Integer(0), "none"
-    u = sympy.simplify(u_a if branch == "A" else u_b)
+    u = sympy.factor(sympy.together(u_a if branch == "A" else u_b))
     return 1 / sympy.log(u), branch
