@@ -88,7 +88,12 @@ def _min_sum_alpha(
     sv = [sympy.Rational(v.numerator, v.denominator) for v in vals]
     A = sympy.Matrix([[sv[k] for k in row] for row in metric.index.tolist()])
     b = sympy.Matrix([sympy.Rational(p.numerator, p.denominator) for p in prior])
-    _, xs = linprog(sympy.ones(1, metric.n), A_eq=A, b_eq=b)
+    # a trivial inequality row 0·α ≤ 0 sidesteps sympy 1.14's linprog bug when A is omitted
+    # (it builds b with the wrong number of rows)
+    _, xs = linprog(
+        sympy.ones(1, metric.n), A=sympy.zeros(1, metric.n), b=sympy.zeros(1, 1),
+        A_eq=A, b_eq=b,
+    )
     return tuple(Fraction(int(sympy.Rational(v).p), int(sympy.Rational(v).q)) for v in xs)
 
 
