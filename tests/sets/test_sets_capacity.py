@@ -138,7 +138,13 @@ def test_monotone_in_K(inst, eps, grow):
     b = boxes[0]
     bigger = Box(b.lower, tuple(u + abs(g) + Fraction(1, 4) for u, g in zip(b.upper, grow)))
     big = capacity_functional(X, [bigger, *boxes[1:]], eps=eps).value
-    assert _sign(big - small, eps) is Sign.POSITIVE
+    assert _sign(big - small, eps) in (Sign.POSITIVE, Sign.ZERO)
+    # a box beyond every translate adds mass: strictly larger
+    far = max(max(bx.upper) for bx in boxes) + 10  # ≥ any translate's reach (|x| ≤ 2)
+    beyond = Box((far,) * dim, (far + 1,) * dim)
+    assert _sign(capacity_functional(X, [*boxes, beyond], eps=eps).value - small, eps) is (
+        Sign.POSITIVE
+    )
     # adding a box to the union never decreases the value
     extra = Box(tuple(grow[:dim]), tuple(g + 1 for g in grow[:dim]))
     more = capacity_functional(X, [*boxes, extra], eps=eps).value
