@@ -22,6 +22,9 @@ u = e^{1/θ} > 1. By proofs/pufferfish_supremum.py the privacy loss is the maxim
  (f) S_{a,b} (p = 1, q = 0 on {b, a}): u_A = u_B = E, θ* = 1/ε; for a support
      {a, a + h} the scale is h times that on {0, 1} (substitute x = a + h x'):
      θ* = |a − b|/ε, equal to the conservative W_∞/ε; S_{a,⊥} is the case b = 0.
+ (h) the W_1 calibration θ = W_1/ε is NOT sufficient: for S_{P,⊥} with P = Bern(p),
+     0 < p < 1, W_1 = p and at θ = p/ε the right-tail ratio is 1 − p + p e^{ε/p} > e^ε
+     (h(ε) = 1 − p + p e^{ε/p} − e^ε has h(0) = 0 and h'(ε) = e^{ε/p} − e^ε > 0).
  (g) the expressions returned by exactdp.pufferfish.closed_forms.closed_forms() are
      the ones derived here.
 
@@ -134,6 +137,16 @@ lhs = sp.exp(-sp.Abs((a + h * xp) - (a + h)) / (h * th))
 rhs = sp.exp(-sp.Abs(xp - 1) / th)
 check("(f) scaling: e^{-|x − (a+h)|/(hθ)} at x = a + h x' equals e^{-|x' − 1|/θ}",
       sp.simplify(lhs - rhs) == 0)
+
+# (h) W_1/ε is not sufficient
+eps_ = sp.Symbol("epsilon", positive=True)
+hfun = 1 - p + p * sp.exp(eps_ / p) - sp.exp(eps_)
+check("(h) h(0) = 0", sp.simplify(hfun.subs(eps_, 0)) == 0)
+check("(h) h'(ε) = e^{ε/p} − e^ε (> 0 for 0 < p < 1, ε > 0 since ε/p > ε)",
+      sp.simplify(sp.diff(hfun, eps_) - (sp.exp(eps_ / p) - sp.exp(eps_))) == 0)
+check("(h) the tail ratio at u = e^{ε/p} is 1 − p + p e^{ε/p}",
+      sp.simplify((1 - p + p * u).subs(u, sp.exp(eps_ / p)) - (1 - p + p * sp.exp(eps_ / p)))
+      == 0)
 
 # (g) the code's expressions
 sys.path.insert(0, ".")

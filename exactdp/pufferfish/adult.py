@@ -36,7 +36,15 @@ from exactdp.pufferfish.calibration import (
 from exactdp.pufferfish.distributions import bernoulli, binomial
 from exactdp.pufferfish.secrets import DistributionPair, DistributionVsAbsent
 
-__all__ = ["AdultClass", "AdultRow", "load_adult_classes", "adult_rows", "DEFAULT_EPSILONS"]
+__all__ = [
+    "AdultClass",
+    "AdultRow",
+    "load_adult_classes",
+    "adult_rows",
+    "markdown_table",
+    "wide_markdown_table",
+    "DEFAULT_EPSILONS",
+]
 
 DEFAULT_EPSILONS: tuple[str, ...] = ("1/10", "1/2", "1", "2")
 
@@ -187,6 +195,28 @@ def markdown_table(rows: Sequence[AdultRow]) -> str:
         red = f"{float(100 * lo):.2f} %" if hi - lo < Fraction(1, 10**6) else (
             f"[{float(100 * lo):.3f}, {float(100 * hi):.3f}] %")
         lines.append(f"| {r.scenario} | {r.label} | {r.eps} | {cons} | {exact} | {red} |")
+    return "\n".join(lines)
+
+
+def wide_markdown_table(rows: Sequence[AdultRow]) -> str:
+    """One line per scenario and class, one column per ε: "θ_cons → θ* (−reduction %)"."""
+    eps_order: list[sympy.Expr] = []
+    cells: dict[tuple[str, str], dict[sympy.Expr, str]] = {}
+    for r in rows:
+        if r.eps not in eps_order:
+            eps_order.append(r.eps)
+        lo, _ = r.reduction_bounds()
+        th = r.conservative.theta
+        cons = str(th) if th.is_Rational else f"{float(sympy.N(th, 15)):.6g}"
+        exact = "0" if r.exact.zero_noise else f"{float((r.exact.lo + r.exact.hi) / 2):.6g}"
+        cells.setdefault((r.scenario, r.label), {})[r.eps] = (
+            f"{cons} → {exact} (−{float(100 * lo):.1f} %)"
+        )
+    head = "| scenario | class | " + " | ".join(f"ε = {e}" for e in eps_order) + " |"
+    lines = [head, "|" + " --- |" * (2 + len(eps_order))]
+    for (scenario, label), by_eps in cells.items():
+        lines.append(f"| {scenario} | {label} | "
+                     + " | ".join(by_eps.get(e, "") for e in eps_order) + " |")
     return "\n".join(lines)
 
 

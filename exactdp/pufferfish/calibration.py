@@ -359,8 +359,9 @@ def exact_scale(
             if hi - lo <= tolf * hi:
                 break
             prec *= 2
-        lo = _simplify_fraction(lo, lo, lo + (hi - lo) / 8)
-        hi = _simplify_fraction(hi, hi - (hi - lo) / 8, hi)
+        step = (hi - lo) / 8
+        lo = _simplify_fraction(lo + step / 2, lo, lo + step)
+        hi = _simplify_fraction(hi - step / 2, hi - step, hi)
         d_lo = decide_loss(P, Q, lo, level)
         d_hi = decide_loss(P, Q, hi, level)
         if d_lo.verdict is not Verdict.NOT_PRIVATE or d_hi.verdict is not Verdict.PRIVATE:

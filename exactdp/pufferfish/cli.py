@@ -17,7 +17,12 @@ import json
 from typing import Any
 
 from exactdp.errors import InvalidArgument
-from exactdp.pufferfish.adult import DEFAULT_EPSILONS, adult_rows, markdown_table
+from exactdp.pufferfish.adult import (
+    DEFAULT_EPSILONS,
+    adult_rows,
+    markdown_table,
+    wide_markdown_table,
+)
 from exactdp.pufferfish.calibration import conservative_scale, exact_scale
 from exactdp.pufferfish.certify import certify
 from exactdp.pufferfish.closed_forms import closed_forms
@@ -146,7 +151,7 @@ def _adult(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([r.to_json() for r in rows], indent=2))
     else:
-        print(markdown_table(rows))
+        print(wide_markdown_table(rows) if args.wide else markdown_table(rows))
     return 0
 
 
@@ -178,5 +183,6 @@ def register(subparsers: Any) -> None:
     a.add_argument("--eps", action="append", help="ε (repeatable; default 1/10, 1/2, 1, 2)")
     a.add_argument("--scenario", action="append", choices=("user", "change", "class"))
     a.add_argument("--max-class-size", type=int, default=500)
+    a.add_argument("--wide", action="store_true", help="one column per ε")
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=_adult)

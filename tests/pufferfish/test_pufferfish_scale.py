@@ -270,3 +270,15 @@ def test_bad_input_errors() -> None:
         exact_scale((bernoulli("1/2"), point_mass(0)), 1)
     with pytest.raises(InvalidArgument):
         exact_scale(pair, 1, method="brent")
+
+
+# ---------------------------------------------------------------- W1/ε is not enough
+@settings(max_examples=20, deadline=None)
+@given(st.fractions(F(1, 50), F(49, 50), max_denominator=50), epsilons)
+def test_w1_over_eps_is_not_private_for_bernoulli_vs_absent(p: F, eps: F) -> None:
+    # proofs/pufferfish_bernoulli.py (h): 1 − p + p e^{ε/p} > e^ε by convexity
+    pair = DistributionVsAbsent(bernoulli(p))
+    w1 = conservative_scale(pair, eps).w1
+    assert w1 == p
+    c = certify(Population([]), pair, w1 / eps, eps, least=False)
+    assert c.verdict is Verdict.NOT_PRIVATE and c.verify()
