@@ -174,6 +174,8 @@ def privacy_level(
 ) -> PrivacyLevelResult:
     """The smallest ε such that ``mechanism`` is ε·d0-private for ``metric``, exactly.
 
+    The monomial closed form and the edges-only path argument: proofs/mech_geometric_rows.py.
+
     Parameters
     ----------
     mechanism : Mechanism

@@ -466,7 +466,8 @@ def geometric_line(n: int, s: Any) -> Mechanism:
 
     h[y, z] = s^{|y−z|}·(1−s)/(1+s) inside, s^{|y−z|}/(1+s) at the two ends
     (Ghosh, Roughgarden, Sundararajan 2009). ``s`` is an exact rational or a sympy
-    expression (then the entries are certified balls).
+    expression (then the entries are certified balls). Rows sum to 1:
+    proofs/mech_geometric_rows.py.
 
     >>> H = geometric_line(3, "1/2")
     >>> H.rows_fraction()[0]
@@ -486,7 +487,8 @@ def geometric_line(n: int, s: Any) -> Mechanism:
 def truncated_geometric(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     """The truncated geometric mechanism on the line 0..n−1 at level ε (s = e^{-ε}).
 
-    It is ε·|y−y'|-private and is the tight-constraints mechanism of ``line(n)``.
+    It is ε·|y−y'|-private and is the tight-constraints mechanism of ``line(n)``
+    (closed form: proofs/mech_geometric_rows.py).
 
     >>> truncated_geometric(2, t="1/3").rows_fraction()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
@@ -508,7 +510,8 @@ def sum_query_geometric(u: int, v: int, eps: Any = None, *, t: Any = None) -> Me
     """The geometric comparator of the sum query: parameter e^{-ε/v}, truncated to 0..u·v.
 
     Adding noise with P(k) ∝ e^{-ε|k|/v} makes neighbouring sums (|y − y'| ≤ v) at most
-    e^{ε} apart, so it is ε·d-private for ``sum_query(u, v)``.
+    e^{ε} apart, so it is ε·d-private for ``sum_query(u, v)``
+    (proofs/mech_geometric_rows.py).
 
     >>> H = sum_query_geometric(1, 2, t="1/4")     # s = (1/4)^(1/2) = 1/2
     >>> H.rows_fraction()[0]
@@ -537,7 +540,7 @@ def count_queries_geometric(u: int, eps: Any = None, *, t: Any = None, k: int = 
     The comparator of the paper's k-count (k = 2) query: ε·d∞-private for the
     Chebyshev (king-move) metric of :func:`exactdp.metrics.count_queries`, since one
     king move changes each coordinate by at most 1. Points are ordered as in
-    ``count_queries(u, k)``.
+    ``count_queries(u, k)``. Closed form: proofs/mech_geometric_rows.py.
 
     >>> H = count_queries_geometric(1, t="1/4")      # s = e^{-ε/2} = 1/2
     >>> H.shape, H.entry(0, 0)
@@ -565,7 +568,7 @@ def randomized_response(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     """k-ary randomized response: report the truth with probability e^ε/(e^ε + n − 1).
 
     It is ε·d-private for the discrete metric (all distances 1), and is that metric's
-    tight-constraints mechanism (Prop. 9).
+    tight-constraints mechanism (Prop. 9). Closed form: proofs/mech_geometric_rows.py.
 
     >>> randomized_response(2, t="1/3").rows_fraction()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
