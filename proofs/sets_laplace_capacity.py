@@ -16,8 +16,8 @@ Theorem. Let w = (w_1..w_n) with w_i i.i.d. Laplace(0, 1/ε), density (ε/2)e^{-
       and let ε → ∞). So exact equality of capacity functionals for all ε is equality
       of normalised term dictionaries.
   (5) Signs: with q the lcm of the exponents' denominators, Σ c_r e^{−εr} =
-      s^k·p(s), s = e^{−ε/q}, p ∈ Q[s]. For rational ε ≠ 0, s is transcendental
-      (Lindemann), so p ≠ 0 ⇒ p(s) ≠ 0, and ball evaluation at rising precision
+      s^k·p(s), s = e^{−ε/q}, p ∈ Q[s]. For algebraic (e.g. rational) ε ≠ 0, s is
+      transcendental (Lindemann), so p ≠ 0 ⇒ p(s) ≠ 0, and ball evaluation at rising precision
       terminates with the sign. For t = e^{−ε} rational, s = t^{1/q} is algebraic and
       p(s) = 0 ⇔ minpoly(s) | p.
 

@@ -267,13 +267,28 @@ class CapacityResult:
 
     def verify(self) -> bool:
         """Recompute with a different algorithm (grid, else inclusion–exclusion) and
-        compare exactly; also check the value lies in [0, 1] at ε."""
+        compare exactly; also check the value lies in [0, 1] at ε.
+
+        Raises :class:`~exactdp.errors.InstanceTooLarge` when no second algorithm fits
+        (grid above 200 000 cells and more than 16 boxes): undecided, not False.
+        """
         raw = _translated_boxes(self.X, self.K)
-        other = "grid" if self.method != "grid" else "inclusion-exclusion"
-        try:
-            again = _METHODS[other](raw)
-        except InstanceTooLarge:
-            return False
+        order = ["grid", "inclusion-exclusion", "sweep"]
+        others = [m for m in order if m != self.method][:2]
+        again: ExpPoly | None = None
+        for other in others:
+            try:
+                again = (
+                    _grid(raw, max_cells=200_000) if other == "grid" else _METHODS[other](raw)
+                )
+                break
+            except InstanceTooLarge:
+                continue
+        if again is None:
+            raise InstanceTooLarge(
+                f"cannot re-check {len(raw)} boxes in dimension {self.X.dim} by a second "
+                f"algorithm (grid too large, inclusion-exclusion > 16 boxes)"
+            )
         if again != self.value:
             return False
         with workprec(128):

@@ -244,7 +244,8 @@ def exp_poly_sign(value: ExpPoly, level: PrivacyLevel, *, max_prec: int = 4096) 
         sign = Sign.ZERO if v == 0 else (Sign.POSITIVE if v > 0 else Sign.NEGATIVE)
         return sign, 0, "exact"
     method = "ball"
-    if level.eps_rational is not None:
+    if level.eps_rational is not None or level.eps.is_algebraic:
+        # Lindemann: e^{α} is transcendental for algebraic α ≠ 0, so p(s) ≠ 0
         method = "lindemann+ball"
     elif level.t is not None:
         m = _minpoly_of_root(level.t, q)

@@ -57,6 +57,8 @@ def sample_noise_float(eps: Any, dim: int, size: int = 1, seed: Any = None) -> n
     (5, 3)
     """
     level = as_level(eps)
+    if not isinstance(dim, int) or dim < 1:
+        raise InvalidArgument(f"Got dim={dim!r}; the dimension must be a positive integer.")
     if not isinstance(size, int) or size < 1:
         raise InvalidArgument(f"Got size={size!r}; pass a positive integer number of samples.")
     return _rng(seed).laplace(0.0, 1.0 / level.eps_float(), size=(size, dim))

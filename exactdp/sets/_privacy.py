@@ -30,7 +30,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb, workprec
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.levels import PrivacyLevel
 from exactdp.sets._boxes import Box, as_boxes, region_diameter
 from exactdp.sets._capacity import CapacityResult, as_level, capacity_functional
@@ -277,7 +277,8 @@ def _decide(T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: Pri
         return total
 
     # Lindemann–Weierstrass: distinct algebraic ε·k give linearly independent e^{ε k}.
-    method = "lindemann-weierstrass+ball" if level.eps_rational is not None else "ball"
+    algebraic = level.eps_rational is not None or bool(level.eps.is_algebraic)
+    method = "lindemann-weierstrass+ball" if algebraic else "ball"
     sign, prec = certified_sign(evaluate, what="privacy margin")
     return sign, prec, method
 
@@ -287,7 +288,7 @@ def _decide_callable(T_X: CapacityResult, T_Y: CapacityResult, factor: sympy.Exp
     try:
         sign, prec = certified_sign(lambda _p: sympy_to_arb(diff), what="privacy margin")
         return sign, prec, "ball"
-    except Exception:
+    except PrecisionLimitReached:
         if sympy.simplify(diff) == 0:
             return Sign.ZERO, 0, "zero"
         raise
