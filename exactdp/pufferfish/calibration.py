@@ -193,8 +193,11 @@ class ExactScale:
         return True
 
     def to_json(self) -> dict[str, object]:
-        """Exact JSON form (rationals as "p/q" strings)."""
+        """Exact JSON form (rationals as "p/q" strings); :meth:`from_json` reads it back."""
         return {
+            "P": self.P.to_json(),
+            "Q": self.Q.to_json(),
+            "eps": str(self.eps),
             "theta_lo": str(self.lo),
             "theta_hi": str(self.hi),
             "theta_expr": None if self.theta_expr is None else str(self.theta_expr),
@@ -203,7 +206,37 @@ class ExactScale:
             "identical": self.identical,
             "prec": self.prec,
             "tol": str(self.tol),
+            "worst_point_lo": None if self.worst_point_lo is None else str(self.worst_point_lo),
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ExactScale:
+        """Rebuild from :meth:`to_json` (then call :meth:`verify` to re-check it).
+
+        >>> from exactdp.pufferfish.secrets import DistributionVsAbsent
+        >>> from exactdp.pufferfish.distributions import bernoulli
+        >>> r = exact_scale(DistributionVsAbsent(bernoulli("1/2")), 1)
+        >>> again = ExactScale.from_json(r.to_json())
+        >>> (again.lo, again.hi) == (r.lo, r.hi), again.verify()
+        (True, True)
+        """
+
+        def dist(d: dict[str, list[str]]) -> DiscreteDistribution:
+            return DiscreteDistribution.from_lists(d["support"], d["probs"])
+
+        expr = data.get("theta_expr")
+        zero = bool(data["zero_noise"])
+        return cls(
+            P=dist(data["P"]), Q=dist(data["Q"]), eps=parse_level(eps=data["eps"]).eps,
+            lo=Fraction(data["theta_lo"]), hi=Fraction(data["theta_hi"]),
+            theta_expr=None if expr is None else sympy.sympify(expr),
+            method=str(data["method"]), zero_noise=zero, identical=bool(data["identical"]),
+            prec=int(data["prec"]), tol=Fraction(data["tol"]),
+            verdict_lo=None if zero else Verdict.NOT_PRIVATE,
+            verdict_hi=None if zero else Verdict.PRIVATE,
+            worst_point_lo=None if data.get("worst_point_lo") is None
+            else Fraction(data["worst_point_lo"]),
+        )
 
 
 def _fmpq(x: Fraction) -> Any:

@@ -282,3 +282,32 @@ def test_w1_over_eps_is_not_private_for_bernoulli_vs_absent(p: F, eps: F) -> Non
     assert w1 == p
     c = certify(Population([]), pair, w1 / eps, eps, least=False)
     assert c.verdict is Verdict.NOT_PRIVATE and c.verify()
+
+
+# ---------------------------------------------------------------- invariances
+@settings(max_examples=15, deadline=None)
+@given(small_dists, small_dists, epsilons, st.fractions(F(1, 5), 5, max_denominator=7),
+       st.fractions(-3, 3, max_denominator=5))
+def test_scale_and_shift_invariance(
+    P: DiscreteDistribution, Q: DiscreteDistribution, eps: F, h: F, c: F
+) -> None:
+    # x -> h·x + c maps Laplace(θ) mixtures to Laplace(hθ) mixtures: θ* scales by h
+    def move(d: DiscreteDistribution) -> DiscreteDistribution:
+        return DiscreteDistribution.from_pairs((h * s + c, p) for s, p in zip(d.support, d.probs))
+
+    a = exact_scale(DistributionPair(P, Q), eps, tol=F(1, 10**9))
+    b = exact_scale(DistributionPair(move(P), move(Q)), eps, tol=F(1, 10**9))
+    assert a.zero_noise == b.zero_noise
+    if not a.zero_noise:
+        assert h * a.lo < b.hi and b.lo < h * a.hi
+        assert b.verify()
+
+
+def test_exact_scale_json_round_trip_verifies() -> None:
+    from exactdp.pufferfish.calibration import ExactScale
+
+    pair = DistributionPair(DiscreteDistribution.from_dict({"-1/3": "1/4", "5/2": "3/4"}),
+                            DiscreteDistribution.from_dict({0: "1/2", 1: "1/2"}))
+    r = exact_scale(pair, "1/3")
+    again = ExactScale.from_json(r.to_json())
+    assert again == r and again.verify()
