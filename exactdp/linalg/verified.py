@@ -49,6 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from exactdp.errors import InvalidArgument
+from exactdp.linalg._accurate import accurate_residual, two_sum
 
 __all__ = [
     "FloatEnclosure",
@@ -244,9 +245,7 @@ def float_enclosure(values: Any) -> tuple[np.ndarray, np.ndarray]:
                     "pass flint.arb balls (build them from fmpq or strings)."
                 )
         if not v.is_finite():
-            raise InvalidArgument(
-                f"float_enclosure: entry {k} is the non-finite ball {v}; cannot enclose it."
-            )
+            raise InvalidArgument(f"float_enclosure: entry {k} is the non-finite ball {v}; cannot enclose it.")
         mid = v.mid()
         f = float(mid)
         mids[k] = f
@@ -256,8 +255,7 @@ def float_enclosure(values: Any) -> tuple[np.ndarray, np.ndarray]:
     if not (np.all(np.isfinite(mids)) and np.all(np.isfinite(rads))):
         bad = int(np.flatnonzero(~(np.isfinite(mids) & np.isfinite(rads)))[0])
         raise InvalidArgument(
-            f"float_enclosure: entry {bad} ({flat[bad]}) exceeds the double range; "
-            "rescale the problem."
+            f"float_enclosure: entry {bad} ({flat[bad]}) exceeds the double range; rescale the problem."
         )
     biggest = np.finfo(np.float64).max
     if np.any(np.abs(mids) >= biggest) or np.any(rads >= biggest):
@@ -280,9 +278,7 @@ def _as_float_array(x: Any, name: str, ndim: int) -> FloatArray:
     try:
         arr = np.array(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise InvalidArgument(
-            f"{name} must be a float64 array-like; got {type(x).__name__}"
-        ) from exc
+        raise InvalidArgument(f"{name} must be a float64 array-like; got {type(x).__name__}") from exc
     if arr.ndim != ndim:
         raise InvalidArgument(f"{name} must have {ndim} dimension(s); got shape {arr.shape}")
     return arr
@@ -296,6 +292,7 @@ def verified_solve(
     *,
     R: Any = None,
     refine_steps: int = 1,
+    accurate: bool = True,
 ) -> FloatEnclosure | None:
     """Certified enclosure of the solutions of ``A x = b`` over interval data.
 
@@ -316,8 +313,13 @@ def verified_solve(
         Approximate inverse to use (default ``numpy.linalg.inv(A_mid)``). Any matrix is
         allowed; a poor one only makes verification fail, never makes it wrong.
     refine_steps : int
-        Float iterative-refinement steps for the approximate solution (uncertified
+        Iterative-refinement steps for the approximate solution (uncertified
         heuristic; the bounds hold for whatever approximation results).
+    accurate : bool
+        Compute residuals with error-free transformations (TwoSum/TwoProduct, see
+        ``exactdp/linalg/_accurate.py``) and enclose ``x~ + d`` with a correction ``d``
+        (default). Costs O(n^2) extra and makes the enclosure width about ``n`` times
+        smaller; ``False`` uses plain float residuals (bound ``gamma_n |A||x~|``).
 
     Returns
     -------
@@ -341,15 +343,9 @@ def verified_solve(
     if b.shape != (n,):
         raise InvalidArgument(f"b_mid must have shape ({n},); got {b.shape}")
     Arad = (
-        np.zeros((n, n))
-        if A_rad is None
-        else np.broadcast_to(_as_float_array(A_rad, "A_rad", np.ndim(A_rad)), (n, n))
+        np.zeros((n, n)) if A_rad is None else np.broadcast_to(_as_float_array(A_rad, "A_rad", np.ndim(A_rad)), (n, n))
     )
-    brad = (
-        np.zeros(n)
-        if b_rad is None
-        else np.broadcast_to(_as_float_array(b_rad, "b_rad", np.ndim(b_rad)), (n,))
-    )
+    brad = np.zeros(n) if b_rad is None else np.broadcast_to(_as_float_array(b_rad, "b_rad", np.ndim(b_rad)), (n,))
     for name, arr in (("A_mid", A), ("A_rad", Arad), ("b_mid", b), ("b_rad", brad)):
         if not np.all(np.isfinite(arr)):
             raise InvalidArgument(f"{name} contains NaN or infinite entries")
@@ -360,7 +356,7 @@ def verified_solve(
     if not _subnormals_work():
         return None  # FTZ/DAZ active: the rounding model F1/F2 does not hold
     with np.errstate(all="ignore"):
-        return _verified_solve(A, Arad, b, brad, R, refine_steps)
+        return _verified_solve(A, Arad, b, brad, R, refine_steps, accurate)
 
 
 def _verified_solve(
@@ -370,11 +366,12 @@ def _verified_solve(
     brad: FloatArray,
     R_in: Any,
     refine_steps: int,
+    accurate: bool,
 ) -> FloatEnclosure | None:
     n = A.shape[0]
     if R_in is None:
         try:
-            R = np.linalg.inv(A)
+            R = np.asarray(np.linalg.inv(A), dtype=np.float64)
         except np.linalg.LinAlgError:
             return None
     else:
@@ -384,20 +381,59 @@ def _verified_solve(
     if not np.all(np.isfinite(R)):
         return None
 
-    # approximate solution (heuristic, uncertified)
+    # approximate solution (heuristic, uncertified): refinement with accurate residuals
     x = R @ b
     for _ in range(refine_steps):
-        x = x + R @ (b - A @ x)
+        if accurate:
+            c, _err = accurate_residual(A, b, x)
+        else:
+            c = b - A @ x
+        x = x + R @ c
     if not np.all(np.isfinite(x)):
         return None
 
     bounds = _Bounds(n)
+    g = _defect_row_bound(A, Arad, R, bounds)
+    if g is None:
+        return None
+    beta = Fraction(float(np.max(g)))
+    if beta >= 1:
+        return None
+    res = _residual_bound(A, Arad, b, brad, x, R, bounds, accurate)
+    if res is None:
+        return None
+    d, r_up = res
     absR = np.abs(R)
-    absA = np.abs(A)
-    ones = np.ones(n)
-    has_Arad = bool(np.any(Arad > 0))
 
-    # ---- G 1 >= |I - R A| 1 for every A in the box ------------------------------
+    # ---- Krawczyk/Rump bound (F3) ----------------------------------------------
+    Rr = bounds.nonneg_product_upper(absR, r_up)  # >= |R||r|
+    if not np.all(np.isfinite(Rr)):
+        return None
+    delta = _frac_up(Fraction(float(np.max(Rr))) / (1 - beta))
+    rad = _up(Rr + _up(g * delta))
+    y_hi, y_lo = two_sum(x, d)  # x + d = y_hi + y_lo exactly
+    lo = _down(y_hi + _down(y_lo - rad))
+    hi = _up(y_hi + _up(y_lo + rad))
+    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+        return None
+    return FloatEnclosure(
+        lo=np.asarray(lo, dtype=np.float64),
+        hi=np.asarray(hi, dtype=np.float64),
+        beta=_frac_up(beta),
+        x_approx=np.asarray(y_hi, dtype=np.float64),
+        method=VERIFIED_METHOD,
+    )
+
+
+def _defect_row_bound(A: FloatArray, Arad: FloatArray, R: FloatArray, bounds: _Bounds) -> FloatArray | None:
+    """Float vector ``g >= |I - R A| 1`` (exactly) for every ``A`` with ``|A - A_mid| <= Arad``.
+
+    ``|I - R A| <= |I - C| + |C - R A_mid| + |R| A_rad`` with ``C = fl(R A_mid)`` and F2:
+    ``|C - R A_mid| <= gamma |R||A_mid| + tail``; row sums via ``|R| (|A_mid| 1)``.
+    """
+    n = A.shape[0]
+    ones = np.ones(n)
+    absR = np.abs(R)
     C = R @ A
     if not np.all(np.isfinite(C)):
         return None
@@ -406,52 +442,65 @@ def _verified_solve(
     offd = np.abs(C)
     np.fill_diagonal(offd, 0.0)
     off_up = bounds.nonneg_product_upper(offd, ones)  # exact row sums of |C| off-diagonal
-    rowsA = bounds.nonneg_product_upper(absA, ones)  # >= |A_mid| 1
+    rowsA = bounds.nonneg_product_upper(np.abs(A), ones)  # >= |A_mid| 1
     RA1 = bounds.nonneg_product_upper(absR, rowsA)  # >= |R||A_mid| 1
-    # |C - R A_mid| <= gamma |R||A_mid| + tail entrywise -> row sum + n * tail
     g = _up(diag_up + off_up)
-    g = _up(g + _up(bounds.gamma * RA1))
-    g = _up(g + _frac_up(n * Fraction(bounds.tail)))
-    if has_Arad:
+    g = _up(g + _up(bounds.gamma * RA1))  # rounding errors of C, row sums
+    g = _up(g + _frac_up(n * Fraction(bounds.tail)))  # underflow terms of C, row sums
+    if np.any(Arad > 0):
         rowsRad = bounds.nonneg_product_upper(Arad, ones)
-        g = _up(g + bounds.nonneg_product_upper(absR, rowsRad))
+        g = _up(g + bounds.nonneg_product_upper(absR, rowsRad))  # >= |R| A_rad 1
     if not np.all(np.isfinite(g)):
         return None
-    beta = Fraction(float(np.max(g)))
-    if beta >= 1:
-        return None
+    return g  # type: ignore[no-any-return]
 
-    # ---- residual bound: |b - A x| <= r_up for every A, b in the box ------------
-    absx = np.abs(x)
-    w = A @ x
-    r_center = b - w
-    r_up = _up(np.abs(r_center))  # F1 for the subtraction b - w
-    Ax_abs = bounds.nonneg_product_upper(absA, absx)  # >= |A_mid||x|
-    r_up = _up(r_up + _up(bounds.gamma * Ax_abs))
-    r_up = _up(r_up + bounds.tail)
-    r_up = _up(r_up + brad)
-    if has_Arad:
-        r_up = _up(r_up + bounds.nonneg_product_upper(Arad, absx))
+
+def _residual_bound(
+    A: FloatArray,
+    Arad: FloatArray,
+    b: FloatArray,
+    brad: FloatArray,
+    x: FloatArray,
+    R: FloatArray,
+    bounds: _Bounds,
+    accurate: bool,
+) -> tuple[FloatArray, FloatArray] | None:
+    """Correction ``d`` and float vector ``r_up`` with ``|b - A (x + d)| <= r_up`` exactly.
+
+    Holds for every ``A``, ``b`` in the boxes. With ``accurate`` the residual of ``x`` is
+    computed with error-free transformations and ``d = fl(R c)`` is a correction; without
+    it ``d = 0`` and the plain float residual carries ``gamma |A_mid||x|``.
+    """
+    n = A.shape[0]
+    absA = np.abs(A)
+    if accurate:
+        c, c_err = accurate_residual(A, b, x)  # |b_mid - A_mid x - c| <= c_err exactly
+        if not (np.all(np.isfinite(c)) and np.all(np.isfinite(c_err))):
+            return None
+        d = R @ c  # correction: y = x + d approximates the solution beyond double precision
+        if not np.all(np.isfinite(d)):
+            return None
+        c2 = c - A @ d  # b_mid - A_mid y = (b_mid - A_mid x) - A_mid d
+        r_up = _up(np.abs(c2))  # F1 for the subtraction
+        r_up = _up(r_up + c_err)
+        Ad_abs = bounds.nonneg_product_upper(absA, np.abs(d))  # F2 for fl(A_mid d)
+        r_up = _up(r_up + _up(bounds.gamma * Ad_abs))
+        r_up = _up(r_up + bounds.tail)
+        absy = _up(np.abs(x) + np.abs(d))  # >= |x + d|
+    else:
+        d = np.zeros(n)
+        w = A @ x
+        r_up = _up(np.abs(b - w))  # F1 for the subtraction b - w
+        Ax_abs = bounds.nonneg_product_upper(absA, np.abs(x))  # F2 for fl(A_mid x)
+        r_up = _up(r_up + _up(bounds.gamma * Ax_abs))
+        r_up = _up(r_up + bounds.tail)
+        absy = np.abs(x)
+    r_up = _up(r_up + brad)  # |b - b_mid| <= b_rad
+    if np.any(Arad > 0):
+        r_up = _up(r_up + bounds.nonneg_product_upper(Arad, absy))  # |(A - A_mid) y|
     if not np.all(np.isfinite(r_up)):
         return None
-
-    # ---- Krawczyk/Rump bound (F3) ----------------------------------------------
-    Rr = bounds.nonneg_product_upper(absR, r_up)  # >= |R||r|
-    if not np.all(np.isfinite(Rr)):
-        return None
-    delta = _frac_up(Fraction(float(np.max(Rr))) / (1 - beta))
-    rad = _up(Rr + _up(g * delta))
-    lo = _down(x - rad)
-    hi = _up(x + rad)
-    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
-        return None
-    return FloatEnclosure(
-        lo=np.asarray(lo, dtype=np.float64),
-        hi=np.asarray(hi, dtype=np.float64),
-        beta=_frac_up(beta),
-        x_approx=x,
-        method=VERIFIED_METHOD,
-    )
+    return d, r_up
 
 
 def check_enclosure_arb(
@@ -511,9 +560,7 @@ def check_enclosure_arb(
     lo = np.asarray(enclosure.lo, dtype=np.float64)
     hi = np.asarray(enclosure.hi, dtype=np.float64)
     if Rf.shape != (n, n) or lo.shape != (n,) or hi.shape != (n,):
-        raise InvalidArgument(
-            f"R must be ({n}, {n}) and lo, hi of length {n}; got {Rf.shape}, {lo.shape}, {hi.shape}"
-        )
+        raise InvalidArgument(f"R must be ({n}, {n}) and lo, hi of length {n}; got {Rf.shape}, {lo.shape}, {hi.shape}")
     if not (np.all(np.isfinite(Rf)) and np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
         return False
     if not bool(np.all(lo <= hi)):

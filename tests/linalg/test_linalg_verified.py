@@ -66,9 +66,7 @@ def to_arb_mat(rows: list[list[Fraction]], prec: int = 80) -> flint.arb_mat:
 def test_float_enclosure_contains_rationals_and_is_tight() -> None:
     values = [Fraction(1, 3), Fraction(-2, 7), Fraction(10**30, 3), Fraction(1, 10**300), 0]
     with flint.ctx.workprec(100):
-        balls = [
-            flint.arb(flint.fmpq(Fraction(v).numerator, Fraction(v).denominator)) for v in values
-        ]
+        balls = [flint.arb(flint.fmpq(Fraction(v).numerator, Fraction(v).denominator)) for v in values]
     mid, rad = float_enclosure(balls)
     for v, m, r in zip(values, mid, rad):
         assert abs(Fraction(float(m)) - Fraction(v)) <= Fraction(float(r))
@@ -78,9 +76,7 @@ def test_float_enclosure_contains_rationals_and_is_tight() -> None:
 
 
 def test_float_enclosure_exact_floats_have_zero_radius() -> None:
-    mid, rad = float_enclosure(
-        np.array([[flint.arb(1), flint.arb(flint.fmpq(3, 4))]], dtype=object)
-    )
+    mid, rad = float_enclosure(np.array([[flint.arb(1), flint.arb(flint.fmpq(3, 4))]], dtype=object))
     assert mid.shape == (1, 2)
     assert mid.tolist() == [[1.0, 0.75]] and rad.tolist() == [[0.0, 0.0]]
 
@@ -134,16 +130,17 @@ def rational_system(draw: st.DrawFn) -> tuple[list[list[Fraction]], list[Fractio
     return rows, rhs
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rational_system())
-@example(([[Fraction(1)]], [Fraction(1, 3)]))
-@example(([[Fraction(1), Fraction(2)], [Fraction(2), Fraction(4)]], [Fraction(1), Fraction(1)]))
-def test_random_rational_systems(system: tuple[list[list[Fraction]], list[Fraction]]) -> None:
+@pytest.mark.parametrize("accurate", [True, False])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(system=rational_system())
+@example(system=([[Fraction(1)]], [Fraction(1, 3)]))
+@example(system=([[Fraction(1), Fraction(2)], [Fraction(2), Fraction(4)]], [Fraction(1), Fraction(1)]))
+def test_random_rational_systems(system: tuple[list[list[Fraction]], list[Fraction]], accurate: bool) -> None:
     rows, rhs = system
     A = fmpq_matrix(rows)
     mid, rad = enclose_rationals(rows)
     bmid, brad = enclose_rationals([rhs])
-    enc = verified_solve(mid, rad, bmid[0], brad[0])
+    enc = verified_solve(mid, rad, bmid[0], brad[0], accurate=accurate)
     if A.det() == 0:
         # the box contains a singular matrix: certification must fail
         assert enc is None
@@ -184,11 +181,12 @@ def test_diagonally_dominant_systems_always_verify_tightly(
         (200, Fraction(1, 7), 5),
     ],
 )
-def test_toeplitz_power_matrices_exact(n: int, t: Fraction, step: int) -> None:
+@pytest.mark.parametrize("accurate", [True, False])
+def test_toeplitz_power_matrices_exact(n: int, t: Fraction, step: int, accurate: bool) -> None:
     rows = toeplitz_rows(n, t, step)
     rhs = [Fraction(1)] * n
     mid, rad = enclose_rationals(rows)
-    enc = verified_solve(mid, rad, np.ones(n), 0)
+    enc = verified_solve(mid, rad, np.ones(n), 0, accurate=accurate)
     assert enc is not None
     exact = exact_solution(rows, rhs)
     assert_contains(enc, exact)
@@ -267,16 +265,12 @@ def test_radii_enlarge_the_box(n: int, seed: int, rel: float) -> None:
         theta_b = rng.choice([-1, 1], size=n) if k < 3 else rng.uniform(-1, 1, n)
         rows = [
             [
-                Fraction(float(A_mid[i, j]))
-                + Fraction(float(theta_A[i, j])) * Fraction(float(A_rad[i, j]))
+                Fraction(float(A_mid[i, j])) + Fraction(float(theta_A[i, j])) * Fraction(float(A_rad[i, j]))
                 for j in range(n)
             ]
             for i in range(n)
         ]
-        rhs = [
-            Fraction(float(b_mid[i])) + Fraction(float(theta_b[i])) * Fraction(float(b_rad[i]))
-            for i in range(n)
-        ]
+        rhs = [Fraction(float(b_mid[i])) + Fraction(float(theta_b[i])) * Fraction(float(b_rad[i])) for i in range(n)]
         assert_contains(enc, exact_solution(rows, rhs))
 
 
@@ -301,9 +295,7 @@ def test_ignoring_radius_would_be_wrong() -> None:
 
 def test_user_supplied_poor_R_never_gives_wrong_answer() -> None:
     A = np.array([[4.0, 1.0], [1.0, 3.0]])
-    exact = exact_solution(
-        [[Fraction(4), Fraction(1)], [Fraction(1), Fraction(3)]], [Fraction(1), Fraction(1)]
-    )
+    exact = exact_solution([[Fraction(4), Fraction(1)], [Fraction(1), Fraction(3)]], [Fraction(1), Fraction(1)])
     good = verified_solve(A, 0, [1.0, 1.0], 0, R=np.diag([0.25, 1 / 3]))
     assert good is not None  # a Jacobi preconditioner suffices here
     assert_contains(good, exact)
@@ -350,12 +342,10 @@ def _solve_with_R(rows: list[list[Fraction]]) -> tuple[FloatEnclosure, np.ndarra
 
 @pytest.mark.parametrize(("n", "t", "step"), [(40, Fraction(2, 5), 1), (60, Fraction(3, 5), 5)])
 @pytest.mark.parametrize("prec", [53, 64])
-def test_check_enclosure_arb_accepts_verified_results(
-    n: int, t: Fraction, step: int, prec: int
-) -> None:
+def test_check_enclosure_arb_accepts_verified_results(n: int, t: Fraction, step: int, prec: int) -> None:
     rows = toeplitz_rows(n, t, step)
     enc, R = _solve_with_R(rows)
-    A = to_arb_mat(rows, prec)
+    A = to_arb_mat(rows, 80)  # data balls tighter than the float radii given to verified_solve
     b = flint.arb_mat(n, 1, [1] * n)
     assert check_enclosure_arb(A, b, R, enc, prec)
     assert check_enclosure_arb(A, b.transpose(), R, enc, prec)  # a row vector is accepted
@@ -418,3 +408,129 @@ def test_check_enclosure_arb_argument_errors() -> None:
         check_enclosure_arb(flint.arb_mat(2, 2), flint.arb_mat(3, 1), np.eye(2), enc)
     with pytest.raises(InvalidArgument):
         check_enclosure_arb(flint.arb_mat(2, 2), flint.arb_mat(2, 1), np.eye(3), enc)
+
+
+def test_accurate_residuals_give_much_tighter_boxes() -> None:
+    # exactly representable data (t = 1/2): with accurate residuals and the correction
+    # term the box is a few ulps wide; plain float residuals leave ~n u |R||A||x|.
+    n = 150
+    rows = toeplitz_rows(n, Fraction(1, 2), 1)
+    mid, rad = enclose_rationals(rows)
+    assert not np.any(rad)  # powers of 1/2 are floats
+    exact = exact_solution(rows, [Fraction(1)] * n)
+    acc = verified_solve(mid, 0, np.ones(n), 0)
+    plain = verified_solve(mid, 0, np.ones(n), 0, accurate=False)
+    assert acc is not None and plain is not None
+    assert_contains(acc, exact)
+    assert_contains(plain, exact)
+    for i, q in enumerate(exact):
+        # at most 4 ulps of the exact value on each side
+        ulp = Fraction(float(np.spacing(abs(float(q)))))
+        assert Fraction(float(acc.hi[i])) - Fraction(float(acc.lo[i])) <= 8 * ulp
+    assert float(np.max(acc.hi - acc.lo)) * 50 < float(np.max(plain.hi - plain.lo))
+
+
+def test_accurate_residual_bound_exact() -> None:
+    from exactdp.linalg._accurate import accurate_residual
+
+    rng = np.random.default_rng(7)
+    for trial in range(12):
+        n = int(rng.integers(1, 30))
+        A = rng.standard_normal((n, n))
+        if trial % 3 == 1:  # wide exponent range, including the "unsafe" tiny/huge entries
+            A = A * 2.0 ** rng.integers(-700, 600, (n, n))
+        x = rng.standard_normal(n) * (2.0 ** rng.integers(-600, 500, n) if trial % 3 == 2 else 1)
+        x[0] = 0.0
+        b = A @ x  # massive cancellation in b - A x
+        c, err = accurate_residual(A, b, x)
+        for i in range(n):
+            exact = Fraction(float(b[i])) - sum(
+                (Fraction(float(A[i, j])) * Fraction(float(x[j])) for j in range(n)), Fraction(0)
+            )
+            assert abs(exact - Fraction(float(c[i]))) <= Fraction(float(err[i]))
+
+
+def test_only_b_radius_is_accounted() -> None:
+    A_mid = np.array([[4.0, 1.0, 0.0], [1.0, 4.0, 1.0], [0.0, 1.0, 4.0]])
+    b_mid = np.array([1.0, 2.0, 3.0])
+    rad = 1e-5
+    enc0 = verified_solve(A_mid, 0, b_mid, 0)
+    enc = verified_solve(A_mid, 0, b_mid, rad)
+    assert enc0 is not None and enc is not None
+    rows = [[Fraction(float(v)) for v in r] for r in A_mid]
+    for signs in ([1, 1, 1], [1, -1, 1], [-1, -1, -1], [-1, 1, -1]):
+        rhs = [Fraction(float(b_mid[i])) + signs[i] * Fraction(rad) for i in range(3)]
+        x = exact_solution(rows, rhs)
+        assert_contains(enc, x)
+        assert not enc0.contains(x)
+
+
+def _exact_rows(M: np.ndarray) -> list[list[Fraction]]:
+    return [[Fraction(float(v)) for v in r] for r in M]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(1, 9),
+    seed=st.integers(0, 2**32 - 1),
+    noise=st.sampled_from([0.0, 1e-14, 1e-8, 1e-3]),
+    rad=st.sampled_from([0.0, 1e-12, 1e-4]),
+)
+def test_defect_row_bound_exact(n: int, seed: int, noise: float, rad: float) -> None:
+    # g >= |I - R A| 1 for every A in the box, checked exactly at the box vertices
+    from exactdp.linalg.verified import _Bounds, _defect_row_bound
+
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((n, n)) * 2.0 ** rng.integers(-3, 4, (n, n))
+    R = np.linalg.inv(A) * (1 + noise * rng.standard_normal((n, n)))
+    Arad = rad * np.abs(A)
+    g = _defect_row_bound(A, Arad, R, _Bounds(n))
+    if g is None:
+        return
+    Rq = _exact_rows(R)
+    for vertex in range(3):
+        s = rng.choice([-1, 1], (n, n)) if vertex else np.zeros((n, n), dtype=int)
+        Aq = [
+            [Fraction(float(A[i, j])) + int(s[i, j]) * Fraction(float(Arad[i, j])) for j in range(n)] for i in range(n)
+        ]
+        for i in range(n):
+            row = Fraction(0)
+            for j in range(n):
+                rij = sum((Rq[i][k] * Aq[k][j] for k in range(n)), Fraction(0))
+                row += abs((1 if i == j else 0) - rij)
+            assert row <= Fraction(float(g[i]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(1, 9),
+    seed=st.integers(0, 2**32 - 1),
+    accurate=st.booleans(),
+    rad=st.sampled_from([0.0, 1e-13, 1e-6]),
+)
+def test_residual_bound_exact(n: int, seed: int, accurate: bool, rad: float) -> None:
+    # |b - A (x + d)| <= r_up exactly, at the midpoint data and at box vertices
+    from exactdp.linalg.verified import _Bounds, _residual_bound
+
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((n, n)) + 2 * np.eye(n)
+    b = rng.standard_normal(n)
+    R = np.linalg.inv(A)
+    x = np.linalg.solve(A, b)
+    Arad, brad = rad * np.abs(A), rad * np.abs(b)
+    out = _residual_bound(A, Arad, b, brad, x, R, _Bounds(n), accurate)
+    assert out is not None
+    d, r_up = out
+    if not accurate:
+        assert not np.any(d)
+    y = [Fraction(float(x[j])) + Fraction(float(d[j])) for j in range(n)]
+    for vertex in range(3):
+        sA = rng.choice([-1, 1], (n, n)) if vertex else np.zeros((n, n), dtype=int)
+        sb = rng.choice([-1, 1], n) if vertex else np.zeros(n, dtype=int)
+        for i in range(n):
+            bi = Fraction(float(b[i])) + int(sb[i]) * Fraction(float(brad[i]))
+            ri = bi - sum(
+                ((Fraction(float(A[i, j])) + int(sA[i, j]) * Fraction(float(Arad[i, j]))) * y[j] for j in range(n)),
+                Fraction(0),
+            )
+            assert abs(ri) <= Fraction(float(r_up[i]))
