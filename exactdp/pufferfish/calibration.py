@@ -35,7 +35,7 @@ from exactdp.errors import (
 from exactdp.levels import PrivacyLevel, parse_level
 from exactdp.pufferfish.closed_forms import bernoulli_theta_expr, exact_sign
 from exactdp.pufferfish.distributions import DiscreteDistribution
-from exactdp.pufferfish.loss import Verdict, decide_loss, union_points
+from exactdp.pufferfish.loss import Verdict, decide_loss, loss_float, union_points
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.pufferfish.transport import TransportPlan, transport_plan
 
@@ -283,6 +283,62 @@ def _simplify_fraction(x: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
     return cand if lo <= cand <= hi else x
 
 
+def _float_root(
+    P: DiscreteDistribution, Q: DiscreteDistribution, eps: float, upper: float
+) -> float | None:
+    """Float64 bisection on the exact maximum over support points (a guess, uncertified)."""
+    points = union_points(P, Q)
+    pp, qq = P.as_dict(), Q.as_dict()
+    pts = [float(s) for s in points]
+    mp = [float(pp.get(s, Fraction(0))) for s in points]
+    mq = [float(qq.get(s, Fraction(0))) for s in points]
+    # masses below 1e-308 become 0 here; harmless for a guess, which is certified anyway
+    hi = upper * (1 + 1e-9)
+    if not loss_float(pts, mp, mq, hi) <= eps:
+        return None
+    lo = hi
+    for _ in range(400):
+        lo /= 2
+        if loss_float(pts, mp, mq, lo) > eps:
+            break
+    else:
+        return None
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if loss_float(pts, mp, mq, mid) > eps:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _float_guided(
+    P: DiscreteDistribution, Q: DiscreteDistribution, level: PrivacyLevel, tol: Fraction,
+    upper: Fraction,
+) -> tuple[Fraction, Fraction, int, Fraction] | None:
+    """Float to find, balls to prove: certify a bracket of relative width 2·tol/3 around
+    the float guess; None (fall back to certified bisection) if either verdict disagrees."""
+    guess = _float_root(P, Q, level.eps_float(), float(upper))
+    if guess is None or guess <= 0:
+        return None
+    g = Fraction(guess)
+    w = tol / 3
+    lo = _simplify_fraction(g * (1 - w), g * (1 - w - w / 8), g * (1 - w + w / 8))
+    hi = _simplify_fraction(g * (1 + w), g * (1 + w - w / 8), g * (1 + w + w / 8))
+    try:
+        d_lo = decide_loss(P, Q, lo, level, max_prec=512, symbolic_ties=False)
+        if d_lo.verdict is not Verdict.NOT_PRIVATE:
+            return None
+        d_hi = decide_loss(P, Q, hi, level, max_prec=512, symbolic_ties=False)
+        if d_hi.verdict is not Verdict.PRIVATE:
+            return None
+    except PrecisionLimitReached:
+        return None
+    return lo, hi, max(d_lo.prec, d_hi.prec), d_lo.worst_point
+
+
 def least_scale(
     P: DiscreteDistribution,
     Q: DiscreteDistribution,
@@ -290,18 +346,26 @@ def least_scale(
     *,
     tol: Fraction = DEFAULT_TOL,
     upper: Fraction | None = None,
+    guided: bool = True,
 ) -> tuple[Fraction, Fraction, int, Fraction]:
-    """Certified bisection for the least θ with L(θ) ≤ ε (L non-increasing in θ).
+    """Certified bracket of the least θ with L(θ) ≤ ε (L non-increasing in θ).
+
+    First a float64 guess (bisection on the exact maximum over support points) is
+    certified with two ball verdicts; if that fails, certified bisection on rationals.
 
     Returns ``(lo, hi, prec, worst_point_at_lo)`` with NOT_PRIVATE at lo and PRIVATE
     at hi. Requires that θ* > 0 (check :func:`_zero_noise` first). ``upper`` is a
-    rational known to be ≥ θ* (default: W_∞/ε rounded up).
+    rational known to be ≥ θ* (default: W_∞/ε rounded up). ``guided=False`` skips
+    the float guess (pure certified bisection).
     """
     if upper is None:
         winf = transport_plan(P, Q).winf
         with workprec(64):
             _, up = arb_to_fraction_interval(arb(_fmpq(winf)) / level.eps_ball())
         upper = up
+    fast = _float_guided(P, Q, level, tol, upper) if guided else None
+    if fast is not None:
+        return fast
     hi = upper * (1 + Fraction(1, 1024))
     prec_used = 64
     d_hi = decide_loss(P, Q, hi, level)

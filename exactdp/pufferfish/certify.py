@@ -170,7 +170,7 @@ def certify(
     >>> c = certify(pop, DistributionVsAbsent(bernoulli("1/2")), 1, "ln(2)")
     >>> c.verdict, c.private
     (<Verdict.PRIVATE: 'private'>, True)
-    >>> c.population_theta.hi <= c.independent_theta.hi, c.verify()
+    >>> c.population_theta.lo < c.independent_theta.hi, c.verify()
     (True, True)
     """
     if not isinstance(population, Population):

@@ -37,6 +37,7 @@ __all__ = [
     "union_points",
     "kernel_sums",
     "kernel_sums_direct",
+    "loss_float",
     "decide_loss",
     "log_ratio_expr",
 ]
@@ -86,6 +87,37 @@ def kernel_sums(
         acc = (acc + mass[k + 1]) * decay[k]
         right[k] = acc
     return [left[k] + right[k] for k in range(m)]
+
+
+def loss_float(
+    points: Sequence[float], masses_p: Sequence[float], masses_q: Sequence[float],
+    theta: float,
+) -> float:
+    """L(θ) in float64 by the same running sums (UNCERTIFIED: used only to find a guess).
+
+    Returns ``inf`` when a value underflows to 0.
+    """
+    import math
+
+    def sums(masses: Sequence[float]) -> list[float]:
+        m = len(points)
+        decay = [math.exp(-(points[k + 1] - points[k]) / theta) for k in range(m - 1)]
+        left = [0.0] * m
+        acc = 0.0
+        for k in range(m):
+            acc = (acc * decay[k - 1] if k > 0 else acc) + masses[k]
+            left[k] = acc
+        acc = 0.0
+        out = left[:]
+        for k in range(m - 2, -1, -1):
+            acc = (acc + masses[k + 1]) * decay[k]
+            out[k] += acc
+        return out
+
+    gp, gq = sums(masses_p), sums(masses_q)
+    if min(gp) <= 0 or min(gq) <= 0:
+        return math.inf
+    return max(abs(math.log(a) - math.log(b)) for a, b in zip(gp, gq))
 
 
 def kernel_sums_direct(

@@ -311,3 +311,21 @@ def test_exact_scale_json_round_trip_verifies() -> None:
     r = exact_scale(pair, "1/3")
     again = ExactScale.from_json(r.to_json())
     assert again == r and again.verify()
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_dists, small_dists, epsilons)
+def test_float_guided_and_pure_bisection_brackets_overlap(
+    P: DiscreteDistribution, Q: DiscreteDistribution, eps: F
+) -> None:
+    from exactdp.pufferfish.calibration import _zero_noise, least_scale
+
+    level = parse_level(eps=eps)
+    if P == Q or _zero_noise(P, Q, level):
+        return
+    a = least_scale(P, Q, level, tol=F(1, 10**10), guided=True)
+    b = least_scale(P, Q, level, tol=F(1, 10**10), guided=False)
+    assert a[0] < b[1] and b[0] < a[1]
+    for lo, hi in (a[:2], b[:2]):
+        assert decide_loss(P, Q, lo, level, direct=True).verdict is Verdict.NOT_PRIVATE
+        assert decide_loss(P, Q, hi, level, direct=True).verdict is Verdict.PRIVATE
