@@ -44,6 +44,9 @@ import sympy
 PROVES = [
     "exactdp.sets._privacy.bound_factor",
     "exactdp.sets._privacy.check_set_privacy",
+    "exactdp.sets._privacy.SetPrivacyResult",
+    "exactdp.sets._privacy._guaranteed",
+    "exactdp.sets._real.check_set_privacy_certified",
 ]
 
 eps = sympy.Symbol("epsilon", positive=True)

@@ -31,7 +31,10 @@ import sys
 
 import sympy
 
-PROVES = ["exactdp.sets._privacy.theorem1_counterexample"]
+PROVES = [
+    "exactdp.sets._privacy.theorem1_counterexample",
+    "exactdp.sets._privacy.check_set_privacy",
+]
 
 eps = sympy.Symbol("epsilon", positive=True)
 t = sympy.Symbol("t", real=True)

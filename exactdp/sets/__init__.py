@@ -39,6 +39,16 @@ from exactdp.sets._privacy import (
     is_translate,
     theorem1_counterexample,
 )
+from exactdp.sets._real import (
+    CertifiedCapacityResult,
+    CertifiedHausdorffResult,
+    CertifiedSetPrivacyResult,
+    RealPointSet,
+    capacity_functional_certified,
+    check_set_privacy_certified,
+    hausdorff_distance_certified,
+    real_point_set,
+)
 from exactdp.sets._search import (
     ViolationSearch,
     candidate_boxes,
@@ -47,6 +57,14 @@ from exactdp.sets._search import (
 )
 
 __all__ = [
+    "CertifiedCapacityResult",
+    "CertifiedHausdorffResult",
+    "CertifiedSetPrivacyResult",
+    "RealPointSet",
+    "capacity_functional_certified",
+    "check_set_privacy_certified",
+    "hausdorff_distance_certified",
+    "real_point_set",
     "MonteCarloEstimate",
     "ViolationSearch",
     "candidate_boxes",

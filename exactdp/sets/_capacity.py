@@ -278,9 +278,7 @@ class CapacityResult:
         again: ExpPoly | None = None
         for other in others:
             try:
-                again = (
-                    _grid(raw, max_cells=200_000) if other == "grid" else _METHODS[other](raw)
-                )
+                again = _grid(raw, max_cells=200_000) if other == "grid" else _METHODS[other](raw)
                 break
             except InstanceTooLarge:
                 continue

@@ -142,9 +142,7 @@ def test_monotone_in_K(inst, eps, grow):
     # a box beyond every translate adds mass: strictly larger
     far = max(max(bx.upper) for bx in boxes) + 10  # ≥ any translate's reach (|x| ≤ 2)
     beyond = Box((far,) * dim, (far + 1,) * dim)
-    assert _sign(capacity_functional(X, [*boxes, beyond], eps=eps).value - small, eps) is (
-        Sign.POSITIVE
-    )
+    assert _sign(capacity_functional(X, [*boxes, beyond], eps=eps).value - small, eps) is (Sign.POSITIVE)
     # adding a box to the union never decreases the value
     extra = Box(tuple(grow[:dim]), tuple(g + 1 for g in grow[:dim]))
     more = capacity_functional(X, [*boxes, extra], eps=eps).value

@@ -1,0 +1,379 @@
+"""Point sets in Rⁿ with real closed-form coordinates (√2, π/4, ln 3, …): CERTIFIED answers.
+
+Coordinates are exact sympy expressions; every comparison the algorithms make (which
+distance is larger, which endpoint comes first, the sign of an endpoint) is decided by
+ball arithmetic at rising precision (:func:`~exactdp.arithmetic.ball.certified_sign`), and
+a difference that stays undecided is tested for exact zero with sympy before giving up
+(:class:`~exactdp.errors.PrecisionLimitReached`). The values returned are exact sympy
+closed forms selected by those certified comparisons, plus a certified enclosure and the
+precision used.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import (
+    Sign,
+    arb_to_fraction_interval,
+    certified_sign,
+    sympy_to_arb,
+    workprec,
+)
+from exactdp.errors import ExactnessRequired, InvalidBox, InvalidSet, PrecisionLimitReached
+from exactdp.levels import PrivacyLevel
+from exactdp.sets._boxes import Box, as_boxes
+from exactdp.sets._capacity import as_level
+from exactdp.sets._points import Norm, parse_norm
+
+__all__ = [
+    "RealPointSet",
+    "real_point_set",
+    "real_compare",
+    "CertifiedHausdorffResult",
+    "hausdorff_distance_certified",
+    "CertifiedCapacityResult",
+    "capacity_functional_certified",
+    "CertifiedSetPrivacyResult",
+    "check_set_privacy_certified",
+]
+
+RealPoint = tuple[sympy.Expr, ...]
+_MAX_PREC = 2048
+
+
+def _real(value: Any, name: str) -> sympy.Expr:
+    if isinstance(value, bool):
+        raise ExactnessRequired(f"Got {name}={value!r}; a bool is not a coordinate.")
+    if isinstance(value, float | numbers.Real) and not isinstance(value, int | Fraction | sympy.Basic):
+        f = float(value)
+        if math.isnan(f) or math.isinf(f):
+            raise InvalidSet(f"Got {name}={value!r}; coordinates must be finite numbers.")
+        return sympy.Rational(*Fraction(f).as_integer_ratio())
+    if isinstance(value, Fraction):
+        return sympy.Rational(value.numerator, value.denominator)
+    try:
+        expr = sympy.sympify(value.replace("ln", "log") if isinstance(value, str) else value, rational=True)
+    except (sympy.SympifyError, TypeError, SyntaxError) as exc:
+        raise InvalidSet(f"Got {name}={value!r}; could not read it (try 'sqrt(2)' or '1/3').") from exc
+    if expr.free_symbols or expr.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
+        raise InvalidSet(f"Got {name}={value!r}; coordinates must be finite real closed forms.")
+    if expr.is_real is False:
+        raise InvalidSet(f"Got {name}={value!r}; coordinates must be real.")
+    try:
+        with workprec(64):
+            sympy_to_arb(expr)
+    except ExactnessRequired as exc:
+        raise InvalidSet(f"Got {name}={value!r}; {exc}") from exc
+    return expr
+
+
+def real_compare(a: sympy.Expr, b: sympy.Expr, max_prec: int = _MAX_PREC) -> int:
+    """Certified comparison of two real closed forms: −1, 0 or 1.
+
+    Exact for rationals; otherwise balls at rising precision, and an exact zero test
+    (sympy) when the balls cannot separate the two.
+
+    >>> real_compare(sympy.sqrt(2), sympy.Rational(141, 100))
+    1
+    >>> real_compare(sympy.sqrt(8), 2 * sympy.sqrt(2))
+    0
+    """
+    d = sympy.sympify(a - b)
+    if isinstance(d, sympy.Rational):
+        return int(bool(d > 0)) - int(bool(d < 0))
+    try:
+        sign, _ = certified_sign(lambda _p: sympy_to_arb(d), max_prec=max_prec, what="coordinate difference")
+    except PrecisionLimitReached:
+        if d.equals(0) or sympy.simplify(d) == 0:
+            return 0
+        raise
+    return {Sign.POSITIVE: 1, Sign.NEGATIVE: -1, Sign.ZERO: 0}[sign]
+
+
+@dataclass(frozen=True)
+class RealPointSet:
+    """A nonempty finite set of points with real closed-form coordinates."""
+
+    points: tuple[RealPoint, ...]
+    dim: int
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+    def as_floats(self) -> list[list[float]]:
+        """Float coordinates (plotting only)."""
+        return [[float(c) for c in p] for p in self.points]
+
+
+def real_point_set(points: Any, name: str = "X") -> RealPointSet:
+    """Build a :class:`RealPointSet`; coordinates may be ints, Fractions, strings such as
+    ``"sqrt(2)"`` or sympy expressions. Duplicates (certified equal) are removed.
+
+    >>> real_point_set([("sqrt(2)", 0), ("sqrt(8)/2", 0)]).points
+    ((sqrt(2), 0),)
+    """
+    if isinstance(points, RealPointSet):
+        return points
+    if isinstance(points, str) or not isinstance(points, Iterable):
+        raise InvalidSet(f"Got {name}={points!r}; pass a list of points such as [(0, 'sqrt(2)')].")
+    pts: list[RealPoint] = []
+    for i, p in enumerate(points):
+        if isinstance(p, str) or not isinstance(p, Iterable):
+            p = (p,)
+        coords = tuple(_real(c, f"{name}[{i}]") for c in p)
+        if not coords:
+            raise InvalidSet(f"Got {name}[{i}]={p!r}; a point needs at least one coordinate.")
+        pts.append(coords)
+    if not pts:
+        raise InvalidSet(f"Got an empty {name}; a point set needs at least one point.")
+    dims = {len(p) for p in pts}
+    if len(dims) > 1:
+        raise InvalidSet(f"Got points of mixed dimensions {sorted(dims)} in {name}.")
+    unique: list[RealPoint] = []
+    for p in pts:
+        if not any(all(real_compare(a, b) == 0 for a, b in zip(p, q)) for q in unique):
+            unique.append(p)
+    return RealPointSet(tuple(unique), dims.pop())
+
+
+def _abs(d: sympy.Expr) -> sympy.Expr:
+    """|d| with the sign decided by a certified comparison (keeps sympy_to_arb-friendly forms)."""
+    return d if real_compare(d, sympy.Integer(0)) >= 0 else -d
+
+
+def _dist(a: RealPoint, b: RealPoint, norm: Norm) -> sympy.Expr:
+    diffs = [_abs(x - y) for x, y in zip(a, b)]
+    if norm == "l1":
+        return sympy.Add(*diffs)
+    if norm == "linf":
+        return functools.reduce(lambda u, v: u if real_compare(u, v) >= 0 else v, diffs)
+    return sympy.sqrt(sympy.Add(*[(x - y) ** 2 for x, y in zip(a, b)]))
+
+
+@dataclass(frozen=True)
+class CertifiedHausdorffResult:
+    """d_H as an exact closed form chosen by certified comparisons, with its enclosure."""
+
+    value: sympy.Expr
+    enclosure: tuple[Fraction, Fraction]
+    norm: Norm
+    witness: RealPoint
+    nearest: RealPoint
+    direction: Literal["X->Y", "Y->X"]
+    X: RealPointSet
+    Y: RealPointSet
+
+    def verify(self) -> bool:
+        """Re-check with plain ball arithmetic at 256 bits that no point is farther than
+        the value from the other set, and that the witness pair realises it."""
+        with workprec(256):
+            v = sympy_to_arb(self.value)
+            if not arb_overlaps(sympy_to_arb(_dist(self.witness, self.nearest, self.norm)), v):
+                return False
+            for A, B in ((self.X, self.Y), (self.Y, self.X)):
+                for a in A.points:
+                    best = min((sympy_to_arb(_dist(a, b, self.norm)) for b in B.points), key=lambda z: float(z.mid()))
+                    if best > v:
+                        return False
+        return True
+
+
+def arb_overlaps(a: arb, b: arb) -> bool:
+    """Whether two balls overlap (a certified 'may be equal')."""
+    return bool(a.overlaps(b))
+
+
+def hausdorff_distance_certified(X: Any, Y: Any, norm: Any = "l1") -> CertifiedHausdorffResult:
+    """Hausdorff distance of sets with real closed-form coordinates (certified selection).
+
+    >>> r = hausdorff_distance_certified([("sqrt(2)", 0)], [(0, 0), (1, 1)], "l2")
+    >>> r.value, r.witness, r.direction       # (0,0) is √2 from X; (√2,0) is √(4−2√2) from Y
+    (sqrt(2), (0, 0), 'Y->X')
+    >>> r.verify()
+    True
+    """
+    nm = parse_norm(norm)
+    Xs, Ys = real_point_set(X, "X"), real_point_set(Y, "Y")
+    if Xs.dim != Ys.dim:
+        raise InvalidSet(f"Got sets in dimensions {Xs.dim} and {Ys.dim}; both must live in the same Rⁿ.")
+
+    def larger(u: sympy.Expr, v: sympy.Expr) -> bool:
+        return real_compare(u, v) > 0
+
+    best: tuple[sympy.Expr, RealPoint, RealPoint, Literal["X->Y", "Y->X"]] | None = None
+    for A, B, tag in ((Xs, Ys, "X->Y"), (Ys, Xs, "Y->X")):
+        for a in A.points:
+            near = B.points[0]
+            dn = _dist(a, near, nm)
+            for b in B.points[1:]:
+                db = _dist(a, b, nm)
+                if larger(dn, db):
+                    near, dn = b, db
+            if best is None or larger(dn, best[0]):
+                best = (dn, a, near, tag)  # type: ignore[assignment]
+    assert best is not None
+    value = sympy.simplify(best[0])
+    with workprec(128):
+        enc = arb_to_fraction_interval(sympy_to_arb(value))
+    return CertifiedHausdorffResult(value, enc, nm, best[1], best[2], best[3], Xs, Ys)
+
+
+# ------------------------------------------------------------------------------------------
+# capacity functional with real points (rational boxes)
+# ------------------------------------------------------------------------------------------
+
+
+def _cdf_expr(x: sympy.Expr, eps: sympy.Expr) -> sympy.Expr:
+    if real_compare(x, sympy.Integer(0)) < 0:
+        return sympy.exp(eps * x) / 2
+    return 1 - sympy.exp(-eps * x) / 2
+
+
+@dataclass(frozen=True)
+class CertifiedCapacityResult:
+    """T_{M(X)}(K) for real X: exact closed form (every branch certified) + enclosure."""
+
+    expr: sympy.Expr
+    level: PrivacyLevel
+    X: RealPointSet
+    K: tuple[Box, ...]
+
+    def enclosure(self, prec: int = 64) -> arb:
+        """A ball certified to contain the value."""
+        with workprec(prec):
+            return sympy_to_arb(self.expr)
+
+    @property
+    def value_float(self) -> float:
+        """Float value (uncertified, display only)."""
+        return float(self.enclosure(64).mid())
+
+
+def capacity_functional_certified(X: Any, K: Any, eps: Any) -> CertifiedCapacityResult:
+    """Capacity functional of M(X) = X + w for points with real closed-form coordinates.
+
+    The union of the translates B − x is decomposed by the same slab sweep as the exact
+    rational route (``exactdp.sets._capacity``), with every endpoint comparison and
+    every CDF branch decided by :func:`real_compare`.
+
+    >>> r = capacity_functional_certified(["sqrt(2)"], Box(0, 2), eps=1)
+    >>> r.expr
+    -exp(-2)*exp(sqrt(2))/2 - exp(-sqrt(2))/2 + 1
+    """
+    Xs = real_point_set(X, "X")
+    boxes = as_boxes(K)
+    if boxes[0].dim != Xs.dim:
+        raise InvalidBox(f"Got K in dimension {boxes[0].dim} for a point set in dimension {Xs.dim}.")
+    level = as_level(eps)
+    e = level.eps
+    raw = [
+        (
+            tuple(sympy.Rational(lo.numerator, lo.denominator) - c for lo, c in zip(b.lower, x)),
+            tuple(sympy.Rational(hi.numerator, hi.denominator) - c for hi, c in zip(b.upper, x)),
+        )
+        for x in Xs.points
+        for b in boxes
+    ]
+    n = Xs.dim
+    key = functools.cmp_to_key(real_compare)
+
+    def rec(active: tuple[int, ...], d: int) -> sympy.Expr:
+        if d == n:
+            return sympy.Integer(1)
+        pts = sorted([raw[i][0][d] for i in active] + [raw[i][1][d] for i in active], key=key)
+        cuts: list[sympy.Expr] = []
+        for p in pts:
+            if not cuts or real_compare(p, cuts[-1]) != 0:
+                cuts.append(p)
+        total = sympy.Integer(0)
+        for a, b in zip(cuts, cuts[1:]):
+            cover = tuple(
+                i for i in active if real_compare(raw[i][0][d], a) <= 0 and real_compare(raw[i][1][d], b) >= 0
+            )
+            if cover:
+                total += (_cdf_expr(b, e) - _cdf_expr(a, e)) * rec(cover, d + 1)
+        return total
+
+    value = sympy.expand(rec(tuple(range(len(raw))), 0))
+    return CertifiedCapacityResult(value, level, Xs, boxes)
+
+
+@dataclass(frozen=True)
+class CertifiedSetPrivacyResult:
+    """Verdict on T_{M(X)}(K) ≤ factor · T_{M(Y)}(K) for real-coordinate sets (CERTIFIED:
+    the sign of rhs − lhs was separated from 0 by balls at ``prec`` bits, or proved zero)."""
+
+    holds: bool
+    lhs: sympy.Expr
+    rhs: sympy.Expr
+    factor: sympy.Expr
+    d_H: sympy.Expr
+    diam_K: sympy.Expr
+    sign: Sign
+    prec: int
+    bound: str
+    norm: Norm
+
+    def verify(self) -> bool:
+        """Re-evaluate rhs − lhs at twice the precision and confirm the sign."""
+        diff = self.rhs - self.lhs
+        if self.sign is Sign.ZERO:
+            return bool(sympy.simplify(diff) == 0)
+        with workprec(2 * max(self.prec, 64)):
+            ball = sympy_to_arb(diff)
+        return bool(ball > 0) if self.sign is Sign.POSITIVE else bool(ball < 0)
+
+
+def check_set_privacy_certified(
+    X: Any, Y: Any, K: Any, eps: Any, *, bound: str = "paper", norm: Any = "l1"
+) -> CertifiedSetPrivacyResult:
+    """:func:`~exactdp.sets.check_set_privacy` for sets with real closed-form coordinates.
+
+    ``bound`` is "paper" (e^{ε(d_H + diam K)}), "hausdorff" (e^{ε d_H}) or "points"
+    (|X| e^{ε d_H}, proven in ``proofs/sets_correct_bound.py`` for ℓ1).
+
+    >>> r = check_set_privacy_certified([0, "sqrt(2)/8"], [0], Box(0, "1/8"), eps=1)
+    >>> r.holds, r.d_H
+    (False, sqrt(2)/8)
+    >>> r.verify()
+    True
+    """
+    from exactdp.sets._boxes import region_diameter
+
+    nm = parse_norm(norm)
+    level = as_level(eps)
+    hd = hausdorff_distance_certified(X, Y, nm)
+    boxes = as_boxes(K)
+    diam_K = region_diameter(boxes, nm)[0]
+    if bound == "paper":
+        factor = sympy.exp(level.eps * (hd.value + diam_K))
+    elif bound == "hausdorff":
+        factor = sympy.exp(level.eps * hd.value)
+    elif bound == "points":
+        factor = len(hd.X) * sympy.exp(level.eps * hd.value)
+    else:
+        from exactdp.errors import InvalidArgument
+
+        raise InvalidArgument(f"Got bound={bound!r}; use 'paper', 'hausdorff' or 'points'.")
+    lhs = capacity_functional_certified(hd.X, boxes, level).expr
+    rhs = factor * capacity_functional_certified(hd.Y, boxes, level).expr
+    diff = rhs - lhs
+    try:
+        sign, prec = certified_sign(lambda _p: sympy_to_arb(diff), max_prec=_MAX_PREC, what="privacy margin")
+    except PrecisionLimitReached:
+        if sympy.simplify(diff) != 0:
+            raise
+        sign, prec = Sign.ZERO, 0
+    return CertifiedSetPrivacyResult(
+        sign is not Sign.NEGATIVE, lhs, rhs, factor, hd.value, diam_K, sign, prec, bound, nm
+    )
