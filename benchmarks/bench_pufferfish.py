@@ -107,6 +107,19 @@ def general_instances(rng: random.Random, n: int) -> list[tuple[str, Distributio
     return out
 
 
+def class_total_instances(rng: random.Random, n: int) -> list[tuple[str, DistributionPair]]:
+    """Whole classes added/removed: Binomial(size, p) totals against absent."""
+    from exactdp.pufferfish import binomial, point_mass
+
+    out = []
+    for _ in range(n):
+        size = rng.randint(10, 120)
+        k = rng.randint(1, size - 1)
+        out.append((f"Bin({size}, {k}/{size}) vs ⊥",
+                    DistributionPair(binomial(size, Fraction(k, size)), point_mass(0))))
+    return out
+
+
 def run(kind: str, instances: list[tuple[str, DistributionPair]]) -> None:
     rows = []
     t_cf = t_rf = t_fl = 0.0
@@ -170,6 +183,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     run("bernoulli", bernoulli_instances(rng, args.n))
     run("general", general_instances(rng, args.n))
+    run("class totals", class_total_instances(rng, max(1, args.n // 4)))
     return 0
 
 
