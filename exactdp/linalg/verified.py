@@ -33,9 +33,16 @@ Bounds used: ``|I - R A| <= |I - C| + gamma |R||A_mid| + 2 n eta + |R| A_rad`` w
 ``C = fl(R A_mid)``; only the row sums ``G 1`` are needed, and
 ``(|R||A_mid|) 1 = |R| (|A_mid| 1)`` costs two matrix-vector products.
 ``|r| <= |fl(b_mid - fl(A_mid x~))|`` (F1) ``+ gamma |A_mid||x~| + 2 n eta + A_rad|x~|
-+ b_rad``. Scalars ``beta`` and ``delta`` are combined exactly with Fractions; the
-vectors with F1. Subnormal flushing (FTZ/DAZ) would break F1/F2: it is detected and
-the solve refuses (returns ``None``).
++ b_rad`` (``accurate=False``). By default (``accurate=True``) the residual of ``x~`` is
+computed with error-free transformations (F4: TwoSum/TwoProduct, see
+:func:`exactdp.linalg._accurate.accurate_residual`), giving ``c`` with
+``|b_mid - A_mid x~ - c| <= c_err`` of order ``u |c| + n u^2 |A||x~|``; F3 is then applied
+to ``y = x~ + d`` with the correction ``d = fl(R c)``, using
+``b - A y = (b_mid - A_mid x~) - A_mid d + (b - b_mid) - (A - A_mid) y``. This makes the
+width about ``n`` times smaller (a few ulps when the data are exact floats). Scalars
+``beta`` and ``delta`` are combined exactly with Fractions; the vectors with F1.
+Subnormal flushing (FTZ/DAZ) would break F1/F2: it is detected and the solve refuses
+(returns ``None``).
 """
 
 from __future__ import annotations
@@ -202,7 +209,8 @@ def float_enclosure(values: Any) -> tuple[np.ndarray, np.ndarray]:
     ``arf_get_d``, correctly rounded to nearest or towards zero depending on the
     version), so its error is at most ``spacing(|mid|)``; that is added to the ball
     radius, and the sum is rounded up. Values below the double range become 0 with a
-    radius covering them; values beyond it, NaN or infinite balls raise.
+    radius covering them; values beyond it, NaN or infinite balls raise. The argument
+    (F1) is checked in ``proofs/linalg_verified_bounds.py``.
 
     Parameters
     ----------
