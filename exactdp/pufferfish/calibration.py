@@ -446,7 +446,11 @@ def exact_scale(
         )
     if two is not None and method != "root_finding":
         low, width, p, q = two
-        expr, _branch = bernoulli_theta_expr(p, q, level.eps)
+        expr, branch = bernoulli_theta_expr(p, q, level.eps)
+        if branch in ("none", "equal"):  # excluded by the zero-noise test above
+            raise CertificateInvalid(
+                f"closed form says θ* = 0 ({branch}) but the exact pmf test did not (a bug)"
+            )
         theta_expr = sympy.Rational(width.numerator, width.denominator) * expr
         prec = 64
         while True:
