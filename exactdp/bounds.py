@@ -26,7 +26,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Interval
-from exactdp.errors import InvalidArgument, NotRegular
+from exactdp.errors import CertificateInvalid, InvalidArgument, NotRegular
 from exactdp.levels import PrivacyLevel, parse_level
 from exactdp.metrics import FiniteMetric
 from exactdp.phi import entry_values_ball, entry_values_exact, exact_parameter
@@ -43,6 +43,13 @@ __all__ = [
     "corner_priors",
     "gamma_coefficients",
 ]
+
+
+def _prior(metric: FiniteMetric, prior: Any) -> tuple[Fraction, ...]:
+    """validate_prior, plus the string "uniform"."""
+    if isinstance(prior, str) and prior == "uniform":
+        return uniform_prior(metric)
+    return validate_prior(metric, prior)
 
 
 def _regular_or_raise(
@@ -94,7 +101,19 @@ def _min_sum_alpha(
         sympy.ones(1, metric.n), A=sympy.zeros(1, metric.n), b=sympy.zeros(1, 1),
         A_eq=A, b_eq=b,
     )
-    return tuple(Fraction(int(sympy.Rational(v).p), int(sympy.Rational(v).q)) for v in xs)
+    alpha = tuple(Fraction(int(sympy.Rational(v).p), int(sympy.Rational(v).q)) for v in xs)
+    # sympy's simplex has returned infeasible points on other LPs: re-check exactly
+    idx = metric.index.tolist()
+    ok = all(a >= 0 for a in alpha) and all(
+        sum((vals[k] * a for k, a in zip(row, alpha)), Fraction(0)) == p
+        for row, p in zip(idx, prior)
+    )
+    if not ok:
+        raise CertificateInvalid(
+            "the exact LP for min Σα returned a point that does not solve Φα = π, α ≥ 0 "
+            "(a sympy simplex bug); please report this instance."
+        )
+    return alpha
 
 
 @dataclass(frozen=True)
@@ -158,7 +177,7 @@ def utility_bound(
     ...
     exactdp.errors.NotRegular: the prior is not ε = log(2) (t = 1/2)-regular on line(3): ...
     """
-    pi = validate_prior(metric, prior)
+    pi = _prior(metric, prior)
     res = _regular_or_raise(metric, pi, eps, t, method)
     value, enc, alpha = _alpha_sum(res)
     return UtilityBound(value, enc, alpha, res, minimised=res.engine.singular)
@@ -214,7 +233,7 @@ def leakage_bound(
     >>> b.ratio, b.value                       # (5/9)/(1/3) = 5/3
     (Fraction(5, 3), log(5/3)/log(2))
     """
-    pi = validate_prior(metric, prior)
+    pi = _prior(metric, prior)
     ub = utility_bound(metric, pi, eps, t=t, method=method)
     pmax = max(pi)
     exact = None if ub.value is None else ub.value / pmax
@@ -403,7 +422,7 @@ def gamma_coefficients(
     >>> g.gamma, g.verify()                    # α·(row sums 7/4, 2, 7/4)
     ((Fraction(7, 18), Fraction(2, 9), Fraction(7, 18)), True)
     """
-    pi = validate_prior(metric, prior)
+    pi = _prior(metric, prior)
     res = _regular_or_raise(metric, pi, eps, t, method)
     level = res.level
     raw = res.alpha

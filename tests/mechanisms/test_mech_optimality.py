@@ -1,0 +1,99 @@
+"""Thm. 4: optimality for every regular prior, decided by an exact LP with certificates."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp.analysis import utility
+from exactdp.bounds import utility_bound
+from exactdp.errors import ExactnessRequired, InstanceTooLarge
+from exactdp.mechanisms import (
+    exponential_mechanism,
+    from_rows,
+    sum_query_geometric,
+    tight_constraints_mechanism,
+    truncated_geometric,
+)
+from exactdp.metrics import cycle, discrete, line, sum_query
+from exactdp.optimality import exact_feasibility, is_optimal
+from exactdp.tight import tight_constraints
+
+T = st.sampled_from([F(1, 5), F(1, 3), F(1, 2), F(2, 3)])
+
+
+@settings(max_examples=12, deadline=None)
+@given(t=T, k=st.integers(0, 3))
+def test_tight_constraints_mechanisms_are_optimal(t: F, k: int) -> None:
+    metric = [line(4), cycle(4), discrete(3), sum_query(2, 2)][k]
+    if not tight_constraints(metric, t=t).exists:
+        return
+    r = is_optimal(tight_constraints_mechanism(metric, t=t), metric, t=t)
+    assert r.optimal and r.verify()
+
+
+def test_split_outputs_are_still_optimal() -> None:
+    # duplicate every output of the truncated geometric, halving the mass: the remap that
+    # merges the halves back recovers the tight-constraints mechanism
+    H = truncated_geometric(3, t="1/2").rows_fraction()
+    split = [[v / 2 for v in row for _ in (0, 1)] for row in H]
+    r = is_optimal(from_rows(split), line(3), t="1/2")
+    assert r.optimal and r.verify()
+    R = r.certificate.remap
+    assert len(R) == 6 and all(sum(row) == 1 for row in R)
+
+
+def test_geometric_comparator_of_the_sum_query_is_not_optimal() -> None:
+    metric = sum_query(2, 2)
+    t = F(1, 4)  # s = 1/2
+    assert tight_constraints(metric, t=t).exists
+    G = sum_query_geometric(2, 2, t=t)
+    r = is_optimal(G, metric, t=t)
+    assert not r.optimal and r.certificate.kind == "farkas" and r.verify()
+    # consistent with Thm. 2: strictly below the bound for the (regular) uniform prior
+    assert utility(G).value < utility_bound(metric, "uniform", t=t).value
+
+
+def test_flat_and_non_private_mechanisms() -> None:
+    flat = from_rows([[F(1, 3)] * 3] * 3)
+    r = is_optimal(flat, line(3), t="1/2")
+    assert not r.optimal and r.verify()
+    ident = from_rows([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    r = is_optimal(ident, line(3), t="1/2")
+    assert not r.optimal and r.certificate is None and not r.private.private and r.verify()
+
+
+def test_exponential_mechanism_on_a_cycle() -> None:
+    # ball-size symmetric: the exponential mechanism at ε is h ∝ e^{-ε d/2}, not the
+    # tight-constraints one e^{-ε d}; it is private at ε but not optimal
+    m = cycle(5)
+    r = is_optimal(exponential_mechanism(m, t="1/4"), m, t="1/4")
+    assert not r.optimal and r.verify()
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_exact_feasibility_certificates(data: st.DataObject) -> None:
+    rows = data.draw(st.integers(1, 4))
+    cols = data.draw(st.integers(1, 4))
+    A = [[F(data.draw(st.integers(-3, 3))) for _ in range(cols)] for _ in range(rows)]
+    b = [F(data.draw(st.integers(-3, 3))) for _ in range(rows)]
+    ok, v = exact_feasibility(A, b)
+    if ok:
+        assert all(x >= 0 for x in v)
+        assert all(sum((a * x for a, x in zip(r, v)), F(0)) == bi for r, bi in zip(A, b))
+    else:
+        assert all(sum((A[i][j] * v[i] for i in range(rows)), F(0)) >= 0 for j in range(cols))
+        assert sum((bi * w for bi, w in zip(b, v)), F(0)) < 0
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ExactnessRequired):
+        is_optimal(truncated_geometric(3, eps="4/5"), line(3), eps="4/5")
+    with pytest.raises(ExactnessRequired):
+        is_optimal(truncated_geometric(3, t="1/2"), line(3), eps="4/5")
+    with pytest.raises(InstanceTooLarge):
+        is_optimal(truncated_geometric(25, t="1/2"), line(25), t="1/2")
