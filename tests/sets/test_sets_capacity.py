@@ -193,3 +193,17 @@ def test_monte_carlo_cross_check():
         mc = capacity_monte_carlo_float(X, K, eps=eps, n_samples=200_000, seed=seed)
         lo, hi = mc.interval_float(5.0)
         assert lo <= val <= hi, (X, val, mc)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 3), st.data())
+def test_single_point_equals_product_of_cdf_differences(dim, data):
+    x = data.draw(st.tuples(*[coord] * dim))
+    lo = data.draw(st.tuples(*[coord] * dim))
+    w = data.draw(st.tuples(*[width] * dim))
+    hi = tuple(a + b for a, b in zip(lo, w))
+    # the single-box formula Π_i (F(u_i − x_i) − F(l_i − x_i)), assembled here from the CDF
+    want = ExpPoly.constant(1)
+    for li, ui, xi in zip(lo, hi, x):
+        want = want * (laplace_cdf(ui - xi) - laplace_cdf(li - xi))
+    assert capacity_functional([x], Box(lo, hi), eps=1).value == want
