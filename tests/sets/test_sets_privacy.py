@@ -181,3 +181,15 @@ def test_find_violation_random_search():
     s = find_violation_random(1, dim=1, max_points=3, trials=4, seed=3)
     assert s.verify()
     assert s.found  # most random pairs with |X| ≥ 2 violate the paper's bound at small K
+
+
+def test_singleton_X_never_violates_and_large_K_is_guaranteed():
+    # Theorem C (|X| = 1): the search over boxes finds nothing, in either norm-l1 reading
+    s = find_violation([(0, 0)], [(0, 0), (1, Fraction(1, 2))], 1, both_directions=False)
+    assert not s.found and s.best.guaranteed
+    # Corollary E: |X| = 2 ≤ e^{ε diam K} = e^{1} makes the paper's bound true
+    r = check_set_privacy([0, Fraction(1, 4)], [0], Box(0, 1), 1)
+    assert r.guaranteed and r.holds
+    # ... but not at diam K = 1/4 (e^{1/4} < 2): no guarantee, and indeed it fails
+    r = check_set_privacy([0, Fraction(1, 4)], [0], Box(0, Fraction(1, 4)), 1)
+    assert not r.guaranteed and not r.holds
