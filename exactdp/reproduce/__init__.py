@@ -10,6 +10,14 @@
 Every function takes ``quick=True`` for small sizes (tests) and defaults to the paper's sizes.
 """
 
+from exactdp.reproduce.fig4 import Fig4Row, fig4, product_prior_regularity
 from exactdp.reproduce.fig6 import Fig6Row, fig6_count_queries, fig6_sum_query
 
-__all__ = ["Fig6Row", "fig6_sum_query", "fig6_count_queries"]
+__all__ = [
+    "Fig4Row",
+    "fig4",
+    "product_prior_regularity",
+    "Fig6Row",
+    "fig6_sum_query",
+    "fig6_count_queries",
+]
