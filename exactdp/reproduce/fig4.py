@@ -198,12 +198,11 @@ def fig4(
 
 
 def to_markdown(rows: list[Fig4Row]) -> str:
-    """Markdown table (bits, 4 decimals, rounded outward)."""
-    import math
+    """Markdown table (bits; digits shown are truncated, "…" marks more digits)."""
+    from exactdp.reproduce.fig6 import _fmt
 
     def fmt(iv: Interval) -> str:
-        lo, hi = math.floor(iv.lo * 10**4) / 10**4, math.ceil(iv.hi * 10**4) / 10**4
-        return f"{lo:.4f}" if hi - lo <= 1e-4 + 1e-12 else f"[{lo:.4f}, {hi:.4f}]"
+        return _fmt(iv, 4)
 
     out = ["| ε | Thm. 3 bound (all priors) | π regular | Prop. 5 bound for π |",
            "|---|---|---|---|"]
