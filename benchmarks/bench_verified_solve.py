@@ -102,6 +102,20 @@ def run_case(name: str, dist: np.ndarray, t_kind: str, *, exact: bool, arb_solve
             )
         )
 
+    plain, t_plain = timed(lambda: verified_solve(A_mid, A_rad, b, 0.0, accurate=False), repeat=3)
+    if plain is None:
+        rows.append(("verified_solve(accurate=False)", "certified", t_plain, "NOT VERIFIED"))
+    else:
+        width = float(np.max((plain.hi - plain.lo) / np.maximum(np.abs(plain.x_approx), 1e-300)))
+        rows.append(
+            (
+                "verified_solve(accurate=False)",
+                f"certified, plain residual (max rel width {width:.1e})",
+                t_plain,
+                describe_signs(plain.lo, plain.hi),
+            )
+        )
+
     if arb_solve:
         with flint.ctx.workprec(64):
             entries = [powers[int(k)] for k in dist.ravel()]
@@ -119,16 +133,12 @@ def run_case(name: str, dist: np.ndarray, t_kind: str, *, exact: bool, arb_solve
         rows.append(("flint fmpq_mat.solve", "exact", t_q_solve, exact_desc))
         if enc is not None:
             inside = all(
-                flint.fmpq(*float(lo).as_integer_ratio())
-                <= e
-                <= flint.fmpq(*float(hi).as_integer_ratio())
+                flint.fmpq(*float(lo).as_integer_ratio()) <= e <= flint.fmpq(*float(hi).as_integer_ratio())
                 for e, lo, hi in zip(ent, enc.lo, enc.hi)
             )
             print(f"   exact solution inside the verified box: {inside}")
 
-    print(
-        f"\n== {name}, n = {n}, t = {t_kind} (float_enclosure of {kmax + 1} powers: {t_enc:.3f} s)"
-    )
+    print(f"\n== {name}, n = {n}, t = {t_kind} (float_enclosure of {kmax + 1} powers: {t_enc:.3f} s)")
     header = f"   {'method':32s} {'kind':58s} {'time [s]':>9s} {'ratio':>8s}"
     print(header + "  signs (+pos -neg ?undecided)")
     for meth, kind, secs, signs in rows:
@@ -139,15 +149,16 @@ def run_case(name: str, dist: np.ndarray, t_kind: str, *, exact: bool, arb_solve
             entries = [powers[int(k)] for k in dist.ravel()]
             A_arb = flint.arb_mat(n, n, entries)
             b_arb = flint.arb_mat(n, 1, [1] * n)
-            ok, t_chk = timed(
-                lambda: check_enclosure_arb(A_arb, b_arb, np.linalg.inv(A_mid), enc, 64)
-            )
+            ok, t_chk = timed(lambda: check_enclosure_arb(A_arb, b_arb, np.linalg.inv(A_mid), enc, 64))
         print(f"   check_enclosure_arb (64 bits): {ok}  ({t_chk:.2f} s)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the slow arb/fmpq baselines")
+    parser.add_argument(
+        "--large", action="store_true", help="also time n = 2001 and 4001 sum-query systems (float/verified only)"
+    )
     args = parser.parse_args()
     slow = not args.quick
     print(f"python-flint {flint.__version__}, numpy {np.__version__}")
@@ -158,6 +169,9 @@ def main() -> None:
     for t_kind in ("2/5", "exp(-1)"):
         for name, dist, exact in cases:
             run_case(name, dist, t_kind, exact=exact and slow, arb_solve=slow)
+    if args.large:
+        for u in (400, 800):
+            run_case(f"sum-query (u={u}, v=5)", sum_query_distances(u, 5), "2/5", exact=False, arb_solve=False)
 
 
 if __name__ == "__main__":

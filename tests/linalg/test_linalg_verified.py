@@ -534,3 +534,13 @@ def test_residual_bound_exact(n: int, seed: int, accurate: bool, rad: float) -> 
                 Fraction(0),
             )
             assert abs(ri) <= Fraction(float(r_up[i]))
+
+
+def test_float_enclosure_accepts_arb_mat() -> None:
+    with flint.ctx.workprec(64):
+        M = flint.arb_mat([[flint.fmpq(1, 3), 2], [flint.arb("0.1"), -1]])
+    mid, rad = float_enclosure(M)
+    assert mid.shape == (2, 2)
+    for i, j, q in ((0, 0, Fraction(1, 3)), (0, 1, Fraction(2)), (1, 0, Fraction(1, 10))):
+        assert abs(Fraction(float(mid[i, j])) - q) <= Fraction(float(rad[i, j]))
+    assert rad[0, 1] == 0.0 and rad[1, 1] == 0.0
