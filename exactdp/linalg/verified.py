@@ -292,6 +292,18 @@ def _as_float_array(x: Any, name: str, ndim: int) -> FloatArray:
     return arr
 
 
+def _radius(value: Any, name: str, shape: tuple[int, ...]) -> FloatArray:
+    """A radius given as None, a scalar, or an array of exactly ``shape``."""
+    if value is None:
+        return np.zeros(shape)
+    arr = _as_float_array(value, name, np.ndim(value))
+    if arr.ndim == 0:
+        return np.full(shape, float(arr))
+    if arr.shape != shape:
+        raise InvalidArgument(f"{name} must be a scalar or have shape {shape}; got {arr.shape}")
+    return arr
+
+
 def verified_solve(
     A_mid: Any,
     A_rad: Any,
@@ -350,10 +362,8 @@ def verified_solve(
     b = _as_float_array(b_mid, "b_mid", 1)
     if b.shape != (n,):
         raise InvalidArgument(f"b_mid must have shape ({n},); got {b.shape}")
-    Arad = (
-        np.zeros((n, n)) if A_rad is None else np.broadcast_to(_as_float_array(A_rad, "A_rad", np.ndim(A_rad)), (n, n))
-    )
-    brad = np.zeros(n) if b_rad is None else np.broadcast_to(_as_float_array(b_rad, "b_rad", np.ndim(b_rad)), (n,))
+    Arad = _radius(A_rad, "A_rad", (n, n))
+    brad = _radius(b_rad, "b_rad", (n,))
     for name, arr in (("A_mid", A), ("A_rad", Arad), ("b_mid", b), ("b_rad", brad)):
         if not np.all(np.isfinite(arr)):
             raise InvalidArgument(f"{name} contains NaN or infinite entries")

@@ -544,3 +544,12 @@ def test_float_enclosure_accepts_arb_mat() -> None:
     for i, j, q in ((0, 0, Fraction(1, 3)), (0, 1, Fraction(2)), (1, 0, Fraction(1, 10))):
         assert abs(Fraction(float(mid[i, j])) - q) <= Fraction(float(rad[i, j]))
     assert rad[0, 1] == 0.0 and rad[1, 1] == 0.0
+
+
+def test_radius_shapes() -> None:
+    with pytest.raises(InvalidArgument):
+        verified_solve(np.eye(3), np.zeros(3), np.ones(3), 0)  # ambiguous row/column radii
+    with pytest.raises(InvalidArgument):
+        verified_solve(np.eye(3), 0, np.ones(3), np.zeros((3, 3)))
+    enc = verified_solve(np.eye(3), None, np.ones(3), None)
+    assert enc is not None and enc.contains([1, 1, 1])
