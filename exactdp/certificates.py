@@ -212,6 +212,66 @@ class VerifiedFloatCertificate:
             return bool(check_enclosure_arb(phi, b, self.R, self.enclosure, self.verify_precision))
 
 
+@dataclass(frozen=True)
+class KroneckerCertificate:
+    """Φ = Φ_1 ⊗ … ⊗ Φ_m and b = b_1 ⊗ … ⊗ b_m (b_k ≥ 0, nonzero); per-factor certificates.
+
+    Lemma (``exactdp.structure``): with every Φ_k invertible, the unique solution
+    x = ⊗x_k is ≥ 0 iff every x_k ≥ 0. A factor that *holds* is certified by its own
+    certificate; a factor that *fails* must also prove Φ_k invertible, which every failing
+    certificate here does except the LP one (never used for a Kronecker split).
+    """
+
+    metric: FiniteMetric = field(repr=False)
+    rhs: tuple[Fraction, ...] = field(repr=False)
+    factor_rhs: tuple[tuple[Fraction, ...], ...] = field(repr=False)
+    factors: tuple[Any, ...]
+    holds: bool
+    kind: str = "kronecker"
+
+    def verify(self) -> bool:
+        """Check the factorisation of Φ and b exactly, then every factor certificate."""
+        import itertools
+
+        fm = self.metric.kronecker_factors
+        if fm is None or len(fm) != len(self.factors) or len(fm) != len(self.factor_rhs):
+            return False
+        sizes = [f.n for f in fm]
+        q = self.metric.q
+        if q is None:
+            return False
+        # d(a, b) = Σ_k d_k(a_k, b_k) for every pair (row-major multi-indices), exactly:
+        total = np.zeros((1, 1), dtype=object)
+        for f in fm:
+            scaled = [v.coef * q for v in f.values]
+            if any(not v.is_rational for v in f.values) or any(x.denominator != 1 for x in scaled):
+                return False
+            dk = np.array([int(x) for x in scaled], dtype=object)[f.index]
+            total = (total[:, None, :, None] + dk[None, :, None, :]).reshape(
+                total.shape[0] * f.n, total.shape[1] * f.n)
+        if not np.array_equal(total, self.metric.exponent_matrix().astype(object)):
+            return False
+        for multi, v in zip(itertools.product(*(range(s) for s in sizes)), self.rhs):
+            prod = Fraction(1)
+            for k, i in enumerate(multi):
+                prod *= self.factor_rhs[k][i]
+            if prod != v:
+                return False
+        if any(all(v == 0 for v in b) or any(v < 0 for v in b) for b in self.factor_rhs):
+            return False
+        if not all(c.verify() for c in self.factors):
+            return False
+        if self.holds:
+            return all(_claims_holds(c) for c in self.factors)
+        return any(not _claims_holds(c) and c.kind != "farkas" for c in self.factors)
+
+
+def _claims_holds(cert: Any) -> bool:
+    if isinstance(cert, ExactSolution):
+        return cert.nonnegative
+    return bool(cert.holds)
+
+
 def as_sympy_vector(values: tuple[Fraction, ...]) -> sympy.Matrix:
     """Exact values as a sympy column (for display)."""
     return sympy.Matrix([sympy.Rational(v.numerator, v.denominator) for v in values])

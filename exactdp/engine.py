@@ -15,6 +15,10 @@ Backends, cheapest first (``method="auto"``):
     flint ``arb_mat.solve`` at 64, 128, 256, ... bits up to ``max_prec``. At a rational
     ε in the polynomial case t is transcendental (Lindemann), so no z_i(t) vanishes
     and raising the precision always settles every sign.
+``kronecker`` (first, whenever it applies)
+    Φ = ⊗Φ_k for ℓ1-sums of metrics (Hamming databases, Manhattan grids) and b = ⊗b_k
+    (b = 1, or a product prior): each factor is decided on its own and the verdicts
+    combine (the lemma in :mod:`exactdp.structure`).
 ``exact``
     flint ``fmpq_mat.solve`` when s = e^{-ε/q} is rational; when Φ is singular at that
     level, an exact rational LP (:mod:`exactdp.lp`) gives a nonnegative solution or an
@@ -40,6 +44,7 @@ from exactdp.certificates import (
     Certificate,
     ExactSolution,
     FarkasCertificate,
+    KroneckerCertificate,
     VerifiedFloatCertificate,
 )
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
@@ -205,6 +210,53 @@ def _verified_float_backend(metric: FiniteMetric, level: PrivacyLevel,
     return EngineResult(holds, cert, "verified-float", 53, x_enclosure=enclosure)
 
 
+def _kronecker_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],
+                       method: str, max_prec: int) -> EngineResult | None:
+    """Φ = ⊗Φ_k and b = ⊗b_k: decide each factor, combine (lemma in exactdp.structure)."""
+    from exactdp.structure import kronecker_split
+
+    split = kronecker_split(metric, None if all(v == 1 for v in rhs) else rhs)
+    if split is None:
+        return None
+    parts = [solve_nonnegative(f, level, b, method=method, max_prec=max_prec)
+             for f, b in split.factors]
+    if any(p.singular for p in parts):
+        return None  # the lemma needs invertible factors: let the dense route answer
+    holds = all(p.holds for p in parts)
+    cert = KroneckerCertificate(metric, rhs, tuple(b for _, b in split.factors),
+                                tuple(p.certificate for p in parts), holds)
+    x_exact = None
+    if all(p.x_exact is not None for p in parts):
+        x_exact = _kron_exact([p.x_exact for p in parts])  # type: ignore[misc]
+    enclosure = None
+    if all(p.x_enclosure is not None for p in parts):
+        enclosure = _kron_enclosure([p.x_enclosure for p in parts])  # type: ignore[misc]
+    names = "+".join(sorted({p.method for p in parts}))
+    return EngineResult(holds, cert, f"kronecker[{names}]", max((p.precision or 0) for p in parts)
+                        or None, x_exact=x_exact, x_enclosure=enclosure)
+
+
+def _kron_exact(vectors: list[tuple[Fraction, ...]]) -> tuple[Fraction, ...]:
+    out = [Fraction(1)]
+    for vec in vectors:
+        out = [a * b for a in out for b in vec]
+    return tuple(out)
+
+
+def _kron_enclosure(vectors: list[tuple[tuple[Fraction, Fraction], ...]]) -> tuple[
+    tuple[Fraction, Fraction], ...
+]:
+    out = [(Fraction(1), Fraction(1))]
+    for vec in vectors:
+        nxt = []
+        for a_lo, a_hi in out:
+            for b_lo, b_hi in vec:
+                prods = (a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi)
+                nxt.append((min(prods), max(prods)))
+        out = nxt
+    return tuple(out)
+
+
 # -- driver --------------------------------------------------------------------
 def _choose_methods(metric: FiniteMetric, level: PrivacyLevel, method: str) -> list[str]:
     """Order in which backends are tried.
@@ -276,6 +328,11 @@ def solve_nonnegative(
         raise InvalidArgument(f"Got method={method!r}; choose one of {METHODS[:-1]} "
                               "(use float_solve for an uncertified float answer).")
     b = _normalise_rhs(metric, rhs)
+    if metric.kronecker_factors and method in ("auto", "exact", "ball"):
+        # Structure first: m small solves instead of one of size ∏ n_k.
+        kron = _kronecker_backend(metric, level, b, method, max_prec)
+        if kron is not None:
+            return kron
     tried = []
     for backend in _choose_methods(metric, level, method):
         if backend == "exact":

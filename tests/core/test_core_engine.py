@@ -148,3 +148,56 @@ def test_mechanism_is_stochastic_and_tight():
             # Def. 6: h[y, y'] = e^{-d(y, y')} h[y', y']
             assert H[y][y2] == Fraction(str(phi[y, y2])) * H[y2][y2]
     assert np.isclose(float(sum(H[0])), 1.0)
+
+
+def _product(p, k):
+    import itertools
+
+    out = []
+    for combo in itertools.product(p, repeat=k):
+        v = Fraction(1)
+        for c in combo:
+            v *= c
+        out.append(v)
+    return out
+
+
+@pytest.mark.parametrize("t", ["3/5", "1/2", "1/3"])
+def test_kronecker_route_agrees_with_dense(t):
+    """Example 3's shape on a small space: the Kronecker split agrees with the dense solve."""
+    m = M.hamming(4, 2)
+    p = [Fraction(3, 10), Fraction(27, 100), Fraction(23, 100), Fraction(1, 5)]
+    prior = _product(p, 2)
+    kron = is_regular(m, prior, t=t)
+    dense = solve_nonnegative(m, parse_level(t=t), prior, method="verified-float") \
+        if t != "1/2" else None
+    direct = __import__("exactdp.engine", fromlist=["_exact_backend"])._exact_backend(
+        m, parse_level(t=t), tuple(prior))
+    assert kron.method.startswith("kronecker")
+    assert kron.regular == direct.holds and kron.alpha == direct.x_exact
+    assert kron.certificate.verify()
+    if dense is not None:
+        assert dense.holds == kron.regular
+
+
+def test_example3_boundary_has_exact_zero():
+    """At t = 1/2, α for p = (.3, .27, .23, .2) has exact zeros: α_k = (p − t/(1+3t))/(1−t)
+    and t/(1+3t) = 1/5 = p_4. Only an exact route can say 'regular' here."""
+    m = M.hamming(4, 5)
+    prior = _product([Fraction(3, 10), Fraction(27, 100), Fraction(23, 100), Fraction(1, 5)], 5)
+    r = is_regular(m, prior, t="1/2")
+    assert r.regular and min(r.alpha) == 0 and r.certificate.verify()
+    # just below the boundary (t slightly larger, ε smaller) the prior is not regular
+    assert not is_regular(m, prior, t="51/100").regular
+
+
+def test_tampered_kronecker_certificate_fails():
+    from dataclasses import replace
+
+    m = M.hamming(3, 2)
+    r = tight_constraints(m, t="1/2")
+    cert = r.certificate
+    assert cert.kind == "kronecker" and cert.verify()
+    assert not replace(cert, holds=not cert.holds).verify()
+    bad_rhs = (Fraction(2),) + cert.rhs[1:]
+    assert not replace(cert, rhs=bad_rhs).verify()
