@@ -92,22 +92,26 @@ def accurate_residual(A: FloatArray, b: FloatArray, x: FloatArray) -> tuple[Floa
     absx = np.abs(x)
     col_safe = ((absx >= _SAFE_LO) & (absx <= _SAFE_HI)) | (x == 0.0)
     x_safe = np.where(col_safe, x, 0.0)
-    absA = np.abs(A)
-    safe = ((absA >= _SAFE_LO) & (absA <= _SAFE_HI)) | (A == 0.0)
+    safe = (np.abs(A) >= _SAFE_LO) & (np.abs(A) <= _SAFE_HI)
+    safe |= A == 0.0
     safe &= col_safe[None, :]
-    A_safe = np.where(safe, A, 0.0)
-    A_unsafe = A - A_safe  # exact: each entry is either A_ij or 0
-    At = np.ascontiguousarray(A_safe.T)  # rows of At = columns of A_safe
+    if bool(safe.all()):
+        A_safe = A
+        A_unsafe = None
+    else:
+        A_safe = np.where(safe, A, 0.0)
+        A_unsafe = A - A_safe  # exact: each entry is either A_ij or 0
+    del safe
 
     s = np.array(b, dtype=np.float64, copy=True)
     comp = np.zeros(n)  # float sum of the TwoSum errors c_j minus product errors E_j
     abs_acc = np.zeros(n)  # float sum of |c_j| and |E_j|
     for j0 in range(0, k, _BLOCK):
         j1 = min(k, j0 + _BLOCK)
-        blk = At[j0:j1]
-        xb = x_safe[j0:j1, None]
+        blk = np.ascontiguousarray(A_safe[:, j0:j1].T)  # rows = columns j0..j1 of A_safe
+        xb = np.broadcast_to(x_safe[j0:j1, None], blk.shape)
         hi, lo = _split(blk)
-        P, E = two_product(blk, hi, lo, np.broadcast_to(xb, blk.shape))
+        P, E = two_product(blk, hi, lo, xb)
         comp -= E.sum(axis=0)
         abs_acc += np.abs(E).sum(axis=0)
         for row in P:
@@ -122,7 +126,7 @@ def accurate_residual(A: FloatArray, b: FloatArray, x: FloatArray) -> tuple[Floa
     err = up(g2k * abs_bound, np.inf)  # >= |comp - (sum c - sum E)|
     center = s + comp
     err = up(err + np.spacing(np.abs(center)), np.inf)  # F1 for the final addition
-    if np.any(A_unsafe != 0.0):
+    if A_unsafe is not None:
         w = A_unsafe @ x
         center2 = center - w
         err = up(err + np.spacing(np.abs(center2)), np.inf)

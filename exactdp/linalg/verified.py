@@ -454,7 +454,7 @@ def _defect_row_bound(A: FloatArray, Arad: FloatArray, R: FloatArray, bounds: _B
         return None
     diag = np.diagonal(C).copy()
     diag_up = _up(np.abs(1.0 - diag))  # F1: |1 - c_ii| <= succ(|fl(1 - c_ii)|)
-    offd = np.abs(C)
+    offd = np.abs(C, out=C)  # C itself is no longer needed
     np.fill_diagonal(offd, 0.0)
     off_up = bounds.nonneg_product_upper(offd, ones)  # exact row sums of |C| off-diagonal
     rowsA = bounds.nonneg_product_upper(np.abs(A), ones)  # >= |A_mid| 1
