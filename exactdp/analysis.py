@@ -323,6 +323,18 @@ def _float_and_masks(mech: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return F, Z, unsafe
 
 
+def _numerators_denominators(ents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Object arrays of the fmpz numerators and (positive) denominators of fmpq entries."""
+    n, m = ents.shape
+    P = np.empty((n, m), dtype=object)
+    Q = np.empty((n, m), dtype=object)
+    for i in range(n):
+        row = ents[i]
+        P[i, :] = [v.p for v in row]
+        Q[i, :] = [v.q for v in row]
+    return P, Q
+
+
 def _level_exact(
     mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
 ) -> PrivacyLevelResult:
@@ -346,6 +358,7 @@ def _level_exact(
     best: tuple[Fraction, Distance, int, int, int] | None = None
     m = F.shape[1]
     chunk = max(1, 4_000_000 // max(1, m))
+    Pm, Qm = _numerators_denominators(ents)
     for v, members in _group_by_distance(metric, A, B).items():
         d = metric.values[v]
         # float maximum of the class
@@ -371,19 +384,29 @@ def _level_exact(
                 continue
             a_idx = A[sel][rows]
             b_idx = B[sel][rows]
-            num = ents[a_idx, zs]
-            den = ents[b_idx, zs]
+            # h[a,z]/h[b,z] = (Pa/Qa)/(Pb/Qb): compare Pa·Qb·q with p·Pb·Qa in integers
+            # (fmpz products, no gcd canonicalisation: ~10× faster than fmpq arithmetic)
+            Pa, Qa = Pm[a_idx, zs], Qm[a_idx, zs]
+            Pb, Qb = Pm[b_idx, zs], Qm[b_idx, zs]
+            lhs_base = Pa * Qb
+            rhs_base = Pb * Qa
             if cls_best is None:
                 k = int(np.argmax(R[rows, zs]))
-                cls_best = (num[k] / den[k], int(a_idx[k]), int(b_idx[k]), int(zs[k]))
-            # exact: find candidates with num/den > current best; iterate until none
+                cls_best = (
+                    ents[a_idx[k], zs[k]] / ents[b_idx[k], zs[k]],
+                    int(a_idx[k]), int(b_idx[k]), int(zs[k]),
+                )
+            # exact: find candidates with ratio > current best; iterate until none
             while True:
                 cur = cls_best[0]
-                exceed = np.nonzero(num > den * cur)[0]
+                exceed = np.nonzero(lhs_base * cur.q > rhs_base * cur.p)[0]
                 if len(exceed) == 0:
                     break
                 k = int(exceed[int(np.argmax(R[rows, zs][exceed]))])
-                cls_best = (num[k] / den[k], int(a_idx[k]), int(b_idx[k]), int(zs[k]))
+                cls_best = (
+                    ents[a_idx[k], zs[k]] / ents[b_idx[k], zs[k]],
+                    int(a_idx[k]), int(b_idx[k]), int(zs[k]),
+                )
         if cls_best is None:
             continue
         ratio = Fraction(int(cls_best[0].p), int(cls_best[0].q))
