@@ -113,6 +113,36 @@ class FloatEnclosure:
                 return False
         return True
 
+    def to_dict(self) -> dict[str, Any]:
+        """Exact JSON-ready form: every float as ``float.hex`` (round-trips bit for bit).
+
+        >>> e = FloatEnclosure(np.array([0.1]), np.array([0.2]), 0.5, np.array([0.15]), "demo")
+        >>> e2 = FloatEnclosure.from_dict(e.to_dict())
+        >>> e2.lo[0] == 0.1 and e2.hi[0] == 0.2 and e2.beta == 0.5 and e2.method == "demo"
+        True
+        """
+        return {
+            "lo": [float(v).hex() for v in self.lo],
+            "hi": [float(v).hex() for v in self.hi],
+            "beta": float(self.beta).hex(),
+            "x_approx": [float(v).hex() for v in self.x_approx],
+            "method": self.method,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FloatEnclosure:
+        """Inverse of :meth:`to_dict`."""
+        try:
+            return cls(
+                lo=np.array([float.fromhex(v) for v in data["lo"]], dtype=np.float64),
+                hi=np.array([float.fromhex(v) for v in data["hi"]], dtype=np.float64),
+                beta=float.fromhex(data["beta"]),
+                x_approx=np.array([float.fromhex(v) for v in data["x_approx"]], dtype=np.float64),
+                method=str(data["method"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidArgument(f"not a FloatEnclosure dict: {exc}") from exc
+
     @property
     def width(self) -> np.ndarray:
         """Componentwise width ``hi - lo`` (float, rounded to nearest; informational)."""
@@ -431,11 +461,14 @@ def _verified_solve(
     hi = _up(y_hi + _up(y_lo + rad))
     if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
         return None
+    arrays = [np.array(v, dtype=np.float64) for v in (lo, hi, y_hi)]
+    for arr in arrays:
+        arr.setflags(write=False)  # the certificate must not be edited in place
     return FloatEnclosure(
-        lo=np.asarray(lo, dtype=np.float64),
-        hi=np.asarray(hi, dtype=np.float64),
+        lo=arrays[0],
+        hi=arrays[1],
         beta=_frac_up(beta),
-        x_approx=np.asarray(y_hi, dtype=np.float64),
+        x_approx=arrays[2],
         method=VERIFIED_METHOD,
     )
 

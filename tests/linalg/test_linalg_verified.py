@@ -553,3 +553,15 @@ def test_radius_shapes() -> None:
         verified_solve(np.eye(3), 0, np.ones(3), np.zeros((3, 3)))
     enc = verified_solve(np.eye(3), None, np.ones(3), None)
     assert enc is not None and enc.contains([1, 1, 1])
+
+
+def test_enclosure_is_read_only_and_round_trips() -> None:
+    enc = verified_solve([[3.0, 1.0], [1.0, 2.0]], 1e-9, [1.0, 0.1], 1e-12)
+    assert enc is not None
+    with pytest.raises(ValueError):
+        enc.lo[0] = -1e300
+    back = FloatEnclosure.from_dict(enc.to_dict())
+    assert np.array_equal(back.lo, enc.lo) and np.array_equal(back.hi, enc.hi)
+    assert back.beta == enc.beta and np.array_equal(back.x_approx, enc.x_approx)
+    with pytest.raises(InvalidArgument):
+        FloatEnclosure.from_dict({"lo": ["zz"]})
