@@ -740,6 +740,14 @@ def planar_laplace_grid(
         area = arb_from_fraction((h / m) ** 2)
         # mass of the cell at offset (dx, dy) cells from the input: depends on |dx|, |dy|
         cache: dict[tuple[int, int], arb] = {}
+        unit = arb_from_fraction(h / (2 * m))  # coordinates below are integers × unit
+        dens: dict[int, arb] = {}
+
+        def density(q: int) -> arb:
+            """e^{-ε·√q·unit}, cached by the integer q (many sub-squares share it)."""
+            if q not in dens:
+                dens[q] = (-eps_b * arb(q).sqrt() * unit).exp()
+            return dens[q]
 
         def cell_mass(dx: int, dy: int) -> arb:
             key = (abs(dx), abs(dy))
@@ -747,19 +755,18 @@ def planar_laplace_grid(
                 return cache[key]
             total = arb(0)
             for a in range(m):
+                x0 = 2 * key[0] * m - m + 2 * a
+                x1 = x0 + 2
+                nx = 0 if x0 < 0 < x1 else min(abs(x0), abs(x1))
+                fx = max(abs(x0), abs(x1))
                 for b in range(m):
-                    # sub-square in units of h/m relative to the input point
-                    x0 = Fraction(2 * key[0] * m - m + 2 * a, 2 * m)
-                    y0 = Fraction(2 * key[1] * m - m + 2 * b, 2 * m)
-                    x1, y1 = x0 + Fraction(1, m), y0 + Fraction(1, m)
-                    nx = min(abs(x0), abs(x1)) if x0 * x1 > 0 else Fraction(0)
-                    ny = min(abs(y0), abs(y1)) if y0 * y1 > 0 else Fraction(0)
-                    fx, fy = max(abs(x0), abs(x1)), max(abs(y0), abs(y1))
-                    rmin = arb_from_fraction((nx * nx + ny * ny) * h * h).sqrt()
-                    rmax = arb_from_fraction((fx * fx + fy * fy) * h * h).sqrt()
-                    lo = (-eps_b * rmax).exp()
-                    hi = (-eps_b * rmin).exp()
-                    total += lo.union(hi)
+                    y0 = 2 * key[1] * m - m + 2 * b
+                    y1 = y0 + 2
+                    ny = 0 if y0 < 0 < y1 else min(abs(y0), abs(y1))
+                    fy = max(abs(y0), abs(y1))
+                    # density is radially decreasing: between its values at the farthest
+                    # and the nearest point of the sub-square
+                    total += density(fx * fx + fy * fy).union(density(nx * nx + ny * ny))
             cache[key] = total * coef * area
             return cache[key]
 

@@ -1,8 +1,8 @@
 """Fig. 7 (reduced size): tight-constraints vs discretised planar Laplace on a Euclidean grid.
 
 The paper compares the two mechanisms on a 100×100 grid (1 km spacing, uniform prior,
-ε = 0.4..1.3). This module reproduces the comparison **on smaller grids** (default 10×10),
-certified end to end:
+ε = 0.4..1.3). This module reproduces the comparison **on smaller grids**,
+certified end to end (default 12×12, 64² sub-squares per cell):
 
 * the tight-constraints mechanism's existence is decided by the core engine (certificate),
   and its uniform-prior utility is the certified Σz/n (proofs/mech_geometric_utility.py);
@@ -40,11 +40,11 @@ class Fig7Row:
 
 
 def fig7(
-    width: int = 10,
-    height: int = 10,
+    width: int = 12,
+    height: int = 12,
     eps_values: list[Fraction] | None = None,
     *,
-    subdivisions: int = 32,
+    subdivisions: int = 64,
     quick: bool = False,
 ) -> list[Fig7Row]:
     """Certified utilities on a width×height Euclidean grid (spacing 1).
