@@ -216,7 +216,7 @@ class VerifiedFloatCertificate:
 class KroneckerCertificate:
     """Φ = Φ_1 ⊗ … ⊗ Φ_m and b = b_1 ⊗ … ⊗ b_m (b_k ≥ 0, nonzero); per-factor certificates.
 
-    Lemma (``exactdp.structure``): with every Φ_k invertible, the unique solution
+    Lemma (proofs/kronecker_split.py): with every Φ_k invertible, the unique solution
     x = ⊗x_k is ≥ 0 iff every x_k ≥ 0. A factor that *holds* is certified by its own
     certificate; a factor that *fails* must also prove Φ_k invertible, which every failing
     certificate here does except the LP one (never used for a Kronecker split).

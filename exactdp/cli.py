@@ -17,7 +17,11 @@ from exactdp.errors import ExactDPError
 
 __all__ = ["main", "build_parser"]
 
-_SUBCOMMAND_MODULES: tuple[str, ...] = ("exactdp.cli_core",)
+_SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "exactdp.cli_core",
+    "exactdp.pufferfish.cli",
+    "exactdp.sets.cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

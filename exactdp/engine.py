@@ -212,7 +212,10 @@ def _verified_float_backend(metric: FiniteMetric, level: PrivacyLevel,
 
 def _kronecker_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],
                        method: str, max_prec: int) -> EngineResult | None:
-    """Φ = ⊗Φ_k and b = ⊗b_k: decide each factor, combine (lemma in exactdp.structure)."""
+    """Φ = ⊗Φ_k and b = ⊗b_k: decide each factor and combine.
+
+    Justified by proofs/kronecker_split.py (Φ = ⊗Φ_k, x = ⊗x_k, and x ≥ 0 iff every x_k ≥ 0).
+    """
     from exactdp.structure import kronecker_split
 
     split = kronecker_split(metric, None if all(v == 1 for v in rhs) else rhs)
