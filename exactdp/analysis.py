@@ -556,14 +556,33 @@ def _verify_level(res: PrivacyLevelResult) -> bool:
                     if _compare_log_ratio(hx / hy, d, r0, d0) > 0:
                         return False
         return True
-    # certified or monomial-with-balls: check every ratio's ball against the claim
-    hi = res.enclosure[1] if res.enclosure is not None else None
-    if res.value is not None:
+    if mech.monomial is not None and res.method == "monomial":
+        # exact integer re-check: every Δ/d ≤ κ/d* with Δ = E[y,z] − E[x,z] on active columns
+        form = mech.monomial
+        if res.witness is None or res.distance is None:
+            return False
+        a0, b0, z0 = res.witness
+        E = form.exponents
+        kappa = Fraction(int(E[b0, z0]) - int(E[a0, z0]))
         with workprec(256):
-            val_ball = sympy_to_arb(res.value)
+            claim = sympy_to_arb(-sympy.log(form.s)) * int(kappa) / res.distance.ball()
+            if res.value is None or not sympy_to_arb(res.value).overlaps(claim):
+                return False
+        active = [z for z in range(mech.n_outputs) if not form.column_is_zero(z)]
+        for a, b in edges:
+            d = metric.distance(a, b)
+            for x, y in ((a, b), (b, a)):
+                delta = max(int(E[y, z]) - int(E[x, z]) for z in active)
+                if _compare_kappa(Fraction(delta), d, kappa, res.distance) > 0:
+                    return False
+        return True
+    # certified entries: every ratio's ball must lie below the enclosure's upper end
+    if res.enclosure is None:
+        return False
+    hi = res.enclosure[1]
     balls = mech.to_balls()
     with workprec(mech.precision or 128):
-        bound = val_ball if res.value is not None else arb_from_fraction(hi)  # type: ignore[arg-type]
+        bound = arb_from_fraction(hi)
         for a, b in edges:
             db = metric.distance(a, b).ball()
             for x, y in ((a, b), (b, a)):
@@ -571,15 +590,7 @@ def _verify_level(res: PrivacyLevelResult) -> bool:
                     hx, hy = balls[x, z], balls[y, z]
                     if hx.is_zero():
                         continue
-                    if mech.monomial is not None:
-                        form = mech.monomial
-                        if form.column_is_zero(z):
-                            continue
-                        k = int(form.exponents[y, z]) - int(form.exponents[x, z])
-                        lhs = sympy_to_arb(-sympy.log(form.s)) * k / db
-                    else:
-                        lhs = (hx / hy).log() / db
-                    if lhs > bound:
+                    if not ((hx / hy).log() / db <= bound):
                         return False
     return True
 

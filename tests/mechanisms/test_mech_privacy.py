@@ -201,3 +201,18 @@ def test_euclidean_distances() -> None:
 def test_shape_mismatch_with_metric() -> None:
     with pytest.raises(InvalidMechanism, match="3 points"):
         privacy_level(from_rows([[1, 0], [0, 1]]), line(3))
+
+
+def test_verify_rejects_a_tampered_result() -> None:
+    import dataclasses
+
+    m = line(4)
+    for H in (truncated_geometric(4, t="1/2"), truncated_geometric(4, eps="4/5")):
+        r = privacy_level(H, m)
+        assert r.verify()
+        low = sympy.Rational(1, 2) * r.value  # claims a smaller level than the truth
+        assert not dataclasses.replace(r, value=low).verify()
+    # certified path: an upper end below the true level must fail
+    H = truncated_geometric(4, eps="4/5")
+    rb = privacy_level(H, m, method="ball")
+    assert not dataclasses.replace(rb, enclosure=(F(1, 2), F(3, 4))).verify()
