@@ -40,29 +40,31 @@ def main(quick: bool = False) -> None:
     print(f"{'case':34} {'numpy solve':>12} {'certified':>10} {'ratio':>7} {'arb64':>8} {'ratio':>7}"
           f" {'exact fmpq':>11} {'ratio':>7}  verdict (method)")
     for metric, t in cases:
-        level = parse_level(t=t) if t else parse_level(eps="4/5")
-        kw = {"t": t} if t else {"eps": "4/5"}
-        metric.index  # build the index once, outside the timings
-        ones = np.ones(metric.n)
-        t_np, _ = median_time(lambda: np.linalg.solve(phi_float(metric, level), ones))
-        t_cert, res = median_time(lambda: tight_constraints(metric, **kw))
+        bench_case(metric, t)
 
-        def arb_solve():
-            with workprec(64):
-                return phi_ball(metric, level).solve(flint.arb_mat([[1]] * metric.n))
 
-        t_arb, _ = median_time(arb_solve, repeat=1)
-        t_exact_s = "—"
-        r_exact_s = "—"
-        if t and metric.n <= 800:
-            t_exact, _ = median_time(
-                lambda: phi_exact(metric, level).solve(flint.fmpq_mat([[1]] * metric.n)),
-                repeat=1)
-            t_exact_s, r_exact_s = f"{t_exact:.3f}s", f"{t_exact / t_np:.0f}×"
-        label = f"{metric.name} {'t=' + t if t else 'ε=4/5'}"
-        print(f"{label:34} {t_np:11.3f}s {t_cert:9.3f}s {t_cert / t_np:6.0f}× {t_arb:7.2f}s "
-              f"{t_arb / t_np:6.0f}× {t_exact_s:>11} {r_exact_s:>7}  "
-              f"{'exists' if res.exists else 'none'} ({res.method})", flush=True)
+def bench_case(metric: M.FiniteMetric, t: str | None) -> None:
+    level = parse_level(t=t) if t else parse_level(eps="4/5")
+    kw = {"t": t} if t else {"eps": "4/5"}
+    _ = metric.index  # build the index once, outside the timings
+    ones = np.ones(metric.n)
+    t_np, _ = median_time(lambda: np.linalg.solve(phi_float(metric, level), ones))
+    t_cert, res = median_time(lambda: tight_constraints(metric, **kw))
+
+    def arb_solve() -> object:
+        with workprec(64):
+            return phi_ball(metric, level).solve(flint.arb_mat([[1]] * metric.n))
+
+    t_arb, _ = median_time(arb_solve, repeat=1)
+    t_exact_s = r_exact_s = "—"
+    if t and metric.n <= 800:
+        t_exact, _ = median_time(
+            lambda: phi_exact(metric, level).solve(flint.fmpq_mat([[1]] * metric.n)), repeat=1)
+        t_exact_s, r_exact_s = f"{t_exact:.3f}s", f"{t_exact / t_np:.0f}×"
+    label = f"{metric.name} {'t=' + t if t else 'ε=4/5'}"
+    print(f"{label:34} {t_np:11.3f}s {t_cert:9.3f}s {t_cert / t_np:6.0f}× {t_arb:7.2f}s "
+          f"{t_arb / t_np:6.0f}× {t_exact_s:>11} {r_exact_s:>7}  "
+          f"{'exists' if res.exists else 'none'} ({res.method})", flush=True)
 
 
 if __name__ == "__main__":
