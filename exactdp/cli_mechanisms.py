@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=_bounds)
     r = sub.add_parser("reproduce", help="regenerate a figure's data (markdown table)")
-    r.add_argument("figure", choices=("fig4", "fig6-sum", "fig6-count"))
+    r.add_argument("figure", choices=("fig4", "fig6-sum", "fig6-count", "fig7"))
     r.add_argument("--quick", action="store_true", help="small sizes")
     r.set_defaults(func=_reproduce)
 
@@ -167,9 +167,11 @@ def _bounds(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from exactdp.reproduce import fig4, fig6
+    from exactdp.reproduce import fig4, fig6, fig7
 
-    if args.figure == "fig4":
+    if args.figure == "fig7":
+        print(fig7.to_markdown(fig7.fig7(quick=args.quick)))
+    elif args.figure == "fig4":
         print(fig4.to_markdown(fig4.fig4(quick=args.quick)))
     elif args.figure == "fig6-sum":
         print(fig6.to_markdown(fig6.fig6_sum_query(quick=args.quick)))

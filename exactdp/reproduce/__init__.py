@@ -5,7 +5,8 @@
 * :mod:`exactdp.reproduce.fig4` (``fig4.fig4()``) — leakage bounds vs ε for Example 3 (Thm. 3 and Prop. 5,
   the latter only where the prior is certified regular);
 * :mod:`exactdp.reproduce.regions` — Fig. 2 and 3 (corner priors and regularity of
-  sample priors).
+  sample priors);
+* :mod:`exactdp.reproduce.fig7` — Fig. 7 at a reduced grid size (certified).
 
 Every function takes ``quick=True`` for small sizes (tests) and defaults to the paper's sizes.
 """
