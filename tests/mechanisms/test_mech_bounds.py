@@ -172,3 +172,30 @@ def test_certified_bounds_at_rational_eps() -> None:
     # the certified utility and the certified bound overlap (equality in exact terms)
     assert U.enclosure[0] <= b.enclosure[1] and b.enclosure[0] <= U.enclosure[1]
     assert b.verify()
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_random_mechanisms_at_their_own_level_never_exceed_the_bound(data: st.DataObject) -> None:
+    # a random positive mechanism on line(4) is private exactly at ε_H = ln R (unit edges),
+    # so at t = 1/R it is t-private; Thm. 2 must then hold for every regular prior
+    n, m = 4, data.draw(st.integers(1, 4))
+    rows = []
+    for _ in range(n):
+        w = [data.draw(st.integers(1, 6)) for _ in range(m)]
+        rows.append([F(x, sum(w)) for x in w])
+    H = from_rows(rows)
+    from exactdp.analysis import privacy_level
+
+    lv = privacy_level(H, line(n))
+    if lv.ratio is None or lv.ratio == 1:
+        return
+    t = 1 / lv.ratio
+    assert is_private(H, line(n), t=t).private
+    w = [data.draw(st.integers(8, 12)) for _ in range(n)]  # near-uniform: mostly regular
+    pi = [F(x, sum(w)) for x in w]
+    try:
+        bound = utility_bound(line(n), pi, t=t)
+    except NotRegular:
+        return
+    assert utility(H, pi).value <= bound.value
