@@ -88,31 +88,25 @@ def _alpha_sum(res: RegularityResult) -> tuple[Fraction | None, tuple[Fraction, 
 def _min_sum_alpha(
     metric: FiniteMetric, level: PrivacyLevel, prior: tuple[Fraction, ...]
 ) -> tuple[Fraction, ...]:
-    """min Σα subject to Φα = π, α ≥ 0 (exact rational simplex; Φ singular, s rational)."""
-    from sympy.solvers.simplex import linprog
+    """min Σα subject to Φα = π, α ≥ 0 (exact two-phase simplex; Φ singular, s rational)."""
+    from exactdp.optimality import exact_lp_min
 
     vals = entry_values_exact(metric, level)
-    sv = [sympy.Rational(v.numerator, v.denominator) for v in vals]
-    A = sympy.Matrix([[sv[k] for k in row] for row in metric.index.tolist()])
-    b = sympy.Matrix([sympy.Rational(p.numerator, p.denominator) for p in prior])
-    # a trivial inequality row 0·α ≤ 0 sidesteps sympy 1.14's linprog bug when A is omitted
-    # (it builds b with the wrong number of rows)
-    _, xs = linprog(
-        sympy.ones(1, metric.n), A=sympy.zeros(1, metric.n), b=sympy.zeros(1, 1),
-        A_eq=A, b_eq=b,
-    )
-    alpha = tuple(Fraction(int(sympy.Rational(v).p), int(sympy.Rational(v).q)) for v in xs)
-    # sympy's simplex has returned infeasible points on other LPs: re-check exactly
     idx = metric.index.tolist()
+    A = [[vals[k] for k in row] for row in idx]  # Φ is symmetric: αΦ = π ⇔ Φα = π
+    res = exact_lp_min([Fraction(1)] * metric.n, A, list(prior))
+    if res is None:
+        raise CertificateInvalid(
+            "the regularity certificate says π is regular, but the exact LP found Φα = π, "
+            "α ≥ 0 infeasible; please report this instance."
+        )
+    alpha = res[1]
     ok = all(a >= 0 for a in alpha) and all(
         sum((vals[k] * a for k, a in zip(row, alpha)), Fraction(0)) == p
         for row, p in zip(idx, prior)
     )
     if not ok:
-        raise CertificateInvalid(
-            "the exact LP for min Σα returned a point that does not solve Φα = π, α ≥ 0 "
-            "(a sympy simplex bug); please report this instance."
-        )
+        raise CertificateInvalid("the exact LP returned a point that does not solve Φα = π.")
     return alpha
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "FarkasRemapCertificate",
     "is_optimal",
     "exact_feasibility",
+    "exact_lp_min",
 ]
 
 #: Largest number of LP unknowns (outputs × inputs) the exact simplex is asked to handle.
@@ -226,53 +227,118 @@ def exact_feasibility(
     >>> exact_feasibility([[Fraction(1), Fraction(1)]], [Fraction(-1)])   # w = 1: Aᵀw ≥ 0, b·w < 0
     (False, (Fraction(1, 1),))
     """
-    rows = len(A)
-    ncols = len(A[0]) if rows else 0
-    sign = [(-1 if bi < 0 else 1) for bi in b]
-    width = ncols + rows + 1
-    T: list[list[Fraction]] = []
-    for i in range(rows):
-        row = [sign[i] * v for v in A[i]] + [Fraction(0)] * rows + [sign[i] * b[i]]
-        row[ncols + i] = Fraction(1)
-        T.append(row)
-    basis = [ncols + i for i in range(rows)]
-    cost = [Fraction(0)] * ncols + [Fraction(1)] * rows
+    tab = _Tableau(A, b)
+    if not tab.phase_one():
+        return False, tab.farkas()
+    return True, tab.solution()
 
-    def reduced(j: int) -> Fraction:
-        return cost[j] - sum((cost[basis[i]] * T[i][j] for i in range(rows) if T[i][j]),
-                             Fraction(0))
 
-    while True:
-        enter = next((j for j in range(width - 1) if reduced(j) < 0), None)
-        if enter is None:
-            break
-        best: tuple[Fraction, int, int] | None = None
-        for i in range(rows):
-            if T[i][enter] > 0:
-                ratio = T[i][-1] / T[i][enter]
-                key = (ratio, basis[i], i)
-                if best is None or key < best:
-                    best = key
-        if best is None:  # unbounded cannot happen in phase I (objective ≥ 0)
-            raise AssertionError("phase-I simplex unbounded")
-        r = best[2]
-        piv = T[r][enter]
+def exact_lp_min(
+    c: list[Fraction], A: list[list[Fraction]], b: list[Fraction]
+) -> tuple[Fraction, tuple[Fraction, ...]] | None:
+    """Exact min c·x subject to Ax = b, x ≥ 0 (two-phase simplex, Bland's rule).
+
+    Returns ``(value, x)``, or None when infeasible. Raises ``ArithmeticError`` when the
+    objective is unbounded below.
+
+    >>> one = Fraction(1)
+    >>> exact_lp_min([one, 2 * one], [[one, one]], [one])
+    (Fraction(1, 1), (Fraction(1, 1), Fraction(0, 1)))
+    """
+    tab = _Tableau(A, b)
+    if not tab.phase_one():
+        return None
+    tab.phase_two(c)
+    x = tab.solution()
+    return sum((ci * xi for ci, xi in zip(c, x)), Fraction(0)), x
+
+
+class _Tableau:
+    """Dense Fraction tableau [A | I | b] with artificial starting basis."""
+
+    def __init__(self, A: list[list[Fraction]], b: list[Fraction]) -> None:
+        self.rows = len(A)
+        self.ncols = len(A[0]) if A else 0
+        self.sign = [(-1 if bi < 0 else 1) for bi in b]
+        self.T: list[list[Fraction]] = []
+        for i in range(self.rows):
+            row = [self.sign[i] * Fraction(v) for v in A[i]] + [Fraction(0)] * self.rows
+            row.append(self.sign[i] * Fraction(b[i]))
+            row[self.ncols + i] = Fraction(1)
+            self.T.append(row)
+        self.basis = [self.ncols + i for i in range(self.rows)]
+        self.active = list(range(self.rows))  # rows not dropped as redundant
+        self.cost: list[Fraction] = []
+
+    def _pivot(self, r: int, col: int) -> None:
+        T = self.T
+        piv = T[r][col]
         T[r] = [v / piv for v in T[r]]
-        for i in range(rows):
-            if i != r and T[i][enter]:
-                f = T[i][enter]
-                Ti, Tr = T[i], T[r]
-                T[i] = [a - f * c for a, c in zip(Ti, Tr)]
-        basis[r] = enter
-    value = sum((cost[basis[i]] * T[i][-1] for i in range(rows)), Fraction(0))
-    if value == 0:
-        x = [Fraction(0)] * ncols
-        for i, j in enumerate(basis):
-            if j < ncols:
-                x[j] = T[i][-1]
-        return True, tuple(x)
-    y = [
-        sum((cost[basis[i]] * T[i][ncols + k] for i in range(rows)), Fraction(0))
-        for k in range(rows)
-    ]
-    return False, tuple(-y[k] * sign[k] for k in range(rows))
+        Tr = T[r]
+        for i in self.active:
+            if i != r and T[i][col]:
+                f = T[i][col]
+                T[i] = [a - f * cc for a, cc in zip(T[i], Tr)]
+        self.basis[r] = col
+
+    def _run(self, allowed: int) -> None:
+        """Bland's rule on columns < allowed, minimising self.cost."""
+        T = self.T
+        while True:
+            enter = None
+            for j in range(allowed):
+                if j in self.basis:
+                    continue
+                red = self.cost[j] - sum(
+                    (self.cost[self.basis[i]] * T[i][j] for i in self.active if T[i][j]),
+                    Fraction(0),
+                )
+                if red < 0:
+                    enter = j
+                    break
+            if enter is None:
+                return
+            best: tuple[Fraction, int, int] | None = None
+            for i in self.active:
+                if T[i][enter] > 0:
+                    key = (T[i][-1] / T[i][enter], self.basis[i], i)
+                    if best is None or key < best:
+                        best = key
+            if best is None:
+                raise ArithmeticError("the linear program is unbounded")
+            self._pivot(best[2], enter)
+
+    def phase_one(self) -> bool:
+        self.cost = [Fraction(0)] * self.ncols + [Fraction(1)] * self.rows
+        self._run(self.ncols + self.rows)
+        value = sum((self.cost[self.basis[i]] * self.T[i][-1] for i in self.active), Fraction(0))
+        return value == 0
+
+    def farkas(self) -> tuple[Fraction, ...]:
+        """w with Aᵀw ≥ 0, b·w < 0 from the phase-I duals (valid after an infeasible phase I)."""
+        y = [
+            sum((self.cost[self.basis[i]] * self.T[i][self.ncols + k] for i in self.active),
+                Fraction(0))
+            for k in range(self.rows)
+        ]
+        return tuple(-y[k] * self.sign[k] for k in range(self.rows))
+
+    def phase_two(self, c: list[Fraction]) -> None:
+        # drive zero-level artificials out of the basis, dropping redundant rows
+        for i in list(self.active):
+            if self.basis[i] >= self.ncols:
+                col = next((j for j in range(self.ncols) if self.T[i][j] != 0), None)
+                if col is None:
+                    self.active.remove(i)
+                else:
+                    self._pivot(i, col)
+        self.cost = [Fraction(v) for v in c] + [Fraction(0)] * self.rows
+        self._run(self.ncols)
+
+    def solution(self) -> tuple[Fraction, ...]:
+        x = [Fraction(0)] * self.ncols
+        for i in self.active:
+            j = self.basis[i]
+            if j < self.ncols:
+                x[j] = self.T[i][-1]
+        return tuple(x)

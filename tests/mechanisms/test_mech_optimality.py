@@ -97,3 +97,50 @@ def test_bad_input() -> None:
         is_optimal(truncated_geometric(3, t="1/2"), line(3), eps="4/5")
     with pytest.raises(InstanceTooLarge):
         is_optimal(truncated_geometric(25, t="1/2"), line(25), t="1/2")
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_exact_lp_min_matches_vertex_enumeration(data: st.DataObject) -> None:
+    import itertools
+
+    import sympy
+
+    from exactdp.optimality import exact_lp_min
+
+    rows = data.draw(st.integers(1, 3))
+    cols = data.draw(st.integers(1, 4))
+    A = [[F(data.draw(st.integers(-2, 3))) for _ in range(cols)] for _ in range(rows)]
+    b = [F(data.draw(st.integers(0, 3))) for _ in range(rows)]
+    c = [F(data.draw(st.integers(0, 4))) for _ in range(cols)]  # c ≥ 0: bounded below
+    res = exact_lp_min(c, A, b)
+    # brute force: the optimum of a feasible LP with c ≥ 0 is attained at a basic feasible
+    # solution; enumerate all column subsets and solve their (least-squares-free) systems
+    best = None
+    M = sympy.Matrix(A)
+    for k in range(0, cols + 1):
+        for S in itertools.combinations(range(cols), k):
+            sub = M[:, list(S)] if S else sympy.zeros(rows, 0)
+            try:
+                sol, params = sub.gauss_jordan_solve(sympy.Matrix(b)) if S else (None, None)
+            except ValueError:
+                continue
+            if not S:
+                if all(v == 0 for v in b):
+                    best = F(0) if best is None else min(best, F(0))
+                continue
+            if params.shape[0]:
+                continue  # not a basic solution
+            x = [F(0)] * cols
+            for j, v in zip(S, sol):
+                x[j] = F(int(sympy.Rational(v).p), int(sympy.Rational(v).q))
+            if all(v >= 0 for v in x):
+                val = sum((ci * xi for ci, xi in zip(c, x)), F(0))
+                best = val if best is None else min(best, val)
+    if best is None:
+        assert res is None
+    else:
+        assert res is not None and res[0] == best
+        x = res[1]
+        assert all(v >= 0 for v in x)
+        assert all(sum((a * v for a, v in zip(r, x)), F(0)) == bi for r, bi in zip(A, b))
