@@ -96,11 +96,22 @@ class MonomialForm:
         c_z for each output: a sympy expression (exact closed form in s) or a pair of
         Fractions ``(lo, hi)`` enclosing it (certified, e.g. a tight-constraints
         diagonal at transcendental t). Every c_z is ≥ 0.
+    symbol : sympy.Symbol or None
+        When set, the column factors are expressions in this symbol standing for s
+        (closed forms as functions of s); their values are taken at ``s``.
     """
 
     s: sympy.Expr
     exponents: np.ndarray
     column_factors: tuple[Any, ...]
+    symbol: sympy.Symbol | None = None
+
+    def column_value(self, k: int) -> Any:
+        """c_k with the parameter substituted (a sympy number, or a (lo, hi) enclosure)."""
+        c = self.column_factors[k]
+        if isinstance(c, tuple) or self.symbol is None:
+            return c
+        return sympy.sympify(c).subs(self.symbol, self.s)
 
     @property
     def s_rational(self) -> Fraction | None:
@@ -111,7 +122,7 @@ class MonomialForm:
 
     def column_factor_ball(self, k: int) -> arb:
         """Ball enclosing c_k at the current precision."""
-        c = self.column_factors[k]
+        c = self.column_value(k)
         if isinstance(c, tuple):
             lo, hi = c
             return arb_from_fraction(lo).union(arb_from_fraction(hi))
@@ -119,7 +130,7 @@ class MonomialForm:
 
     def column_is_zero(self, k: int) -> bool:
         """True when c_k is exactly 0 (that output is never produced)."""
-        c = self.column_factors[k]
+        c = self.column_value(k)
         if isinstance(c, tuple):
             return c[0] == 0 and c[1] == 0
         return bool(sympy.sympify(c).is_zero)
@@ -221,6 +232,47 @@ class Mechanism:
         """Exact entries as a ``flint.fmpq_mat`` (exact mechanisms only)."""
         self._require_exact("to_fmpq_mat")
         return flint.fmpq_mat(self._entries.tolist())
+
+    def as_sympy(self, symbol: sympy.Symbol | None = None) -> sympy.Matrix:
+        """Exact closed form of the entries as a sympy matrix (small mechanisms).
+
+        With ``symbol`` given, the parameter s is replaced by it, so the entries are
+        rational functions of s (polynomials times closed-form column factors): the
+        "polynomials in s" view. Available for exact mechanisms, for monomial forms with
+        closed-form column factors, and for the exponential mechanism.
+
+        >>> s = sympy.Symbol("s", positive=True)
+        >>> truncated_geometric(2, eps=1).as_sympy(s)
+        Matrix([
+        [1/(s + 1), s/(s + 1)],
+        [s/(s + 1), 1/(s + 1)]])
+        """
+        form = self.monomial
+        if form is not None and not any(isinstance(c, tuple) for c in form.column_factors):
+            E = form.exponents.tolist()
+            sv = form.s if symbol is None else symbol
+            if form.symbol is not None:
+                cols = [sympy.sympify(c).subs(form.symbol, sv) for c in form.column_factors]
+            else:
+                cols = [sympy.sympify(c) for c in form.column_factors]
+            return sympy.Matrix([[cols[j] * sv**k for j, k in enumerate(row)] for row in E])
+        expo = self.parameters.get("exponential_of")
+        if expo is not None:
+            metric, s_val = expo
+            sv = s_val if symbol is None else symbol
+            ks = metric.exponents
+            rows = []
+            for row in metric.index.tolist():
+                w = [sv ** ks[k] for k in row]
+                total = sympy.Add(*w)
+                rows.append([x / total for x in w])
+            return sympy.Matrix(rows)
+        if self.kind == "exact":
+            return sympy.Matrix([[sympy.Rational(int(v.p), int(v.q)) for v in row]
+                                 for row in self._entries])
+        raise InvalidMechanism(
+            f"{self.name} has no exact closed form (certified entries only)."
+        )
 
     def to_float(self) -> np.ndarray:
         """Float64 matrix — uncertified (exact entries rounded; balls → midpoints)."""
@@ -406,16 +458,17 @@ def _from_monomial(
     """Build the entries of a monomial-form mechanism (exact when everything is rational)."""
     E = form.exponents
     s_rat = form.s_rational
+    values = [form.column_value(k) for k in range(len(form.column_factors))]
     exact_factors = all(
         not isinstance(c, tuple) and isinstance(sympy.sympify(c), sympy.Rational)
-        for c in form.column_factors
-    ) or all(isinstance(c, tuple) and c[0] == c[1] for c in form.column_factors)
+        for c in values
+    ) or all(isinstance(c, tuple) and c[0] == c[1] for c in values)
     if s_rat is not None and exact_factors:
         s = flint.fmpq(s_rat.numerator, s_rat.denominator)
         kmax = int(E.max()) if E.size else 0
         powers = [s**k for k in range(kmax + 1)]
         cols = []
-        for c in form.column_factors:
+        for c in values:
             if isinstance(c, tuple):
                 cols.append(flint.fmpq(c[0].numerator, c[0].denominator))
             else:
@@ -450,14 +503,19 @@ def _s_expr(level: PrivacyLevel, q: int) -> sympy.Expr:
     return sympy.exp(-level.eps / q)
 
 
-def _geometric_form(n: int, s: sympy.Expr) -> tuple[np.ndarray, tuple[sympy.Expr, ...]]:
-    """Exponents |y − z| and column factors of the truncated geometric on 0..n−1."""
+#: The symbol standing for s in closed-form column factors.
+S_SYMBOL = sympy.Symbol("s", positive=True)
+
+
+def _geometric_form(n: int) -> tuple[np.ndarray, tuple[sympy.Expr, ...]]:
+    """Exponents |y − z| and column factors (in S_SYMBOL) of the truncated geometric."""
     idx = np.arange(n)
     E = np.abs(idx[:, None] - idx[None, :]).astype(np.int64)
     if n == 1:
         return E, (sympy.Integer(1),)
-    end = sympy.cancel(1 / (1 + s))
-    mid = sympy.cancel((1 - s) / (1 + s))
+    s = S_SYMBOL
+    end = 1 / (1 + s)
+    mid = (1 - s) / (1 + s)
     return E, tuple(end if z in (0, n - 1) else mid for z in range(n))
 
 
@@ -475,9 +533,9 @@ def geometric_line(n: int, s: Any) -> Mechanism:
     """
     n = _positive(n, "n")
     s_expr = _parse_parameter(s, "s")
-    E, cols = _geometric_form(n, s_expr)
+    E, cols = _geometric_form(n)
     E.setflags(write=False)
-    form = MonomialForm(s_expr, E, cols)
+    form = MonomialForm(s_expr, E, cols, S_SYMBOL)
     return _from_monomial(
         form, name=f"geometric_line({n}, s={s_expr})", inputs=None, outputs=None,
         parameters={"n": n, "s": s_expr},
@@ -498,10 +556,10 @@ def truncated_geometric(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     level = parse_level(eps=eps, t=t)
     n = _positive(n, "n")
     s = _s_expr(level, 1)
-    E, cols = _geometric_form(n, s)
+    E, cols = _geometric_form(n)
     E.setflags(write=False)
     return _from_monomial(
-        MonomialForm(s, E, cols), name=f"truncated_geometric({n}, ε={level.eps})",
+        MonomialForm(s, E, cols, S_SYMBOL), name=f"truncated_geometric({n}, ε={level.eps})",
         inputs=None, outputs=None, parameters={"n": n, "eps": level.eps},
     )
 
@@ -524,11 +582,11 @@ def sum_query_geometric(u: int, v: int, eps: Any = None, *, t: Any = None) -> Me
     v = _positive(v, "v")
     n = u * v + 1
     s = _s_expr(level, v)
-    E, cols = _geometric_form(n, s)
+    E, cols = _geometric_form(n)
     E.setflags(write=False)
     metric = sum_query(u, v)
     return _from_monomial(
-        MonomialForm(s, E, cols), name=f"sum_query_geometric({u}, {v}, ε={level.eps})",
+        MonomialForm(s, E, cols, S_SYMBOL), name=f"sum_query_geometric({u}, {v}, ε={level.eps})",
         inputs=metric.points, outputs=metric.points,
         parameters={"u": u, "v": v, "eps": level.eps},
     )
@@ -550,16 +608,16 @@ def count_queries_geometric(u: int, eps: Any = None, *, t: Any = None, k: int = 
     u = _positive(u, "u")
     k = _positive(k, "k")
     s = _s_expr(level, k)
-    E1, cols1 = _geometric_form(u + 1, s)
+    E1, cols1 = _geometric_form(u + 1)
     pts = list(itertools.product(range(u + 1), repeat=k))
     arr = np.array(pts, dtype=np.int64).reshape(len(pts), k)
     E = np.zeros((len(pts), len(pts)), dtype=np.int64)
     for c in range(k):
         E += E1[arr[:, c][:, None], arr[:, c][None, :]]
     E.setflags(write=False)
-    cols = tuple(sympy.cancel(sympy.Mul(*(cols1[z] for z in p))) for p in pts)
+    cols = tuple(sympy.Mul(*(cols1[z] for z in p)) for p in pts)
     return _from_monomial(
-        MonomialForm(s, E, cols), name=f"count_queries_geometric({u}, k={k}, ε={level.eps})",
+        MonomialForm(s, E, cols, S_SYMBOL), name=f"count_queries_geometric({u}, k={k}, ε={level.eps})",
         inputs=pts, outputs=pts, parameters={"u": u, "k": k, "eps": level.eps},
     )
 
@@ -578,9 +636,9 @@ def randomized_response(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     s = _s_expr(level, 1)
     E = 1 - np.eye(n, dtype=np.int64)
     E.setflags(write=False)
-    c = sympy.cancel(1 / (1 + (n - 1) * s))
+    c = 1 / (1 + (n - 1) * S_SYMBOL)
     return _from_monomial(
-        MonomialForm(s, E, tuple([c] * n)), name=f"randomized_response({n}, ε={level.eps})",
+        MonomialForm(s, E, tuple([c] * n), S_SYMBOL), name=f"randomized_response({n}, ε={level.eps})",
         inputs=None, outputs=None, parameters={"n": n, "eps": level.eps},
     )
 
@@ -601,7 +659,9 @@ def exponential_mechanism(
     level = parse_level(eps=eps, t=t)
     n = metric.n
     idx = metric.index
+    params: dict[str, Any] = {"eps": level.eps}
     if metric.q is not None:
+        params["exponential_of"] = (metric, _s_expr(level, 2 * metric.q))
         s_rat = level.s_rational(2 * metric.q)
         ks = metric.exponents
         if s_rat is not None:
@@ -615,7 +675,7 @@ def exponential_mechanism(
             return Mechanism(
                 arr, kind="exact", inputs=metric.points, outputs=metric.points,
                 name=f"exponential({metric.name}, ε={level.eps})",
-                parameters={"eps": level.eps},
+                parameters=params,
             )
     with workprec(prec):
         eps_b = level.eps_ball()
@@ -630,7 +690,7 @@ def exponential_mechanism(
         return Mechanism(
             arr, kind="certified", inputs=metric.points, outputs=metric.points,
             name=f"exponential({metric.name}, ε={level.eps})", precision=prec,
-            parameters={"eps": level.eps},
+            parameters=params,
         )
 
 

@@ -176,3 +176,23 @@ def test_prior_errors() -> None:
         min_entropy_leakage(H, ["1/3", "1/3"])
     with pytest.raises(InvalidPrior, match="negative"):
         utility(H, ["3/2", "-1/2"])
+
+
+def test_symbolic_entries_are_rational_functions_of_s() -> None:
+    import sympy
+
+    s = sympy.Symbol("s", positive=True)
+    for H in (
+        truncated_geometric(4, eps=1),
+        count_queries_geometric(2, eps="1/2"),
+        randomized_response(3, eps=2),
+        exponential_mechanism(cycle(5), eps=1),
+    ):
+        M = H.as_sympy(s)
+        for i in range(M.rows):
+            assert sympy.simplify(sum(M.row(i)) - 1) == 0
+    # substituting a rational s gives the exact mechanism
+    M = truncated_geometric(4, eps=1).as_sympy(s).subs(s, sympy.Rational(1, 3))
+    exact = truncated_geometric(4, t="1/3").rows_fraction()
+    assert all(M[i, j] == sympy.Rational(exact[i][j].numerator, exact[i][j].denominator)
+               for i in range(4) for j in range(4))
