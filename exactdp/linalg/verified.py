@@ -313,10 +313,25 @@ def float_enclosure(values: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _as_float_array(x: Any, name: str, ndim: int) -> FloatArray:
+    """Float64 array with exactly the values given (refuses inexact conversions)."""
     try:
-        arr = np.array(x, dtype=np.float64)
+        raw = np.asarray(x)
     except (TypeError, ValueError) as exc:
         raise InvalidArgument(f"{name} must be a float64 array-like; got {type(x).__name__}") from exc
+    if raw.dtype.kind not in "fiub":
+        raise InvalidArgument(
+            f"{name} has dtype {raw.dtype}; pass float64 data (for exact or ball entries use "
+            "float_enclosure(...) to get a float midpoint and a rigorous radius)"
+        )
+    arr = raw.astype(np.float64)
+    if raw.dtype != np.float64:
+        with np.errstate(all="ignore"):
+            same = np.array_equal(arr.astype(raw.dtype), raw)
+        if not same:
+            raise InvalidArgument(
+                f"{name} is not exactly representable in float64 (dtype {raw.dtype}); "
+                "use float_enclosure(...) to get a float midpoint and a rigorous radius"
+            )
     if arr.ndim != ndim:
         raise InvalidArgument(f"{name} must have {ndim} dimension(s); got shape {arr.shape}")
     return arr

@@ -565,3 +565,14 @@ def test_enclosure_is_read_only_and_round_trips() -> None:
     assert back.beta == enc.beta and np.array_equal(back.x_approx, enc.x_approx)
     with pytest.raises(InvalidArgument):
         FloatEnclosure.from_dict({"lo": ["zz"]})
+
+
+def test_inexact_input_conversions_are_refused() -> None:
+    big = 2**60 + 1  # not a float64
+    with pytest.raises(InvalidArgument):
+        verified_solve([[big, 0], [0, 1]], 0, [1, 1], 0)
+    with pytest.raises(InvalidArgument):
+        verified_solve([[Fraction(1, 3), 0], [0, 1]], 0, [1, 1], 0)
+    # exact integers and float32 data are fine
+    enc = verified_solve(np.array([[2, 1], [1, 3]]), 0, np.array([1, 2], dtype=np.float32), 0)
+    assert enc is not None and enc.contains([Fraction(1, 5), Fraction(3, 5)])
