@@ -255,9 +255,7 @@ def _level_monomial(
     form = mech.monomial
     assert form is not None
     E = form.exponents
-    active = np.array(
-        [not form.column_is_zero(k) for k in range(E.shape[1])], dtype=bool
-    )
+    active = ~form.zero_columns
     A, B = _directed(I, J)
     npairs = len(I)
     if len(A) == 0 or not active.any():
@@ -568,7 +566,7 @@ def _verify_level(res: PrivacyLevelResult) -> bool:
             claim = sympy_to_arb(-sympy.log(form.s)) * int(kappa) / res.distance.ball()
             if res.value is None or not sympy_to_arb(res.value).overlaps(claim):
                 return False
-        active = [z for z in range(mech.n_outputs) if not form.column_is_zero(z)]
+        active = [z for z in range(mech.n_outputs) if not form.zero_columns[z]]
         for a, b in edges:
             d = metric.distance(a, b)
             for x, y in ((a, b), (b, a)):
@@ -636,6 +634,16 @@ class PrivacyCheck:
 def _level_le_eps(level: PrivacyLevelResult, eps: sympy.Expr) -> tuple[bool, int | None]:
     if level.is_infinite:
         return False, None
+    # exact route: level = ln(R)/d with R, d rational and ε = −ln t with t rational:
+    # ln(R)/d ≤ −ln t ⇔ R ≤ t^(−d) ⇔ R^q ≤ (1/t)^p for d = p/q
+    t_val = sympy.exp(-eps)
+    if (
+        level.ratio is not None and level.distance is not None and level.distance.is_rational
+        and isinstance(t_val, sympy.Rational) and level.method in ("exact", "monomial")
+    ):
+        d = level.distance.coef
+        tq = Fraction(int(t_val.p), int(t_val.q))
+        return level.ratio ** d.denominator <= (1 / tq) ** d.numerator, None
     if level.value is not None:
         diff = sympy.simplify(level.value - eps)
         if diff == 0:

@@ -30,6 +30,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import flint
@@ -127,6 +128,13 @@ class MonomialForm:
             lo, hi = c
             return arb_from_fraction(lo).union(arb_from_fraction(hi))
         return sympy_to_arb(c)
+
+    @cached_property
+    def zero_columns(self) -> np.ndarray:
+        """Boolean mask of the outputs whose factor c_z is exactly 0 (computed once)."""
+        return np.array(
+            [self.column_is_zero(k) for k in range(len(self.column_factors))], dtype=bool
+        )
 
     def column_is_zero(self, k: int) -> bool:
         """True when c_k is exactly 0 (that output is never produced)."""
