@@ -2,17 +2,20 @@
 
 * :mod:`exactdp.reproduce.fig6` — utility of the tight-constraints mechanism against
   the geometric comparators (sum query, 2-count query), uniform prior, optimal remap;
-* :mod:`exactdp.reproduce.fig4` (``fig4.fig4()``) — leakage bounds vs ε for Example 3 (Thm. 3 and Prop. 5,
-  the latter only where the prior is certified regular);
+* :mod:`exactdp.reproduce.fig4` (``fig4.fig4()``) — leakage bounds vs ε for Example 3
+  (Thm. 3 and Prop. 5, the latter only where the prior is certified regular);
 * :mod:`exactdp.reproduce.regions` — Fig. 2 and 3 (corner priors and regularity of
   sample priors);
 * :mod:`exactdp.reproduce.fig7` — Fig. 7 at a reduced grid size (certified).
 
 Every function takes ``quick=True`` for small sizes (tests) and defaults to the paper's sizes.
+Run one as ``python -m exactdp.reproduce.fig6 sum`` or ``exactdp reproduce fig6-sum``.
 """
 
-from exactdp.reproduce.fig4 import Fig4Row, product_prior_regularity
-from exactdp.reproduce.fig6 import Fig6Row, fig6_count_queries, fig6_sum_query
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = [
     "Fig4Row",
@@ -21,3 +24,18 @@ __all__ = [
     "fig6_sum_query",
     "fig6_count_queries",
 ]
+
+_LAZY = {
+    "Fig4Row": "exactdp.reproduce.fig4",
+    "product_prior_regularity": "exactdp.reproduce.fig4",
+    "Fig6Row": "exactdp.reproduce.fig6",
+    "fig6_sum_query": "exactdp.reproduce.fig6",
+    "fig6_count_queries": "exactdp.reproduce.fig6",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import on first use (keeps ``python -m exactdp.reproduce.fig6`` free of warnings)."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'exactdp.reproduce' has no attribute {name!r}")
