@@ -135,16 +135,24 @@ class OptimalityResult:
     Attributes
     ----------
     optimal : bool
-        Certified: H is optimal for every regular prior (Thm. 4).
+        Certified: some remap R gives Φ·diag(HR) = 1, i.e. H (with R) attains Thm. 2's
+        bound Σα for every regular prior. When a tight-constraints mechanism exists at ε
+        this is exactly "H is optimal for every regular prior" (Thm. 4).
     private : PrivacyCheck
         The privacy check at ε the theorem presupposes.
     certificate : RemapCertificate | FarkasRemapCertificate | None
         None when H is not even ε·d0-private (then the privacy check is the evidence).
+    tight_constraints_exist : bool | None
+        Whether a tight-constraints mechanism exists at ε (certified; None when not
+        checked because H is not private). When False, Thm. 4's hypothesis fails: no
+        mechanism attains the bound, so ``optimal`` is False for every H and says nothing
+        about which private mechanism is best.
     """
 
     optimal: bool
     private: PrivacyCheck = field(repr=False)
     certificate: RemapCertificate | FarkasRemapCertificate | None = field(repr=False)
+    tight_constraints_exist: bool | None = None
 
     def __bool__(self) -> bool:
         return self.optimal
@@ -200,6 +208,12 @@ def is_optimal(
     priv = is_private(mechanism, metric, eps=level.eps)
     if not priv.private:
         return OptimalityResult(False, priv, None)
+    from exactdp.tight import TightConstraintsResult, tight_constraints
+
+    tc = tight_constraints(metric, eps=level.eps) if level.t is None else tight_constraints(
+        metric, t=level.t
+    )
+    exists = bool(tc.exists) if isinstance(tc, TightConstraintsResult) else None
     A, b = _system(mechanism, metric, level)
     feasible, vec = exact_feasibility(A, b)
     if feasible:
@@ -207,8 +221,10 @@ def is_optimal(
         cert: RemapCertificate | FarkasRemapCertificate = RemapCertificate(
             R, mechanism, metric, level
         )
-        return OptimalityResult(True, priv, cert)
-    return OptimalityResult(False, priv, FarkasRemapCertificate(vec, mechanism, metric, level))
+        return OptimalityResult(True, priv, cert, exists)
+    return OptimalityResult(
+        False, priv, FarkasRemapCertificate(vec, mechanism, metric, level), exists
+    )
 
 
 def exact_feasibility(

@@ -144,3 +144,20 @@ def test_exact_lp_min_matches_vertex_enumeration(data: st.DataObject) -> None:
         x = res[1]
         assert all(v >= 0 for v in x)
         assert all(sum((a * v for a, v in zip(r, x)), F(0)) == bi for r, bi in zip(A, b))
+
+
+def test_theorem_hypothesis_is_reported() -> None:
+    # sum_query(2, 2) at small ε: no tight-constraints mechanism (checked by the engine),
+    # so no mechanism can attain the bound; the result says the hypothesis fails
+    metric = sum_query(2, 2)
+    t = F(9, 10)
+    tc = tight_constraints(metric, t=t)
+    from exactdp.mechanisms import geometric_line
+
+    H = geometric_line(5, "19/20")  # ratio ≤ (20/19)² = 400/361 < 10/9 on every edge
+    r = is_optimal(H, metric, t=t)
+    assert r.private.private
+    assert r.tight_constraints_exist is False and not tc.exists
+    assert not r.optimal and r.verify()
+    ok = is_optimal(truncated_geometric(3, t="1/2"), line(3), t="1/2")
+    assert ok.tight_constraints_exist is True
