@@ -216,3 +216,24 @@ def test_verify_rejects_a_tampered_result() -> None:
     H = truncated_geometric(4, eps="4/5")
     rb = privacy_level(H, m, method="ball")
     assert not dataclasses.replace(rb, enclosure=(F(1, 2), F(3, 4))).verify()
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_weighted_graphs_edges_only_match_brute_force(data: st.DataObject) -> None:
+    from exactdp.metrics import from_graph
+
+    n = data.draw(st.integers(3, 5))
+    # a random connected weighted graph: a spanning path plus random chords
+    edges = [(i, i + 1, data.draw(st.sampled_from(["1", "2", "3", "1/2", "3/2"])))
+             for i in range(n - 1)]
+    for _ in range(data.draw(st.integers(0, 3))):
+        a, b = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
+        if a != b:
+            edges.append((a, b, data.draw(st.sampled_from(["1", "2", "5/2"]))))
+    metric = from_graph(edges, nodes=range(n))
+    rows = data.draw(stochastic_matrix(n, 3))
+    r = privacy_level(from_rows(rows), metric)
+    D = [[metric.distance(i, j).coef for j in range(n)] for i in range(n)]
+    assert abs(float(r) - brute_force_level(rows, D)) < 1e-9
+    assert r.verify()
