@@ -40,6 +40,11 @@ def register(sub: Any) -> None:
     _common(u)
     u.add_argument("--prior", default="uniform", help="'uniform', 'p1,p2,…' or 'product:…'")
     u.set_defaults(func=_utility)
+    o = sub.add_parser("optimal", help="Thm. 4: is a mechanism optimal for every regular prior?")
+    _common(o)
+    o.add_argument("--at-eps", help="privacy level to decide at (default: the mechanism's --eps)")
+    o.add_argument("--at-t", help="… or as t = e^-ε")
+    o.set_defaults(func=_optimal)
     b = sub.add_parser("bounds", help="Thm. 2 / Prop. 5 / Cor. 2 bounds for a prior")
     add_metric_arguments(b)
     add_level_arguments(b)
@@ -109,6 +114,38 @@ def _privacy_level(args: argparse.Namespace) -> int:
               f"{float(r.enclosure[1] - r.enclosure[0]):.1e})")
     print(f"  witness (y, y', z) = {r.witness}, ratio = {r.ratio}, d0 = {r.distance}; "
           f"{r.pairs_checked} pairs checked ({r.method})")
+    return 0
+
+
+def _optimal(args: argparse.Namespace) -> int:
+    from exactdp.optimality import RemapCertificate, is_optimal
+
+    metric = metric_from_args(args)
+    H = _mechanism(args, metric)
+    if args.at_eps is not None or args.at_t is not None:
+        lv = {"eps": args.at_eps} if args.at_eps is not None else {"t": args.at_t}
+    elif args.eps is not None or args.t is not None:
+        lv = level_kwargs(args)
+    else:
+        raise InvalidArgument("give the level to decide at: --at-eps or --at-t")
+    r = is_optimal(H, metric, **lv)
+    cert = r.certificate
+    if args.json:
+        emit_json({
+            "mechanism": H.name, "optimal": r.optimal, "private": r.private.private,
+            "tight_constraints_exist": r.tight_constraints_exist,
+            "certificate": None if cert is None else cert.kind,
+            "remap": cert.remap if isinstance(cert, RemapCertificate) else None,
+            "farkas": None if cert is None or isinstance(cert, RemapCertificate) else cert.w,
+        })
+        return 0
+    if not r.private.private:
+        print(f"{H.name} is not private at this level (witness {r.private.violation}).")
+    elif r.optimal:
+        print(f"{H.name}: optimal for every regular prior (exact remap found).")
+    else:
+        print(f"{H.name}: NOT optimal for every regular prior (Farkas certificate); "
+              f"tight-constraints mechanism exists at this level: {r.tight_constraints_exist}")
     return 0
 
 

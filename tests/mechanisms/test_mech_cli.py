@@ -49,3 +49,13 @@ def test_file_mechanism(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_reproduce_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["reproduce", "fig4", "--quick"]) == 0
     assert "| 0.50 |" in capsys.readouterr().out
+
+
+def test_optimal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["optimal", "line", "--n", "3", "--mechanism", "geometric", "--t", "1/2",
+                "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["optimal"] is True and out["certificate"] == "remap"
+    assert run(["optimal", "sum-query", "--u", "2", "--v", "2", "--mechanism", "geometric",
+                "--t", "1/4"]) == 0
+    assert "NOT optimal" in capsys.readouterr().out
