@@ -191,7 +191,7 @@ def fig6_count_queries(
 def to_markdown(rows: list[Fig6Row], digits: int = 6) -> str:
     """A markdown table of certified values (rounded outward to ``digits`` decimals)."""
     lines = [
-        "| ε | tight-constraints exists | U(tight-constraints) | U(geometric) | ratio |",
+        "| ε | tight-constraints exists | U(tight-constraints) | U(geometric) | ratio (float) |",
         "|---|---|---|---|---|",
     ]
     for r in rows:
