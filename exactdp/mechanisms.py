@@ -282,6 +282,19 @@ class Mechanism:
             f"{self.name} has no exact closed form (certified entries only)."
         )
 
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON form: rows of "p/q" strings (exact) or "[mid +/- rad]" strings (balls).
+
+        >>> from_rows([["1/2", "1/2"]]).to_json()["rows"]
+        [['1/2', '1/2']]
+        """
+        if self.kind == "exact":
+            rows = [[str(Fraction(int(v.p), int(v.q))) for v in row] for row in self._entries]
+        else:
+            rows = [[v.str(45, radius=True) for v in row] for row in self._entries]
+        return {"name": self.name, "kind": self.kind, "precision": self.precision,
+                "rows": rows}
+
     def to_float(self) -> np.ndarray:
         """Float64 matrix — uncertified (exact entries rounded; balls → midpoints)."""
         if self.kind == "exact":

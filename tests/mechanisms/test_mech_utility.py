@@ -109,3 +109,19 @@ def test_certified_utility_encloses_the_exact_closed_form() -> None:
     expected = (2 / (1 + a) + (N - 1) * (1 - a) / (1 + a)) / (N + 1)
     assert float(U.enclosure[0]) - 1e-12 <= expected <= float(U.enclosure[1]) + 1e-12
     assert U.enclosure[1] - U.enclosure[0] < F(1, 10**20)
+
+
+def test_certified_utility_with_a_given_remap() -> None:
+    # identity remap on a certified geometric: Σ_y π_y h[y,y] encloses the closed form
+    H = truncated_geometric(3, eps="4/5")
+    a = math.exp(-0.8)
+    expected = (1 / (1 + a) + (1 - a) / (1 + a) + 1 / (1 + a)) / 3
+    U = utility(H, "uniform", remap=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    assert not U.exact
+    assert float(U.enclosure[0]) - 1e-12 <= expected <= float(U.enclosure[1]) + 1e-12
+
+
+def test_json_round_trip() -> None:
+    H = randomized_response(3, t="1/2")
+    again = from_rows(H.to_json()["rows"])
+    assert again.rows_fraction() == H.rows_fraction()
