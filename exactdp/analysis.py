@@ -26,6 +26,11 @@ then compared exactly (``fmpq`` cross-multiplication), and the classes' maxima a
 compared exactly as ln(R1)/d1 vs ln(R2)/d2 (certified balls, and exact integer powers
 R1^a vs R2^b when the balls cannot separate them).
 
+*Row-normalized mechanisms* (h = s^E / S_y(s), the exponential mechanism): the level is
+max over edges of (Δ·(−ln s) + ln S_b(s) − ln S_a(s))/d; candidates are separated with balls of
+rising precision and ties are decided exactly as polynomial identities in s (s transcendental)
+or as identities of rationals (s rational).
+
 *Certified mechanisms* (ball entries): the same search with balls; the result is an
 enclosure, not an exact value.
 """
@@ -182,9 +187,10 @@ def privacy_level(
         Rows indexed by the metric's points.
     metric : FiniteMetric
         The metric d0; for graph metrics only the graph's edges are checked.
-    method : {"auto", "monomial", "exact", "ball"}
-        "auto" uses the monomial form when the mechanism has one, else "exact" for
-        exact mechanisms and "ball" for certified ones.
+    method : {"auto", "monomial", "row-monomial", "exact", "ball"}
+        "auto" uses the monomial form (h = c_z s^E) or the row-normalized form
+        (h = s^E / S_y(s), the exponential mechanism) when the mechanism has one — both
+        exact for any s — else "exact" for exact mechanisms and "ball" for certified ones.
 
     Returns
     -------
@@ -204,16 +210,23 @@ def privacy_level(
     oo
     """
     _check_shapes(mechanism, metric)
-    if method not in ("auto", "monomial", "exact", "ball"):
+    if method not in ("auto", "monomial", "row-monomial", "exact", "ball"):
         raise InvalidArgument(
-            f"Got method={method!r}; choose 'auto', 'monomial', 'exact' or 'ball'."
+            f"Got method={method!r}; choose 'auto', 'monomial', 'row-monomial', 'exact' "
+            "or 'ball'."
         )
     I, J = _pairs(metric)
     if method == "auto":
         if mechanism.monomial is not None:
             method = "monomial"
+        elif mechanism.row_normalized is not None:
+            method = "row-monomial"
         else:
             method = "exact" if mechanism.kind == "exact" else "ball"
+    if method == "row-monomial":
+        if mechanism.row_normalized is None:
+            raise InvalidArgument(f"{mechanism.name} has no row-normalized form.")
+        return _level_rownorm(mechanism, metric, I, J)
     if method == "monomial":
         if mechanism.monomial is None:
             raise InvalidArgument(f"{mechanism.name} has no monomial form; use method='exact'.")
@@ -290,6 +303,185 @@ def _level_monomial(
     return PrivacyLevelResult(
         value=value, enclosure=_enclose(value), witness=(y, y2, z), ratio=ratio,
         distance=d, exact=True, method="monomial", pairs_checked=npairs,
+        _mechanism=mech, _metric=metric,
+    )
+
+
+def _rownorm_keys(
+    mech: Mechanism, metric: FiniteMetric, A: np.ndarray, B: np.ndarray
+) -> dict[tuple[int, int, int, int], tuple[int, int, int]]:
+    """Group directed edges by (Δ, poly(a), poly(b), distance index) → one witness (a, b, z)."""
+    form = mech.row_normalized
+    assert form is not None
+    E = form.exponents
+    _, pid = form.row_polynomials
+    vidx = metric.index[A, B]
+    keys: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+    chunk = max(1, 4_000_000 // max(1, E.shape[1]))
+    for start in range(0, len(A), chunk):
+        a, b = A[start : start + chunk], B[start : start + chunk]
+        diff = E[b] - E[a]
+        delta = diff.max(axis=1)
+        argz = diff.argmax(axis=1)
+        for i in range(len(a)):
+            key = (int(delta[i]), int(pid[a[i]]), int(pid[b[i]]), int(vidx[start + i]))
+            if key not in keys:
+                keys[key] = (int(a[i]), int(b[i]), int(argz[i]))
+    return keys
+
+
+def _poly_value_ball(coeffs: np.ndarray, s_ball: arb) -> arb:
+    total = arb(0)
+    p = arb(1)
+    for c in coeffs.tolist():
+        if c:
+            total += c * p
+        p *= s_ball
+    return total
+
+
+def _rownorm_equal(
+    form: Any, metric: FiniteMetric, k1: tuple[int, int, int, int], k2: tuple[int, int, int, int]
+) -> bool:
+    """Exact equality of two edge values (Δ L + ln S_b − ln S_a)/d, L = −ln s.
+
+    With d1 = c1/D, d2 = c2/D (integers c1, c2): equality ⇔
+    s^(c1·Δ2)·S_b1^c2·S_a2^c1 = s^(c2·Δ1)·S_b2^c1·S_a1^c2 — a polynomial identity when s is
+    transcendental (rational coefficients), an identity of rationals when s is rational.
+    """
+    polys, _ = form.row_polynomials
+    d1 = metric.values[k1[3]].coef
+    d2 = metric.values[k2[3]].coef
+    D = d1.denominator * d2.denominator
+    c1, c2 = int(d1 * D), int(d2 * D)
+    s_rat = form.s_rational
+    if s_rat is not None:
+        def ev(v: np.ndarray) -> Fraction:
+            return sum((int(c) * s_rat**k for k, c in enumerate(v.tolist()) if c), Fraction(0))
+
+        lhs = s_rat ** (c1 * k2[0]) * ev(polys[k1[2]]) ** c2 * ev(polys[k2[1]]) ** c1
+        rhs = s_rat ** (c2 * k1[0]) * ev(polys[k2[2]]) ** c1 * ev(polys[k1[1]]) ** c2
+        return lhs == rhs
+
+    def P(v: np.ndarray) -> flint.fmpz_poly:
+        return flint.fmpz_poly([int(c) for c in v.tolist()])
+
+    x = flint.fmpz_poly([0, 1])
+    lhs_p = x ** (c1 * k2[0]) * P(polys[k1[2]]) ** c2 * P(polys[k2[1]]) ** c1
+    rhs_p = x ** (c2 * k1[0]) * P(polys[k2[2]]) ** c1 * P(polys[k1[1]]) ** c2
+    return bool(lhs_p == rhs_p)
+
+
+def _rownorm_value_ball(form: Any, metric: FiniteMetric, key: tuple[int, int, int, int]) -> arb:
+    """Ball of (Δ·(−ln s) + ln S_b(s) − ln S_a(s))/d at the current precision."""
+    polys, _ = form.row_polynomials
+    s_ball = sympy_to_arb(form.s)
+    lnb = _poly_value_ball(polys[key[2]], s_ball).log()
+    lna = _poly_value_ball(polys[key[1]], s_ball).log()
+    return (key[0] * (-s_ball.log()) + lnb - lna) / metric.values[key[3]].ball()
+
+
+def _verify_rownorm(res: PrivacyLevelResult) -> bool:
+    """Independent re-check: every directed edge's value is ≤ the witness's, exactly."""
+    mech, metric = res._mechanism, res._metric
+    form = mech.row_normalized
+    if form is None or res.witness is None or res.distance is None:
+        return False
+    E = form.exponents.tolist()
+    polys, pid = form.row_polynomials
+    # the witness's own key, recomputed from scratch
+    a0, b0, z0 = res.witness
+    m = len(E[0])
+    d0 = metric.index[a0, b0]
+    k0 = (max(E[b0][z] - E[a0][z] for z in range(m)), int(pid[a0]), int(pid[b0]), int(d0))
+    if E[b0][z0] - E[a0][z0] != k0[0]:
+        return False
+    with workprec(256):
+        if res.value is None or not sympy_to_arb(res.value).overlaps(
+            _rownorm_value_ball(form, metric, k0)
+        ):
+            return False
+    seen = set()
+    for a, b in metric.check_edges():
+        for x, y in ((a, b), (b, a)):
+            key = (max(E[y][z] - E[x][z] for z in range(m)), int(pid[x]), int(pid[y]),
+                   int(metric.index[x, y]))
+            if key in seen or key == k0:
+                continue
+            seen.add(key)
+            if _rownorm_equal(form, metric, key, k0):
+                continue
+            prec = 128
+            while True:
+                with workprec(prec):
+                    diff = _rownorm_value_ball(form, metric, key) - _rownorm_value_ball(
+                        form, metric, k0)
+                    if diff < 0:
+                        break
+                    if diff > 0:
+                        return False
+                prec *= 2
+                if prec > 4096:
+                    return False
+    return True
+
+
+def _level_rownorm(
+    mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
+) -> PrivacyLevelResult:
+    form = mech.row_normalized
+    assert form is not None
+    A, B = _directed(I, J)
+    npairs = len(I)
+    if len(A) == 0:
+        return _zero_level(mech, metric, npairs, "row-monomial")
+    keys = _rownorm_keys(mech, metric, A, B)
+    polys, _ = form.row_polynomials
+    klist = list(keys)
+    prec = 128
+    while True:
+        with workprec(prec):
+            s_ball = sympy_to_arb(form.s)
+            L = -s_ball.log()
+            lnS = [_poly_value_ball(v, s_ball).log() for v in polys]
+            vals = [
+                (k[0] * L + lnS[k[2]] - lnS[k[1]]) / metric.values[k[3]].ball() for k in klist
+            ]
+            ib = max(range(len(klist)), key=lambda i: vals[i].lower())
+            best_lo = vals[ib].lower()
+            rivals = [i for i in range(len(klist)) if i != ib and not (vals[i].upper() < best_lo)]
+            unresolved = [i for i in rivals if not _rownorm_equal(form, metric, klist[i],
+                                                                   klist[ib])]
+        if not unresolved:
+            break
+        if prec >= 4096:
+            raise PrecisionLimitReached("could not separate the privacy-level candidates")
+        prec *= 2
+        klist = [klist[ib]] + [klist[i] for i in rivals]
+    key = klist[ib]
+    a, b, z = keys[key]
+    d = metric.values[key[3]]
+    sv = form.s
+
+    def S(v: np.ndarray) -> sympy.Expr:
+        return sympy.Add(*[int(c) * sv**k for k, c in enumerate(v.tolist()) if c])
+
+    value = (key[0] * (-sympy.log(sv)) + sympy.log(S(polys[key[2]])) - sympy.log(S(polys[key[1]])))
+    value = value / d.to_sympy()
+    if isinstance(sv, sympy.Rational) or polys[key[1]].tolist() == polys[key[2]].tolist():
+        value = sympy.simplify(value)
+    s_rat = form.s_rational
+    ratio = None
+    if s_rat is not None:
+        def ev(v: np.ndarray) -> Fraction:
+            return sum((int(c) * s_rat**k for k, c in enumerate(v.tolist()) if c), Fraction(0))
+
+        ratio = s_rat ** (-key[0]) * ev(polys[key[2]]) / ev(polys[key[1]])
+    with workprec(128):
+        enc = arb_to_fraction_interval(_rownorm_value_ball(form, metric, key))
+    return PrivacyLevelResult(
+        value=value, enclosure=(max(enc[0], Fraction(0)), enc[1]), witness=(a, b, z),
+        ratio=ratio, distance=d, exact=True, method="row-monomial", pairs_checked=npairs,
         _mechanism=mech, _metric=metric,
     )
 
@@ -518,6 +710,8 @@ def _level_ball(
 
 def _verify_level(res: PrivacyLevelResult) -> bool:
     mech, metric = res._mechanism, res._metric
+    if res.method == "row-monomial":
+        return _verify_rownorm(res)
     edges = metric.check_edges()
     if res.value is sympy.oo:
         assert res.witness is not None

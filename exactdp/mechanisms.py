@@ -47,6 +47,7 @@ from exactdp.metrics import FiniteMetric
 __all__ = [
     "Mechanism",
     "MonomialForm",
+    "RowNormalizedForm",
     "from_rows",
     "from_balls",
     "truncated_geometric",
@@ -144,6 +145,36 @@ class MonomialForm:
         return bool(sympy.sympify(c).is_zero)
 
 
+@dataclass(frozen=True)
+class RowNormalizedForm:
+    """Exact structure h[y, z] = s^{E[y, z]} / S_y(s) with S_y(s) = Σ_z s^{E[y, z]}.
+
+    The exponential mechanism on a metric of the polynomial case has this form with
+    s = e^{-ε/(2q)} and E = q·d. Ratios are h[a,z]/h[b,z] = s^{E[a,z]−E[b,z]}·S_b(s)/S_a(s),
+    so the privacy level is max over edges of (Δ·(−ln s) + ln S_b(s) − ln S_a(s))/d: an exact
+    closed form, decided by :func:`exactdp.analysis.privacy_level` even when s is
+    transcendental (ties are settled as polynomial identities in s).
+    """
+
+    s: sympy.Expr
+    exponents: np.ndarray
+
+    @property
+    def s_rational(self) -> Fraction | None:
+        if isinstance(self.s, sympy.Rational):
+            return Fraction(int(self.s.p), int(self.s.q))
+        return None
+
+    @cached_property
+    def row_polynomials(self) -> tuple[np.ndarray, np.ndarray]:
+        """(distinct coefficient vectors of S_y, index of each row's vector)."""
+        E = self.exponents
+        K = int(E.max()) + 1 if E.size else 1
+        counts = np.stack([np.bincount(row, minlength=K) for row in E])
+        uniq, inv = np.unique(counts, axis=0, return_inverse=True)
+        return uniq, np.asarray(inv).reshape(-1)
+
+
 class Mechanism:
     """A validated row-stochastic matrix H (inputs × outputs), exact or certified.
 
@@ -170,6 +201,7 @@ class Mechanism:
         outputs: Sequence[Any] | None = None,
         name: str = "mechanism",
         monomial: MonomialForm | None = None,
+        row_normalized: RowNormalizedForm | None = None,
         precision: int | None = None,
         parameters: dict[str, Any] | None = None,
         _validated: bool = False,
@@ -186,6 +218,7 @@ class Mechanism:
         self.kind = kind
         self.name = name
         self.monomial = monomial
+        self.row_normalized = row_normalized
         self.precision = precision
         self.parameters = dict(parameters or {})
         n, m = arr.shape
@@ -681,8 +714,12 @@ def exponential_mechanism(
     n = metric.n
     idx = metric.index
     params: dict[str, Any] = {"eps": level.eps}
+    rform: RowNormalizedForm | None = None
     if metric.q is not None:
         params["exponential_of"] = (metric, _s_expr(level, 2 * metric.q))
+        E = metric.exponent_matrix().copy()
+        E.setflags(write=False)
+        rform = RowNormalizedForm(_s_expr(level, 2 * metric.q), E)
         s_rat = level.s_rational(2 * metric.q)
         ks = metric.exponents
         if s_rat is not None:
@@ -696,7 +733,7 @@ def exponential_mechanism(
             return Mechanism(
                 arr, kind="exact", inputs=metric.points, outputs=metric.points,
                 name=f"exponential({metric.name}, ε={level.eps})",
-                parameters=params,
+                parameters=params, row_normalized=rform,
             )
     with workprec(prec):
         eps_b = level.eps_ball()
@@ -711,7 +748,7 @@ def exponential_mechanism(
         return Mechanism(
             arr, kind="certified", inputs=metric.points, outputs=metric.points,
             name=f"exponential({metric.name}, ε={level.eps})", precision=prec,
-            parameters=params,
+            parameters=params, row_normalized=rform,
         )
 
 

@@ -237,3 +237,33 @@ def test_weighted_graphs_edges_only_match_brute_force(data: st.DataObject) -> No
     D = [[metric.distance(i, j).coef for j in range(n)] for i in range(n)]
     assert abs(float(r) - brute_force_level(rows, D)) < 1e-9
     assert r.verify()
+
+
+@pytest.mark.parametrize("metric,t", [(line(4), "1/4"), (cycle(5), "1/4"), (hamming(2, 2), "1/4"),
+                                      (sum_query(3, 2), "1/4"), (count_queries(2), "1/4"),
+                                      (discrete(3, "1/2"), "1/16")])
+def test_exponential_mechanism_level_row_normalized(metric, t) -> None:
+    import dataclasses
+
+    # rational s = e^{-ε/(2q)}: the row-normalized closed form equals the generic exact one
+    H = exponential_mechanism(metric, t=t)
+    fast = privacy_level(H, metric)
+    assert fast.method == "row-monomial"
+    slow = privacy_level(H, metric, method="exact")
+    assert sympy.simplify(fast.value - slow.value) == 0
+    assert fast.verify()
+    # transcendental s (ε = 1): exact closed form inside the independent ball enclosure
+    Hc = exponential_mechanism(metric, eps=1)
+    r = privacy_level(Hc, metric)
+    rb = privacy_level(Hc, metric, method="ball")
+    assert rb.enclosure[0] <= r.enclosure[1] and r.enclosure[0] <= rb.enclosure[1]
+    assert float(r) <= 1 + 1e-12  # the exponential mechanism is ε-private
+    assert r.verify()
+    assert not dataclasses.replace(r, value=r.value / 2).verify()
+
+
+def test_exponential_mechanism_on_symmetric_spaces_is_half_eps() -> None:
+    # ball-size symmetric: all row sums S_y agree, so the level is exactly ε/2·max Δd/d = ε/2
+    for metric in (cycle(6), hamming(3, 2), discrete(4)):
+        r = privacy_level(exponential_mechanism(metric, eps="4/5"), metric)
+        assert r.value == sympy.Rational(2, 5)
