@@ -199,3 +199,17 @@ def test_random_mechanisms_at_their_own_level_never_exceed_the_bound(data: st.Da
     except NotRegular:
         return
     assert utility(H, pi).value <= bound.value
+
+
+def test_prop9_module_matches_general_tight_constraints_and_level() -> None:
+    from exactdp.analysis import privacy_level
+    from exactdp.symmetric import ball_symmetric_mechanism
+
+    for metric in (discrete(5), cycle(7), hamming(2, 3), hamming(3, 2)):
+        for t in (F(1, 4), F(3, 5)):
+            closed = ball_symmetric_mechanism(metric, parse_level(t=t))
+            H = tight_constraints_mechanism(metric, t=t)
+            assert [list(r) for r in closed.h] == H.rows_fraction()
+            level = privacy_level(from_rows(closed.h), metric)
+            assert sympy.simplify(level.value + sympy.log(sympy.Rational(t.numerator,
+                                                                       t.denominator))) == 0
