@@ -462,9 +462,9 @@ def _separate(items: list[tuple[AlgebraicNumber, int]]) -> None:
         items.sort(key=lambda am: _sort_key(am[0]))
 
 
-def log_enclosure(x_lo: Fraction, x_hi: Fraction, scale: Fraction = Fraction(-1)) -> tuple[
-    Fraction, Fraction
-]:
+def log_enclosure(
+    x_lo: Fraction, x_hi: Fraction, scale: Fraction = Fraction(-1), prec: int = 128
+) -> tuple[Fraction, Fraction]:
     """Rational bounds (a, b) with a ≤ scale·ln(x) ≤ b for every x in [x_lo, x_hi] (x > 0).
 
     Used to turn an enclosure of s = e^(-ε/q) into one of ε = -q·ln s.
@@ -475,7 +475,6 @@ def log_enclosure(x_lo: Fraction, x_hi: Fraction, scale: Fraction = Fraction(-1)
     """
     if x_lo <= 0 or x_hi < x_lo:
         raise InvalidArgument(f"need 0 < x_lo ≤ x_hi, got ({x_lo}, {x_hi})")
-    prec = 128
     with workprec(prec):
         lo_b = arb(_fq(x_lo)).log() * arb(_fq(scale))
         hi_b = arb(_fq(x_hi)).log() * arb(_fq(scale))

@@ -306,7 +306,7 @@ def solve_symbolic(
     b_list = [Fraction(1)] * n if rhs is None else [Fraction(v) for v in rhs]
     if len(b_list) != n:
         raise InvalidArgument(f"rhs has {len(b_list)} entries; {metric.name} has {n} points.")
-    _, _L, b_ints = _scale_rhs(b_list)
+    _, L_rhs, b_ints = _scale_rhs(b_list)
     pattern = _Pattern(metric)
     rng = random.Random(seed)
     guard = 12
@@ -319,8 +319,15 @@ def solve_symbolic(
     d_deg = -1
     n_deg = -1
     last: tuple[fmpz_poly, tuple[fmpz_poly, ...]] | None = None
+    used = 0
     while True:
         p = next(primes)
+        used += 1
+        if used > 400:
+            raise InstanceTooLarge(
+                f"the multi-modular reconstruction of z(s) for {metric.name} did not "
+                "stabilise within 400 primes (≈ 20000 bits)"
+            )
         bp = np.array([v % p for v in b_ints], dtype=np.int64)
         img = _mod_image(pattern, bp, p, terms, guard, rng)
         while img is None:
@@ -359,10 +366,18 @@ def solve_symbolic(
             continue
         if last is not None and last == cand:
             D, Ns = cand
-            if _verify_identity(metric, Ns, D, tuple(b_list)):
+            if _verify_identity(metric, Ns, D, tuple(Fraction(v) for v in b_ints)):
                 break
         last = cand
     D, Ns = last
+    # z for b_ints = L·rhs; z for rhs has denominator L·D
+    D = D * L_rhs
+    g = D.content()
+    for p_ in Ns:
+        g = flint.fmpz(math.gcd(int(g), int(p_.content())))
+    if g > 1:
+        D = fmpz_poly([int(c) // int(g) for c in D.coeffs()])
+        Ns = tuple(fmpz_poly([int(c) // int(g) for c in p_.coeffs()]) for p_ in Ns)
     return RationalSolution(
         metric=metric,
         numerators=Ns,

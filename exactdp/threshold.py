@@ -1,0 +1,1004 @@
+"""Thresholds: the exact ε at which tight constraints start to exist / a prior becomes regular.
+
+ε* = inf{ε > 0 : the property holds for every ε' ≥ ε}, where the property is
+"Φx = b has a solution x ≥ 0" with b = 1 (tight constraints, Prop. 7) or b = π
+(regularity of π, Def. 4; Φ is symmetric so αΦ = π ⇔ Φα = π).
+
+Routes (the one that ran is named in ``.method``):
+
+``prop9``
+    ball-size-symmetric space, b = 1 (or uniform π, Prop. 8): z = 1/Σ_r n_r e^{-εr} > 0
+    for every ε, so ε* = 0 (``proofs/prop9_ball_symmetric.py``).
+``kronecker``
+    Φ = ⊗Φ_k and b = ⊗b_k: the property holds iff it holds for every factor
+    (lemma in :mod:`exactdp.structure`), so ε* = max_k ε*_k; factors are solved by the
+    routes below (identical factors once).
+``exact``
+    polynomial case, n ≤ ``max_exact_n``: z(s) as exact rational functions
+    (:mod:`exactdp.symbolic`), exact real-root isolation of every numerator and the
+    denominator on (0, 1), signs propagated exactly. Gives the whole ε-set, the
+    threshold as an algebraic number s* (ε* = −q·ln s*), and a certificate that
+    re-checks the identity Φ(s)N(s) = D(s)b and the absence of sign changes.
+``certified``
+    everything else: float search (Levinson for Toeplitz Φ, dense otherwise) to
+    *find* ε*, then a certified point check that the property fails at ``eps_lower``
+    (the engine, :func:`exactdp.engine.solve_nonnegative`) and a certified cover of
+    [``eps_upper``, ∞): near t = 0 the perturbation lemma below, elsewhere finitely
+    many ε-ranges each verified for *every* Φ(t) of the range at once with interval
+    data (:func:`exactdp.linalg.verified.verified_solve`).
+
+Perturbation lemma (t small). Write Φ = I + E with E ≥ 0 the off-diagonal part and
+e = ‖E‖∞ (max row sum). If e < 1 then z = Φ⁻¹b = Σ_k (−E)^k b and
+‖z − b‖∞ ≤ e‖b‖∞/(1 − e). Hence z > 0 as soon as e‖b‖∞/(1 − e) < min b, i.e.
+e < min b / (min b + ‖b‖∞) (= 1/2 for b = 1). Every row sum of E is increasing in t, so
+checking it at one t0 covers all of (0, t0].
+
+Examples
+--------
+>>> from exactdp.metrics import line, sum_query
+>>> r = epsilon_threshold(line(4))                 # geometric mechanism: every ε
+>>> r.eps_lower, r.eps_upper, r.method
+(Fraction(0, 1), Fraction(0, 1), 'exact')
+>>> r = epsilon_threshold(sum_query(2, 2))
+>>> r.exact.minimal_polynomial, r.eps_upper - r.eps_lower <= Fraction(1, 10**9)
+((-1, 2, 1), True)
+>>> r.certificate.verify()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+from flint import arb, fmpq, fmpz_poly
+
+from exactdp.algebraic import (
+    AlgebraicNumber,
+    count_roots_between,
+    log_enclosure,
+    poly_sign_at,
+)
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import (
+    InstanceTooLarge,
+    InvalidArgument,
+    InvalidPrior,
+    InvalidTolerance,
+    PrecisionLimitReached,
+    PropertyNeverHolds,
+)
+from exactdp.metrics import FiniteMetric
+from exactdp.structure import KroneckerSplit, kronecker_split, solve_float
+from exactdp.symbolic import (
+    SYMBOLIC_MAX_N,
+    RationalSolution,
+    SignPattern,
+    sign_pattern,
+    solve_symbolic,
+)
+
+__all__ = [
+    "ThresholdResult",
+    "EpsilonInterval",
+    "EpsilonSet",
+    "ExactThresholdCertificate",
+    "CoverCertificate",
+    "Prop9Certificate",
+    "KroneckerThresholdCertificate",
+    "epsilon_threshold",
+    "regular_epsilons",
+    "tight_constraints_epsilons",
+    "DEFAULT_TOL",
+]
+
+DEFAULT_TOL = Fraction(1, 10**9)
+Progress = Callable[[str], None] | None
+
+
+# =====================================================================================
+# helpers
+def _fq(x: Fraction) -> fmpq:
+    return fmpq(x.numerator, x.denominator)
+
+
+def _read_tol(tol: Any) -> Fraction:
+    if isinstance(tol, float):
+        if not math.isfinite(tol) or tol <= 0:
+            raise InvalidTolerance(f"Got tol={tol!r}; tol must be a positive rational such as "
+                                   "Fraction(1, 10**9).")
+    try:
+        q = to_fraction(tol, "tol")
+    except Exception as exc:  # noqa: BLE001 - re-raised with a specific class
+        raise InvalidTolerance(
+            f"Got tol={tol!r}; tol must be a positive rational such as Fraction(1, 10**9) "
+            "or '1e-9'."
+        ) from exc
+    if q <= 0:
+        raise InvalidTolerance(f"Got tol={tol!r}; tol must be > 0 (e.g. Fraction(1, 10**9)).")
+    return q
+
+
+def _read_prior(metric: FiniteMetric, prior: Any) -> tuple[Fraction, ...] | None:
+    if prior is None:
+        return None
+    from exactdp.regularity import validate_prior
+
+    return validate_prior(metric, prior)
+
+
+def _short_rational(x: Fraction, slack: Fraction, direction: int) -> Fraction:
+    """A rational with a short denominator within `slack` of x, on the side `direction`."""
+    k = max(1, (1 / slack).__ceil__().bit_length() + 1)
+    scale = 2**k
+    if direction < 0:
+        return Fraction(math.floor(x * scale), scale)
+    return Fraction(math.ceil(x * scale), scale)
+
+
+def _s_ball_of_eps(eps: Fraction, q: int, prec: int = 128) -> tuple[Fraction, Fraction]:
+    """Rational enclosure [lo, hi] of s = e^{-eps/q}."""
+    with workprec(prec):
+        return arb_to_fraction_interval((-arb(_fq(eps)) / q).exp())
+
+
+def _property_name(rhs: tuple[Fraction, ...] | None) -> str:
+    return "tight constraints exist" if rhs is None else "the prior is regular"
+
+
+# =====================================================================================
+# exact ε-sets
+@dataclass(frozen=True)
+class EpsilonInterval:
+    """A piece of an ε-set, stored by its s-endpoints (s = e^{-ε/q}; ε = −q·ln s).
+
+    ``s_lo`` None means s → 0 (ε → ∞); ``s_hi`` None means s → 1 (ε → 0).
+    The ε-interval is [−q ln s_hi, −q ln s_lo] with the closedness of the s-ends swapped.
+    """
+
+    s_lo: AlgebraicNumber | None
+    s_hi: AlgebraicNumber | None
+    s_lo_closed: bool
+    s_hi_closed: bool
+    q: int
+
+    def eps_lower_bounds(self, tol: Fraction = DEFAULT_TOL) -> tuple[Fraction, Fraction] | None:
+        """Rational enclosure of the lower ε-end (None when it is 0)."""
+        return None if self.s_hi is None else _eps_enclosure(self.s_hi, self.q, tol)
+
+    def eps_upper_bounds(self, tol: Fraction = DEFAULT_TOL) -> tuple[Fraction, Fraction] | None:
+        """Rational enclosure of the upper ε-end (None when it is ∞)."""
+        return None if self.s_lo is None else _eps_enclosure(self.s_lo, self.q, tol)
+
+    def __str__(self) -> str:
+        lo = "0" if self.s_hi is None else f"{float(_eps_mid(self.s_hi, self.q)):.12g}"
+        hi = "∞" if self.s_lo is None else f"{float(_eps_mid(self.s_lo, self.q)):.12g}"
+        left = "[" if (self.s_hi is not None and self.s_hi_closed) else "("
+        right = "]" if (self.s_lo is not None and self.s_lo_closed) else ")"
+        return f"ε ∈ {left}{lo}, {hi}{right}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "s_low": None if self.s_lo is None else self.s_lo.to_json(),
+            "s_high": None if self.s_hi is None else self.s_hi.to_json(),
+            "s_low_closed": self.s_lo_closed,
+            "s_high_closed": self.s_hi_closed,
+            "eps_low": None if self.s_hi is None
+            else [str(v) for v in _eps_enclosure(self.s_hi, self.q, DEFAULT_TOL)],
+            "eps_high": None if self.s_lo is None
+            else [str(v) for v in _eps_enclosure(self.s_lo, self.q, DEFAULT_TOL)],
+            "q": self.q,
+        }
+
+
+def _eps_enclosure(s: AlgebraicNumber, q: int, tol: Fraction) -> tuple[Fraction, Fraction]:
+    """Rational (a, b) with a ≤ −q ln s ≤ b and b − a ≤ tol."""
+    a = s
+    while True:
+        lo, hi = a.isolating_interval
+        if lo <= 0:
+            a = a.refine(a.width / 4)
+            continue
+        prec = 128 + max(0, (1 / tol).__ceil__().bit_length())
+        e_lo, e_hi = log_enclosure(lo, hi, Fraction(-q), prec=prec)
+        if e_hi - e_lo <= tol:
+            return e_lo, e_hi
+        a = a.refine(max(a.width / 16, Fraction(1, 2**4000)))
+
+
+def _eps_mid(s: AlgebraicNumber, q: int) -> Fraction:
+    lo, hi = _eps_enclosure(s, q, Fraction(1, 10**15))
+    return (lo + hi) / 2
+
+
+@dataclass(frozen=True)
+class EpsilonSet:
+    """The exact set of ε > 0 where the property holds: a finite union of intervals.
+
+    Attributes
+    ----------
+    intervals : tuple of EpsilonInterval
+        In increasing ε.
+    singular_points : tuple of AlgebraicNumber
+        s-values in (0, 1) where z(s) has a pole (Φ(s) singular); their status is not
+        decided and they are excluded from ``intervals``.
+    monotone : bool
+        True when the set is [ε*, ∞) or (ε*, ∞) (or every ε): existence is monotone.
+    question : str
+    method : str
+    seconds : float
+    """
+
+    intervals: tuple[EpsilonInterval, ...]
+    singular_points: tuple[AlgebraicNumber, ...]
+    monotone: bool
+    question: str
+    method: str
+    seconds: float
+    q: int
+
+    def __str__(self) -> str:
+        if not self.intervals:
+            return f"{self.question}: for no ε > 0"
+        return f"{self.question}: " + " ∪ ".join(str(i) for i in self.intervals)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "intervals": [i.to_json() for i in self.intervals],
+            "singular_points_s": [a.to_json() for a in self.singular_points],
+            "monotone": self.monotone,
+            "method": self.method,
+            "seconds": self.seconds,
+        }
+
+
+def _set_from_pattern(pat: SignPattern, q: int, prop: str, method: str,
+                      seconds: float) -> EpsilonSet:
+    """Turn the s-pattern into ε-intervals (increasing ε = decreasing s)."""
+    # walk s from 0 to 1, collect holding runs in s
+    runs: list[tuple[AlgebraicNumber | None, bool, AlgebraicNumber | None, bool]] = []
+    cur_start: AlgebraicNumber | None = None
+    cur_closed = False
+    open_run = pat.gaps[0]
+    singular: list[AlgebraicNumber] = []
+    for k, bp in enumerate(pat.breakpoints):
+        nxt = pat.gaps[k + 1]
+        if bp.status == "singular":
+            singular.append(bp.s)
+        here = bp.status == "holds"
+        if open_run:
+            if here and nxt:
+                continue
+            runs.append((cur_start, cur_closed, bp.s, here))
+            open_run = False
+        if not open_run:
+            if nxt:
+                cur_start, cur_closed, open_run = bp.s, here, True
+            elif here and not (runs and runs[-1][2] is bp.s):
+                runs.append((bp.s, True, bp.s, True))  # isolated point
+    if open_run:
+        runs.append((cur_start, cur_closed, None, False))
+    intervals = [EpsilonInterval(a, b, ac, bc, q) for a, ac, b, bc in reversed(runs)]
+    monotone = len(intervals) <= 1 and (not intervals or intervals[0].s_lo is None)
+    return EpsilonSet(tuple(intervals), tuple(singular), monotone, prop, method, seconds, q)
+
+
+# =====================================================================================
+# certificates
+@dataclass(frozen=True)
+class Prop9Certificate:
+    """Ball-size symmetry ⇒ z = 1/Σ n_r e^{-εr} > 0 for every ε (Prop. 9)."""
+
+    metric: FiniteMetric = field(repr=False)
+    rhs: tuple[Fraction, ...] | None = field(repr=False)
+    kind: str = "prop9"
+
+    def verify(self) -> bool:
+        """Recount the distance multiset of every row exactly; rhs must be constant."""
+        idx = self.metric.index
+        counts = np.stack([np.bincount(r, minlength=len(self.metric.values)) for r in idx])
+        if not bool(np.all(counts == counts[0])):
+            return False
+        return self.rhs is None or len(set(self.rhs)) == 1 and self.rhs[0] > 0
+
+
+def _odd_part(p: fmpz_poly) -> fmpz_poly:
+    """Product of the squarefree factors of odd multiplicity (where p changes sign)."""
+    _, fl = p.factor_squarefree()
+    out = fmpz_poly([1])
+    for g, e in fl:
+        if int(e) % 2 == 1:
+            out *= g
+    return out
+
+
+def _sqfree(p: fmpz_poly) -> fmpz_poly:
+    _, fl = p.factor_squarefree()
+    out = fmpz_poly([1])
+    for g, _e in fl:
+        out *= g
+    return out
+
+
+def _lowest_sign(p: fmpz_poly) -> int:
+    for c in p.coeffs():
+        if c != 0:
+            return 1 if c > 0 else -1
+    return 0
+
+
+@dataclass(frozen=True)
+class ExactThresholdCertificate:
+    """Exact proof of ε* ∈ [eps_lower, eps_upper] from the rational solution z(s).
+
+    * ``solution``: Φ(s)N(s) = D(s)b over Z[s] (re-checked);
+    * holds on [eps_upper, ∞) ⇔ s ∈ (0, s_up] with s_up ≥ e^{-eps_upper/q} rational:
+      D has no root in (0, s_up], no N_i changes sign there, and every z_i starts ≥ 0
+      at s → 0+ (so z(s) ≥ 0 solves Φz = b);
+    * fails at eps_lower (when ``fail_index`` is set): s_low = e^{-eps_lower/q} is
+      transcendental (Lindemann), so Φ(s_low) is invertible (det Φ is a nonzero integer
+      polynomial) and z(s_low) is the unique solution; on a rational interval containing
+      s_low neither N_i nor D vanishes and z_i < 0 there.
+    """
+
+    solution: RationalSolution = field(repr=False)
+    eps_lower: Fraction
+    eps_upper: Fraction
+    fail_index: int | None
+    s_star: AlgebraicNumber | None
+    kind: str = "exact"
+
+    def verify(self) -> bool:
+        """Re-check the identity, s*, and both sides (raising the precision of e^{-ε/q})."""
+        sol = self.solution
+        if not sol.verify():
+            return False
+        if self.s_star is not None and not self.s_star.verify():
+            return False
+        return any(self._check(prec) for prec in (128, 512, 2048, 8192))
+
+    def _check(self, prec: int) -> bool:
+        sol = self.solution
+        q = sol.q
+        D = sol.denominator
+        # --- holds on (0, s_up] ---------------------------------------------------
+        if self.eps_upper == 0:
+            s_up = Fraction(1)
+            closed = False
+        else:
+            _, s_up = _s_ball_of_eps(self.eps_upper, q, prec)
+            closed = True
+        zero = Fraction(0)
+        if s_up <= 0 or s_up > 1:
+            return False
+        dsq = _sqfree(D)
+        if dsq.degree() >= 1 and count_roots_between(dsq, zero, s_up) != 0:
+            return False
+        if closed and poly_sign_at(D, s_up) == 0:
+            return False
+        sd = _lowest_sign(D)
+        seen: dict[tuple[int, ...], bool] = {}
+        for p in sol.numerators:
+            key = tuple(int(c) for c in p.coeffs())
+            if key in seen:
+                if not seen[key]:
+                    return False
+                continue
+            ok = True
+            if p.degree() >= 0:
+                if _lowest_sign(p) * sd < 0:
+                    ok = False
+                odd = _odd_part(p)
+                if ok and odd.degree() >= 1 and count_roots_between(odd, zero, s_up) != 0:
+                    ok = False
+            seen[key] = ok
+            if not ok:
+                return False
+        # --- fails at eps_lower --------------------------------------------------
+        if self.fail_index is None:
+            return self.eps_lower == 0 and (self.eps_upper == 0 or self.s_star is None)
+        if self.eps_lower <= 0:
+            return False
+        lo, hi = _s_ball_of_eps(self.eps_lower, q, prec)
+        if not (0 < lo <= hi < 1):
+            return False
+        N = sol.numerators[self.fail_index]
+        for p in (N, D):
+            sq = _sqfree(p)
+            if poly_sign_at(p, lo) == 0 or poly_sign_at(p, hi) == 0:
+                return False
+            if sq.degree() >= 1 and count_roots_between(sq, lo, hi) != 0:
+                return False
+        return poly_sign_at(N, lo) * poly_sign_at(D, lo) < 0
+
+
+@dataclass(frozen=True)
+class CoverCertificate:
+    """Certified proof of ε* ∈ [eps_lower, eps_upper] by verified interval solves.
+
+    * ``fail``: an engine certificate that the property fails at eps_lower;
+    * ``t0``: perturbation lemma (module docstring) on (0, t0];
+    * ``pieces``: ε-ranges [a, b] covering [eps_upper, −ln t0]; for each, a verified
+      solve over the interval matrix {Φ(ε) : ε ∈ [a, b]} encloses every solution > 0.
+    """
+
+    metric: FiniteMetric = field(repr=False)
+    rhs: tuple[Fraction, ...] = field(repr=False)
+    eps_lower: Fraction
+    eps_upper: Fraction
+    fail: Any = field(repr=False)
+    t0: Fraction
+    pieces: tuple[tuple[Fraction, Fraction], ...] = field(repr=False)
+    kind: str = "certified-cover"
+
+    def verify(self) -> bool:
+        """Re-check the fail certificate, the lemma at t0, and every piece (fresh R each)."""
+        if self.fail is None or not self.fail.verify():
+            return False
+        if getattr(self.fail, "holds", False):
+            return False
+        if not _lemma_holds(self.metric, self.rhs, self.t0):
+            return False
+        # pieces must cover [eps_upper, -ln t0] without gaps
+        _, e0_hi = log_enclosure(self.t0, self.t0, Fraction(-1))
+        cur = self.eps_upper
+        for a, b in sorted(self.pieces):
+            if a > cur:
+                return False
+            cur = max(cur, b)
+        if cur < e0_hi:
+            return False
+        return all(_piece_holds(self.metric, self.rhs, a, b, None)[0] for a, b in self.pieces)
+
+
+@dataclass(frozen=True)
+class KroneckerThresholdCertificate:
+    """Factor certificates plus the exact Kronecker split (lemma in exactdp.structure)."""
+
+    metric: FiniteMetric = field(repr=False)
+    rhs: tuple[Fraction, ...] | None = field(repr=False)
+    factor_results: tuple[Any, ...] = field(repr=False)
+    binding: int
+    eps_lower: Fraction
+    eps_upper: Fraction
+    kind: str = "kronecker"
+
+    def verify(self) -> bool:
+        split = kronecker_split(self.metric, self.rhs)
+        if split is None or len(split.factors) != len(self.factor_results):
+            return False
+        for (fm, frhs), res in zip(split.factors, self.factor_results):
+            if res.metric_name != fm.name or tuple(res.rhs) != tuple(frhs):
+                return False
+            if not res.certificate.verify():
+                return False
+            if res.eps_upper > self.eps_upper:
+                return False
+        b = self.factor_results[self.binding]
+        return b.eps_lower == self.eps_lower and self.eps_upper - self.eps_lower >= 0
+
+
+# =====================================================================================
+# results
+@dataclass(frozen=True)
+class ThresholdResult:
+    """ε* enclosed by exact rationals, with a certificate for both sides.
+
+    Attributes
+    ----------
+    eps_lower, eps_upper : Fraction
+        eps_lower ≤ ε* ≤ eps_upper, eps_upper − eps_lower ≤ tol. The property fails at
+        eps_lower and holds on [eps_upper, ∞). Both are 0 when it holds for every ε.
+    certificate
+        ``verify()`` re-checks both sides.
+    exact : AlgebraicNumber or None
+        s* = e^{-ε*/q} (ε* = −q·ln s*) when the exact route ran (t* when q = 1).
+    q : int or None
+    method : str
+    seconds : float
+    timings : tuple of (str, float)
+    question : str
+    eps_set : EpsilonSet or None
+        The whole exact ε-set when the exact route ran.
+    """
+
+    metric_name: str
+    rhs: tuple[Fraction, ...] | None = field(repr=False)
+    eps_lower: Fraction
+    eps_upper: Fraction
+    certificate: Any = field(repr=False)
+    exact: AlgebraicNumber | None
+    q: int | None
+    method: str
+    seconds: float
+    timings: tuple[tuple[str, float], ...] = field(repr=False)
+    question: str = "tight constraints exist"
+    eps_set: EpsilonSet | None = field(default=None, repr=False)
+
+    @property
+    def holds_everywhere(self) -> bool:
+        return self.eps_upper == 0
+
+    def __str__(self) -> str:
+        if self.holds_everywhere:
+            return f"{self.metric_name}: {self.question} for every ε > 0 ({self.method})"
+        mid = float((self.eps_lower + self.eps_upper) / 2)
+        txt = (f"{self.metric_name}: {self.question} for every ε ≥ ε*, "
+               f"ε* ∈ [{float(self.eps_lower):.12f}, {float(self.eps_upper):.12f}] "
+               f"(≈ {mid:.10f}; width {float(self.eps_upper - self.eps_lower):.2e}; "
+               f"{self.method}, {self.seconds:.2f} s)")
+        if self.exact is not None:
+            txt += f"\n  s* = e^(-ε*/{self.q}) is the {self.exact}"
+        return txt
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric_name,
+            "question": self.question,
+            "eps_lower": str(self.eps_lower),
+            "eps_upper": str(self.eps_upper),
+            "exact_s": None if self.exact is None else self.exact.to_json(),
+            "q": self.q,
+            "method": self.method,
+            "seconds": self.seconds,
+            "timings": {k: v for k, v in self.timings},
+            "eps_set": None if self.eps_set is None else self.eps_set.to_json(),
+            "monotone": None if self.eps_set is None else self.eps_set.monotone,
+        }
+
+
+# =====================================================================================
+# exact route
+def _exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
+                 progress: Progress, timings: list[tuple[str, float]],
+                 max_exact_n: int) -> tuple[ThresholdResult, EpsilonSet]:
+    t0 = time.perf_counter()
+    sol = solve_symbolic(metric, rhs, max_n=max_exact_n, progress=progress)
+    timings.append(("symbolic z(s)", time.perf_counter() - t0))
+    t1 = time.perf_counter()
+    pat = sign_pattern(sol, progress=progress)
+    timings.append(("root isolation + signs", time.perf_counter() - t1))
+    q = sol.q
+    prop = _property_name(rhs)
+    eps_set = _set_from_pattern(pat, q, prop, "exact", time.perf_counter() - t0)
+    if not pat.gaps[0]:
+        sample = pat.gap_samples[0]
+        i = pat.gap_witness[0]
+        raise PropertyNeverHolds(
+            f"On {metric.name}, {prop} for no large ε: z_{i}(s) < 0 on the whole first "
+            f"interval of s = e^(-ε/{q}) (exactly, e.g. at s = {sample}: "
+            f"z_{i} = {sol.value_at(sample)[i] if i is not None else '?'}); "
+            "a prior with a zero entry is never regular (Prop. 1).",
+            evidence=eps_set,
+        )
+    # first breakpoint where the property stops holding (on it or just after it)
+    star = None
+    for k, bp in enumerate(pat.breakpoints):
+        if bp.status != "holds" or not pat.gaps[k + 1]:
+            star = k
+            break
+    elapsed = time.perf_counter() - t0
+    if star is None:
+        cert = ExactThresholdCertificate(sol, Fraction(0), Fraction(0), None, None)
+        res = ThresholdResult(metric.name, rhs, Fraction(0), Fraction(0), cert, None, q,
+                              "exact", elapsed, tuple(timings), prop, eps_set)
+        return res, eps_set
+    bp = pat.breakpoints[star]
+    if bp.status == "singular":
+        raise PrecisionLimitReached(
+            f"z(s) has a pole at s ≈ {float(bp.s):.12g} (Φ singular) before any sign change; "
+            "the exact route cannot decide the property there. Use method='certified'."
+        )
+    if pat.gaps[star + 1]:
+        raise PrecisionLimitReached(
+            f"the property fails only at the isolated point s ≈ {float(bp.s):.12g}; no "
+            "rational eps_lower can witness it. The exact ε-set is in .eps_set.",
+        )
+    fail_i = pat.gap_witness[star + 1]
+    nxt_lo = (pat.breakpoints[star + 1].s.isolating_interval[0]
+              if star + 1 < len(pat.breakpoints) else Fraction(1))
+    s_star = bp.s
+    inner = tol / 4
+    while True:
+        e_lo, e_hi = _eps_enclosure(s_star, q, inner)
+        e_lo = _short_rational(e_lo, tol / 8, -1)
+        e_hi = _short_rational(e_hi, tol / 8, +1)
+        # s at eps_lower must stay below the next breakpoint
+        _, s_at_lower = _s_ball_of_eps(e_lo, q)
+        if s_at_lower < nxt_lo:
+            break
+        s_star = s_star.refine(s_star.width / 16)
+        inner = inner / 4
+    t2 = time.perf_counter()
+    cert = ExactThresholdCertificate(sol, e_lo, e_hi, fail_i, s_star)
+    timings.append(("threshold enclosure", time.perf_counter() - t2))
+    res = ThresholdResult(metric.name, rhs, e_lo, e_hi, cert, s_star, q, "exact",
+                          time.perf_counter() - t0, tuple(timings), prop, eps_set)
+    return res, eps_set
+
+
+# =====================================================================================
+# certified route
+def _off_diag_row_sums_bound(metric: FiniteMetric, t: Fraction, prec: int = 128) -> Fraction:
+    """Rigorous upper bound of max_i Σ_{j≠i} t^{d(i,j)} (exact arithmetic on balls)."""
+    idx = metric.index
+    counts = np.stack([np.bincount(r, minlength=len(metric.values)) for r in idx])
+    rows = np.unique(counts, axis=0)
+    zero_k = [k for k, v in enumerate(metric.values) if v.coef == 0]
+    with workprec(prec):
+        lt = arb(_fq(t)).log()
+        powers = [(lt * v.ball()).exp() for v in metric.values]
+        best = Fraction(0)
+        for row in rows:
+            total = arb(0)
+            for k, c in enumerate(row):
+                if c and k not in zero_k:
+                    total += int(c) * powers[k]
+            _, hi = arb_to_fraction_interval(total)
+            best = max(best, hi)
+    return best
+
+
+def _lemma_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], t0: Fraction) -> bool:
+    bmin, bmax = min(rhs), max(abs(v) for v in rhs)
+    if bmin <= 0:
+        return False
+    e = _off_diag_row_sums_bound(metric, t0)
+    return e < 1 and e * bmax < bmin * (1 - e)
+
+
+def _lemma_t0(metric: FiniteMetric, rhs: tuple[Fraction, ...]) -> Fraction:
+    lo, hi = Fraction(0), Fraction(1)
+    best = None
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        if _lemma_holds(metric, rhs, mid):
+            best, lo = mid, mid
+        else:
+            hi = mid
+    if best is None:
+        raise PrecisionLimitReached("perturbation lemma did not apply for any t ≥ 2^-20")
+    return best
+
+
+def _piece_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction,
+                 R: np.ndarray | None) -> tuple[bool, np.ndarray | None]:
+    """Certify z > 0 for every ε ∈ [a, b] at once (interval data over the whole range)."""
+    from exactdp.linalg.verified import float_enclosure, verified_solve
+
+    with workprec(96):
+        eps = arb.union(arb(_fq(a)), arb(_fq(b)))
+        vals = [(-eps * v.ball()).exp() for v in metric.values]
+        mids, rads = float_enclosure(vals)
+        b_mid, b_rad = float_enclosure([arb(_fq(v)) for v in rhs])
+    A_mid = mids[metric.index]
+    A_rad = rads[metric.index]
+    Rm = R
+    for attempt in range(2):
+        if Rm is None:
+            try:
+                Rm = np.linalg.inv(A_mid)
+            except np.linalg.LinAlgError:
+                return False, None
+        enc = verified_solve(A_mid, A_rad, b_mid, b_rad, R=Rm)
+        if enc is not None and bool(np.all(enc.lo > 0)):
+            return True, Rm
+        if R is None or attempt == 1:
+            break
+        Rm = None  # retry once with a fresh approximate inverse
+    return False, Rm
+
+
+def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progress) -> float:
+    """Float estimate of ε* (uncertified; only used to place the bracket)."""
+    b = np.array([float(v) for v in rhs])
+
+    def zmin(eps: float) -> float:
+        return float(np.min(solve_float(metric, eps, b)))
+
+    # scan t = e^{-ε} upward from 0: the first failure brackets ε*
+    ts = np.linspace(0.02, 0.98, 49)
+    prev = None
+    for t in ts:
+        if zmin(-math.log(t)) < 0:
+            break
+        prev = t
+    else:
+        return 0.0
+    if prev is None:
+        raise PropertyNeverHolds("the float search found the property failing already at "
+                                 "t = 0.02 (ε ≈ 3.9); refine by hand", evidence=None)
+    lo_t, hi_t = prev, t  # holds at lo_t, fails at hi_t
+    for _ in range(60):
+        mid = 0.5 * (lo_t + hi_t)
+        if zmin(-math.log(mid)) < 0:
+            hi_t = mid
+        else:
+            lo_t = mid
+        if hi_t - lo_t < 1e-15:
+            break
+    if progress:
+        progress(f"float search: ε* ≈ {-math.log(0.5 * (lo_t + hi_t)):.12f}")
+    return -math.log(0.5 * (lo_t + hi_t))
+
+
+def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
+                     progress: Progress, timings: list[tuple[str, float]],
+                     max_pieces: int = 4000) -> ThresholdResult:
+    from exactdp.engine import solve_nonnegative
+    from exactdp.levels import parse_level
+
+    t0 = time.perf_counter()
+    b = rhs if rhs is not None else tuple(Fraction(1) for _ in range(metric.n))
+    prop = _property_name(rhs)
+    if min(b) <= 0:
+        i = min(range(len(b)), key=lambda k: b[k])
+        raise PropertyNeverHolds(
+            f"prior[{i}] = {b[i]}: a prior with a zero entry is regular at no ε (Prop. 1: "
+            f"π_y/π_y' ≤ e^(ε d) fails for y' = {i}). Evidence: the zero entry.",
+            evidence=i,
+        )
+    eps_f = _float_find(metric, b, progress)
+    timings.append(("float search", time.perf_counter() - t0))
+    if eps_f == 0.0:
+        raise InstanceTooLarge(
+            f"the float search found no failure of '{prop}' on t ∈ [0.02, 0.98]; proving "
+            "'for every ε' needs the exact route (polynomial case) or Prop. 9."
+        )
+    ef = Fraction(eps_f)
+    # fail point just below, cover from just above
+    shift = Fraction(0)
+    fail = None
+    e_lo = e_hi = Fraction(0)
+    for _attempt in range(6):
+        e_lo = _short_rational(ef - tol / 8 - shift, tol / 16, -1)
+        e_hi = _short_rational(ef + tol / 2 - shift, tol / 16, +1)
+        t1 = time.perf_counter()
+        res = solve_nonnegative(metric, parse_level(eps=e_lo), list(b))
+        timings.append(("fail point certificate", time.perf_counter() - t1))
+        if not res.holds:
+            fail = res.certificate
+            break
+        shift += tol / 4  # the float estimate was a little high: move the window down
+        if progress:
+            progress("fail point held; moving the bracket down")
+    if fail is None:
+        raise PrecisionLimitReached(
+            "could not certify a failing point just below the float estimate of ε*; "
+            "the float search is unreliable here (ill-conditioned Φ?)"
+        )
+    # cover [e_hi, ∞)
+    t2 = time.perf_counter()
+    t_lemma = _lemma_t0(metric, b)
+    _, e_end = log_enclosure(t_lemma, t_lemma, Fraction(-1))
+    e_end = Fraction(math.ceil(e_end * 2**20), 2**20)
+    # step-size control: pieces [a, a + w] from eps_upper up to the lemma's range;
+    # w doubles after a certified piece and is quartered after a failure (first retried
+    # with a fresh approximate inverse when the cached one came from elsewhere)
+    done: list[tuple[Fraction, Fraction]] = []
+    R = None
+    checks = 0
+    a = e_hi
+    w = 4 * tol
+    while a < e_end:
+        bb = min(e_end, a + w)
+        checks += 1
+        if checks > max_pieces:
+            raise PrecisionLimitReached(
+                f"cover of [{float(e_hi)}, ∞) needed more than {max_pieces} verified solves"
+            )
+        ok, R_new = _piece_holds(metric, b, a, bb, R)
+        if not ok and R is not None:
+            checks += 1
+            ok, R_new = _piece_holds(metric, b, a, bb, None)
+        R = R_new
+        if ok:
+            done.append((a, bb))
+            a = bb
+            w *= 2
+            if progress and len(done) % 5 == 0:
+                progress(f"cover: {len(done)} ranges certified, up to ε = {float(bb):.6f}")
+        else:
+            w /= 4
+            if w < tol / 2**20:
+                raise PrecisionLimitReached(
+                    f"could not certify the property on ε ∈ [{float(a)}, {float(a + w)}]; it "
+                    "may fail there (non-monotone existence). Try the exact route if available."
+                )
+    timings.append(("certified cover", time.perf_counter() - t2))
+    cert = CoverCertificate(metric, b, e_lo, e_hi, fail, t_lemma, tuple(done))
+    return ThresholdResult(metric.name, rhs, e_lo, e_hi, cert, None, metric.q,
+                           f"certified (float search + engine point check + {len(done)} "
+                           "verified interval solves + perturbation lemma)",
+                           time.perf_counter() - t0, tuple(timings), prop, None)
+
+
+# =====================================================================================
+# public API
+_METHODS = ("auto", "exact", "certified")
+
+
+def epsilon_threshold(
+    metric: FiniteMetric,
+    prior: Any = None,
+    tol: Any = DEFAULT_TOL,
+    *,
+    method: str = "auto",
+    max_exact_n: int = 160,
+    eps_max: Any = None,
+    progress: Progress = None,
+) -> ThresholdResult:
+    """The least ε above which the property holds for good, enclosed with a certificate.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+    prior : sequence or mapping, optional
+        None: tight-constraints existence (b = 1). Otherwise the threshold of the prior's
+        regularity (b = π).
+    tol : positive rational
+        Width of [eps_lower, eps_upper] (default 10⁻⁹).
+    method : {"auto", "exact", "certified"}
+        ``auto`` uses Prop. 9 / Kronecker structure first, then the exact route in the
+        polynomial case with n ≤ ``max_exact_n``, else the certified route.
+    max_exact_n : int
+        Size limit of the exact route under ``auto``.
+    eps_max : rational, optional
+        Raise :class:`PropertyNeverHolds` when the property does not hold for good
+        below ``eps_max`` (ε* > eps_max).
+    progress : callable, optional
+        Receives progress messages (the CLI prints them on stderr).
+
+    Returns
+    -------
+    ThresholdResult
+
+    Raises
+    ------
+    InvalidTolerance, InvalidPrior, PropertyNeverHolds, InstanceTooLarge
+
+    Examples
+    --------
+    >>> from exactdp.metrics import hamming
+    >>> r = epsilon_threshold(hamming(4, 2), ["1/16"] * 16)
+    >>> r.holds_everywhere, r.method
+    (True, 'prop9')
+    """
+    t_start = time.perf_counter()
+    tol_q = _read_tol(tol)
+    if method not in _METHODS:
+        raise InvalidArgument(f"Got method={method!r}; choose one of {_METHODS}.")
+    rhs = _read_prior(metric, prior)
+    res = _threshold(metric, rhs, tol_q, method, max_exact_n, progress)
+    if eps_max is not None:
+        em = to_fraction(eps_max, "eps_max")
+        if res.eps_lower >= em:
+            raise PropertyNeverHolds(
+                f"On {metric.name}, {res.question} does not hold for good below "
+                f"eps_max = {em}: ε* ≥ {res.eps_lower} (certified; see .evidence).",
+                evidence=res,
+            )
+    if res.seconds == 0:
+        object.__setattr__(res, "seconds", time.perf_counter() - t_start)
+    return res
+
+
+def _is_uniform(rhs: tuple[Fraction, ...] | None) -> bool:
+    return rhs is None or len(set(rhs)) == 1
+
+
+def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
+               method: str, max_exact_n: int, progress: Progress) -> ThresholdResult:
+    t0 = time.perf_counter()
+    timings: list[tuple[str, float]] = []
+    prop = _property_name(rhs)
+    if rhs is not None and min(rhs) == 0:
+        i = rhs.index(Fraction(0))
+        raise PropertyNeverHolds(
+            f"prior[{i}] = 0: a prior with a zero entry is regular at no ε > 0 (Prop. 1: "
+            f"π_j/π_{i} ≤ e^(ε d) fails for every j with π_j > 0). Give every point a "
+            "positive probability.",
+            evidence={"zero_index": i},
+        )
+    if method == "auto" and _is_uniform(rhs) and metric.ball_size_symmetric:
+        cert = Prop9Certificate(metric, rhs)
+        return ThresholdResult(metric.name, rhs, Fraction(0), Fraction(0), cert, None, metric.q,
+                               "prop9", time.perf_counter() - t0, (("prop9", 0.0),), prop)
+    if method == "auto":
+        split = kronecker_split(metric, rhs)
+        if split is not None:
+            return _kronecker_route(metric, rhs, split, tol, max_exact_n, progress, t0)
+    if method == "exact" or (method == "auto" and metric.q is not None
+                             and metric.n <= max_exact_n):
+        limit = max(max_exact_n, metric.n) if method == "exact" else max_exact_n
+        res, _ = _exact_route(metric, rhs, tol, progress, timings, limit)
+        return res
+    if method == "auto" and metric.q is not None and metric.n > max_exact_n and progress:
+        progress(f"n = {metric.n} > max_exact_n = {max_exact_n}: certified route")
+    return _certified_route(metric, rhs, tol, progress, timings)
+
+
+def _kronecker_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,
+                     split: KroneckerSplit, tol: Fraction, max_exact_n: int, progress: Progress,
+                     t0: float) -> ThresholdResult:
+    cache: dict[tuple[str, tuple[Fraction, ...]], ThresholdResult] = {}
+    results = []
+    for fm, frhs in split.factors:
+        key = (fm.name, tuple(frhs))
+        if key not in cache:
+            sub_rhs = None if all(v == 1 for v in frhs) else tuple(frhs)
+            r = _threshold(fm, sub_rhs, tol, "auto", max_exact_n, progress)
+            # factor certificates check against the factor's own rhs
+            cache[key] = ThresholdResult(
+                fm.name, tuple(frhs), r.eps_lower, r.eps_upper, r.certificate, r.exact, r.q,
+                r.method, r.seconds, r.timings, r.question, r.eps_set)
+        results.append(cache[key])
+    binding = max(range(len(results)), key=lambda k: results[k].eps_upper)
+    br = results[binding]
+    cert = KroneckerThresholdCertificate(metric, rhs, tuple(results), binding, br.eps_lower,
+                                         br.eps_upper)
+    methods = sorted({r.method.split(" ")[0] for r in results})
+    return ThresholdResult(
+        metric.name, rhs, br.eps_lower, br.eps_upper, cert, br.exact, br.q,
+        f"kronecker({len(results)} factors: {', '.join(methods)})",
+        time.perf_counter() - t0, (("kronecker factors", time.perf_counter() - t0),),
+        _property_name(rhs), None,
+    )
+
+
+def regular_epsilons(metric: FiniteMetric, prior: Any, *, max_n: int = SYMBOLIC_MAX_N,
+                     progress: Progress = None) -> EpsilonSet:
+    """The exact set {ε > 0 : prior is ε·d0-regular} (polynomial case).
+
+    α(s) = πΦ(s)⁻¹ is computed exactly as rational functions (Φ(s) is always
+    invertible over Q(s), as Φ(0) = I), its sign changes on (0, 1) are isolated exactly,
+    and the set is returned as a finite union of intervals with algebraic endpoints.
+
+    >>> from exactdp.metrics import discrete
+    >>> S = regular_epsilons(discrete(3), ["1/2", "1/4", "1/4"])
+    >>> str(S), S.intervals[0].s_hi.minimal_polynomial    # t ≤ 1/2  ⇔  ε ≥ ln 2
+    ('the prior is regular: ε ∈ [0.69314718056, ∞)', (-1, 2))
+    """
+    rhs = _read_prior(metric, prior)
+    assert rhs is not None
+    return _exact_set(metric, rhs, max_n, progress)
+
+
+def tight_constraints_epsilons(metric: FiniteMetric, *, max_n: int = SYMBOLIC_MAX_N,
+                               progress: Progress = None) -> EpsilonSet:
+    """The exact set {ε > 0 : a tight-constraints mechanism exists} (polynomial case).
+
+    >>> from exactdp.metrics import sum_query
+    >>> S = tight_constraints_epsilons(sum_query(2, 2))
+    >>> S.monotone, len(S.intervals)
+    (True, 1)
+    """
+    return _exact_set(metric, None, max_n, progress)
+
+
+def _exact_set(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, max_n: int,
+               progress: Progress) -> EpsilonSet:
+    if metric.q is None:
+        raise InvalidArgument(
+            f"{metric.name} has irrational distances: the exact ε-set needs the polynomial "
+            "case. Use epsilon_threshold (certified) instead."
+        )
+    if rhs is not None and min(rhs) < 0:
+        raise InvalidPrior("prior entries must be ≥ 0")
+    t0 = time.perf_counter()
+    sol = solve_symbolic(metric, rhs, max_n=max_n, progress=progress)
+    pat = sign_pattern(sol, progress=progress)
+    return _set_from_pattern(pat, sol.q, _property_name(rhs), "exact",
+                             time.perf_counter() - t0)
+
+
+# keep imports referenced
+_ = (flint, Sequence)
