@@ -8,7 +8,7 @@ b = b_1 ⊗ … ⊗ b_m (b = 1 = ⊗1, or a product prior π = ⊗p_k), then z =
 invertible, then z ≥ 0 **iff** every z_k ≥ 0. Proof: ⇐ is clear. ⇒: each z_k has a
 positive entry (z_k ≤ 0 would give b_k = Φ_k z_k ≤ 0, as Φ_k > 0 entrywise, so b_k = 0);
 if some z_j had a negative entry, multiplying it by positive entries of the other
-factors gives a negative entry of z. So the property holds for the product exactly when
+factors gives a negative entry of z (``proofs/threshold_lemmas.py``). So the property holds for the product exactly when
 it holds for every factor, and the threshold is the largest factor threshold.
 
 **Toeplitz** (line, sum query): Φ[i, j] depends on |i − j| only; float solves by
@@ -93,7 +93,8 @@ def kronecker_split(
     """Split "Φx = rhs, x ≥ 0?" into factor questions when the structure allows.
 
     ``rhs=None`` means all ones (tight constraints). Returns None when the metric has
-    no Kronecker factors or the right-hand side is not a product.
+    no Kronecker factors or the right-hand side is not a product. The sign lemma that
+    makes the split exact is proved in ``proofs/threshold_lemmas.py``.
 
     >>> from exactdp.metrics import hamming
     >>> split = kronecker_split(hamming(2, 3), None)

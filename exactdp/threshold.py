@@ -41,7 +41,7 @@ Examples
 (Fraction(0, 1), Fraction(0, 1), 'exact')
 >>> r = epsilon_threshold(sum_query(2, 2))
 >>> r.exact.minimal_polynomial, r.eps_upper - r.eps_lower <= Fraction(1, 10**9)
-((-1, 2, 1), True)
+((-1, 1, 1), True)
 >>> r.certificate.verify()
 True
 """
@@ -861,6 +861,11 @@ def epsilon_threshold(
     -------
     ThresholdResult
 
+    Notes
+    -----
+    The perturbation lemma (near t = 0) and the Kronecker sign lemma are proved in
+    ``proofs/threshold_lemmas.py``; Prop. 9 in ``proofs/prop9_ball_symmetric.py``.
+
     Raises
     ------
     InvalidTolerance, InvalidPrior, PropertyNeverHolds, InstanceTooLarge
@@ -962,6 +967,9 @@ def regular_epsilons(metric: FiniteMetric, prior: Any, *, max_n: int = SYMBOLIC_
     invertible over Q(s), as Φ(0) = I), its sign changes on (0, 1) are isolated exactly,
     and the set is returned as a finite union of intervals with algebraic endpoints.
 
+    The hand-derived family of ``proofs/threshold_discrete_prior.py``: on the discrete
+    metric, p is regular iff t ≤ p_min/(1 − (k−1)p_min).
+
     >>> from exactdp.metrics import discrete
     >>> S = regular_epsilons(discrete(3), ["1/2", "1/4", "1/4"])
     >>> str(S), S.intervals[0].s_hi.minimal_polynomial    # t ≤ 1/2  ⇔  ε ≥ ln 2
@@ -975,6 +983,9 @@ def regular_epsilons(metric: FiniteMetric, prior: Any, *, max_n: int = SYMBOLIC_
 def tight_constraints_epsilons(metric: FiniteMetric, *, max_n: int = SYMBOLIC_MAX_N,
                                progress: Progress = None) -> EpsilonSet:
     """The exact set {ε > 0 : a tight-constraints mechanism exists} (polynomial case).
+
+    For the sum query with u = v = 2 the set is [ln φ, ∞), φ the golden ratio
+    (``proofs/threshold_sum_query_2_2.py``).
 
     >>> from exactdp.metrics import sum_query
     >>> S = tight_constraints_epsilons(sum_query(2, 2))
