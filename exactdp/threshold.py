@@ -642,11 +642,26 @@ def _exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fr
 
 # =====================================================================================
 # certified route
+_COUNT_ROWS: dict[int, np.ndarray] = {}
+
+
+def _distance_count_rows(metric: FiniteMetric) -> np.ndarray:
+    """Distinct rows of the per-point distance counts (cached per metric object)."""
+    key = id(metric)
+    if key not in _COUNT_ROWS:
+        idx = metric.index
+        k = len(metric.values)
+        counts = np.zeros((metric.n, k), dtype=np.int64)
+        for j in range(k):
+            counts[:, j] = (idx == j).sum(axis=1)
+        _COUNT_ROWS.clear()
+        _COUNT_ROWS[key] = np.unique(counts, axis=0)
+    return _COUNT_ROWS[key]
+
+
 def _off_diag_row_sums_bound(metric: FiniteMetric, t: Fraction, prec: int = 128) -> Fraction:
     """Rigorous upper bound of max_i Σ_{j≠i} t^{d(i,j)} (exact arithmetic on balls)."""
-    idx = metric.index
-    counts = np.stack([np.bincount(r, minlength=len(metric.values)) for r in idx])
-    rows = np.unique(counts, axis=0)
+    rows = _distance_count_rows(metric)
     zero_k = [k for k, v in enumerate(metric.values) if v.coef == 0]
     with workprec(prec):
         lt = arb(_fq(t)).log()
@@ -756,7 +771,7 @@ class _Rig:
         _ = g
 
     def nonneg(self, P: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """Float vector ≥ P @ v exactly, for P, v ≥ 0."""
+        """Float array ≥ P @ v exactly, for P, v ≥ 0 (v a vector or a stack of columns)."""
         return np.asarray(_up(_up(P @ v + self.tail) * self.inv_one_minus))
 
     def err(self, absP: np.ndarray, absv: np.ndarray) -> np.ndarray:
@@ -808,45 +823,54 @@ def _mean_value_piece(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fracti
         x = x + R @ (bm - M0 @ x)
         u = -(R @ (M1 @ x))
         u = u - R @ (M0 @ u + M1 @ x)
+        ax, au = np.abs(x), np.abs(u)
+        absM0 = np.abs(M0)
+        absM1 = np.asarray(_up(np.abs(M1) + E1))
+        three = np.stack([ones, ax, au], axis=1)
+        m0p = rig.nonneg(absM0, three)  # |M0|·[1, |x|, |u|]
+        e0p = rig.nonneg(E0, three)
+        m1p = rig.nonneg(absM1, three)
+        p2p = rig.nonneg(P2, three)
+        e1x = rig.nonneg(E1, ax)
+        m1x = rig.nonneg(np.abs(M1), ax)
+        # residual bounds (no R needed)
+        w0 = M0 @ x
+        r0b = _up(np.abs(bm - w0))
+        r0b = _up(r0b + _up(_up(rig.gamma * m0p[:, 1]) + rig.tail))
+        r0b = _up(r0b + e0p[:, 1])
+        r0b = _up(r0b + br)
+        s12 = M0 @ u + M1 @ x
+        r1b = _up(np.abs(s12))
+        r1b = _up(r1b + _up(_up(rig.gamma * m0p[:, 2]) + rig.tail))
+        r1b = _up(r1b + _up(_up(rig.gamma * m1x) + rig.tail))
+        r1b = _up(r1b + _up(e0p[:, 2] + e1x))
+        sec = _up(m1p[:, 2] + p2p[:, 1])
+        # one |R| product for everything
+        V = np.stack([m0p[:, 0], e0p[:, 0], m1p[:, 0], p2p[:, 0], r0b, r1b, sec, p2p[:, 2]],
+                     axis=1)
+        RV = rig.nonneg(absR, V)
         # G1 ≥ |I − RΦ(ε)| 1
         C = R @ M0
         diag = np.diagonal(C).copy()
         offd = np.abs(C)
         np.fill_diagonal(offd, 0.0)
         g = _up(_up(np.abs(1.0 - diag)) + rig.nonneg(offd, ones))
-        absM0 = np.abs(M0)
-        g = _up(g + rig.err(absR, rig.nonneg(absM0, ones)))
+        g = _up(g + _up(_up(rig.gamma * RV[:, 0]) + rig.tail))
         g = _up(g + _fup(n * Fraction(rig.tail)))
-        g = _up(g + rig.nonneg(absR, rig.nonneg(E0, ones)))
-        absM1 = np.asarray(_up(np.abs(M1) + E1))
-        g = _up(g + _up(half_w * rig.nonneg(absR, rig.nonneg(absM1, ones))))
+        g = _up(g + RV[:, 1])
+        g = _up(g + _up(half_w * RV[:, 2]))
         hw2 = _up(half_w * half_w)
-        g = _up(g + _up(hw2 * rig.nonneg(absR, rig.nonneg(P2, ones))))
+        g = _up(g + _up(hw2 * RV[:, 3]))
         if not np.all(np.isfinite(g)):
             return False, R
         beta = Fraction(float(np.max(g)))
         if beta >= 1:
             return False, R
-        ax, au = np.abs(x), np.abs(u)
-        # |r0| ≤ |fl(b − M0x)| + err(M0 x) + E0|x| + b_rad
-        w0 = M0 @ x
-        r0b = _up(np.abs(bm - w0))
-        r0b = _up(r0b + rig.err(absM0, ax))
-        r0b = _up(r0b + rig.nonneg(E0, ax))
-        r0b = _up(r0b + br)
-        # |r1| ≤ |fl(M0u + M1x)| + errs + E0|u| + E1|x|
-        s1 = M0 @ u
-        s2 = M1 @ x
-        r1b = _up(np.abs(s1 + s2))
-        r1b = _up(r1b + _up(rig.err(absM0, au) + rig.err(np.abs(M1), ax)))
-        r1b = _up(r1b + _up(rig.nonneg(E0, au) + rig.nonneg(E1, ax)))
-        # |R||ρ| bound
-        Rr = rig.nonneg(absR, r0b)
-        Rr = _up(Rr + _up(half_w * rig.nonneg(absR, r1b)))
-        sec = _up(rig.nonneg(absM1, au) + rig.nonneg(P2, ax))
-        Rr = _up(Rr + _up(hw2 * rig.nonneg(absR, sec)))
+        Rr = RV[:, 4]
+        Rr = _up(Rr + _up(half_w * RV[:, 5]))
+        Rr = _up(Rr + _up(hw2 * RV[:, 6]))
         hw3 = _up(hw2 * half_w)
-        Rr = _up(Rr + _up(hw3 * rig.nonneg(absR, rig.nonneg(P2, au))))
+        Rr = _up(Rr + _up(hw3 * RV[:, 7]))
         if not np.all(np.isfinite(Rr)):
             return False, R
         delta = _fup(Fraction(float(np.max(Rr))) / (1 - beta))
@@ -944,6 +968,7 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
     # with a fresh approximate inverse when the cached one came from elsewhere)
     done: list[tuple[Fraction, Fraction]] = []
     R = None
+    R_at = e_hi
     checks = 0
     a = e_hi
     w = 4 * tol
@@ -954,15 +979,19 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
             raise PrecisionLimitReached(
                 f"cover of [{float(e_hi)}, ∞) needed more than {max_pieces} verified solves"
             )
+        centre = (a + bb) / 2
         ok, R_new = _mean_value_piece(metric, b, a, bb, R)
-        if not ok and R is not None:
-            checks += 1
+        if not ok and R is not None and abs(centre - R_at) > (bb - a):
+            checks += 1  # the cached inverse came from elsewhere: retry with a fresh one
             ok, R_new = _mean_value_piece(metric, b, a, bb, None)
+            R_at = centre
+        if R is None:
+            R_at = centre
         R = R_new
         if ok:
             done.append((a, bb))
             a = bb
-            w *= 2
+            w *= 8  # mean-value ranges may grow fast (the error is second order in w)
             if progress and len(done) % 5 == 0:
                 progress(f"cover: {len(done)} ranges certified, up to ε = {float(bb):.6f}")
         else:
