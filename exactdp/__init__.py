@@ -6,11 +6,15 @@ certificate whose ``verify()`` re-checks it), and float (labelled uncertified).
 """
 
 from exactdp import metrics
+from exactdp.analysis import is_private, min_entropy_leakage, privacy_level, utility
+from exactdp.bounds import database_leakage_bound, leakage_bound, uniform_leakage_bound, utility_bound
 from exactdp.arithmetic.interval import Interval
 from exactdp.engine import EngineResult, FloatEstimate, solve_nonnegative
 from exactdp.errors import ExactDPError
 from exactdp.levels import PrivacyLevel, parse_level
+from exactdp.mechanisms import Mechanism
 from exactdp.metrics import FiniteMetric
+from exactdp.optimality import is_optimal
 from exactdp.regularity import RegularityResult, is_regular, uniform_prior, validate_prior
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
@@ -20,10 +24,20 @@ __all__ = [
     "FiniteMetric",
     "FloatEstimate",
     "Interval",
+    "Mechanism",
     "PrivacyLevel",
     "RegularityResult",
     "TightConstraintsResult",
+    "database_leakage_bound",
+    "is_optimal",
+    "is_private",
     "is_regular",
+    "leakage_bound",
+    "min_entropy_leakage",
+    "privacy_level",
+    "uniform_leakage_bound",
+    "utility",
+    "utility_bound",
     "metrics",
     "parse_level",
     "solve_nonnegative",

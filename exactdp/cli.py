@@ -19,6 +19,7 @@ __all__ = ["main", "build_parser"]
 
 _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "exactdp.cli_core",
+    "exactdp.cli_mechanisms",
     "exactdp.pufferfish.cli",
     "exactdp.sets.cli",
 )

@@ -113,7 +113,7 @@ def solve_lp(A: Sequence[Sequence[Fraction]], b: Sequence[Fraction],
                 basis[i] = col
     # the pivots kept T[m] in reduced form; artificial columns may no longer enter
     if not _simplex(T, basis, m, n):
-        raise ValueError("the LP objective is unbounded below")
+        raise ArithmeticError("the LP objective is unbounded below")
     x = [Fraction(0)] * n
     for i, bv in enumerate(basis):
         if bv < n:

@@ -31,6 +31,7 @@ import sympy
 from exactdp.analysis import PrivacyCheck, is_private
 from exactdp.errors import ExactnessRequired, InstanceTooLarge, InvalidMechanism
 from exactdp.levels import PrivacyLevel, parse_level
+from exactdp.lp import solve_lp
 from exactdp.mechanisms import Mechanism
 from exactdp.metrics import FiniteMetric
 from exactdp.phi import entry_values_exact, exact_parameter
@@ -230,29 +231,28 @@ def is_optimal(
 def exact_feasibility(
     A: list[list[Fraction]], b: list[Fraction]
 ) -> tuple[bool, tuple[Fraction, ...]]:
-    """Exact phase-I simplex (Bland's rule) for Ax = b, x ≥ 0.
+    """Exact feasibility of Ax = b, x ≥ 0 (the shared exact simplex, :func:`exactdp.lp.solve_lp`).
 
     Returns ``(True, x)`` with a feasible x, or ``(False, w)`` with a Farkas vector:
-    Aᵀw ≥ 0 and b·w < 0. Both are exact rationals; callers verify them.
-
-    (sympy 1.14's ``linprog`` returned infeasible points on small instances of this LP —
-    e.g. the 3-point line at t = 1/2 with a zero objective — so it is not used here.)
+    Aᵀw ≥ 0 and b·w < 0. Both are exact rationals, checked before they are returned.
 
     >>> exact_feasibility([[Fraction(1), Fraction(1)]], [Fraction(1)])
     (True, (Fraction(1, 1), Fraction(0, 1)))
     >>> exact_feasibility([[Fraction(1), Fraction(1)]], [Fraction(-1)])   # w = 1: Aᵀw ≥ 0, b·w < 0
     (False, (Fraction(1, 1),))
     """
-    tab = _Tableau(A, b)
-    if not tab.phase_one():
-        return False, tab.farkas()
-    return True, tab.solution()
+    res = solve_lp(A, b)
+    if res.feasible:
+        assert res.x is not None
+        return True, res.x
+    assert res.farkas is not None
+    return False, res.farkas
 
 
 def exact_lp_min(
     c: list[Fraction], A: list[list[Fraction]], b: list[Fraction]
 ) -> tuple[Fraction, tuple[Fraction, ...]] | None:
-    """Exact min c·x subject to Ax = b, x ≥ 0 (two-phase simplex, Bland's rule).
+    """Exact min c·x subject to Ax = b, x ≥ 0 (:func:`exactdp.lp.solve_lp`).
 
     Returns ``(value, x)``, or None when infeasible. Raises ``ArithmeticError`` when the
     objective is unbounded below.
@@ -261,100 +261,9 @@ def exact_lp_min(
     >>> exact_lp_min([one, 2 * one], [[one, one]], [one])
     (Fraction(1, 1), (Fraction(1, 1), Fraction(0, 1)))
     """
-    tab = _Tableau(A, b)
-    if not tab.phase_one():
+    res = solve_lp(A, b, c)
+    if not res.feasible:
         return None
-    tab.phase_two(c)
-    x = tab.solution()
-    return sum((ci * xi for ci, xi in zip(c, x)), Fraction(0)), x
+    assert res.x is not None and res.value is not None
+    return res.value, res.x
 
-
-class _Tableau:
-    """Dense Fraction tableau [A | I | b] with artificial starting basis."""
-
-    def __init__(self, A: list[list[Fraction]], b: list[Fraction]) -> None:
-        self.rows = len(A)
-        self.ncols = len(A[0]) if A else 0
-        self.sign = [(-1 if bi < 0 else 1) for bi in b]
-        self.T: list[list[Fraction]] = []
-        for i in range(self.rows):
-            row = [self.sign[i] * Fraction(v) for v in A[i]] + [Fraction(0)] * self.rows
-            row.append(self.sign[i] * Fraction(b[i]))
-            row[self.ncols + i] = Fraction(1)
-            self.T.append(row)
-        self.basis = [self.ncols + i for i in range(self.rows)]
-        self.active = list(range(self.rows))  # rows not dropped as redundant
-        self.cost: list[Fraction] = []
-
-    def _pivot(self, r: int, col: int) -> None:
-        T = self.T
-        piv = T[r][col]
-        T[r] = [v / piv for v in T[r]]
-        Tr = T[r]
-        for i in self.active:
-            if i != r and T[i][col]:
-                f = T[i][col]
-                T[i] = [a - f * cc for a, cc in zip(T[i], Tr)]
-        self.basis[r] = col
-
-    def _run(self, allowed: int) -> None:
-        """Bland's rule on columns < allowed, minimising self.cost."""
-        T = self.T
-        while True:
-            enter = None
-            for j in range(allowed):
-                if j in self.basis:
-                    continue
-                red = self.cost[j] - sum(
-                    (self.cost[self.basis[i]] * T[i][j] for i in self.active if T[i][j]),
-                    Fraction(0),
-                )
-                if red < 0:
-                    enter = j
-                    break
-            if enter is None:
-                return
-            best: tuple[Fraction, int, int] | None = None
-            for i in self.active:
-                if T[i][enter] > 0:
-                    key = (T[i][-1] / T[i][enter], self.basis[i], i)
-                    if best is None or key < best:
-                        best = key
-            if best is None:
-                raise ArithmeticError("the linear program is unbounded")
-            self._pivot(best[2], enter)
-
-    def phase_one(self) -> bool:
-        self.cost = [Fraction(0)] * self.ncols + [Fraction(1)] * self.rows
-        self._run(self.ncols + self.rows)
-        value = sum((self.cost[self.basis[i]] * self.T[i][-1] for i in self.active), Fraction(0))
-        return value == 0
-
-    def farkas(self) -> tuple[Fraction, ...]:
-        """w with Aᵀw ≥ 0, b·w < 0 from the phase-I duals (valid after an infeasible phase I)."""
-        y = [
-            sum((self.cost[self.basis[i]] * self.T[i][self.ncols + k] for i in self.active),
-                Fraction(0))
-            for k in range(self.rows)
-        ]
-        return tuple(-y[k] * self.sign[k] for k in range(self.rows))
-
-    def phase_two(self, c: list[Fraction]) -> None:
-        # drive zero-level artificials out of the basis, dropping redundant rows
-        for i in list(self.active):
-            if self.basis[i] >= self.ncols:
-                col = next((j for j in range(self.ncols) if self.T[i][j] != 0), None)
-                if col is None:
-                    self.active.remove(i)
-                else:
-                    self._pivot(i, col)
-        self.cost = [Fraction(v) for v in c] + [Fraction(0)] * self.rows
-        self._run(self.ncols)
-
-    def solution(self) -> tuple[Fraction, ...]:
-        x = [Fraction(0)] * self.ncols
-        for i in self.active:
-            j = self.basis[i]
-            if j < self.ncols:
-                x[j] = self.T[i][-1]
-        return tuple(x)
