@@ -7,8 +7,8 @@ certificate whose ``verify()`` re-checks it), and float (labelled uncertified).
 
 from exactdp import metrics
 from exactdp.analysis import is_private, min_entropy_leakage, privacy_level, utility
-from exactdp.bounds import database_leakage_bound, leakage_bound, uniform_leakage_bound, utility_bound
 from exactdp.arithmetic.interval import Interval
+from exactdp.bounds import database_leakage_bound, leakage_bound, uniform_leakage_bound, utility_bound
 from exactdp.engine import EngineResult, FloatEstimate, solve_nonnegative
 from exactdp.errors import ExactDPError
 from exactdp.levels import PrivacyLevel, parse_level
