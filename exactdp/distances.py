@@ -18,8 +18,10 @@ import flint
 import sympy
 from flint import arb
 
+from exactdp.arithmetic.ball import sympy_to_arb, workprec
+from exactdp.arithmetic.expressions import parse_real_expression
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import ExactnessRequired
+from exactdp.errors import ExactnessRequired, InvalidArgument, InvalidMetric
 
 __all__ = ["Distance", "as_distance", "triangle_holds"]
 
@@ -133,24 +135,42 @@ def triangle_holds(d_ik: Distance, d_ij: Distance, d_jk: Distance) -> bool:
 def as_distance(value: Any, where: str = "distance") -> Distance:
     """Read one exact distance: int, Fraction, rational string, ``'sqrt(2)'``, sympy expr.
 
+    Strings are read by a whitelist parser (never ``sympify``); the square of the value
+    must be an exact rational (no numerical guessing), and the value must be ≥ 0.
+
     >>> as_distance("sqrt(8)")
     Distance(coef=Fraction(2, 1), radicand=2)
     >>> as_distance("3/2")
     Distance(coef=Fraction(3, 2), radicand=1)
+    >>> as_distance("sqrt(2) + 1/10**40")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.ExactnessRequired: distance='sqrt(2) + 1/10**40' is not the square root of a rational; ...
     """
     if isinstance(value, Distance):
         return value
-    if isinstance(value, str) and "sqrt" in value or isinstance(value, sympy.Basic) and not (
-        isinstance(value, sympy.Rational)
-    ):
-        expr = sympy.sympify(value, rational=True)
-        sq = sympy.nsimplify(expr**2)
-        if not isinstance(sq, sympy.Rational):
-            raise ExactnessRequired(
-                f"{where}={value!r} is not the square root of a rational; exact distances "
-                f"must be rationals or square roots of rationals."
-            )
-        if expr.is_negative:
-            raise ValueError(f"{where}={value!r} is negative")
-        return Distance.sqrt_of(Fraction(int(sq.p), int(sq.q)))
-    return Distance.rational(to_fraction(value, where))
+    if isinstance(value, str):
+        try:
+            return Distance.rational(to_fraction(value, where))
+        except InvalidArgument:
+            expr: sympy.Expr = parse_real_expression(value, where)
+    elif isinstance(value, sympy.Expr) and not isinstance(value, sympy.Rational):
+        expr = value
+    else:
+        d = to_fraction(value, where)
+        if d < 0:
+            raise InvalidMetric(f"{where}={value!r} is negative; distances are ≥ 0.")
+        return Distance.rational(d)
+    sq = sympy.expand(expr**2)
+    if not isinstance(sq, sympy.Rational):
+        raise ExactnessRequired(
+            f"{where}={value!r} is not the square root of a rational; exact distances "
+            "must be rationals or square roots of rationals (pass e.g. 'sqrt(2)' or '3/2')."
+        )
+    nonneg = expr.is_nonnegative
+    if nonneg is None:
+        with workprec(128):
+            nonneg = bool(sympy_to_arb(expr) >= 0)
+    if not nonneg:
+        raise InvalidMetric(f"{where}={value!r} is negative; distances are ≥ 0.")
+    return Distance.sqrt_of(Fraction(int(sq.p), int(sq.q)))

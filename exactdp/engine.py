@@ -39,6 +39,7 @@ import flint
 import numpy as np
 
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.rationals import to_fraction
 from exactdp.certificates import (
     BallCertificate,
     Certificate,
@@ -194,7 +195,10 @@ def _verified_float_backend(metric: FiniteMetric, level: PrivacyLevel,
     a_mid, a_rad = phi_enclosure(metric, level)
     with workprec(128):
         b_mid, b_rad = float_enclosure([arb_from_fraction(v) for v in rhs])
-    R = np.linalg.inv(a_mid)
+    try:
+        R = np.linalg.inv(a_mid)
+    except np.linalg.LinAlgError:
+        return None
     enc = verified_solve(a_mid, a_rad, b_mid, b_rad, R=R)
     if enc is None:
         return None
@@ -286,7 +290,7 @@ def _choose_methods(metric: FiniteMetric, level: PrivacyLevel, method: str) -> l
 def _normalise_rhs(metric: FiniteMetric, rhs: Sequence[Fraction] | None) -> tuple[Fraction, ...]:
     if rhs is None:
         return tuple(Fraction(1) for _ in range(metric.n))
-    out = tuple(Fraction(v) for v in rhs)
+    out = tuple(to_fraction(v, f"rhs[{i}]") for i, v in enumerate(rhs))
     if len(out) != metric.n:
         raise InvalidArgument(f"right-hand side has {len(out)} entries; {metric.name} has "
                               f"{metric.n} points.")

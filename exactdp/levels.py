@@ -18,9 +18,10 @@ import flint
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import sympy_to_arb
+from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb
+from exactdp.arithmetic.expressions import parse_real_expression
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import InvalidPrivacyLevel
+from exactdp.errors import InvalidArgument, InvalidPrivacyLevel
 
 __all__ = ["PrivacyLevel", "parse_level", "parse_epsilon"]
 
@@ -114,10 +115,11 @@ class PrivacyLevel:
 
 
 def _exact_root(n: int, q: int) -> int | None:
-    r = round(n ** (1.0 / q)) if n < 2**1000 else int(sympy.integer_nthroot(n, q)[0])
-    for c in (r - 1, r, r + 1):
-        if c >= 0 and c**q == n:
-            return c
+    """The integer q-th root of n ≥ 0 when exact, else None (fast for any q)."""
+    if n in (0, 1):
+        return n
+    if q > n.bit_length():  # 2^q > n: only 0 and 1 are q-th powers below n
+        return None
     root, exact = sympy.integer_nthroot(n, q)
     return int(root) if exact else None
 
@@ -137,18 +139,17 @@ def parse_epsilon(eps: Any) -> sympy.Expr:
                 f"(pass Fraction('4/5') or '4/5' for an exact value)."
             )
     if isinstance(eps, str):
-        text = eps.strip()
+        # never sympify user text (it evaluates Python): a whitelist parser reads it
         try:
-            value: sympy.Expr = sympy.Rational(to_fraction(text, "eps"))
-        except Exception:
-            try:
-                value = sympy.sympify(text.replace("ln", "log"), rational=True)
-            except (sympy.SympifyError, TypeError, SyntaxError) as exc:
-                raise InvalidPrivacyLevel(
-                    f"Got eps={eps!r}; could not read it. Use '4/5', '0.8' or 'ln(2)'."
-                ) from exc
+            value: sympy.Expr = parse_real_expression(eps, "eps")
+        except InvalidArgument as exc:
+            raise InvalidPrivacyLevel(
+                f"Got eps={eps!r}; could not read it ({exc}). Use '4/5', '0.8' or 'ln(2)'."
+            ) from exc
     elif isinstance(eps, sympy.Basic):
-        value = sympy.sympify(eps)
+        if not isinstance(eps, sympy.Expr):
+            raise InvalidPrivacyLevel(f"Got eps={eps!r}; it is not a real expression.")
+        value = eps
     else:
         value = sympy.Rational(to_fraction(eps, "eps"))
     if value.free_symbols:
@@ -159,10 +160,10 @@ def parse_epsilon(eps: Any) -> sympy.Expr:
     if value.has(sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
         raise InvalidPrivacyLevel(f"Got eps={eps!r}; ε must be finite and > 0.")
     positive = value.is_positive
-    if positive is None:
-        with flint.ctx.workprec(256):
-            ball = sympy_to_arb(value)
-            positive = True if ball > 0 else (False if ball <= 0 else None)
+    if positive is None and not value.is_zero:
+        sign, _ = certified_sign(lambda _p: sympy_to_arb(value), start_prec=128,
+                                 what=f"ε = {value}")
+        positive = sign is Sign.POSITIVE
     if positive is not True:
         raise InvalidPrivacyLevel(
             f"Got eps={eps!r}; ε must be > 0 (for example Fraction(1, 10) or '1/10')."

@@ -10,6 +10,7 @@ from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.interval import Interval
 from exactdp.certificates import Certificate
 from exactdp.engine import EngineResult, FloatEstimate, float_solve, solve_nonnegative
+from exactdp.errors import PropertyNeverHolds
 from exactdp.levels import PrivacyLevel, parse_level
 from exactdp.metrics import FiniteMetric
 from exactdp.phi import entry_values_exact, exact_parameter
@@ -65,11 +66,16 @@ class TightConstraintsResult:
 
     @property
     def mechanism(self) -> tuple[tuple[Fraction, ...], ...] | tuple[tuple[Interval, ...], ...]:
-        """H = Φ·diag(z) (rows are inputs), exact when s is rational; None-free: raises if absent."""
+        """H = Φ·diag(z) (rows are inputs): exact when s is rational, else enclosures.
+
+        Raises :class:`~exactdp.errors.PropertyNeverHolds` (carrying the certificate) when no
+        tight-constraints mechanism exists at this level.
+        """
         if not self.exists:
-            raise ValueError(
+            raise PropertyNeverHolds(
                 f"no tight-constraints mechanism exists for {self.metric.name} at {self.level} "
-                f"(certificate: {self.certificate.kind})"
+                f"(certificate: {self.certificate.kind}; see .certificate)",
+                evidence=self.certificate,
             )
         if "H" not in self._cache:
             z = self.z

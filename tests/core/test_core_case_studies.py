@@ -39,10 +39,23 @@ def test_rational_eps_verdicts_are_certified(metric, eps):
     assert r.level.t is None  # t transcendental: no float shortcut was taken as proof
 
 
+@pytest.mark.parametrize("metric, eps", [(SUM, "4/5"), (COUNT, "9/10")], ids=["sum", "count"])
+def test_paper_minimum_eps_has_no_mechanism(metric, eps):
+    """The paper reports 0.8 (sum query) and 0.9 (2-count) as the least ε with a
+    tight-constraints mechanism. Two certified routes that share no code — verified float
+    (Krawczyk with float rounding bounds) and flint's ball Gaussian elimination — both find
+    a certified-negative entry of z there."""
+    fast = tight_constraints(metric, eps=eps)
+    ball = tight_constraints(metric, eps=eps, method="ball")
+    assert fast.method == "verified-float" and ball.method == "ball"
+    assert fast.exists is False and ball.exists is False
+
+
 def test_count_queries_rational_t():
     r = tight_constraints(COUNT, t="1/3")
     assert r.certificate.verify()
-    assert r.exists == is_regular(COUNT, [Fraction(1, COUNT.n)] * COUNT.n, t="1/3").regular
+    z = phi_exact(COUNT, parse_level(t="1/3")).solve(flint.fmpq_mat([[1]] * COUNT.n))
+    assert r.exists == all(e >= 0 for e in z.entries())
 
 
 @pytest.mark.parametrize("t", ["3/5", "1/2", "2/5", "1/3"])

@@ -65,6 +65,16 @@ class TestLevels:
         with pytest.raises(InvalidPrivacyLevel):
             parse_level(eps=1, t="1/2")
 
+    def test_eps_text_is_never_executed(self, tmp_path):
+        marker = tmp_path / "pwned"
+        with pytest.raises(InvalidPrivacyLevel, match="could not read"):
+            parse_level(eps=f"__import__('pathlib').Path({str(marker)!r}).touch() or 1")
+        assert not marker.exists()
+
+    def test_huge_denominator_does_not_hang(self):
+        assert parse_level(t="1/2").s_rational(2**55) is None
+        assert parse_level(t="1/4").s_rational(2) == Fraction(1, 2)
+
     def test_bool_and_junk_rejected(self):
         with pytest.raises(ExactnessRequired):
             parse_level(t=True)
@@ -165,8 +175,17 @@ class TestMetrics:
     def test_from_matrix_irrational_rejected(self):
         with pytest.raises(ExactnessRequired):
             M.from_matrix([[0, sympy.pi], [sympy.pi, 0]])
-        with pytest.raises(InvalidMetric, match="rational"):
+        with pytest.raises(ExactnessRequired, match="square root of a rational"):
             M.from_matrix([[0, "pi"], ["pi", 0]])
+        # no numerical guessing: √2 + 10⁻⁴⁰ is not √2
+        with pytest.raises(ExactnessRequired):
+            M.from_matrix([[0, "sqrt(2) + 1/10**40"], ["sqrt(2) + 1/10**40", 0]])
+        with pytest.raises(InvalidMetric, match="negative"):
+            M.from_matrix([[0, "-sqrt(2)"], ["-sqrt(2)", 0]])
+        # user text is never evaluated as Python
+        with pytest.raises(InvalidMetric, match="not allowed|limited"):
+            M.from_matrix([[0, "__import__('os').getcwd() and sqrt(2)"],
+                           ["__import__('os').getcwd() and sqrt(2)", 0]])
 
     @pytest.mark.parametrize("ctor, args", [(M.line, (0,)), (M.sum_query, (2, 0)),
                                             (M.grid, (2, 2, "l7")), (M.discrete, (3, 0))])
