@@ -139,6 +139,8 @@ def sympy_to_arb(expr: sympy.Expr) -> arb:
     ...     sympy_to_arb(sympy.log(2)).overlaps(arb(2).log())
     True
     """
+    if isinstance(expr, str):  # never evaluate user text: see exactdp.arithmetic.expressions
+        raise ExactnessRequired(f"sympy_to_arb takes a sympy expression, not the string {expr!r}")
     expr = sympy.sympify(expr)
     if isinstance(expr, sympy.Rational):
         return arb(flint.fmpq(int(expr.p), int(expr.q)))
