@@ -27,12 +27,12 @@ from typing import Any, Literal
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.ball import Sign, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidBox
 from exactdp.levels import PrivacyLevel, parse_level
 from exactdp.sets._boxes import Box, as_boxes
-from exactdp.sets._exppoly import ExpPoly
+from exactdp.sets._exppoly import ExpPoly, exp_poly_sign
 from exactdp.sets._points import PointSet, point_set
 
 __all__ = [
@@ -289,9 +289,12 @@ class CapacityResult:
             )
         if again != self.value:
             return False
-        with workprec(128):
-            ball = self.value.ball(self.level)
-            return bool(ball >= 0 and ball <= 1) or bool(self.value.is_zero())
+        # 0 ≤ value ≤ 1 at ε, each sign decided exactly / at rising precision (a fixed
+        # precision cannot see a value of 10⁻⁴⁰ as nonnegative); PrecisionLimitReached
+        # propagates: undecided, not False
+        low = exp_poly_sign(self.value, self.level)[0]
+        high = exp_poly_sign(_ONE - self.value, self.level)[0]
+        return low is not Sign.NEGATIVE and high is not Sign.NEGATIVE
 
 
 def capacity_functional(X: Any, K: Any, eps: Any, *, method: Method = "sweep") -> CapacityResult:

@@ -219,6 +219,44 @@ def _poly_ball(p: flint.fmpq_poly, s: arb) -> arb:
     return total
 
 
+MAX_DENSE_DEGREE = 100_000
+"""Largest degree in s = e^{-ε/q} for which a dense polynomial is ever built."""
+MAX_MINPOLY_Q = 4096
+"""Largest q for which the minimal polynomial of t^{1/q} is computed (factoring x^q − t)."""
+_MAX_EXACT_BITS = 4_000_000
+
+
+def _degree_span(value: ExpPoly) -> tuple[int, int]:
+    """``(q, degree)`` of the polynomial behind ``value`` without building it."""
+    q = value.common_denominator()
+    exps = value._terms.keys()
+    return q, int((max(exps) - min(exps)) * q)
+
+
+def _s_rational(level: PrivacyLevel, q: int) -> Fraction | None:
+    """s = t^{1/q} when rational; q larger than the bit length of t rules that out
+    (a rational s ≠ 1 has s^q of at least q bits), so no root of huge order is taken."""
+    if level.t is None:
+        return None
+    if q > max(level.t.numerator.bit_length(), level.t.denominator.bit_length()):
+        return None
+    return level.s_rational(q)
+
+
+def _exact_sparse_value(value: ExpPoly, s: Fraction, q: int) -> flint.fmpq | None:
+    """Σ c_r s^{q r − k} exactly (one power per term, no dense polynomial), or None
+    when the rationals involved would exceed a few million bits."""
+    k = min(value._terms) * q
+    bits = max(s.numerator.bit_length(), s.denominator.bit_length(), 1)
+    if int(max(value._terms) * q - k) * bits > _MAX_EXACT_BITS:
+        return None
+    sq = flint.fmpq(s.numerator, s.denominator)
+    total = flint.fmpq(0)
+    for r, c in value._terms.items():
+        total += flint.fmpq(c.numerator, c.denominator) * sq ** int(r * q - k)
+    return total
+
+
 def exp_poly_sign(value: ExpPoly, level: PrivacyLevel, *, max_prec: int = 4096) -> tuple[Sign, int, str]:
     """Exact sign of ``value`` at the level's ε; returns ``(sign, precision, method)``.
 
@@ -226,28 +264,38 @@ def exp_poly_sign(value: ExpPoly, level: PrivacyLevel, *, max_prec: int = 4096) 
     ``"zero"`` (the exp-polynomial, or the polynomial at algebraic s, is exactly zero),
     ``"lindemann+ball"`` (rational ε: s transcendental, nonzero, sign from balls),
     ``"minpoly+ball"`` (rational t: s algebraic, nonzero since its minimal polynomial does
-    not divide p) or ``"ball"`` (other ε: balls only; may raise PrecisionLimitReached).
+    not divide p) or ``"ball"`` (other ε, or degrees too large for exact polynomial
+    work: balls only; may raise PrecisionLimitReached).
     Correctness of each route: ``proofs/sets_laplace_capacity.py`` (part 5).
+
+    No dense polynomial is built on the Lindemann route, and none of degree above
+    :data:`MAX_DENSE_DEGREE` on any route (float coordinates have exponent
+    denominators like 2⁵⁵).
 
     >>> from exactdp.levels import parse_level
     >>> exp_poly_sign(ExpPoly({0: 1, 1: -2}), parse_level(eps=1))[::2]   # 1 - 2/e > 0
     (<Sign.POSITIVE: 1>, 'lindemann+ball')
     >>> exp_poly_sign(ExpPoly({0: 1, 1: -2}), parse_level(t="1/2"))[::2]  # 1 - 2·(1/2)
     (<Sign.ZERO: 0>, 'exact')
+    >>> exp_poly_sign(ExpPoly({0: 1, Fraction(1, 10**9): -1}), parse_level(eps=1))[::2]
+    (<Sign.POSITIVE: 1>, 'lindemann+ball')
     """
     if value.is_zero():
         return Sign.ZERO, 0, "zero"
-    p, q, _ = value.as_polynomial()
-    s_rat = level.s_rational(q)
-    if s_rat is not None:
-        v = p(flint.fmpq(s_rat.numerator, s_rat.denominator))
-        sign = Sign.ZERO if v == 0 else (Sign.POSITIVE if v > 0 else Sign.NEGATIVE)
-        return sign, 0, "exact"
+    q, deg = _degree_span(value)
+    s_rat = _s_rational(level, q)
     method = "ball"
-    if level.eps_rational is not None or level.eps.is_algebraic:
-        # Lindemann: e^{α} is transcendental for algebraic α ≠ 0, so p(s) ≠ 0
+    if s_rat is not None:
+        v = _exact_sparse_value(value, s_rat, q)
+        if v is not None:
+            sign = Sign.ZERO if v == 0 else (Sign.POSITIVE if v > 0 else Sign.NEGATIVE)
+            return sign, 0, "exact"
+    elif level.eps_rational is not None or level.eps.is_algebraic:
+        # Lindemann: e^{α} is transcendental for algebraic α ≠ 0, so the nonzero
+        # polynomial p (value is normalised and nonzero) has p(s) ≠ 0
         method = "lindemann+ball"
-    elif level.t is not None:
+    elif level.t is not None and deg <= MAX_DENSE_DEGREE and q <= MAX_MINPOLY_Q:
+        p, _, _ = value.as_polynomial(q)
         m = _minpoly_of_root(level.t, q)
         if p % m == 0:
             return Sign.ZERO, 0, "zero"
@@ -267,10 +315,16 @@ def exp_poly_ratio(num: ExpPoly, den: ExpPoly, eps: sympy.Expr) -> sympy.Expr:
     >>> a = ExpPoly({0: 1, 1: -1})                  # 1 − e^{−ε}
     >>> exp_poly_ratio(a * ExpPoly({2: 3}), a, sympy.Integer(1))
     3*exp(-2)
+
+    Above :data:`MAX_DENSE_DEGREE` no gcd is taken (the quotient is returned as is).
     """
     if den.is_zero():
         raise ZeroDivisionError("ratio with a zero denominator")
     q = math.lcm(num.common_denominator(), den.common_denominator())
+    exps = list(num._terms) + list(den._terms)
+    if (max(exps) - min(exps)) * q > MAX_DENSE_DEGREE:
+        # too large for polynomial gcds (e.g. float coordinates): the plain quotient
+        return num.to_sympy(eps) / den.to_sympy(eps)
     p1, _, k1 = num.as_polynomial(q)
     p2, _, k2 = den.as_polynomial(q)
     g = p1.gcd(p2)

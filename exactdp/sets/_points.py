@@ -267,12 +267,13 @@ def hausdorff_distance(X: Any, Y: Any, norm: Any = "l1") -> HausdorffResult:
 
 @dataclass(frozen=True)
 class DiameterResult:
-    """Exact diameter with a witnessing pair of points (a, b): diam = d(a, b)."""
+    """Exact diameter with a witnessing pair of points (a, b) of ``S``: diam = d(a, b)."""
 
     value: sympy.Expr
     norm: Norm
     a: Point
     b: Point
+    S: PointSet
 
     @property
     def value_float(self) -> float:
@@ -280,8 +281,13 @@ class DiameterResult:
         return float(self.value)
 
     def verify(self) -> bool:
-        """Re-check that d(a, b) equals the value."""
-        return bool(distance(self.a, self.b, self.norm) == self.value)
+        """Re-check that a and b are points of S, d(a, b) equals the value, and no pair of
+        points of S is farther apart (brute force over all pairs, sympy distances)."""
+        if self.a not in self.S.points or self.b not in self.S.points:
+            return False
+        if distance(self.a, self.b, self.norm) != self.value:
+            return False
+        return all(distance(p, q, self.norm) <= self.value for p in self.S.points for q in self.S.points)
 
 
 def diameter(S: Any, norm: Any = "l1") -> DiameterResult:
@@ -290,6 +296,8 @@ def diameter(S: Any, norm: Any = "l1") -> DiameterResult:
     >>> d = diameter([(0, 0), (1, 0), (0, 2)], "l1")
     >>> d.value, d.a, d.b
     (3, (Fraction(0, 1), Fraction(2, 1)), (Fraction(1, 1), Fraction(0, 1)))
+    >>> d.verify()
+    True
     """
     nm = parse_norm(norm)
     Ss = point_set(S, "S")
@@ -299,4 +307,4 @@ def diameter(S: Any, norm: Any = "l1") -> DiameterResult:
             k = _key(a, b, nm)
             if k > best[0]:
                 best = (k, a, b)
-    return DiameterResult(_key_to_sympy(best[0], nm), nm, best[1], best[2])
+    return DiameterResult(_key_to_sympy(best[0], nm), nm, best[1], best[2], Ss)

@@ -45,6 +45,7 @@ from exactdp.sets._points import (
     parse_norm,
     point_set,
 )
+from exactdp.sets._safe_expr import parse_closed_form
 
 __all__ = [
     "BOUNDS",
@@ -283,6 +284,39 @@ def _decide(T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: Pri
     return sign, prec, method
 
 
+def _exact_factor(value: Any, name: str) -> sympy.Expr:
+    """The factor returned by a user ``bound`` callable, as an exact closed form.
+
+    Floats (and sympy Floats inside an expression) are refused: an exact verdict needs
+    an exact factor.
+    """
+    fix = (
+        "return an exact value: a sympy expression such as sympy.exp(b.eps * b.d_H), "
+        "an int, or a Fraction such as Fraction(3, 2)"
+    )
+    if isinstance(value, str):
+        expr = parse_closed_form(value, f"the result of bound={name}", InvalidArgument)
+    elif isinstance(value, bool):
+        raise InvalidArgument(f"bound={name} returned {value!r} (a bool); {fix}.")
+    elif isinstance(value, int):
+        expr = sympy.Integer(value)
+    elif isinstance(value, Fraction):
+        expr = sympy.Rational(value.numerator, value.denominator)
+    elif isinstance(value, sympy.Expr):
+        expr = value
+    else:
+        raise InvalidArgument(
+            f"bound={name} returned {value!r} of type {type(value).__name__}, which is not exact; {fix}."
+        )
+    if expr.has(sympy.Float):
+        raise InvalidArgument(f"bound={name} returned {expr}, which contains a float; {fix}.")
+    if expr.free_symbols:
+        raise InvalidArgument(
+            f"bound={name} returned {expr} with free symbols {sorted(map(str, expr.free_symbols))}; {fix}."
+        )
+    return expr
+
+
 def _decide_callable(T_X: CapacityResult, T_Y: CapacityResult, factor: sympy.Expr) -> tuple[Sign, int, str]:
     diff = factor * T_Y.expr - T_X.expr
     try:
@@ -376,9 +410,9 @@ def check_set_privacy(
     T_Y = capacity_functional(Ys, boxes, level)
     diam_K = region_diameter(boxes, nm)[0]
     if callable(bound):
-        factor = sympy.sympify(bound(BoundInputs(level.eps, hd.value, diam_K, Xs, Ys, nm)))
-        sign, prec, method = _decide_callable(T_X, T_Y, factor)
         name = getattr(bound, "__name__", "custom")
+        factor = _exact_factor(bound(BoundInputs(level.eps, hd.value, diam_K, Xs, Ys, nm)), name)
+        sign, prec, method = _decide_callable(T_X, T_Y, factor)
     else:
         terms = _factor_terms(bound, Xs, Ys, hd.value, diam_K, nm)
         factor = _factor_expr(terms, level.eps)

@@ -34,6 +34,7 @@ from exactdp.levels import PrivacyLevel
 from exactdp.sets._boxes import Box, as_boxes
 from exactdp.sets._capacity import as_level
 from exactdp.sets._points import Norm, parse_norm
+from exactdp.sets._safe_expr import parse_closed_form
 
 __all__ = [
     "RealPointSet",
@@ -61,10 +62,17 @@ def _real(value: Any, name: str) -> sympy.Expr:
         return sympy.Rational(*Fraction(f).as_integer_ratio())
     if isinstance(value, Fraction):
         return sympy.Rational(value.numerator, value.denominator)
-    try:
-        expr = sympy.sympify(value.replace("ln", "log") if isinstance(value, str) else value, rational=True)
-    except (sympy.SympifyError, TypeError, SyntaxError) as exc:
-        raise InvalidSet(f"Got {name}={value!r}; could not read it (try 'sqrt(2)' or '1/3').") from exc
+    if isinstance(value, str):
+        expr = parse_closed_form(value, name, InvalidSet)  # never sympify/eval user text
+    elif isinstance(value, int):
+        expr = sympy.Integer(value)
+    elif isinstance(value, sympy.Expr):
+        expr = value
+    else:
+        raise InvalidSet(
+            f"Got {name}={value!r} of type {type(value).__name__}; pass an int, a Fraction, "
+            f"a string such as 'sqrt(2)' or a sympy expression."
+        )
     if expr.free_symbols or expr.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
         raise InvalidSet(f"Got {name}={value!r}; coordinates must be finite real closed forms.")
     if expr.is_real is False:
@@ -173,19 +181,41 @@ class CertifiedHausdorffResult:
     X: RealPointSet
     Y: RealPointSet
 
-    def verify(self) -> bool:
-        """Re-check with plain ball arithmetic at 256 bits that no point is farther than
-        the value from the other set, and that the witness pair realises it."""
-        with workprec(256):
+    def verify(self, prec: int = 256) -> bool:
+        """Re-check by plain ball arithmetic on the coordinates (a code path independent of
+        the certified comparisons that selected the answer), at ``prec`` bits:
+
+        * witness and nearest are points of the right sets, and d(witness, nearest)
+          encloses the value;
+        * no point of the other set is certainly closer to the witness than ``nearest``
+          (so the value is d(witness, other set) ≤ d_H);
+        * every point of either set has some point of the other set not certainly
+          farther than the value (so d_H ≤ value).
+        """
+        src, dst = (self.X, self.Y) if self.direction == "X->Y" else (self.Y, self.X)
+        if self.witness not in src.points or self.nearest not in dst.points:
+            return False
+        with workprec(prec):
             v = sympy_to_arb(self.value)
-            if not arb_overlaps(sympy_to_arb(_dist(self.witness, self.nearest, self.norm)), v):
+            if not arb_overlaps(_dist_ball(self.witness, self.nearest, self.norm), v):
+                return False
+            if any(bool(_dist_ball(self.witness, b, self.norm) < v) for b in dst.points):
                 return False
             for A, B in ((self.X, self.Y), (self.Y, self.X)):
                 for a in A.points:
-                    best = min((sympy_to_arb(_dist(a, b, self.norm)) for b in B.points), key=lambda z: float(z.mid()))
-                    if best > v:
+                    if all(bool(_dist_ball(a, b, self.norm) > v) for b in B.points):
                         return False
         return True
+
+
+def _dist_ball(a: RealPoint, b: RealPoint, norm: Norm) -> arb:
+    """Ball enclosure of d(a, b) computed from coordinate balls (no sign decisions)."""
+    diffs = [abs(sympy_to_arb(x) - sympy_to_arb(y)) for x, y in zip(a, b)]
+    if norm == "l1":
+        return sum(diffs, arb(0))
+    if norm == "linf":
+        return functools.reduce(lambda u, w: u.max(w), diffs)
+    return sum((d * d for d in diffs), arb(0)).sqrt()
 
 
 def arb_overlaps(a: arb, b: arb) -> bool:
@@ -258,6 +288,73 @@ class CertifiedCapacityResult:
         """Float value (uncertified, display only)."""
         return float(self.enclosure(64).mid())
 
+    def verify(self, prec: int = 512) -> bool:
+        """Re-check by a different algorithm at ``prec`` bits: inclusion–exclusion over the
+        translated boxes in plain ball arithmetic (no branch decisions, see
+        :func:`_union_probability_ball`) must overlap the closed form's enclosure, and the
+        value must not be certainly outside [0, 1].
+
+        Raises :class:`~exactdp.errors.InstanceTooLarge` above 14 translated boxes.
+        """
+        with workprec(prec):
+            again = _union_probability_ball(_real_raw_boxes(self.X, self.K), self.level)
+            v = sympy_to_arb(self.expr)
+            return arb_overlaps(again, v) and not bool(v < 0) and not bool(v > 1)
+
+
+_MAX_IE_BOXES = 14
+
+
+def _real_raw_boxes(X: RealPointSet, K: tuple[Box, ...]) -> list[tuple[RealPoint, RealPoint]]:
+    return [
+        (
+            tuple(sympy.Rational(lo.numerator, lo.denominator) - c for lo, c in zip(b.lower, x)),
+            tuple(sympy.Rational(hi.numerator, hi.denominator) - c for hi, c in zip(b.upper, x)),
+        )
+        for x in X.points
+        for b in K
+    ]
+
+
+def _laplace_cdf_ball(x: arb, eps: arb) -> arb:
+    """Enclosure of the Laplace(0, 1/ε) CDF F(x) = ½ + ½·sgn(x)·(1 − e^{−ε|x|}) on a ball x
+    (continuous in x, so a ball straddling 0 gets the enclosure ½ ± ½(1 − e^{−ε|x|}))."""
+    g = 1 - (-eps * abs(x)).exp()
+    if x > 0:
+        return (1 + g) / 2
+    if x < 0:
+        return (1 - g) / 2
+    return (1 + arb(0, 1) * g) / 2
+
+
+def _union_probability_ball(boxes: list[tuple[RealPoint, RealPoint]], level: PrivacyLevel) -> arb:
+    """P[w ∈ ∪ boxes] by inclusion–exclusion in ball arithmetic at the current precision.
+
+    An intersection [max lo, min hi] has probability Π_d max(0, F(hi_d) − F(lo_d)), a
+    continuous function of the endpoints, so balls need no comparison to be decided.
+    """
+    import itertools
+
+    from exactdp.errors import InstanceTooLarge
+
+    if len(boxes) > _MAX_IE_BOXES:
+        raise InstanceTooLarge(
+            f"inclusion–exclusion re-check over {len(boxes)} boxes (limit {_MAX_IE_BOXES}); not re-checked"
+        )
+    eps = level.eps_ball()
+    balls = [([sympy_to_arb(c) for c in lo], [sympy_to_arb(c) for c in hi]) for lo, hi in boxes]
+    zero = arb(0)
+    total = arb(0)
+    for size in range(1, len(balls) + 1):
+        for subset in itertools.combinations(balls, size):
+            term = arb(1)
+            for d in range(len(subset[0][0])):
+                lo = functools.reduce(lambda u, w: u.max(w), (b[0][d] for b in subset))
+                hi = functools.reduce(lambda u, w: u.min(w), (b[1][d] for b in subset))
+                term *= (_laplace_cdf_ball(hi, eps) - _laplace_cdf_ball(lo, eps)).max(zero)
+            total += term if size % 2 else -term
+    return total
+
 
 def capacity_functional_certified(X: Any, K: Any, eps: Any) -> CertifiedCapacityResult:
     """Capacity functional of M(X) = X + w for points with real closed-form coordinates.
@@ -269,6 +366,8 @@ def capacity_functional_certified(X: Any, K: Any, eps: Any) -> CertifiedCapacity
     >>> r = capacity_functional_certified(["sqrt(2)"], Box(0, 2), eps=1)
     >>> r.expr
     -exp(-2)*exp(sqrt(2))/2 - exp(-sqrt(2))/2 + 1
+    >>> r.verify()
+    True
     """
     Xs = real_point_set(X, "X")
     boxes = as_boxes(K)
@@ -323,15 +422,62 @@ class CertifiedSetPrivacyResult:
     prec: int
     bound: str
     norm: Norm
+    X: RealPointSet
+    Y: RealPointSet
+    K: tuple[Box, ...]
+    level: PrivacyLevel
 
-    def verify(self) -> bool:
-        """Re-evaluate rhs − lhs at twice the precision and confirm the sign."""
-        diff = self.rhs - self.lhs
-        if self.sign is Sign.ZERO:
-            return bool(sympy.simplify(diff) == 0)
-        with workprec(2 * max(self.prec, 64)):
-            ball = sympy_to_arb(diff)
-        return bool(ball > 0) if self.sign is Sign.POSITIVE else bool(ball < 0)
+    def verify(self, max_prec: int = 4 * _MAX_PREC) -> bool:
+        """Independent re-check: recompute d_H (and check its certificate), diam K, the
+        factor, and both capacities by inclusion–exclusion in ball arithmetic (not the
+        slab sweep that produced ``lhs``/``rhs``), at precision rising from twice the
+        deciding precision; the stored closed forms must lie in those enclosures and the
+        recomputed margin must have the claimed sign (ZERO: also exact cancellation).
+
+        Raises :class:`~exactdp.errors.InstanceTooLarge` above 14 translated boxes and
+        :class:`~exactdp.errors.PrecisionLimitReached` when still undecided at ``max_prec``.
+        """
+        from exactdp.sets._boxes import region_diameter
+
+        hd = hausdorff_distance_certified(self.X, self.Y, self.norm)
+        if not hd.verify() or real_compare(hd.value, self.d_H) != 0:
+            return False
+        if region_diameter(self.K, self.norm)[0] != self.diam_K:
+            return False
+        factor = _bound_factor(self.bound, self.level, hd.value, self.diam_K, len(self.X))
+        if real_compare(factor, self.factor) != 0:
+            return False
+        if self.sign is Sign.ZERO and sympy.simplify(self.rhs - self.lhs) != 0:
+            return False
+        raw_x, raw_y = _real_raw_boxes(self.X, self.K), _real_raw_boxes(self.Y, self.K)
+        prec = 2 * max(self.prec, 64)
+        while True:
+            with workprec(prec):
+                t_x = _union_probability_ball(raw_x, self.level)
+                t_y = _union_probability_ball(raw_y, self.level)
+                f = sympy_to_arb(factor)
+                if not (arb_overlaps(t_x, sympy_to_arb(self.lhs)) and arb_overlaps(f * t_y, sympy_to_arb(self.rhs))):
+                    return False
+                margin = f * t_y - t_x
+                if self.sign is Sign.ZERO:
+                    return bool(margin.contains(0))
+                if bool(margin > 0) or bool(margin < 0):
+                    return bool(margin > 0) == (self.sign is Sign.POSITIVE)
+            if prec >= max_prec:
+                raise PrecisionLimitReached(f"could not re-check the privacy margin at {prec} bits")
+            prec = min(2 * prec, max_prec)
+
+
+def _bound_factor(bound: str, level: PrivacyLevel, d_h: sympy.Expr, diam_k: sympy.Expr, n_x: int) -> sympy.Expr:
+    if bound == "paper":
+        return sympy.exp(level.eps * (d_h + diam_k))
+    if bound == "hausdorff":
+        return sympy.exp(level.eps * d_h)
+    if bound == "points":
+        return n_x * sympy.exp(level.eps * d_h)
+    from exactdp.errors import InvalidArgument
+
+    raise InvalidArgument(f"Got bound={bound!r}; use 'paper', 'hausdorff' or 'points'.")
 
 
 def check_set_privacy_certified(
@@ -355,16 +501,7 @@ def check_set_privacy_certified(
     hd = hausdorff_distance_certified(X, Y, nm)
     boxes = as_boxes(K)
     diam_K = region_diameter(boxes, nm)[0]
-    if bound == "paper":
-        factor = sympy.exp(level.eps * (hd.value + diam_K))
-    elif bound == "hausdorff":
-        factor = sympy.exp(level.eps * hd.value)
-    elif bound == "points":
-        factor = len(hd.X) * sympy.exp(level.eps * hd.value)
-    else:
-        from exactdp.errors import InvalidArgument
-
-        raise InvalidArgument(f"Got bound={bound!r}; use 'paper', 'hausdorff' or 'points'.")
+    factor = _bound_factor(bound, level, hd.value, diam_K, len(hd.X))
     lhs = capacity_functional_certified(hd.X, boxes, level).expr
     rhs = factor * capacity_functional_certified(hd.Y, boxes, level).expr
     diff = rhs - lhs
@@ -375,5 +512,5 @@ def check_set_privacy_certified(
             raise
         sign, prec = Sign.ZERO, 0
     return CertifiedSetPrivacyResult(
-        sign is not Sign.NEGATIVE, lhs, rhs, factor, hd.value, diam_K, sign, prec, bound, nm
+        sign is not Sign.NEGATIVE, lhs, rhs, factor, hd.value, diam_K, sign, prec, bound, nm, hd.X, hd.Y, boxes, level
     )

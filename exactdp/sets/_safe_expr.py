@@ -1,0 +1,133 @@
+"""Safe reading of closed-form constants typed by users (no ``eval``).
+
+``sympy.sympify`` on a string runs Python's ``eval``, so it must never see user text.
+:func:`parse_closed_form` walks the text with :mod:`ast` and accepts only
+
+* numeric literals (integers, and decimals such as ``0.1`` read as the exact decimal 1/10),
+* the operators ``+ - * / **``, unary ``-`` and ``+``, and parentheses,
+* the constants ``pi`` and ``E``,
+* calls ``sqrt(x)``, ``log(x)``, ``ln(x)`` (= log) and ``exp(x)`` with one argument,
+
+and builds the sympy expression itself. Anything else (attributes, other names, other
+calls, keywords, subscripts, lambdas, strings, ``^``, …) is rejected with the error class
+the caller chooses, naming the text.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from fractions import Fraction
+
+import sympy
+
+__all__ = ["parse_closed_form", "MAX_TEXT_LENGTH"]
+
+MAX_TEXT_LENGTH = 2000
+_MAX_POWER_BITS = 100_000  # an exact rational power may have at most this many bits
+_MAX_EXPONENT = 100_000
+
+_CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "E": sympy.E}
+_FUNCTIONS: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {
+    "sqrt": sympy.sqrt,
+    "log": sympy.log,
+    "ln": sympy.log,
+    "exp": sympy.exp,
+}
+_ALLOWED = "numbers, + - * / **, parentheses, pi, E, sqrt(), log(), ln(), exp()"
+
+
+def parse_closed_form(text: str, name: str = "value", error: type[Exception] = ValueError) -> sympy.Expr:
+    """Parse ``text`` into an exact sympy expression using a whitelist (never ``eval``).
+
+    Parameters
+    ----------
+    text : the user's string, e.g. ``"sqrt(2)/8"`` or ``"ln(3) - 1/10**30"``
+    name : what the value is (used in error messages)
+    error : exception class raised for rejected text
+
+    Examples
+    --------
+    >>> parse_closed_form("sqrt(8)/2 + ln(3)")
+    log(3) + sqrt(2)
+    >>> parse_closed_form("0.1 + 2**-3")
+    9/40
+    >>> parse_closed_form("__import__('os')")
+    Traceback (most recent call last):
+    ...
+    ValueError: Got value="__import__('os')"; only numbers, ... not allowed: '__import__').
+    """
+    if not isinstance(text, str):
+        raise error(f"Got {name}={text!r}; expected a string.")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise error(f"Got {name} of {len(text)} characters; at most {MAX_TEXT_LENGTH} are allowed.")
+    src = text.strip()
+    try:
+        tree = ast.parse(src, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise error(f"Got {name}={text!r}; could not read it as a formula (try 'sqrt(2)' or '1/3').") from exc
+
+    def bad(why: str) -> Exception:
+        return error(f"Got {name}={text!r}; only {_ALLOWED} are allowed ({why}).")
+
+    def build(node: ast.AST) -> sympy.Expr:
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise bad(f"found the literal {v!r}")
+            if isinstance(v, int):
+                return sympy.Integer(v)
+            seg = ast.get_source_segment(src, node) or repr(v)
+            try:
+                f = Fraction(seg.replace("_", ""))
+            except (ValueError, ZeroDivisionError) as exc:
+                raise bad(f"found the number {seg!r}") from exc
+            return sympy.Rational(f.numerator, f.denominator)
+        if isinstance(node, ast.Name):
+            if node.id in _CONSTANTS:
+                return _CONSTANTS[node.id]
+            raise bad(f"found the name {node.id!r}")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            x = build(node.operand)
+            return -x if isinstance(node.op, ast.USub) else x
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.BitXor):
+                raise bad("'^' is not a power here: write '**'")
+            a, b = build(node.left), build(node.right)
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            if isinstance(node.op, ast.Div):
+                return a / b
+            if isinstance(node.op, ast.Pow):
+                return _power(a, b, bad)
+            raise bad(f"found the operator {type(node.op).__name__}")
+        if isinstance(node, ast.Call):
+            fn = node.func
+            if not isinstance(fn, ast.Name) or fn.id not in _FUNCTIONS:
+                what = repr(fn.id) if isinstance(fn, ast.Name) else "an expression"
+                raise bad(f"found a call to a name that is not allowed: {what}")
+            if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+                raise bad(f"{fn.id}() takes exactly one argument")
+            return _FUNCTIONS[fn.id](build(node.args[0]))
+        raise bad(f"found {type(node).__name__}")
+
+    try:
+        return build(tree.body)
+    except RecursionError as exc:
+        raise error(f"Got {name}={text[:80]!r}...; the formula is nested too deeply.") from exc
+
+
+def _power(a: sympy.Expr, b: sympy.Expr, bad: Callable[[str], Exception]) -> sympy.Expr:
+    """a**b, refusing exact rational powers too large to hold (e.g. 10**10**10 or
+    (10**10000)**10000) and rational exponents beyond ±10⁵ (sqrt(2)**10**9 expands)."""
+    if isinstance(b, sympy.Rational) and abs(b) > _MAX_EXPONENT:
+        raise bad(f"the exponent {b} is too large (at most {_MAX_EXPONENT} in absolute value)")
+    if isinstance(a, sympy.Rational) and isinstance(b, sympy.Rational) and a not in (0, 1, -1):
+        bits = max(int(a.p).bit_length(), int(a.q).bit_length())
+        if abs(b) * bits > _MAX_POWER_BITS:
+            raise bad(f"a power with about {int(abs(b) * bits)} bits is too large to hold exactly")
+    return sympy.Pow(a, b)
