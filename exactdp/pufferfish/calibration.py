@@ -20,6 +20,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import (
+    MAX_PREC,
     Sign,
     arb_to_fraction_interval,
     sympy_to_arb,
@@ -38,6 +39,7 @@ from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import Verdict, decide_loss, loss_float, union_points
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.pufferfish.transport import TransportPlan, transport_plan
+from exactdp.sets._safe_expr import parse_closed_form
 
 __all__ = [
     "ConservativeScale",
@@ -186,10 +188,17 @@ class ExactScale:
         if at_lo.verdict is not Verdict.NOT_PRIVATE or at_hi.verdict is not Verdict.PRIVATE:
             return False
         if self.theta_expr is not None:
-            with workprec(128):
-                b = sympy_to_arb(self.theta_expr)
-                if not (b > arb(_fmpq(self.lo)) and b < arb(_fmpq(self.hi))):
-                    return False
+            # lo < θ* ≤ hi, signs decided at rising precision (a fixed 128 bits is not
+            # enough when ε is within 10⁻³⁰ of a threshold)
+            lo = sympy.Rational(self.lo.numerator, self.lo.denominator)
+            hi = sympy.Rational(self.hi.numerator, self.hi.denominator)
+            try:
+                above = exact_sign(self.theta_expr - lo, max_prec=MAX_PREC)
+                below = exact_sign(hi - self.theta_expr, max_prec=MAX_PREC)
+            except PrecisionLimitReached:
+                return False
+            if above is not Sign.POSITIVE or below is Sign.NEGATIVE:
+                return False
         return True
 
     def to_json(self) -> dict[str, object]:
@@ -229,7 +238,7 @@ class ExactScale:
         return cls(
             P=dist(data["P"]), Q=dist(data["Q"]), eps=parse_level(eps=data["eps"]).eps,
             lo=Fraction(data["theta_lo"]), hi=Fraction(data["theta_hi"]),
-            theta_expr=None if expr is None else sympy.sympify(expr),
+            theta_expr=None if expr is None else parse_closed_form(str(expr), "theta_expr", InvalidArgument),
             method=str(data["method"]), zero_noise=zero, identical=bool(data["identical"]),
             prec=int(data["prec"]), tol=Fraction(data["tol"]),
             verdict_lo=None if zero else Verdict.NOT_PRIVATE,
@@ -456,10 +465,18 @@ def exact_scale(
         while True:
             with workprec(prec):
                 ball = sympy_to_arb(theta_expr)
-            lo, hi = _rational_bracket(ball, tolf)
-            if hi - lo <= tolf * hi:
-                break
-            prec *= 2
+            # near a threshold (e.g. ε = ln 3 − 10⁻³⁰) the low-precision ball can be
+            # infinite/NaN: that is "not precise enough yet", not a failure
+            if ball.is_finite() and ball.rad() < abs(ball.mid()):
+                lo, hi = _rational_bracket(ball, tolf)
+                if lo > 0 and hi - lo <= tolf * hi:
+                    break
+            if prec >= MAX_PREC:
+                raise PrecisionLimitReached(
+                    f"could not enclose θ* = {theta_expr} to relative width {tolf} at {prec} "
+                    f"bits (last ball {ball}); use method='root_finding'"
+                )
+            prec = min(2 * prec, MAX_PREC)
         step = (hi - lo) / 8
         lo = _simplify_fraction(lo + step / 2, lo, lo + step)
         hi = _simplify_fraction(hi - step / 2, hi - step, hi)

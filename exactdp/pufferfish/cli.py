@@ -40,13 +40,15 @@ __all__ = ["register"]
 
 
 def _parse_dist(text: str) -> DiscreteDistribution:
-    try:
-        pairs = [item.split(":") for item in text.split(",") if item.strip()]
-        return DiscreteDistribution.from_pairs((v.strip(), p.strip()) for v, p in pairs)
-    except ValueError as exc:
+    pairs = [item.split(":") for item in text.split(",") if item.strip()]
+    if not pairs or any(len(pair) != 2 for pair in pairs):
         raise InvalidArgument(
             f"Got --dist {text!r}; write value:probability pairs, e.g. '0:1/2,2:1/2'."
-        ) from exc
+        )
+    try:
+        return DiscreteDistribution.from_pairs((v.strip(), p.strip()) for v, p in pairs)
+    except InvalidArgument as exc:  # bad number, probability outside [0, 1], sum ≠ 1: say which
+        raise type(exc)(f"Got --dist {text!r}: {exc}") from exc
 
 
 def _pair_from_args(args: argparse.Namespace) -> SecretPair:

@@ -20,7 +20,8 @@ from fractions import Fraction
 import sympy
 
 from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb
-from exactdp.errors import PrecisionLimitReached
+from exactdp.errors import InvalidArgument, PrecisionLimitReached
+from exactdp.sets._safe_expr import parse_closed_form
 
 __all__ = ["closed_forms", "bernoulli_theta_expr", "exact_sign"]
 
@@ -70,7 +71,9 @@ def exact_sign(expr: sympy.Expr, *, max_prec: int = 2048) -> Sign:
     >>> exact_sign(sympy.exp(sympy.log(2)) - 2)
     <Sign.ZERO: 0>
     """
-    expr = sympy.sympify(expr)
+    if isinstance(expr, str):
+        expr = parse_closed_form(expr, "expr", InvalidArgument)  # never sympify/eval user text
+    expr = sympy.sympify(expr)  # ints and sympy objects only from here on
     if isinstance(expr, sympy.Rational):
         return Sign.POSITIVE if expr > 0 else Sign.NEGATIVE if expr < 0 else Sign.ZERO
     try:
