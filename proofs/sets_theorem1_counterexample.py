@@ -8,7 +8,9 @@ Counterexample (ε = 1, n = 1): X = {0, 1/4}, Y = {0}, K = [0, 1/4].
   d_H(X, Y) = 1/4 and diam K = 1/4 (in ℓ1 = ℓ2 = ℓ∞, since n = 1).
   T_{M(X)}(K) = P[w ∈ [0, 1/4] ∪ [−1/4, 0]] = 1 − e^{−1/4},
   T_{M(Y)}(K) = P[w ∈ [0, 1/4]]            = (1 − e^{−1/4})/2,
-  ratio = 2 exactly, bound e^{1/2} < 2 because e < 4.
+  ratio = 2 exactly, bound e^{1/2} < 2 because e < 4 (proved below twice: the series
+  Σ 1/k! with k! ≥ 2^{k−1} by induction gives e ≤ 3, and a certified arb enclosure of e
+  has an exact rational upper end below 4).
 
 Family: X = {0, a}, Y = {0}, K = [0, δ], 0 < δ ≤ a: ratio = 1 + e^{−ε(a−δ)}, which
 exceeds e^{ε(a+δ)} iff the claim fails; at δ = a iff εa < (ln 2)/2. With K = [a, a+δ]
@@ -67,17 +69,37 @@ def main() -> None:
     check("T_Y = (1 − e^{−1/4})/2", sympy.simplify(TY1 - (1 - sympy.exp(-q)) / 2) == 0)
     check("ratio = 2 for every ε", sympy.simplify(TX / TY) == 2)
     bound = sympy.exp(q + q)
-    # 2 > e^{1/2} ⇔ 4 > e; e = Σ 1/k! < 1 + 1 + Σ_{k≥1} 2^{−k} = 3 < 4
+    # 2 > e^{1/2} ⇔ 4 > e (both sides positive, squaring is increasing on (0, ∞)).
+    # Route 1 (series): e = Σ_{k≥0} 1/k!, and k! ≥ 2^{k−1} for k ≥ 1 by induction, so
+    # e ≤ 1 + Σ_{k≥1} 2^{−(k−1)} = 1 + 2 = 3 < 4.
+    k = sympy.Symbol("k", integer=True, positive=True)
+    m = sympy.Symbol("m", integer=True, nonnegative=True)
+    check("induction base: 1! = 1 ≥ 2^0", sympy.factorial(1) >= 2**0)
+    # step: k! ≥ 2^{k−1} ⇒ (k+1)! = (k+1)·k! ≥ (k+1)·2^{k−1} ≥ 2·2^{k−1} = 2^k, which needs
+    # k + 1 ≥ 2 for every integer k ≥ 1; write k = m + 1 with m ≥ 0: (m + 2) − 2 = m ≥ 0
     check(
-        "e < 3 (series bound, checked exactly on the tail majorant)",
-        sympy.Integer(2)
-        + sympy.summation(
-            sympy.Rational(1, 2) ** sympy.Symbol("k"), (sympy.Symbol("k"), 1, sympy.oo)
-        )
-        == 3,
+        "induction step: (k+1)·2^{k−1} − 2^k = (k−1)·2^{k−1} ≥ 0 for k ≥ 1",
+        sympy.expand((k + 1) * 2 ** (k - 1) - 2**k - (k - 1) * 2 ** (k - 1)) == 0
+        and ((k - 1).subs(k, m + 1) * 2 ** m).is_nonnegative is True,
     )
-    check("hence 2 > e^{1/2}", (sympy.Integer(4) > sympy.E) is sympy.true)
-    check("lhs > bound · rhs (evalf at 50 digits agrees)", bool((TX1 - bound * TY1).evalf(50) > 0))
+    tail = sympy.summation(sympy.Rational(1, 2) ** (k - 1), (k, 1, sympy.oo))
+    check("Σ_{k≥1} 2^{−(k−1)} = 2 (exact geometric series)", tail == 2)
+    check("e ≤ 1 + 2 = 3 < 4 (exact rational comparison)", sympy.Integer(1) + tail < 4)
+    # Route 2 (certified ball): arb's exp is rigorous; its rational upper end is < 4.
+    from flint import arb, ctx
+
+    with ctx.workprec(64):
+        e_ball = arb(1).exp()
+    mid, rad = e_ball.mid().man_exp(), e_ball.rad().man_exp()
+    upper = sympy.Integer(int(mid[0])) * sympy.Integer(2) ** int(mid[1]) + sympy.Integer(
+        int(rad[0])
+    ) * sympy.Integer(2) ** int(rad[1])
+    check("certified enclosure of e has exact rational upper end < 4", upper < 4)
+    # T_Y > 0: e^{1/4} = Σ (1/4)^k/k! ≥ 1 + 1/4 > 1 (all terms positive), so
+    # lhs − bound·rhs = T_Y · (2 − e^{1/2}) > 0
+    check("lhs − bound·rhs = T_Y·(2 − e^{1/2})", sympy.simplify(TX1 - bound * TY1 - TY1 * (2 - bound)) == 0)
+    check("1 + 1/4 > 1 (lower bound of e^{1/4} by its first two series terms)", 1 + q > 1)
+    check("numerical cross-check only: lhs > bound · rhs at 50 digits", bool((TX1 - bound * TY1).evalf(50) > 0))
 
     # the library gives the same exact values
     from exactdp.sets import theorem1_counterexample
