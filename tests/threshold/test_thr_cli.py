@@ -19,8 +19,9 @@ def test_threshold_json_is_exact(capsys):
     data = json.loads(out.out)
     assert rc == 0 and data["certificate_verified"] is True
     assert data["exact_s"]["minimal_polynomial"] == ["-1", "1", "1"]
-    lo, hi = (int(x) for x in data["eps_lower"].split("/")), None
-    assert "/" in data["eps_upper"] and data["method"] == "exact"
+    from fractions import Fraction
+    width = Fraction(data["eps_upper"]) - Fraction(data["eps_lower"])
+    assert 0 < width <= Fraction(1, 10**9) and data["method"] == "exact"
 
 
 def test_threshold_human_and_progress(capsys):
