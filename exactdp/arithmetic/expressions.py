@@ -1,95 +1,149 @@
-"""Safe parsing of closed-form real expressions typed by users ("4/5", "ln(2)", "sqrt(2)/3").
+"""Safe reading of closed-form real numbers typed by users: "4/5", "ln(2)", "sqrt(2)/3" (no ``eval``).
 
-sympy's ``sympify``/``parse_expr`` evaluate Python code, so a string from a command line
-or a file must never reach them. Here the text is parsed with :mod:`ast` and only a
-whitelist is turned into a sympy expression: numeric literals (decimals read exactly),
-``+ - * / **``, parentheses, the constants ``pi``, ``E``/``e`` and the functions
-``sqrt``, ``log``/``ln``, ``exp``. Anything else is rejected with the offending piece named.
+``sympy.sympify`` on a string runs Python's ``eval``, so it must never see user text.
+:func:`parse_closed_form` walks the text with :mod:`ast` and accepts only
+
+* numeric literals (integers, and decimals such as ``0.1`` read as the exact decimal 1/10),
+* the operators ``+ - * / **``, unary ``-`` and ``+``, and parentheses,
+* the constants ``pi`` and ``E``,
+* calls ``sqrt(x)``, ``log(x)``, ``ln(x)`` (= log) and ``exp(x)`` with one argument,
+
+and builds the sympy expression itself. Anything else (attributes, other names, other
+calls, keywords, subscripts, lambdas, strings, ``^``, …) is rejected with the error class
+the caller chooses, naming the text. This is the one parser for user text in exactdp
+(privacy levels, distances, set coordinates, Pufferfish expressions).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from fractions import Fraction
 
 import sympy
 
 from exactdp.errors import InvalidArgument
 
-__all__ = ["parse_real_expression"]
+__all__ = ["parse_closed_form", "parse_real_expression", "MAX_TEXT_LENGTH"]
 
-_FUNCTIONS = {"sqrt": sympy.sqrt, "log": sympy.log, "ln": sympy.log, "exp": sympy.exp}
-_CONSTANTS = {"pi": sympy.pi, "E": sympy.E, "e": sympy.E}
-_MAX_LENGTH = 500
-_MAX_EXPONENT = 10_000
+MAX_TEXT_LENGTH = 2000
+_MAX_POWER_BITS = 100_000  # an exact rational power may have at most this many bits
+_MAX_EXPONENT = 100_000
+
+_CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "E": sympy.E}
+_FUNCTIONS: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {
+    "sqrt": sympy.sqrt,
+    "log": sympy.log,
+    "ln": sympy.log,
+    "exp": sympy.exp,
+}
+_ALLOWED = "numbers, + - * / **, parentheses, pi, E, sqrt(), log(), ln(), exp()"
 
 
-def parse_real_expression(text: str, what: str = "value") -> sympy.Expr:
-    """Parse ``text`` into an exact sympy expression, accepting only a safe whitelist.
+def parse_closed_form(text: str, name: str = "value", error: type[Exception] = ValueError) -> sympy.Expr:
+    """Parse ``text`` into an exact sympy expression using a whitelist (never ``eval``).
+
+    Parameters
+    ----------
+    text : the user's string, e.g. ``"sqrt(2)/8"`` or ``"ln(3) - 1/10**30"``
+    name : what the value is (used in error messages)
+    error : exception class raised for rejected text
 
     Examples
     --------
-    >>> parse_real_expression("ln(2)")
-    log(2)
-    >>> parse_real_expression("0.8")
-    4/5
-    >>> parse_real_expression("sqrt(8)/2")
-    sqrt(2)
+    >>> parse_closed_form("sqrt(8)/2 + ln(3)")
+    log(3) + sqrt(2)
+    >>> parse_closed_form("0.1 + 2**-3")
+    9/40
+    >>> parse_closed_form("__import__('os')")
+    Traceback (most recent call last):
+    ...
+    ValueError: Got value="__import__('os')"; only numbers, ... not allowed: '__import__').
+    """
+    if not isinstance(text, str):
+        raise error(f"Got {name}={text!r}; expected a string.")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise error(f"Got {name} of {len(text)} characters; at most {MAX_TEXT_LENGTH} are allowed.")
+    src = text.strip()
+    try:
+        tree = ast.parse(src, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise error(f"Got {name}={text!r}; could not read it as a formula (try 'sqrt(2)' or '1/3').") from exc
+
+    def bad(why: str) -> Exception:
+        return error(f"Got {name}={text!r}; only {_ALLOWED} are allowed ({why}).")
+
+    def build(node: ast.AST) -> sympy.Expr:
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise bad(f"found the literal {v!r}")
+            if isinstance(v, int):
+                return sympy.Integer(v)
+            seg = ast.get_source_segment(src, node) or repr(v)
+            try:
+                f = Fraction(seg.replace("_", ""))
+            except (ValueError, ZeroDivisionError) as exc:
+                raise bad(f"found the number {seg!r}") from exc
+            return sympy.Rational(f.numerator, f.denominator)
+        if isinstance(node, ast.Name):
+            if node.id in _CONSTANTS:
+                return _CONSTANTS[node.id]
+            raise bad(f"found the name {node.id!r}")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            x = build(node.operand)
+            return -x if isinstance(node.op, ast.USub) else x
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.BitXor):
+                raise bad("'^' is not a power here: write '**'")
+            a, b = build(node.left), build(node.right)
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            if isinstance(node.op, ast.Div):
+                return a / b
+            if isinstance(node.op, ast.Pow):
+                return _power(a, b, bad)
+            raise bad(f"found the operator {type(node.op).__name__}")
+        if isinstance(node, ast.Call):
+            fn = node.func
+            if not isinstance(fn, ast.Name) or fn.id not in _FUNCTIONS:
+                what = repr(fn.id) if isinstance(fn, ast.Name) else "an expression"
+                raise bad(f"found a call to a name that is not allowed: {what}")
+            if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+                raise bad(f"{fn.id}() takes exactly one argument")
+            return _FUNCTIONS[fn.id](build(node.args[0]))
+        raise bad(f"found {type(node).__name__}")
+
+    try:
+        return build(tree.body)
+    except RecursionError as exc:
+        raise error(f"Got {name}={text[:80]!r}...; the formula is nested too deeply.") from exc
+
+
+def _power(a: sympy.Expr, b: sympy.Expr, bad: Callable[[str], Exception]) -> sympy.Expr:
+    """a**b, refusing exact rational powers too large to hold (e.g. 10**10**10 or
+    (10**10000)**10000) and rational exponents beyond ±10⁵ (sqrt(2)**10**9 expands)."""
+    if isinstance(b, sympy.Rational) and abs(b) > _MAX_EXPONENT:
+        raise bad(f"the exponent {b} is too large (at most {_MAX_EXPONENT} in absolute value)")
+    if isinstance(a, sympy.Rational) and isinstance(b, sympy.Rational) and a not in (0, 1, -1):
+        bits = max(int(a.p).bit_length(), int(a.q).bit_length())
+        if abs(b) * bits > _MAX_POWER_BITS:
+            raise bad(f"a power with about {int(abs(b) * bits)} bits is too large to hold exactly")
+    return sympy.Pow(a, b)
+
+
+def parse_real_expression(text: str, what: str = "value") -> sympy.Expr:
+    """:func:`parse_closed_form` raising :class:`~exactdp.errors.InvalidArgument`.
+
+    >>> parse_real_expression("ln(2)"), parse_real_expression("0.8")
+    (log(2), 4/5)
     >>> parse_real_expression("__import__('os').system('true')")
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidArgument: ...: calls are limited to sqrt, log, ln, exp
+    exactdp.errors.InvalidArgument: Got value=...; only numbers, ... are allowed (...).
     """
-    if not isinstance(text, str):
-        raise InvalidArgument(f"{what}={text!r} must be a string here")
-    if len(text) > _MAX_LENGTH:
-        raise InvalidArgument(f"{what} is longer than {_MAX_LENGTH} characters")
-    try:
-        tree = ast.parse(text.strip().replace("^", "**"), mode="eval")
-    except SyntaxError as exc:
-        raise InvalidArgument(f"{what}={text!r} is not a closed-form number ({exc.msg})") from exc
-    return _build(tree.body, text, what)
-
-
-def _build(node: ast.AST, text: str, what: str) -> sympy.Expr:
-    def fail(reason: str) -> InvalidArgument:
-        return InvalidArgument(f"{what}={text!r}: {reason}")
-
-    if isinstance(node, ast.Constant):
-        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-            raise fail(f"{node.value!r} is not a number")
-        # the literal's source text is read exactly (0.1 means 1/10, not the binary double)
-        src = ast.get_source_segment(text.strip().replace("^", "**"), node) or repr(node.value)
-        return sympy.Rational(Fraction(src)) if isinstance(node.value, float) else sympy.Integer(
-            node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _build(node.operand, text, what)
-        return -inner if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.BinOp):
-        a = _build(node.left, text, what)
-        b = _build(node.right, text, what)
-        if isinstance(node.op, ast.Add):
-            return a + b
-        if isinstance(node.op, ast.Sub):
-            return a - b
-        if isinstance(node.op, ast.Mult):
-            return a * b
-        if isinstance(node.op, ast.Div):
-            if b == 0:
-                raise fail("division by zero")
-            return a / b
-        if isinstance(node.op, ast.Pow):
-            if b.is_Rational and abs(b) > _MAX_EXPONENT:
-                raise fail(f"exponent {b} is too large")
-            return a**b
-        raise fail(f"operator {type(node.op).__name__} is not allowed")
-    if isinstance(node, ast.Name):
-        if node.id in _CONSTANTS:
-            return _CONSTANTS[node.id]
-        raise fail(f"unknown name {node.id!r} (allowed: pi, E, e)")
-    if isinstance(node, ast.Call):
-        if (not isinstance(node.func, ast.Name) or node.func.id not in _FUNCTIONS
-                or node.keywords or len(node.args) != 1):
-            raise fail("calls are limited to sqrt, log, ln, exp")
-        return _FUNCTIONS[node.func.id](_build(node.args[0], text, what))
-    raise fail(f"{type(node).__name__} is not allowed in a number")
+    return parse_closed_form(text, what, InvalidArgument)

@@ -26,6 +26,7 @@ from exactdp.arithmetic.ball import (
     sympy_to_arb,
     workprec,
 )
+from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import (
     CertificateInvalid,
@@ -39,7 +40,6 @@ from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import Verdict, decide_loss, loss_float, union_points
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.pufferfish.transport import TransportPlan, transport_plan
-from exactdp.sets._safe_expr import parse_closed_form
 
 __all__ = [
     "ConservativeScale",

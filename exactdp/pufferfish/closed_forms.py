@@ -20,8 +20,8 @@ from fractions import Fraction
 import sympy
 
 from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb
+from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
-from exactdp.sets._safe_expr import parse_closed_form
 
 __all__ = ["closed_forms", "bernoulli_theta_expr", "exact_sign"]
 

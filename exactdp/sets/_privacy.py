@@ -30,6 +30,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb, workprec
+from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.levels import PrivacyLevel
 from exactdp.sets._boxes import Box, as_boxes, region_diameter
@@ -45,7 +46,6 @@ from exactdp.sets._points import (
     parse_norm,
     point_set,
 )
-from exactdp.sets._safe_expr import parse_closed_form
 
 __all__ = [
     "BOUNDS",

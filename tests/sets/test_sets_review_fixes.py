@@ -8,6 +8,7 @@ import pytest
 import sympy
 
 from exactdp.arithmetic.ball import Sign
+from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.errors import InexactInputWarning, InvalidArgument, InvalidSet
 from exactdp.levels import parse_level
 from exactdp.sets import (
@@ -21,7 +22,6 @@ from exactdp.sets import (
     real_point_set,
 )
 from exactdp.sets._exppoly import ExpPoly, exp_poly_ratio, exp_poly_sign
-from exactdp.sets._safe_expr import parse_closed_form
 
 # ---------------------------------------------------------------------------------------
 # 1. user strings never reach sympify/eval
