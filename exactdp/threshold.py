@@ -660,21 +660,24 @@ def _distance_count_rows(metric: FiniteMetric) -> np.ndarray:
 
 
 def _off_diag_row_sums_bound(metric: FiniteMetric, t: Fraction, prec: int = 128) -> Fraction:
-    """Rigorous upper bound of max_i Σ_{j≠i} t^{d(i,j)} (exact arithmetic on balls)."""
-    rows = _distance_count_rows(metric)
-    zero_k = [k for k, v in enumerate(metric.values) if v.coef == 0]
+    """Rigorous upper bound of max_i Σ_{j≠i} t^{d(i,j)}.
+
+    Upper bounds of t^d come from arb balls; the count-weighted sums are float products
+    bounded with the F2 rounding model (nonnegative data).
+    """
+    rows = _distance_count_rows(metric).astype(np.float64)  # small integers: exact
     with workprec(prec):
         lt = arb(_fq(t)).log()
-        powers = [(lt * v.ball()).exp() for v in metric.values]
-        best = Fraction(0)
-        for row in rows:
-            total = arb(0)
-            for k, c in enumerate(row):
-                if c and k not in zero_k:
-                    total += int(c) * powers[k]
-            _, hi = arb_to_fraction_interval(total)
-            best = max(best, hi)
-    return best
+        ups = []
+        for v in metric.values:
+            if v.coef == 0:
+                ups.append(0.0)
+                continue
+            _, hi = arb_to_fraction_interval((lt * v.ball()).exp())
+            ups.append(_fup(hi))
+    pw = np.array(ups, dtype=np.float64)
+    bound = _Rig(len(ups)).nonneg(rows, pw)
+    return Fraction(float(np.max(bound)))
 
 
 def _lemma_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], t0: Fraction) -> bool:
@@ -686,17 +689,24 @@ def _lemma_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], t0: Fraction) 
 
 
 def _lemma_t0(metric: FiniteMetric, rhs: tuple[Fraction, ...]) -> Fraction:
-    lo, hi = Fraction(0), Fraction(1)
-    best = None
-    for _ in range(20):
-        mid = (lo + hi) / 2
-        if _lemma_holds(metric, rhs, mid):
-            best, lo = mid, mid
+    """A dyadic t0 where the perturbation lemma holds (float-guided, then proved)."""
+    rows = _distance_count_rows(metric).astype(np.float64)
+    d = np.array([float(v) for v in metric.values])
+    bmin, bmax = float(min(rhs)), float(max(abs(v) for v in rhs))
+    lo, hi = 0.0, 1.0
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        e = float(np.max(rows @ np.where(d > 0, mid**d, 0.0)))
+        if e < 1 and e * bmax < 0.98 * bmin * (1 - e):
+            lo = mid
         else:
             hi = mid
-    if best is None:
-        raise PrecisionLimitReached("perturbation lemma did not apply for any t ≥ 2^-20")
-    return best
+    t0 = Fraction(math.floor(lo * 2**30), 2**30)
+    for _ in range(60):
+        if t0 > 0 and _lemma_holds(metric, rhs, t0):
+            return t0
+        t0 = t0 * Fraction(15, 16)
+    raise PrecisionLimitReached("perturbation lemma: no t0 found where ‖E‖∞ is small enough")
 
 
 def _piece_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction,
@@ -880,7 +890,8 @@ def _mean_value_piece(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fracti
     return ok, R
 
 
-def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progress) -> float:
+def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progress,
+                tol: float = 1e-9) -> float:
     """Float estimate of ε* (uncertified; only used to place the bracket)."""
     b = np.array([float(v) for v in rhs])
 
@@ -906,7 +917,7 @@ def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progr
             hi_t = mid
         else:
             lo_t = mid
-        if hi_t - lo_t < 2e-14:
+        if hi_t - lo_t < max(2e-14, tol * lo_t / 64):
             break
     if progress:
         progress(f"float search: ε* ≈ {-math.log(0.5 * (lo_t + hi_t)):.12f}")
@@ -929,7 +940,7 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
             f"π_y/π_y' ≤ e^(ε d) fails for y' = {i}). Evidence: the zero entry.",
             evidence=i,
         )
-    eps_f = _float_find(metric, b, progress)
+    eps_f = _float_find(metric, b, progress, float(tol))
     timings.append(("float search", time.perf_counter() - t0))
     if eps_f == 0.0:
         raise InstanceTooLarge(
@@ -970,6 +981,7 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
     R = None
     R_at = e_hi
     checks = 0
+    failed_once = False
     a = e_hi
     w = 4 * tol
     while a < e_end:
@@ -991,11 +1003,14 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
         if ok:
             done.append((a, bb))
             a = bb
-            w *= 8  # mean-value ranges may grow fast (the error is second order in w)
+            # grow fast while every try succeeds (near ε* the error is second order in w);
+            # once a failure was seen, creep (×2 / ÷2) around the admissible width
+            w *= 8 if not failed_once else 2
             if progress and len(done) % 5 == 0:
                 progress(f"cover: {len(done)} ranges certified, up to ε = {float(bb):.6f}")
         else:
-            w /= 4
+            w /= 2 if failed_once else 4
+            failed_once = True
             if w < tol / 2**20:
                 raise PrecisionLimitReached(
                     f"could not certify the property on ε ∈ [{float(a)}, {float(a + w)}]; it "
