@@ -163,3 +163,13 @@ def test_sets_are_consistent_with_thresholds():
         lo_bounds = S.intervals[0].eps_lower_bounds()
         assert S.intervals[0].s_lo is None  # the last piece reaches ε → ∞
         assert lo_bounds[0] <= res.eps_upper and res.eps_lower <= lo_bounds[1]
+
+
+def test_euclidean_grid_certified_agrees_with_float():
+    from exactdp.metrics import grid
+
+    g = grid(4, 4, "euclidean")
+    res = epsilon_threshold(g)
+    assert res.method.startswith("certified") and res.exact is None
+    assert abs(_float_threshold(g) - float(res.eps_lower)) < 1e-8
+    assert res.certificate.verify()
