@@ -47,7 +47,6 @@ from typing import Any
 
 import flint
 import numpy as np
-import scipy.sparse as sp
 from flint import fmpq, fmpz, fmpz_poly, nmod_poly
 
 from exactdp.algebraic import (
@@ -135,6 +134,8 @@ def _fr(x: Any) -> Fraction:
 # structure of Φ(s): stacked sparse 0/1 pattern [E_1 | E_2 | ... | E_K]
 class _Pattern:
     def __init__(self, metric: FiniteMetric) -> None:
+        import scipy.sparse as sp  # scipy: a dependency of the symbolic route only
+
         exps = metric.exponent_matrix()
         self.n = metric.n
         self.kmax = int(exps.max()) if exps.size else 0
