@@ -1095,7 +1095,9 @@ def epsilon_threshold(
                 evidence=res,
             )
     if res.seconds == 0:
-        object.__setattr__(res, "seconds", time.perf_counter() - t_start)
+        import dataclasses
+
+        res = dataclasses.replace(res, seconds=time.perf_counter() - t_start)
     return res
 
 
