@@ -856,8 +856,10 @@ def _mean_value_piece(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fracti
         r1b = _up(r1b + _up(e0p[:, 2] + e1x))
         sec = _up(m1p[:, 2] + p2p[:, 1])
         # one |R| product for everything
-        V = np.stack([m0p[:, 0], e0p[:, 0], m1p[:, 0], p2p[:, 0], r0b, r1b, sec, p2p[:, 2]],
-                     axis=1)
+        m1rows = rig.nonneg(np.abs(M1), ones)
+        e1rows = rig.nonneg(E1, ones)
+        V = np.stack([m0p[:, 0], e0p[:, 0], m1p[:, 0], p2p[:, 0], r0b, r1b, sec, p2p[:, 2],
+                      m1rows, e1rows], axis=1)
         RV = rig.nonneg(absR, V)
         # G1 ≥ |I − RΦ(ε)| 1
         C = R @ M0
@@ -868,7 +870,12 @@ def _mean_value_piece(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fracti
         g = _up(g + _up(_up(rig.gamma * RV[:, 0]) + rig.tail))
         g = _up(g + _fup(n * Fraction(rig.tail)))
         g = _up(g + RV[:, 1])
-        g = _up(g + _up(half_w * RV[:, 2]))
+        # |R Φ1| ≤ |fl(R M1)| + γ|R||M1| + tail + |R| E1: keeps the cancellation in R·Φ1
+        Pm = R @ M1
+        prow = _up(rig.nonneg(np.abs(Pm), ones) + _up(rig.gamma * RV[:, 8]))
+        prow = _up(prow + _fup(n * Fraction(rig.tail)))
+        prow = _up(prow + RV[:, 9])
+        g = _up(g + _up(half_w * np.minimum(prow, RV[:, 2])))
         hw2 = _up(half_w * half_w)
         g = _up(g + _up(hw2 * RV[:, 3]))
         if not np.all(np.isfinite(g)):
