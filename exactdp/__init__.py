@@ -6,6 +6,7 @@ certificate whose ``verify()`` re-checks it), and float (labelled uncertified).
 """
 
 from exactdp import metrics
+from exactdp.algebraic import AlgebraicNumber
 from exactdp.analysis import is_private, min_entropy_leakage, privacy_level, utility
 from exactdp.arithmetic.interval import Interval
 from exactdp.bounds import database_leakage_bound, leakage_bound, uniform_leakage_bound, utility_bound
@@ -16,9 +17,22 @@ from exactdp.mechanisms import Mechanism
 from exactdp.metrics import FiniteMetric
 from exactdp.optimality import is_optimal
 from exactdp.regularity import RegularityResult, is_regular, uniform_prior, validate_prior
+from exactdp.threshold import (
+    EpsilonSet,
+    ThresholdResult,
+    epsilon_threshold,
+    regular_epsilons,
+    tight_constraints_epsilons,
+)
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = [
+    "AlgebraicNumber",
+    "EpsilonSet",
+    "ThresholdResult",
+    "epsilon_threshold",
+    "regular_epsilons",
+    "tight_constraints_epsilons",
     "EngineResult",
     "ExactDPError",
     "FiniteMetric",

@@ -20,6 +20,7 @@ __all__ = ["main", "build_parser"]
 _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "exactdp.cli_core",
     "exactdp.cli_mechanisms",
+    "exactdp.cli_threshold",
     "exactdp.pufferfish.cli",
     "exactdp.sets.cli",
 )

@@ -35,7 +35,8 @@ for n1, n2 in [(2, 2), (3, 2)]:
     P1 = D1.applyfunc(lambda d: sp.exp(-eps * d))
     P2 = D2.applyfunc(lambda d: sp.exp(-eps * d))
     # row-major multi-index (i1, i2) ↦ i1·n2 + i2
-    Dsum = sp.Matrix(n1 * n2, n1 * n2, lambda a, b: D1[a // n2, b // n2] + D2[a % n2, b % n2])
+    Dsum = sp.Matrix(n1 * n2, n1 * n2,
+                     lambda a, b, D1=D1, D2=D2, n2=n2: D1[a // n2, b // n2] + D2[a % n2, b % n2])
     Phi = Dsum.applyfunc(lambda d: sp.exp(-eps * d))
     K = sp.kronecker_product(P1, P2)
     assert sp.simplify(Phi - K) == sp.zeros(n1 * n2, n1 * n2)
