@@ -82,7 +82,15 @@ def _example(args: argparse.Namespace) -> int:
         print(f"{label}\n   → {verdict}  [{res.method}, {dt:.2f} s{extra}]")
         if label.startswith("line"):
             print("     z =", ", ".join(str(Fraction(v)) for v in res.z))
-    print("\nMore: exactdp tight-constraints --help, exactdp regular --help, README.md")
+    from exactdp.threshold import epsilon_threshold
+
+    t0 = time.perf_counter()
+    thr = epsilon_threshold(M.sum_query(150, 5))
+    dt = time.perf_counter() - t0
+    print(f"threshold ε* of sum_query(150, 5) (the paper reports 0.8)\n   → ε* ∈ "
+          f"[{float(thr.eps_lower):.12f}, {float(thr.eps_upper):.12f}]  [{thr.method}, {dt:.1f} s"
+          + (f", verify() = {thr.certificate.verify()}" if args.verify else "") + "]")
+    print("\nMore: exactdp threshold --help, exactdp tight-constraints --help, README.md")
     return 0
 
 
