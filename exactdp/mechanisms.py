@@ -442,6 +442,16 @@ def from_rows(
     ...
     exactdp.errors.InvalidMechanism: entry [0][1] = -1/2 is negative; probabilities are ≥ 0.
     """
+    rows, m = _rectangular_rows(rows)
+    arr = np.empty((len(rows), m), dtype=object)
+    for i, r in enumerate(rows):
+        for j, v in enumerate(r):
+            arr[i, j] = _as_fmpq(v, f"entry [{i}][{j}]")
+    return Mechanism(arr, kind="exact", inputs=inputs, outputs=outputs, name=name)
+
+
+def _rectangular_rows(rows: Any) -> tuple[list[list[Any]], int]:
+    """Rows as lists (from nested sequences, numpy or fmpq_mat), checked to be rectangular."""
     if isinstance(rows, flint.fmpq_mat):
         rows = [[rows[i, j] for j in range(rows.ncols())] for i in range(rows.nrows())]
     elif isinstance(rows, np.ndarray):
@@ -456,11 +466,7 @@ def from_rows(
                 f"row {i} has {len(r)} entries, expected {m} (a mechanism is a rectangular "
                 f"matrix)."
             )
-    arr = np.empty((len(rows), m), dtype=object)
-    for i, r in enumerate(rows):
-        for j, v in enumerate(r):
-            arr[i, j] = _as_fmpq(v, f"entry [{i}][{j}]")
-    return Mechanism(arr, kind="exact", inputs=inputs, outputs=outputs, name=name)
+    return rows, m
 
 
 def from_balls(
@@ -477,15 +483,7 @@ def from_balls(
     >>> H.kind
     'certified'
     """
-    if isinstance(rows, np.ndarray):
-        rows = rows.tolist()
-    rows = [list(r) for r in rows]
-    if not rows or not rows[0]:
-        raise InvalidMechanism("A mechanism needs at least one row and one column.")
-    m = len(rows[0])
-    for i, r in enumerate(rows):
-        if len(r) != m:
-            raise InvalidMechanism(f"row {i} has {len(r)} entries, expected {m}.")
+    rows, m = _rectangular_rows(rows)
     arr = np.empty((len(rows), m), dtype=object)
     for i, r in enumerate(rows):
         for j, v in enumerate(r):
