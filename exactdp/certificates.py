@@ -307,6 +307,42 @@ class KroneckerCertificate:
         return any(not _claims_holds(c) for c in self.factors)
 
 
+@dataclass(frozen=True)
+class SymbolicCertificate:
+    """z(s) = N(s)/D(s) exactly over Q(s), and the signs of z_i at this level.
+
+    ``verify()`` re-checks the identity Φ(s)·N(s) = D(s)·b over Z[s] (modular, exact), then
+    re-evaluates the sign of every N_i(s)/D(s) at the level's s in balls at the recorded
+    precision, and for a "fails" verdict re-proves Φ nonsingular at the level (ball solve).
+    """
+
+    metric: FiniteMetric = field(repr=False)
+    level: PrivacyLevel
+    solution: Any = field(repr=False)  # exactdp.symbolic.RationalSolution
+    holds: bool
+    witness: int | None
+    precision: int
+    kind: str = "symbolic"
+
+    def verify(self) -> bool:
+        from exactdp.symbolic import rational_function_signs
+
+        if not self.solution.verify():
+            return False
+        signs = rational_function_signs(self.solution, self.level, self.precision)
+        if self.holds:
+            return all(sg is not None and sg >= 0 for sg in signs)
+        if self.witness is None or signs[self.witness] != -1:
+            return False
+        with workprec(self.precision):
+            phi = phi_ball(self.metric, self.level)
+            try:
+                phi.solve(flint.arb_mat([[1]] * self.metric.n))
+            except ZeroDivisionError:
+                return False
+        return True
+
+
 def _claims_holds(cert: Any) -> bool:
     if isinstance(cert, ExactSolution):
         return cert.nonnegative

@@ -19,7 +19,7 @@ from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = ["register"]
 
-_METHODS = ("auto", "exact", "ball", "verified-float")
+_METHODS = ("auto", "exact", "symbolic", "ball", "verified-float")
 
 
 def register(sub: Any) -> None:

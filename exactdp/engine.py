@@ -19,6 +19,9 @@ Backends, cheapest first (``method="auto"``):
     Φ = ⊗Φ_k for ℓ1-sums of metrics (Hamming databases, Manhattan grids) and b = ⊗b_k
     (b = 1, or a product prior): each factor is decided on its own and the verdicts
     combine (the lemma in :mod:`exactdp.structure`).
+``symbolic`` (on request)
+    z(s) = N(s)/D(s) exactly over Q(s) (:mod:`exactdp.symbolic`: series mod p, Padé, CRT,
+    verified identity), then its signs at the level: exact at rational s, balls otherwise.
 ``exact``
     flint ``fmpq_mat.solve`` when s = e^{-ε/q} is rational; when Φ is singular at that
     level, an exact rational LP (:mod:`exactdp.lp`) gives a nonnegative solution or an
@@ -46,6 +49,7 @@ from exactdp.certificates import (
     ExactSolution,
     FarkasCertificate,
     KroneckerCertificate,
+    SymbolicCertificate,
     VerifiedFloatCertificate,
 )
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
@@ -63,7 +67,7 @@ from exactdp.phi import (
 
 __all__ = ["Verdict", "EngineResult", "FloatEstimate", "solve_nonnegative", "float_solve", "METHODS"]
 
-METHODS = ("auto", "exact", "ball", "verified-float", "float")
+METHODS = ("auto", "exact", "symbolic", "ball", "verified-float", "float")
 
 #: Below this size, rational levels go straight to the exact solver.
 EXACT_FIRST_MAX_N = 80
@@ -214,6 +218,36 @@ def _verified_float_backend(metric: FiniteMetric, level: PrivacyLevel,
     return EngineResult(holds, cert, "verified-float", 53, x_enclosure=enclosure)
 
 
+def _symbolic_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],
+                      start_prec: int, max_prec: int) -> EngineResult | None:
+    """Exact z(s) over Q(s) (:mod:`exactdp.symbolic`), then its signs at this level.
+
+    At rational s the values are exact (and certified by multiplying back); otherwise each
+    N_i(s)/D(s) is evaluated in balls with rising precision.
+    """
+    from exactdp.symbolic import rational_function_signs, solve_symbolic
+
+    sol = solve_symbolic(metric, rhs)
+    s = exact_parameter(metric, level)
+    if s is not None:
+        if sol.denominator(flint.fmpq(s.numerator, s.denominator)) == 0:
+            return _exact_lp(metric, level, rhs)  # Φ(s) singular here
+        x = sol.value_at(s)
+        holds = all(v >= 0 for v in x)
+        cert: Certificate = ExactSolution(metric, level, rhs, x, nonnegative=holds)
+        return EngineResult(holds, cert, "symbolic", None, x_exact=x,
+                            x_enclosure=tuple((v, v) for v in x))
+    prec = start_prec
+    while prec <= max_prec:
+        verdict, witness = _read_signs(rational_function_signs(sol, level, prec))
+        if verdict is not Verdict.UNDECIDED:
+            holds = verdict is Verdict.HOLDS
+            cert = SymbolicCertificate(metric, level, sol, holds, witness, prec)
+            return EngineResult(holds, cert, "symbolic", prec)
+        prec *= 2
+    return None
+
+
 def _kronecker_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],
                        method: str, max_prec: int) -> EngineResult | None:
     """Φ = ⊗Φ_k and b = ⊗b_k: decide each factor and combine.
@@ -279,6 +313,8 @@ def _choose_methods(metric: FiniteMetric, level: PrivacyLevel, method: str) -> l
         return ["ball"]
     if method == "verified-float":
         return ["verified-float"]
+    if method == "symbolic":
+        return ["symbolic"]
     if rational and metric.n <= EXACT_FIRST_MAX_N:
         return ["exact"]
     chain = ["verified-float", "ball"]
@@ -313,7 +349,7 @@ def solve_nonnegative(
     metric : FiniteMetric
     level : PrivacyLevel
     rhs : sequence of Fraction, optional
-    method : {"auto", "exact", "ball", "verified-float"}
+    method : {"auto", "exact", "symbolic", "ball", "verified-float"}
     start_prec, max_prec : int
         Ball precision range in bits.
 
@@ -344,6 +380,12 @@ def solve_nonnegative(
     for backend in _choose_methods(metric, level, method):
         if backend == "exact":
             return _exact_backend(metric, level, b)
+        if backend == "symbolic":
+            res = _symbolic_backend(metric, level, b, start_prec, max_prec)
+            tried.append("symbolic (undecided)")
+            if res is not None:
+                return res
+            continue
         if backend == "verified-float":
             res = _verified_float_backend(metric, level, b)
             tried.append("verified-float (undecided)")

@@ -124,6 +124,43 @@ class RationalSolution:
         return _verify_identity(self.metric, self.numerators, self.denominator, self.rhs)
 
 
+def rational_function_signs(sol: RationalSolution, level: Any, prec: int) -> list[int | None]:
+    """Signs of z_i = N_i(s)/D(s) at the level's s = e^{-ε/q}: exact at rational s,
+    balls at ``prec`` bits otherwise (None where the ball cannot decide).
+
+    An identically zero numerator has sign 0 exactly.
+    """
+    from flint import arb, ctx
+
+    s_exact = level.s_rational(sol.q)
+    if s_exact is not None:
+        sq = fmpq(s_exact.numerator, s_exact.denominator)
+        d = sol.denominator(sq)
+        out: list[int | None] = []
+        for p in sol.numerators:
+            v = p(sq) * d
+            out.append((v > 0) - (v < 0))
+        return out
+    with ctx.workprec(prec):
+        sb = level.s_ball(sol.q)
+
+        def horner(poly: fmpz_poly) -> Any:
+            acc = arb(0)
+            for c in reversed(poly.coeffs()):
+                acc = acc * sb + arb(c)
+            return acc
+
+        dv = horner(sol.denominator)
+        res: list[int | None] = []
+        for p in sol.numerators:
+            if p.is_zero():
+                res.append(0)
+                continue
+            v = horner(p) * dv
+            res.append(1 if v > 0 else (-1 if v < 0 else None))
+        return res
+
+
 def _fr(x: Any) -> Fraction:
     if isinstance(x, fmpz):
         return Fraction(int(x))

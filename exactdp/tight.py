@@ -126,7 +126,7 @@ def tight_constraints(
     metric : FiniteMetric
     eps, t : exactly one of them
         ε as int, Fraction, string ("4/5", "ln(2)") or sympy expression; or t ∈ (0, 1) rational.
-    method : {"auto", "exact", "ball", "verified-float", "float"}
+    method : {"auto", "exact", "symbolic", "ball", "verified-float", "float"}
         ``"float"`` returns an uncertified :class:`~exactdp.engine.FloatEstimate` instead.
     max_prec : int
         Ball precision limit in bits.

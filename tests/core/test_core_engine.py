@@ -13,7 +13,7 @@ from exactdp.errors import InvalidPrior
 from exactdp.levels import parse_level
 from exactdp.phi import phi_exact
 
-CERTIFIED = ["exact", "ball", "verified-float", "auto"]
+CERTIFIED = ["exact", "symbolic", "ball", "verified-float", "auto"]
 
 CASES = [
     (M.line(6), "1/3"),
@@ -241,3 +241,20 @@ def test_ball_certificate_verifies_independently_and_rejects_tampering(monkeypat
     # and the verdict re-read from a fresh solve still matches, so flip the verdict too
     assert not replace(cert, holds=not cert.holds,
                        witness=None if not cert.holds else 0).verify()
+
+
+@pytest.mark.parametrize("metric", [M.sum_query(4, 3), M.count_queries(3), M.cycle(7)],
+                         ids=lambda m: m.name)
+@pytest.mark.parametrize("eps", ["1/2", "4/5", "3/2"])
+def test_symbolic_backend_at_transcendental_t(metric, eps):
+    """At rational ε the symbolic route (exact z(s), signs in balls) agrees with the ball
+    route, and its certificate re-checks the Q(s) identity exactly."""
+    level = parse_level(eps=eps)
+    sym = solve_nonnegative(metric, level, method="symbolic")
+    ball = solve_nonnegative(metric, level, method="ball")
+    assert sym.method == "symbolic" and sym.holds == ball.holds
+    assert sym.certificate.kind == "symbolic" and sym.certificate.verify()
+    from dataclasses import replace
+
+    assert not replace(sym.certificate, holds=not sym.holds,
+                       witness=None if not sym.holds else 0).verify()
