@@ -28,7 +28,6 @@ from typing import Any, Protocol
 
 import flint
 import numpy as np
-import sympy
 
 from exactdp.arithmetic.ball import arb_from_fraction, workprec
 from exactdp.levels import PrivacyLevel
@@ -348,7 +347,3 @@ def _claims_holds(cert: Any) -> bool:
         return cert.nonnegative
     return bool(cert.holds)
 
-
-def as_sympy_vector(values: tuple[Fraction, ...]) -> sympy.Matrix:
-    """Exact values as a sympy column (for display)."""
-    return sympy.Matrix([sympy.Rational(v.numerator, v.denominator) for v in values])

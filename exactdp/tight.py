@@ -92,23 +92,19 @@ class TightConstraintsResult:
 
 def _interval_mechanism(metric: FiniteMetric, level: PrivacyLevel,
                         z: tuple[Interval, ...]) -> tuple[tuple[Interval, ...], ...]:
+    from flint import arb
+
     from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
     from exactdp.phi import entry_values_ball
 
     with workprec(128):
         vals = entry_values_ball(metric, level)
-        zb = [arb_from_fraction(iv.mid) + (arb_from_fraction(iv.width) / 2) * _unit_ball()
+        zb = [arb_from_fraction(iv.mid) + (arb_from_fraction(iv.width) / 2) * arb(0, 1)
               for iv in z]
         return tuple(
             tuple(Interval(*arb_to_fraction_interval(vals[k] * zb[j])) for j, k in enumerate(row))
             for row in metric.index.tolist()
         )
-
-
-def _unit_ball() -> Any:
-    from flint import arb
-
-    return arb(0, 1)
 
 
 def tight_constraints(
