@@ -646,8 +646,29 @@ _COUNT_ROWS: dict[int, np.ndarray] = {}
 
 
 def _distance_count_rows(metric: FiniteMetric) -> np.ndarray:
-    """Distinct rows of the per-point distance counts (cached per metric object)."""
+    """Distinct rows of the per-point distance counts (cached per metric object).
+
+    Large planar grids (n > 2500) get one row that dominates every row entrywise (the
+    count of each offset (±dx, ±dy) in the grid), without forming the n×n index.
+    """
     key = id(metric)
+    g = metric.grid
+    if key not in _COUNT_ROWS and g is not None and metric.n > 2500:
+        from exactdp.distances import Distance
+
+        pos = {v: i for i, v in enumerate(metric.values)}
+        row = np.zeros((1, len(metric.values)), dtype=np.int64)
+        for dx in range(g.width):
+            for dy in range(g.height):
+                if g.norm == "euclidean":
+                    d = Distance.sqrt_of(Fraction(dx * dx + dy * dy) * g.spacing**2)
+                elif g.norm == "manhattan":
+                    d = Distance.rational((dx + dy) * g.spacing)
+                else:
+                    d = Distance.rational(max(dx, dy) * g.spacing)
+                row[0, pos[d]] += (2 if dx else 1) * (2 if dy else 1)
+        _COUNT_ROWS.clear()
+        _COUNT_ROWS[key] = row
     if key not in _COUNT_ROWS:
         idx = metric.index
         k = len(metric.values)
@@ -898,34 +919,62 @@ def _mean_value_piece(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fracti
 
 
 def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progress,
-                tol: float = 1e-9) -> float:
-    """Float estimate of ε* (uncertified; only used to place the bracket)."""
-    b = np.array([float(v) for v in rhs])
+                tol: float = 1e-9, prov: Any = None) -> float:
+    """Float estimate of ε* (uncertified; only used to place the bracket).
 
-    def zmin(eps: float) -> float:
-        return float(np.min(solve_float(metric, eps, b)))
+    Scans t = e^{-ε} upward from 0.02 to the first failure, then brackets the sign
+    change of min_i z_i by the Illinois variant of regula falsi (bisection safeguard).
+    Solves: Levinson for Toeplitz Φ, else the provider's factorisation (Cholesky when
+    Φ is SPD, CG on large Euclidean grids).
+    """
+    from exactdp.threshold_cover import float_zmin
+
+    b = np.array([float(v) for v in rhs])
+    zmin: Callable[[float], float]
+    if metric.toeplitz or prov is None:
+        def zmin(eps: float) -> float:
+            return float(np.min(solve_float(metric, eps, b)))
+    else:
+        zmin = float_zmin(prov, metric, b)
+
+    def g(t: float) -> float:
+        return zmin(-math.log(t))
 
     # scan t = e^{-ε} upward from 0: the first failure brackets ε*
     ts = np.linspace(0.02, 0.98, 25)
     prev = None
+    g_prev = 0.0
     for t in ts:
-        if zmin(-math.log(t)) < 0:
+        gt = g(float(t))
+        if gt < 0:
             break
-        prev = t
+        prev, g_prev = float(t), gt
     else:
         return 0.0
     if prev is None:
         raise PropertyNeverHolds("the float search found the property failing already at "
                                  "t = 0.02 (ε ≈ 3.9); refine by hand", evidence=None)
-    lo_t, hi_t = prev, t  # holds at lo_t, fails at hi_t
-    for _ in range(60):
-        mid = 0.5 * (lo_t + hi_t)
-        if zmin(-math.log(mid)) < 0:
-            hi_t = mid
-        else:
-            lo_t = mid
+    lo_t, g_lo, hi_t, g_hi = prev, g_prev, float(t), gt  # holds at lo_t, fails at hi_t
+    side = 0
+    for it in range(100):
         if hi_t - lo_t < max(2e-14, tol * lo_t / 64):
             break
+        if math.isfinite(g_hi) and g_lo - g_hi > 0 and it % 4 != 3:
+            mid = hi_t - g_hi * (hi_t - lo_t) / (g_hi - g_lo)
+            mid = min(max(mid, lo_t + 0.01 * (hi_t - lo_t)), hi_t - 0.01 * (hi_t - lo_t))
+        else:
+            mid = 0.5 * (lo_t + hi_t)
+        gm = g(mid)
+        if gm < 0:
+            hi_t, g_hi = mid, gm
+            if side == -1:
+                g_lo /= 2
+            side = -1
+        else:
+            lo_t, g_lo = mid, gm
+            if side == 1:
+                g_hi /= 2
+            side = 1
     if progress:
         progress(f"float search: ε* ≈ {-math.log(0.5 * (lo_t + hi_t)):.12f}")
     return -math.log(0.5 * (lo_t + hi_t))
@@ -934,8 +983,8 @@ def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progr
 def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
                      progress: Progress, timings: list[tuple[str, float]],
                      max_pieces: int = 4000) -> ThresholdResult:
-    from exactdp.engine import solve_nonnegative
-    from exactdp.levels import parse_level
+    from exactdp.spd_cover import GridProvider, provider_for
+    from exactdp.threshold_cover import SpdCoverCertificate, spd_cover, spd_fail_point
 
     t0 = time.perf_counter()
     b = rhs if rhs is not None else tuple(Fraction(1) for _ in range(metric.n))
@@ -947,7 +996,9 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
             f"π_y/π_y' ≤ e^(ε d) fails for y' = {i}). Evidence: the zero entry.",
             evidence=i,
         )
-    eps_f = _float_find(metric, b, progress, float(tol))
+    prov = provider_for(metric)
+    grid_route = isinstance(prov, GridProvider)
+    eps_f = _float_find(metric, b, progress, float(tol), prov)
     timings.append(("float search", time.perf_counter() - t0))
     if eps_f == 0.0:
         raise InstanceTooLarge(
@@ -957,20 +1008,29 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
     ef = Fraction(eps_f)
     # fail point just below, cover from just above
     shift = Fraction(0)
-    fail = None
+    fail: Any = None
     e_lo = e_hi = Fraction(0)
     for _attempt in range(6):
         e_lo = _short_rational(ef - tol / 8 - shift, tol / 16, -1)
         e_hi = _short_rational(ef + tol / 2 - shift, tol / 16, +1)
         t1 = time.perf_counter()
-        res = solve_nonnegative(metric, parse_level(eps=e_lo), list(b))
+        fail = spd_fail_point(metric, b, e_lo, prov)
+        failed_here = fail is not None
+        if not failed_here and not grid_route:
+            from exactdp.engine import solve_nonnegative
+            from exactdp.levels import parse_level
+
+            res = solve_nonnegative(metric, parse_level(eps=e_lo), list(b))
+            failed_here = not res.holds
+            if failed_here:
+                fail = res.certificate
         timings.append(("fail point certificate", time.perf_counter() - t1))
-        if not res.holds:
-            fail = res.certificate
+        if failed_here:
             break
+        fail = None
         shift += tol / 4  # the float estimate was a little high: move the window down
         if progress:
-            progress("fail point held; moving the bracket down")
+            progress("fail point not certified; moving the bracket down")
     if fail is None:
         raise PrecisionLimitReached(
             "could not certify a failing point just below the float estimate of ε*; "
@@ -981,8 +1041,37 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
     t_lemma = _lemma_t0(metric, b)
     _, e_end = log_enclosure(t_lemma, t_lemma, Fraction(-1))
     e_end = Fraction(math.ceil(e_end * 2**20), 2**20)
+    out = spd_cover(metric, b, e_hi, e_end, tol, progress, prov)
+    if out is not None:
+        pieces, nodes = out
+        timings.append(("certified cover", time.perf_counter() - t2))
+        lam_src = "lattice symbol" if grid_route else f"{len(nodes)} Cholesky nodes"
+        spd_cert = SpdCoverCertificate(metric, b, e_lo, e_hi, fail, t_lemma, nodes, pieces)
+        return ThresholdResult(metric.name, rhs, e_lo, e_hi, spd_cert, None, metric.q,
+                               f"certified (float search, point check, {len(pieces)} Taylor "
+                               f"ε-ranges with λ_min bounds from {lam_src}, perturbation lemma)",
+                               time.perf_counter() - t0, tuple(timings), prop, None)
+    if grid_route:
+        raise PrecisionLimitReached(
+            f"the SPD cover of [{float(e_hi)}, {float(e_end)}] did not close on {metric.name}"
+        )
+    if progress:
+        progress("Φ not provably SPD on the range: mean-value Krawczyk cover")
+    done = _krawczyk_cover(metric, b, e_hi, e_end, tol, progress, max_pieces)
+    timings.append(("certified cover", time.perf_counter() - t2))
+    cert = CoverCertificate(metric, b, e_lo, e_hi, fail, t_lemma, tuple(done))
+    return ThresholdResult(metric.name, rhs, e_lo, e_hi, cert, None, metric.q,
+                           f"certified (float search, engine point check, {len(done)} "
+                           "mean-value verified ε-ranges, perturbation lemma)",
+                           time.perf_counter() - t0, tuple(timings), prop, None)
+
+
+def _krawczyk_cover(metric: FiniteMetric, b: tuple[Fraction, ...], e_hi: Fraction,
+                    e_end: Fraction, tol: Fraction, progress: Progress,
+                    max_pieces: int) -> list[tuple[Fraction, Fraction]]:
+    """Mean-value Krawczyk pieces covering [e_hi, e_end] (any invertible Φ)."""
     # step-size control: pieces [a, a + w] from eps_upper up to the lemma's range;
-    # w doubles after a certified piece and is quartered after a failure (first retried
+    # w grows after a certified piece and shrinks after a failure (first retried
     # with a fresh approximate inverse when the cached one came from elsewhere)
     done: list[tuple[Fraction, Fraction]] = []
     R = None
@@ -1010,8 +1099,6 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
         if ok:
             done.append((a, bb))
             a = bb
-            # grow fast while every try succeeds (near ε* the error is second order in w);
-            # once a failure was seen, creep (×2 / ÷2) around the admissible width
             w *= 8 if not failed_once else 2
             if progress and len(done) % 5 == 0:
                 progress(f"cover: {len(done)} ranges certified, up to ε = {float(bb):.6f}")
@@ -1023,12 +1110,7 @@ def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol
                     f"could not certify the property on ε ∈ [{float(a)}, {float(a + w)}]; it "
                     "may fail there (non-monotone existence). Try the exact route if available."
                 )
-    timings.append(("certified cover", time.perf_counter() - t2))
-    cert = CoverCertificate(metric, b, e_lo, e_hi, fail, t_lemma, tuple(done))
-    return ThresholdResult(metric.name, rhs, e_lo, e_hi, cert, None, metric.q,
-                           f"certified (float search, engine point check, {len(done)} "
-                           "mean-value verified ε-ranges, perturbation lemma)",
-                           time.perf_counter() - t0, tuple(timings), prop, None)
+    return done
 
 
 # =====================================================================================
