@@ -374,17 +374,23 @@ def provider_for(metric: FiniteMetric, prefer_grid: bool | None = None) -> PhiPr
 
 # -------------------------------------------------------------------------------------
 # λ_min at a node (dense) and its independent exact re-check
-_S2_CACHE: dict[tuple[int, Fraction], Fraction] = {}
+_S2_CACHE: dict[tuple[int, Fraction], tuple[FiniteMetric, Fraction]] = {}
 
 
 def second_derivative_row_bound(metric: FiniteMetric, a: Fraction) -> Fraction:
-    """Rational ≥ max_i Σ_l d(i,l)² e^{−a·d(i,l)} (the chord error's row sums)."""
+    """Rational ≥ max_i Σ_l d(i,l)² e^{−a·d(i,l)} (the chord error's row sums).
+
+    Cached per (metric object, a); the cache checks identity (ids are reused after GC).
+    """
     key = (id(metric), a)
-    if key not in _S2_CACHE:
-        if len(_S2_CACHE) > 256:
-            _S2_CACHE.clear()
-        _S2_CACHE[key] = _second_derivative_row_bound(metric, a)
-    return _S2_CACHE[key]
+    hit = _S2_CACHE.get(key)
+    if hit is not None and hit[0] is metric:
+        return hit[1]
+    if len(_S2_CACHE) > 256:
+        _S2_CACHE.clear()
+    val = _second_derivative_row_bound(metric, a)
+    _S2_CACHE[key] = (metric, val)
+    return val
 
 
 def _second_derivative_row_bound(metric: FiniteMetric, a: Fraction) -> Fraction:

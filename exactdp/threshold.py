@@ -642,7 +642,7 @@ def _exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fr
 
 # =====================================================================================
 # certified route
-_COUNT_ROWS: dict[int, np.ndarray] = {}
+_COUNT_ROWS: dict[int, tuple[FiniteMetric, np.ndarray]] = {}
 
 
 def _distance_count_rows(metric: FiniteMetric) -> np.ndarray:
@@ -652,8 +652,12 @@ def _distance_count_rows(metric: FiniteMetric) -> np.ndarray:
     count of each offset (±dx, ±dy) in the grid), without forming the n×n index.
     """
     key = id(metric)
+    hit = _COUNT_ROWS.get(key)
+    if hit is not None and hit[0] is metric:  # identity check: ids are reused after GC
+        return hit[1]
+    _COUNT_ROWS.clear()
     g = metric.grid
-    if key not in _COUNT_ROWS and g is not None and metric.n > 2500:
+    if g is not None and metric.n > 2500:
         from exactdp.distances import Distance
 
         pos = {v: i for i, v in enumerate(metric.values)}
@@ -667,17 +671,16 @@ def _distance_count_rows(metric: FiniteMetric) -> np.ndarray:
                 else:
                     d = Distance.rational(max(dx, dy) * g.spacing)
                 row[0, pos[d]] += (2 if dx else 1) * (2 if dy else 1)
-        _COUNT_ROWS.clear()
-        _COUNT_ROWS[key] = row
-    if key not in _COUNT_ROWS:
-        idx = metric.index
-        k = len(metric.values)
-        counts = np.zeros((metric.n, k), dtype=np.int64)
-        for j in range(k):
-            counts[:, j] = (idx == j).sum(axis=1)
-        _COUNT_ROWS.clear()
-        _COUNT_ROWS[key] = np.unique(counts, axis=0)
-    return _COUNT_ROWS[key]
+        _COUNT_ROWS[key] = (metric, row)
+        return row
+    idx = metric.index
+    k = len(metric.values)
+    counts = np.zeros((metric.n, k), dtype=np.int64)
+    for j in range(k):
+        counts[:, j] = (idx == j).sum(axis=1)
+    rows = np.unique(counts, axis=0)
+    _COUNT_ROWS[key] = (metric, rows)
+    return rows
 
 
 def _off_diag_row_sums_bound(metric: FiniteMetric, t: Fraction, prec: int = 128) -> Fraction:
