@@ -258,7 +258,11 @@ class DenseProvider:
 
 def chord_bound(metric: FiniteMetric, e0: Fraction, e1: Fraction, l0: Fraction,
                 l1: Fraction) -> Fraction:
-    """min(λ(e0), λ(e1)) − ((e1 − e0)²/8)·max_i Σ_l d²e^{−e0·d}, rounded down to 2^−60."""
+    """min(λ(e0), λ(e1)) − ((e1 − e0)²/8)·max_i Σ_l d²e^{−e0·d}, rounded down to 2^−60.
+
+    A lower bound of λ_min(Φ(ε)) for every ε in [e0, e1] when l0, l1 bound λ_min at the
+    ends (chord lemma, ``proofs/spd_cover_bounds.py``).
+    """
     v = min(l0, l1) - (e1 - e0) ** 2 / 8 * second_derivative_row_bound(metric, e0)
     return Fraction(math.floor(v * 2**60), 2**60)
 
@@ -454,6 +458,8 @@ def dense_lambda_node(metric: FiniteMetric, eps: Fraction,
                       hint: Fraction | None = None) -> tuple[Fraction, Fraction]:
     """(σ, λ) with λ ≤ λ_min(Φ(eps)) proved by a shifted float Cholesky (λ ≤ 0: failed).
 
+    The bound (Demmel/Rump, module docstring) is checked in ``proofs/spd_cover_bounds.py``.
+
     σ is a 20-bit dyadic: ``hint`` first (e.g. the previous node's σ), else 7/8, 1/2,
     1/8 of an inverse-iteration estimate of λ_min.
     """
@@ -496,6 +502,7 @@ def exact_lambda_check(metric: FiniteMetric, eps: Fraction, sigma: Fraction,
     Φ_mid − σI rounded to the grid 2^−2bits, and uses A = LLᵀ − E ⪰ −E: so
     λ_min(Φ) ≥ σ − ‖E‖∞ − n·2^−(2bits+1) − n·(max entry radius). No rounding-error analysis
     is involved, only ball enclosures of the entries and integer arithmetic (python-flint).
+    The congruence argument is in ``proofs/spd_cover_bounds.py``.
     """
     n = metric.n
     if Fraction(sigma).denominator > 2**bits:
@@ -548,7 +555,7 @@ def _taylor_vectors(prov: PhiProvider, tab: _Tables, b: np.ndarray, K: int) -> n
 def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: float,
                  a: Fraction, bb: Fraction, K: int, lam: Fraction,
                  Y: np.ndarray | None = None) -> tuple[TaylorBounds, np.ndarray]:
-    """Certify z(ε) > 0 for all ε in [a, bb] (see the module docstring).
+    """Certify z(ε) > 0 for all ε in [a, bb] (module docstring; ``proofs/spd_cover_bounds.py``).
 
     ``b`` is the float right-hand side, exact up to ``b_rad`` per entry; ``lam`` a proved
     lower bound of λ_min(Φ(ε)) on [a, bb]. Returns the bounds and the Taylor vectors.
