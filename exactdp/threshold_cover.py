@@ -29,9 +29,11 @@ from exactdp.spd_cover import (
     PhiProvider,
     chord_bound,
     exact_lambda_check,
+    exact_piece_check,
     point_bounds,
     provider_for,
     taylor_piece,
+    taylor_vectors,
 )
 
 __all__ = ["SpdCoverCertificate", "SpdPointCertificate", "spd_cover", "spd_fail_point",
@@ -100,7 +102,12 @@ class SpdPointCertificate:
         elif not exact_lambda_check(self.metric, self.eps, self.sigma, self.lam):
             return False
         b, brad = _rhs_float(self.rhs)
-        y, err = point_bounds(prov, list(self.metric.values), b, brad, self.eps, self.lam)
+        values = list(self.metric.values)
+        if isinstance(prov, DenseProvider):
+            Y = taylor_vectors(prov, values, b, self.eps, self.eps, 0)
+            return exact_piece_check(self.metric, self.rhs, self.eps, self.eps, 0, self.lam, Y,
+                                     upper_index=self.index)
+        y, err = point_bounds(prov, values, b, brad, self.eps, self.lam)
         up = float(np.nextafter(y[self.index] + err, np.inf))
         return up < 0
 
@@ -134,10 +141,13 @@ class SpdCoverCertificate:
     * ``pieces``: (a, b, λ) ε-ranges covering [eps_upper, −ln t0]; on each, λ ≤ λ_min(Φ(ε))
       (chord lemma between nodes, or the lattice bound) and the Taylor bound proves z > 0.
 
-    ``verify()`` re-proves every node **independently** with exact integer arithmetic
-    (:func:`exactdp.spd_cover.exact_lambda_check`, no rounding analysis), recomputes the
-    chord bounds from the nodes, re-checks coverage, the lemma and the fail side, and
-    re-runs each piece's rigorous residual bound (fresh float solves).
+    ``verify()`` re-proves every node and every piece **independently** with exact
+    integer arithmetic (:func:`exactdp.spd_cover.exact_lambda_check`,
+    :func:`exactdp.spd_cover.exact_piece_check`: no floating-point rounding analysis, only
+    fresh float Taylor vectors as candidates), recomputes the chord bounds from the
+    nodes, and re-checks coverage, the lemma and the fail side. On large Euclidean grids
+    (matrix-free) the pieces are re-run with the float residual bound of the search and
+    the lattice λ bound is recomputed; that part is not independent arithmetic.
     """
 
     metric: FiniteMetric = field(repr=False)
@@ -200,6 +210,11 @@ class SpdCoverCertificate:
         for a, bb, lam in self.pieces:
             if lam <= 0 or not self._piece_lambda_ok(prov, a, bb, lam):
                 return False
+            if isinstance(prov, DenseProvider):
+                Y = taylor_vectors(prov, values, bvec, a, bb, self.order)
+                if not exact_piece_check(self.metric, self.rhs, a, bb, self.order, lam, Y):
+                    return False
+                continue
             res, _ = taylor_piece(prov, values, bvec, brad, a, bb, self.order, lam)
             if not res.ok:
                 return False
