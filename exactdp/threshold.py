@@ -449,6 +449,12 @@ class CoverCertificate:
 
     def verify(self) -> bool:
         """Re-check the fail certificate, the lemma at t0, and every piece (fresh R each)."""
+        from exactdp.threshold_cover import fail_matches
+
+        if not (0 < self.eps_lower < self.eps_upper):
+            return False
+        if not fail_matches(self.fail, self.metric, self.rhs, self.eps_lower):
+            return False
         if self.fail is None or not self.fail.verify():
             return False
         if getattr(self.fail, "holds", False):

@@ -37,7 +37,7 @@ from exactdp.spd_cover import (
 )
 
 __all__ = ["SpdCoverCertificate", "SpdPointCertificate", "spd_cover", "spd_fail_point",
-           "float_zmin"]
+           "float_zmin", "fail_matches"]
 
 TAYLOR_ORDER = 3
 
@@ -129,6 +129,24 @@ def spd_fail_point(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fractio
     return SpdPointCertificate(metric, rhs, eps, i, sigma, lam, up)
 
 
+def fail_matches(fail: Any, metric: FiniteMetric, rhs: tuple[Fraction, ...],
+                 eps: Fraction) -> bool:
+    """The fail-side certificate is about this metric, this right-hand side and ε = eps."""
+    fm = getattr(fail, "metric", None)
+    if fm is None:
+        return False
+    if fm is not metric and not (fm.name == metric.name and fm.n == metric.n
+                                 and fm.values == metric.values
+                                 and np.array_equal(fm.index, metric.index)):
+        return False
+    if tuple(getattr(fail, "rhs", ())) != tuple(rhs):
+        return False
+    if isinstance(fail, SpdPointCertificate):
+        return fail.eps == eps
+    level = getattr(fail, "level", None)
+    return level is not None and getattr(level, "eps_rational", None) == eps
+
+
 # -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SpdCoverCertificate:
@@ -185,6 +203,10 @@ class SpdCoverCertificate:
         from exactdp.algebraic import log_enclosure
         from exactdp.threshold import _lemma_holds
 
+        if not (0 < self.eps_lower < self.eps_upper):
+            return False
+        if not fail_matches(self.fail, self.metric, self.rhs, self.eps_lower):
+            return False
         if self.fail is None or getattr(self.fail, "holds", True) or not self.fail.verify():
             return False
         if not _lemma_holds(self.metric, self.rhs, self.t0):
