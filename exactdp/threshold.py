@@ -20,15 +20,19 @@ Routes (the one that ran is named in ``.method``):
     threshold as an algebraic number s* (ε* = −q·ln s*), and a certificate that
     re-checks the identity Φ(s)N(s) = D(s)b and the absence of sign changes.
 ``certified``
-    everything else: float search (Levinson for Toeplitz Φ, dense otherwise) to
-    *find* ε*, then a certified point check that the property fails at ``eps_lower``
-    (the engine, :func:`exactdp.engine.solve_nonnegative`) and a certified cover of
-    [``eps_upper``, ∞): near t = 0 the perturbation lemma below, elsewhere finitely
-    many ε-ranges, each verified for *every* ε of the range at once by a mean-value
-    (first-order Taylor) Krawczyk argument in float arithmetic with rigorous rounding
-    bounds (see the comment block above ``_mean_value_piece``). Range widths adapt
-    (doubling after success, quartering after failure), so a few dozen ranges reach
-    from 10⁻⁹ above ε* to the lemma's region.
+    everything else: a float search (Levinson for Toeplitz Φ, Cholesky, or FFT + CG on
+    large Euclidean grids; Illinois regula falsi) to *find* ε*, then a certified point
+    that the property fails at ``eps_lower`` and a certified cover of [``eps_upper``, ∞):
+    near t = 0 the perturbation lemma below, elsewhere finitely many ε-ranges, each
+    proved for *every* ε of the range at once. When Φ(ε) is provably symmetric positive
+    definite (shifted Cholesky nodes, or the lattice symbol bound on Euclidean grids) the
+    ranges are order-3 Taylor pieces with O(n²) work each (:mod:`exactdp.spd_cover`,
+    :mod:`exactdp.threshold_cover`; the certificate's ``verify()`` re-proves everything
+    in exact integer arithmetic on dense metrics). Otherwise a mean-value (first-order)
+    Krawczyk argument with rigorous rounding bounds covers the range (two O(n³) products
+    per range; see the comment block above ``_mean_value_piece``). Range widths adapt to
+    the measured error, so about twenty ranges reach from 10⁻⁹ above ε* to the lemma's
+    region. Large Euclidean grids (n > 2500) never form the n×n matrix.
 
 Perturbation lemma (t small). Write Φ = I + E with E ≥ 0 the off-diagonal part and
 e = ‖E‖∞ (max row sum). If e < 1 then z = Φ⁻¹b = Σ_k (−E)^k b and
