@@ -320,44 +320,16 @@ class GridProvider:
         return out.reshape(self.n, m)
 
     def solver(self, table: np.ndarray) -> Any:
-        W, H = self.W, self.H
-        ker = self._kernel(table)
-        big = np.zeros((2 * H - 1, 2 * W - 1))
-        kt = ker.T
-        big[:H, :W] = kt
-        big[:H, W:] = kt[:, 1:][:, ::-1]
-        big[H:, :W] = kt[1:, :][::-1, :]
-        big[H:, W:] = kt[1:, 1:][::-1, ::-1]
-        fk = np.fft.rfft2(big)
+        from exactdp.structure import cg_solve_float, fft_matvec_from_kernel
 
-        def mv(v: np.ndarray) -> np.ndarray:
-            pad = np.zeros((2 * H - 1, 2 * W - 1))
-            pad[:H, :W] = v.reshape(H, W)
-            out = np.fft.irfft2(np.fft.rfft2(pad) * fk, s=pad.shape)
-            return np.asarray(out[:H, :W].reshape(-1))
-
-        def cg(bv: np.ndarray) -> np.ndarray:
-            x = np.zeros_like(bv)
-            r = bv.copy()
-            p = r.copy()
-            rs = float(r @ r)
-            nb = math.sqrt(rs) or 1.0
-            for _ in range(20 * W + 200):
-                if math.sqrt(rs) <= 1e-15 * nb:
-                    break
-                Ap = mv(p)
-                alpha = rs / float(p @ Ap)
-                x = x + alpha * p
-                r = r - alpha * Ap
-                rs_new = float(r @ r)
-                p = r + (rs_new / rs) * p
-                rs = rs_new
-            return x
+        mv = fft_matvec_from_kernel(self._kernel(table))
+        maxiter = 20 * self.W + 200
 
         def solve(B: np.ndarray) -> np.ndarray:
             if B.ndim == 1:
-                return cg(B)
-            return np.stack([cg(B[:, i]) for i in range(B.shape[1])], axis=1)
+                return cg_solve_float(mv, B, 1e-15, maxiter)
+            return np.stack([cg_solve_float(mv, B[:, i], 1e-15, maxiter)
+                             for i in range(B.shape[1])], axis=1)
 
         return solve
 

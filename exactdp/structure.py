@@ -26,7 +26,7 @@ only to locate thresholds; certification happens elsewhere.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -42,6 +42,8 @@ __all__ = [
     "toeplitz_solve_float",
     "grid_matvec_float",
     "grid_cg_solve_float",
+    "fft_matvec_from_kernel",
+    "cg_solve_float",
 ]
 
 
@@ -153,14 +155,15 @@ def _grid_kernel(metric: FiniteMetric, eps: float) -> np.ndarray:
     return np.exp(-eps * dist)
 
 
-def grid_matvec_float(metric: FiniteMetric, eps: float) -> object:
-    """Returns v ↦ Φ(ε) v for a planar grid by FFT (float, uncertified)."""
-    g = metric.grid
-    assert g is not None
-    W, H = g.width, g.height
-    k = _grid_kernel(metric, eps)  # (W, H) for dx, dy >= 0
+def fft_matvec_from_kernel(kernel: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """v ↦ Φv for a planar grid whose Φ entry for offset (dx, dy) is kernel[|dx|, |dy|].
+
+    ``kernel`` has shape (W, H); points are row-major (index y·W + x). The product is a
+    2-D convolution on a (2H−1)×(2W−1) circulant embedding (FFT; float, uncertified).
+    """
+    W, H = kernel.shape
     big = np.zeros((2 * H - 1, 2 * W - 1))
-    kt = k.T  # (H, W)
+    kt = kernel.T  # (H, W)
     big[:H, :W] = kt
     big[:H, W:] = kt[:, 1:][:, ::-1]
     big[H:, :W] = kt[1:, :][::-1, :]
@@ -176,6 +179,32 @@ def grid_matvec_float(metric: FiniteMetric, eps: float) -> object:
     return mv
 
 
+def grid_matvec_float(metric: FiniteMetric, eps: float) -> Callable[[np.ndarray], np.ndarray]:
+    """Returns v ↦ Φ(ε) v for a planar grid by FFT (float, uncertified)."""
+    return fft_matvec_from_kernel(_grid_kernel(metric, eps))
+
+
+def cg_solve_float(mv: Callable[[np.ndarray], np.ndarray], b: np.ndarray, tol: float = 1e-12,
+                   maxiter: int = 5000) -> np.ndarray:
+    """Conjugate gradients for an SPD operator ``mv`` (float, uncertified)."""
+    x = np.zeros_like(b)
+    r = b - mv(x)
+    p = r.copy()
+    rs = float(r @ r)
+    nb = float(np.linalg.norm(b)) or 1.0
+    for _ in range(maxiter):
+        if np.sqrt(rs) <= tol * nb:
+            break
+        Ap = mv(p)
+        alpha = rs / float(p @ Ap)
+        x = x + alpha * p
+        r = r - alpha * Ap
+        rs_new = float(r @ r)
+        p = r + (rs_new / rs) * p
+        rs = rs_new
+    return x
+
+
 def grid_cg_solve_float(
     metric: FiniteMetric, eps: float, b: np.ndarray, tol: float = 1e-12, maxiter: int = 5000
 ) -> tuple[np.ndarray, float]:
@@ -184,20 +213,6 @@ def grid_cg_solve_float(
     Returns (x, relative residual).
     """
     mv = grid_matvec_float(metric, eps)
-    x = np.zeros_like(b)
-    r = b - mv(x)  # type: ignore[operator]
-    p = r.copy()
-    rs = float(r @ r)
-    nb = float(np.linalg.norm(b))
-    for _ in range(maxiter):
-        Ap = mv(p)  # type: ignore[operator]
-        alpha = rs / float(p @ Ap)
-        x = x + alpha * p
-        r = r - alpha * Ap
-        rs_new = float(r @ r)
-        if np.sqrt(rs_new) <= tol * nb:
-            break
-        p = r + (rs_new / rs) * p
-        rs = rs_new
-    res = float(np.linalg.norm(b - mv(x)) / nb)  # type: ignore[operator]
+    x = cg_solve_float(mv, b, tol, maxiter)
+    res = float(np.linalg.norm(b - mv(x)) / (float(np.linalg.norm(b)) or 1.0))
     return x, res

@@ -83,6 +83,8 @@ from exactdp.errors import (
     PropertyNeverHolds,
 )
 from exactdp.metrics import FiniteMetric
+from exactdp.spd_cover import _down, _up  # directed rounding, one place
+from exactdp.spd_cover import _float_up as _fup
 from exactdp.structure import KroneckerSplit, kronecker_split, solve_float
 from exactdp.symbolic import (
     SYMBOLIC_MAX_N,
@@ -790,17 +792,6 @@ _U53 = Fraction(1, 2**53)
 _ETA = float(np.nextafter(0.0, 1.0))
 
 
-def _fup(q: Fraction) -> float:
-    f = float(q)
-    return f if Fraction(f) >= q else float(np.nextafter(f, np.inf))
-
-
-def _up(x: Any) -> Any:
-    return np.nextafter(x, np.inf)
-
-
-def _down(x: Any) -> Any:
-    return np.nextafter(x, -np.inf)
 
 
 class _Rig:
