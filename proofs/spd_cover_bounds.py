@@ -53,7 +53,17 @@ and symmetric; Ã = LLᵀ − E ⪰ −E (congruence: xᵀLLᵀx = ‖Lᵀx‖²
 random and tampered inputs: exact_lambda_check never accepts a claim above the true
 λ_min (claims λ_min + 10⁻³ and σ-based claims with σ above λ_min are rejected).
 
-Exits non-zero on the first failed step.
+Theorem F (exact piece re-check). exact_piece_check evaluates the r̄ and the lower bound
+of Theorem B with integers only: Φ_j and P entries are enclosed at scale 2^110 (integer
+lo ≤ truth ≤ lo + rad), the y_k are rounded to dyadics (any y_k are allowed by
+Theorem B), and every Φ_j y_k is formed exactly through per-row histograms over the
+distinct distances, (Φ_j y)_i = Σ_d Φ_j[d]·Σ_{d(i,l)=d} y_l. Checked: the histogram
+product equals the plain integer matrix product (negative and 200-bit entries); on
+random metrics (rational and √ distances, priors, ε up to 200, widths 10⁻⁶…10⁻¹) every
+accepted piece has z > 0 at sampled ε (40 digits) and the verdict agrees with
+taylor_piece; ranges around a sign change are refused.
+
+Exits non-zero on the first failed step (all steps run; failures are listed).
 """
 
 from __future__ import annotations
@@ -77,9 +87,11 @@ from exactdp.spd_cover import (
     chord_bound,
     dense_lambda_node,
     exact_lambda_check,
+    exact_piece_check,
     point_bounds,
     second_derivative_row_bound,
     taylor_piece,
+    taylor_vectors,
 )
 
 PROVES = [
@@ -87,6 +99,7 @@ PROVES = [
     "exactdp.spd_cover.chord_bound",
     "exactdp.spd_cover.dense_lambda_node",
     "exactdp.spd_cover.exact_lambda_check",
+    "exactdp.spd_cover.exact_piece_check",
 ]
 
 FAILS: list[str] = []
@@ -504,6 +517,88 @@ def part_e() -> None:
     check(bool(ok), "_phi_mid_rad: |Φ − Φ_mid| ≤ rad entrywise (40 digits)")
 
 
+# =====================================================================================
+def part_f() -> None:
+    print("\n(f) exact piece re-check (integer histograms)")
+    from flint import fmpz_mat
+
+    from exactdp.spd_cover import _exact_hist_product
+
+    rng = random.Random(10)
+    ok = True
+    for _ in range(20):
+        metric = random_metric(rng, rng.randint(3, 9), vals=(1, 2, 3, 4))
+        n, k = metric.n, len(metric.values)
+        codes = (np.arange(n, dtype=np.int64)[:, None] * k + metric.index).ravel()
+        counts = fmpz_mat(n, k, np.bincount(codes, minlength=n * k).tolist())
+        cols = rng.randint(1, 4)
+        table = fmpz_mat(k, cols, [rng.randint(-2**120, 2**120) for _ in range(k * cols)])
+        v = [rng.randint(-2**200, 2**200) if rng.random() < 0.5 else rng.randint(-5, 5)
+             for _ in range(n)]
+        got = _exact_hist_product(codes, n, k, v, counts, table)
+        for c in range(cols):
+            for i in range(n):
+                direct = sum(int(table[int(metric.index[i, l]), c]) * v[l] for l in range(n))
+                ok &= int(got[i, c]) == direct
+    check(bool(ok), "_exact_hist_product = plain integer product (20 metrics, 200-bit entries)")
+    # accepted pieces have z > 0 (40 digits); verdict agrees with taylor_piece
+    ok_pos = True
+    agree = 0
+    total = 0
+    accepted = 0
+    for trial in range(60):
+        if trial % 3 == 0:
+            pts = rng.sample([(x, y) for x in range(5) for y in range(5)], rng.randint(3, 7))
+            metric = from_matrix([[f"sqrt({(p[0] - q[0])**2 + (p[1] - q[1])**2})" if p != q
+                                   else 0 for q in pts] for p in pts])
+        else:
+            metric = random_metric(rng, rng.randint(3, 7), vals=(1, 2, 3, 4))
+        prov = DenseProvider(metric)
+        a = Fraction(rng.choice([rng.randint(5, 300), rng.randint(300, 20000)]), 100)
+        bb = a + Fraction(1, rng.choice([10, 100, 1000, 10**6]))
+        lam = prov.lambda_lower(a, bb)
+        if lam <= 0:
+            continue
+        rhs = tuple(Fraction(rng.randint(1, 9), rng.randint(1, 9)) for _ in range(metric.n))
+        K = rng.randint(0, 3)
+        bvec = np.array([float(x) for x in rhs])
+        brad = 2 * float(max(abs(Fraction(float(x)) - x) for x in rhs))
+        res, Y = taylor_piece(prov, list(metric.values), bvec, brad, a, bb, K, lam)
+        ex = exact_piece_check(metric, rhs, a, bb, K, lam, Y)
+        total += 1
+        agree += ex == res.ok
+        accepted += ex
+        if ex:
+            Dmp = dist_matrix_mp(metric, 40)
+            for j in range(4):
+                z = mp_solve(Dmp, list(rhs), a + (bb - a) * Fraction(j, 3), 40)
+                ok_pos &= min(z) > 0
+    check(bool(ok_pos) and accepted >= 20,
+          f"exact_piece_check accepted {accepted}/{total} pieces, z > 0 on all (40 digits)")
+    check(agree == total, f"exact_piece_check agrees with taylor_piece on {agree}/{total}")
+    # ranges around a sign change of z are refused
+    refused = True
+    tested = 0
+    for metric in (sum_query(4, 3), count_queries(3)):
+        D = float_D(metric)
+        zmin = [float(np.min(np.linalg.solve(np.exp(-x * D), np.ones(metric.n))))
+                for x in np.linspace(0.3, 3, 400)]
+        xs = np.linspace(0.3, 3, 400)
+        k = max(i for i in range(399) if zmin[i] < 0 <= zmin[i + 1])
+        prov = DenseProvider(metric)
+        ones = tuple(Fraction(1) for _ in range(metric.n))
+        for w in (Fraction(1, 10), Fraction(1, 100)):
+            lo, hi = Fraction(float(xs[k])) - w / 10, Fraction(float(xs[k + 1])) + w
+            z_lo = min(mp_solve(dist_matrix_mp(metric, 30), list(ones), lo, 30))
+            lam = prov.lambda_lower(lo, hi)
+            if z_lo < 0 and lam > 0:
+                Y = taylor_vectors(prov, list(metric.values), np.ones(metric.n), lo, hi, 3)
+                refused &= not exact_piece_check(metric, ones, lo, hi, 3, lam, Y)
+                tested += 1
+    check(bool(refused) and tested >= 3,
+          f"{tested} ranges containing a point with z_i < 0 (30 digits) are refused")
+
+
 def main() -> int:
     t = time.perf_counter()
     part_a()
@@ -511,6 +606,7 @@ def main() -> int:
     part_c()
     part_d()
     part_e()
+    part_f()
     print(f"\n{len(FAILS)} failures, {time.perf_counter() - t:.1f} s")
     return 1 if FAILS else 0
 

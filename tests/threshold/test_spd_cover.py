@@ -399,6 +399,21 @@ def test_spd_point_certificate_verify_and_tamper(certified):
     assert not dataclasses.replace(fail, lam=F(0)).verify()
 
 
+def test_spd_route_with_prior_agrees_with_exact_route():
+    metric = count_queries(3)
+    prior = [F(k % 5 + 1, 1) for k in range(metric.n)]
+    total = sum(prior)
+    prior = [p / total for p in prior]
+    exact = epsilon_threshold(metric, prior, method="exact")
+    res = epsilon_threshold(metric, prior, method="certified")
+    assert isinstance(res.certificate, SpdCoverCertificate)
+    assert res.certificate.verify()
+    assert res.eps_lower <= exact.eps_upper and exact.eps_lower <= res.eps_upper
+    # the certificate is about this prior: another prior must not verify
+    other = tuple(F(1, metric.n) for _ in range(metric.n))
+    assert not dataclasses.replace(res.certificate, rhs=other).verify()
+
+
 # ------------------------------------------------------------------------------------
 # the Krawczyk fallback and non-positive-definite Φ
 def test_krawczyk_fallback_when_spd_cover_declines(monkeypatch):
