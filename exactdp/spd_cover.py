@@ -428,19 +428,25 @@ def _cholesky_lambda(A: np.ndarray, rad: float, sigma: Fraction) -> tuple[Fracti
     return lam, L
 
 
+def _dyadic_below(x: Fraction) -> Fraction:
+    """A shift σ ≤ x on the grid 2^-20 (so 1 − σ is exact in float), or 2^-60 when x is tiny."""
+    bits = 20 if x >= Fraction(1, 256) else 60
+    return Fraction(math.floor(x * 2**bits), 2**bits)
+
+
 def dense_lambda_node(metric: FiniteMetric, eps: Fraction,
                       hint: Fraction | None = None) -> tuple[Fraction, Fraction]:
     """(σ, λ) with λ ≤ λ_min(Φ(eps)) proved by a shifted float Cholesky (λ ≤ 0: failed).
 
     The bound (Demmel/Rump, module docstring) is checked in ``proofs/spd_cover_bounds.py``.
 
-    σ is a 20-bit dyadic: ``hint`` first (e.g. the previous node's σ), else 7/8, 1/2,
-    1/8 of an inverse-iteration estimate of λ_min.
+    σ is a dyadic (2^-20 grid, 2^-60 below 1/256): ``hint`` first (e.g. the previous
+    node's σ), else 7/8, 1/2, 1/8 of an inverse-iteration estimate of λ_min.
     """
     A, rad = _phi_mid_rad(metric, eps)
     tries: list[Fraction] = []
     if hint is not None and hint > 0:
-        tries = [Fraction(math.floor(hint * Fraction(13, 10) * 2**20), 2**20), hint]
+        tries = [_dyadic_below(hint * Fraction(13, 10)), hint]
     for attempt in range(2):
         for sigma in tries:
             lam, _L = _cholesky_lambda(A, rad, sigma)
@@ -462,7 +468,7 @@ def dense_lambda_node(metric: FiniteMetric, eps: Fraction,
             mu = float(np.linalg.norm(w))
             v = w / mu
         lam_est = 1.0 / mu  # ≥ λ_min (an upper estimate)
-        tries = [Fraction(math.floor(lam_est * fr * 2**20), 2**20) for fr in (0.875, 0.5, 0.125)]
+        tries = [_dyadic_below(Fraction(lam_est) * Fraction(fr)) for fr in (0.875, 0.5, 0.125)]
         tries = [t for t in tries if t > 0]
     return Fraction(0), Fraction(0)
 

@@ -1111,8 +1111,9 @@ def _krawczyk_cover(metric: FiniteMetric, b: tuple[Fraction, ...], e_hi: Fractio
             failed_once = True
             if w < tol / 2**20:
                 raise PrecisionLimitReached(
-                    f"could not certify the property on ε ∈ [{float(a)}, {float(a + w)}]; it "
-                    "may fail there (non-monotone existence). Try the exact route if available."
+                    f"could not certify the property on ε ∈ [{float(a)}, {float(a + w)}]: Φ(ε) "
+                    "may be singular there (Φ is not positive definite on this range), or the "
+                    "property may fail (non-monotone existence). Try the exact route if available."
                 )
     return done
 

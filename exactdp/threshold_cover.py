@@ -94,7 +94,7 @@ class SpdPointCertificate:
     def verify(self) -> bool:
         """Re-prove the λ bound independently, then recompute the residual bound."""
         prov = provider_for(self.metric)
-        if self.lam <= 0:
+        if self.lam <= 0 or not 0 <= self.index < self.metric.n:
             return False
         if isinstance(prov, GridProvider):
             if prov.lambda_lower(self.eps, self.eps) < self.lam:

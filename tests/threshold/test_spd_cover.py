@@ -414,18 +414,12 @@ def test_spd_route_with_prior_agrees_with_exact_route():
     assert not dataclasses.replace(res.certificate, rhs=other).verify()
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError, reason=(
-    "BUG (lead, minor): SpdPointCertificate.verify() raises IndexError for an index outside "
-    "0..n-1 instead of returning False (negative indices are silently wrapped)."))
 def test_spd_point_certificate_out_of_range_index_is_false(certified):
     _, res = certified["sum_query(10, 5)"]
     fail = res.certificate.fail
     assert dataclasses.replace(fail, index=fail.metric.n).verify() is False
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "LIMITATION (lead): dense_lambda_node tries shifts σ on the grid 2^-20 only, so a PD "
-    "Φ with λ_min below ~8e-6 is never certified (σ = λ_est·7/8 rounds down to 0)."))
 def test_dense_lambda_node_certifies_small_but_positive_lambda():
     metric = from_matrix(NON_PD)
     eps = F(math.log(2) / 2 + 1e-6)
