@@ -219,30 +219,68 @@ def _qmax_scaled(box: tuple[int, int, int, int], radius: int) -> np.ndarray:
     return a1 * a1 + a2 * a2
 
 
+_PI2_LOW = 9.8696  # < π² = 9.869604…: safe side of the tests below
+
+
+def _increasing_at(qs: np.ndarray, b: float) -> np.ndarray:
+    """True where 4π²q ≥ 2b² certainly (q = qs/_DEN²): there ε ↦ ĝ_ε(ω) is increasing on
+    [0, b], so its minimum over [a, b] is at ε = a. (d/dε ε(ε² + Q)^{-3/2} has the sign of
+    Q - 2ε²; float test with a 1e-6 relative margin, far above its rounding error.)"""
+    return qs / float(_DEN * _DEN) * (2.0 * _PI2_LOW) >= b * b * (1.0 + 1e-6)
+
+
+def _tail_increasing(radius: int, rho: float, b: float) -> bool:
+    """True when every image |m| > radius has 4π²|φ + m|² ≥ 2b² (|φ + m| > radius - ρ)."""
+    gap = radius - rho * (1.0 + 1e-9) - 1e-12
+    return gap > 0 and 2.0 * _PI2_LOW * gap * gap >= b * b * (1.0 + 1e-6)
+
+
 def _float_box_bound(box: tuple[int, int, int, int], radius: int, a: float, b: float) -> float:
     """Float estimate of the box bound (guides the search only; never returned)."""
-    q = _qmax_scaled(box, radius) / float(_DEN * _DEN)
+    qs = _qmax_scaled(box, radius)
+    q = qs / float(_DEN * _DEN)
     two_pi = 2.0 * math.pi
-    main = float(np.sum(two_pi * a / (b * b + two_pi * two_pi * q) ** 1.5))
+    at_a = two_pi * a / (a * a + two_pi * two_pi * q) ** 1.5
+    at_b = two_pi * b / (b * b + two_pi * two_pi * q) ** 1.5
+    main = float(np.sum(np.where(_increasing_at(qs, b), at_a, np.minimum(at_a, at_b))))
     rho = math.hypot(box[1], box[3]) / _DEN
+    c = a if _tail_increasing(radius, rho, b) else b
     u0 = two_pi * (radius + math.sqrt(2.0) + rho)
-    s = math.sqrt(b * b + u0 * u0)
+    s = math.sqrt(c * c + u0 * u0)
     tail = (a / s) * (1.0 - two_pi * (math.sqrt(0.5) + rho) / (s + u0))
     return main + tail
 
 
-def _arb_box_bound(box: tuple[int, int, int, int], radius: int, a: arb, b2: arb) -> arb:
-    """Ball containing the (exactly defined) box lower bound; see the module docstring."""
+def _arb_box_bound(
+    box: tuple[int, int, int, int], radius: int, a: arb, b: arb, b_float: float
+) -> arb:
+    """Ball whose lower end is ≤ the box lower bound (see the module docstring).
+
+    Each image contributes min(ĝ_a, ĝ_b) evaluated at the largest |ω| of the box: ĝ_ε(ω)
+    is unimodal in ε, so that is its minimum over ε ∈ [a, b]; where the minimum is
+    certainly at ε = a (``_increasing_at``) only that endpoint is evaluated, elsewhere
+    the union (hull) of the two balls is added, whose lower end is ≤ the smaller one.
+    """
     two_pi = 2 * arb.pi()
     scale = two_pi * two_pi / (_DEN * _DEN)  # 4π²/_DEN² so that 4π² q = scale · (int)
-    total = arb(0)
-    for q in _qmax_scaled(box, radius).tolist():
-        total += (b2 + scale * q).rsqrt() ** 3
-    main = two_pi * a * total
+    a2, b2 = a * a, b * b
+    qs = _qmax_scaled(box, radius)
+    increasing = _increasing_at(qs, b_float).tolist()
+    at_a_only = arb(0)
+    mixed = arb(0)
+    for q, inc in zip(qs.tolist(), increasing):
+        term_a = (a2 + scale * q).rsqrt() ** 3
+        if inc:
+            at_a_only += term_a
+        else:
+            mixed += (a * term_a).union(b * (b2 + scale * q).rsqrt() ** 3)
+    main = two_pi * (a * at_a_only + mixed)
     rho = arb(flint.fmpq(box[1] * box[1] + box[3] * box[3], _DEN * _DEN)).sqrt()
+    rho_float = math.hypot(box[1], box[3]) / _DEN
+    c2 = a2 if _tail_increasing(radius, rho_float, b_float) else b2
     half_sqrt2 = arb(flint.fmpq(1, 2)).sqrt()
     u0 = two_pi * (radius + 2 * half_sqrt2 + rho)
-    s = (b2 + u0 * u0).sqrt()
+    s = (c2 + u0 * u0).sqrt()
     tail = (a / s) * (1 - two_pi * (half_sqrt2 + rho) / (s + u0))
     return main + tail
 
@@ -297,8 +335,9 @@ def _gershgorin_ball(a: arb) -> arb:
     for n in (m1 * m1 + m2 * m2).tolist():
         if n:
             total += (-a * arb(n).sqrt()).exp()
-    k = _GERSHGORIN_RADIUS - arb(flint.fmpq(1, 2)).sqrt()  # K - √2/2
-    tail = (a * arb(flint.fmpq(1, 2)).sqrt()).exp() * 2 * arb.pi() * (-a * k).exp()
+    k = _GERSHGORIN_RADIUS - arb(flint.fmpq(1, 2)).sqrt()  # K' = K - √2/2
+    # e^{a√2/2}·e^{-aK'} = e^{-a(K - √2)}: one exponential, no overflow for huge a
+    tail = 2 * arb.pi() * (-a * (_GERSHGORIN_RADIUS - arb(2).sqrt())).exp()
     tail *= (1 + a * k) / (a * a)
     return 1 - total - tail
 
@@ -307,10 +346,14 @@ def _poisson_low(pieces: list[tuple[tuple[int, int, int, int], int]], a: Fractio
                  b: Fraction) -> Fraction | None:
     """Lower end of the Poisson box bound over the cover (None if not finite)."""
     a_ball = arb(flint.fmpq(a.numerator, a.denominator))
-    b2_ball = arb(flint.fmpq(b.numerator**2, b.denominator**2))
+    b_ball = arb(flint.fmpq(b.numerator, b.denominator))
+    try:
+        b_float = float(b)
+    except OverflowError:
+        b_float = math.inf
     lowest: Fraction | None = None
     for box, radius in pieces:
-        ball = _arb_box_bound(box, radius, a_ball, b2_ball)
+        ball = _arb_box_bound(box, radius, a_ball, b_ball, b_float)
         if not ball.is_finite():
             return None
         low = arb_to_fraction_interval(ball)[0]

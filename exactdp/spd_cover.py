@@ -200,6 +200,11 @@ class DenseProvider:
     def solver(self, table: np.ndarray) -> Any:
         from scipy.linalg import cho_factor, cho_solve, lu_factor, lu_solve
 
+        if self.metric.toeplitz:  # Levinson, O(n²) per right-hand side
+            from scipy.linalg import solve_toeplitz
+
+            col = table[self.idx[:, 0]]
+            return lambda B: solve_toeplitz(col, B, check_finite=False)
         M = self._gather(table)
         try:
             f = cho_factor(M, lower=True, check_finite=False)

@@ -687,9 +687,9 @@ def _distance_count_rows(metric: FiniteMetric) -> np.ndarray:
         return row
     idx = metric.index
     k = len(metric.values)
-    counts = np.zeros((metric.n, k), dtype=np.int64)
-    for j in range(k):
-        counts[:, j] = (idx == j).sum(axis=1)
+    n = metric.n
+    codes = (np.arange(n, dtype=np.int64)[:, None] * k + idx).ravel()
+    counts = np.bincount(codes, minlength=n * k).reshape(n, k)
     rows = np.unique(counts, axis=0)
     _COUNT_ROWS[key] = (metric, rows)
     return rows

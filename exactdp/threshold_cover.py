@@ -276,10 +276,13 @@ def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
             room = res.min_lower + res.err
             if math.isfinite(room) and room > 0 and res.err > 0:
                 factor = (0.5 * room / res.err) ** (1 / (TAYLOR_ORDER + 1))
+                if ok and res.err < 0.02 * room:
+                    # the error is still at its rounding floor: widen boldly
+                    factor = max(factor, 8.0)
         if ok:
             pieces.append((a, bb, lam))
             a = bb
-            w = w * Fraction(min(16.0, max(1.0, factor))).limit_denominator(64)
+            w = w * Fraction(min(32.0, max(1.0, factor))).limit_denominator(64)
             if progress and len(pieces) % 4 == 0:
                 progress(f"cover: {len(pieces)} ranges certified, up to ε = {float(bb):.6f}")
         else:
