@@ -19,16 +19,21 @@ How the bound is computed (write φ = θ/2π ∈ [0, 1/2]², a = ε_lo·h, b = �
   the minimum over R² is the minimum over the triangle 0 ≤ φ2 ≤ φ1 ≤ 1/2;
 * the triangle is covered by dyadic boxes B (adaptively refined where the bound is low);
 * on a box B and for every ε ∈ [a, b], each Poisson term is at least
-  2πa / (b² + 4π² q_m)^{3/2} with the exact rational q_m = max_{φ∈B} |φ + m|²;
-  images with |m| ≤ R are summed, and the remaining images (|m| > R, all positive) are
-  bounded below by the integral
-  ``(a/S)(1 - 2π(√2/2 + ρ)/(S + U0))``, U0 = 2π(R + √2 + ρ), S = √(b² + U0²),
+  min(ĝ_a, ĝ_b) at |ω|² = 4π² q_m, with the exact rational q_m = max_{φ∈B} |φ + m|²
+  (ĝ_ε(ω) decreases in |ω|, and ε ↦ ε(ε² + Q)^{-3/2} increases for ε² < Q/2 and
+  decreases after, so its minimum over [a, b] is at an endpoint; when 4π² q_m ≥ 2b² it
+  is at a); images with |m| ≤ R are summed, and the remaining images (|m| > R, all
+  positive) are bounded below by the integral
+  ``(a/S)(1 - 2π(√2/2 + ρ)/(S + U0))``, U0 = 2π(R + √2 + ρ), S = √(c² + U0²),
   ρ = max_{φ∈B} |φ| (comparison of the lattice sum of the radially decreasing
-  ψ(s) = 2πa/(b² + 4π²(s + ρ)²)^{3/2} with its integral over |x| > R + √2/2);
+  ψ(s) = 2πa/(c² + 4π²(s + ρ)²)^{3/2} with its integral over |x| > R + √2/2), where
+  c = a if 4π²(R - ρ)² ≥ 2b² (then every tail term is ≥ ĝ_a) and c = b otherwise
+  (ĝ_ε(ω) ≥ 2πa/(b² + |ω|²)^{3/2} always);
 * the answer is the minimum over boxes of the lower end of the ball, rounded down;
 * for ε_lo·h ≥ 3 also f_ε(θ) ≥ 1 - Σ_{k≠0} e^{-a|k|} (diagonal dominance), with the
   terms |k| ≤ 6 summed in ``arb`` and the rest bounded above by
-  e^{a√2/2}·2π e^{-aK'}(1 + aK')/a², K' = 6 - √2/2; the larger bound is returned.
+  e^{a√2/2}·2π e^{-aK'}(1 + aK')/a² = 2π e^{-a(6 - √2)}(1 + aK')/a², K' = 6 - √2/2;
+  the larger bound is returned.
 
 A float pass decides the box partition and how many images each box needs; it affects
 only speed and tightness, never validity: every box of the cover is bounded in ``arb``.
@@ -45,7 +50,7 @@ import flint
 import numpy as np
 from flint import arb
 
-from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.ball import workprec
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument, InvalidMetric, InvalidPrivacyLevel, PrecisionLimitReached
 
@@ -353,10 +358,9 @@ def _poisson_low(pieces: list[tuple[tuple[int, int, int, int], int]], a: Fractio
         b_float = math.inf
     lowest: Fraction | None = None
     for box, radius in pieces:
-        ball = _arb_box_bound(box, radius, a_ball, b_ball, b_float)
-        if not ball.is_finite():
+        low = _lower_end(_arb_box_bound(box, radius, a_ball, b_ball, b_float))
+        if low is None:
             return None
-        low = arb_to_fraction_interval(ball)[0]
         lowest = low if lowest is None else min(lowest, low)
     return lowest
 
@@ -379,8 +383,7 @@ def _unit_lattice_bound(a: Fraction, b: Fraction) -> Fraction:
             best: Fraction | None = None
             if a >= _GERSHGORIN_FROM:
                 ball = _gershgorin_ball(arb(flint.fmpq(a.numerator, a.denominator)))
-                if ball.is_finite():
-                    best = arb_to_fraction_interval(ball)[0]
+                best = _lower_end(ball)
             # the float Poisson estimate is a point value: no box bound exceeds it by more
             # than rounding, so skip the Poisson cover when the Gershgorin bound already wins
             if best is None or best <= 0 or float(best) < poisson_estimate * (1 + 1e-9):
@@ -394,6 +397,18 @@ def _unit_lattice_bound(a: Fraction, b: Fraction) -> Fraction:
         f"could not prove λ_min > 0 for ε·h in [{a}, {b}] up to {_PRECISIONS[-1]} bits "
         f"(last lower end {last}); split the ε-range"
     )
+
+
+def _lower_end(ball: arb) -> Fraction | None:
+    """Exact lower end of a ball (rounded down at the working precision), None if the
+    ball is not finite or the end is not a reasonably sized dyadic number."""
+    if not ball.is_finite():
+        return None
+    low = ball.lower()  # exact: midpoint minus radius, rounded down
+    man, exp = (int(v) for v in low.man_exp())
+    if not low.is_exact() or abs(exp) > 10**6:
+        return None
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
 
 
 def _round_down(x: Fraction) -> Fraction:

@@ -23,15 +23,20 @@ Proof.
 4. (Rigorous lower bound used by the code, for all ε ∈ [a, b] at once.) f is
    2π-periodic, even in each coordinate and symmetric in (θ1, θ2), so min over R² is the
    min over 0 ≤ θ2 ≤ θ1 ≤ π. Write θ = 2πφ. All Poisson terms are positive, so any subset
-   gives a lower bound; for ε ∈ [a, b] and φ in a box B,
-   ĝ_ε(2π(φ + m)) ≥ 2πa / (b² + 4π² q_m)^{3/2}, q_m = max_{φ∈B} |φ + m|² (exact rational,
-   attained at box endpoints coordinatewise). For the images |m| > R (Tail lemma):
-   with ρ ≥ max_B |φ|, ψ(s) = 2πa / (b² + 4π²(s + ρ)²)^{3/2} is decreasing and
-   ĝ_ε(2π(φ + m)) ≥ ψ(|m|); for x in the cell m + [-1/2, 1/2]², |m| ≤ |x| + √2/2, so
+   gives a lower bound. ĝ_ε(ω) decreases in |ω|, and d/dε ε(ε² + Q)^{-3/2} =
+   (Q - 2ε²)(ε² + Q)^{-5/2} (unimodal in ε), so for ε ∈ [a, b] and φ in a box B
+   ĝ_ε(2π(φ + m)) ≥ min(ĝ_a, ĝ_b)(4π² q_m), q_m = max_{φ∈B} |φ + m|² (exact rational,
+   attained at box endpoints coordinatewise), = ĝ_a(4π² q_m) when 4π² q_m ≥ 2b².
+                                                                  [checked in (g)]
+   For the images |m| > R (Tail lemma): with ρ ≥ max_B |φ| and c = b, or c = a when
+   4π²(R - ρ)² ≥ 2b² (then |ω|² > 4π²(R - ρ)² ≥ 2b² for every tail image, so
+   ĝ_ε ≥ ĝ_a there), ψ(s) = 2πa / (c² + 4π²(s + ρ)²)^{3/2} is decreasing and
+   ĝ_ε(2π(φ + m)) ≥ ψ(|m|) (as |φ + m| ≤ |m| + ρ and 2πa/(b² + |ω|²)^{3/2} ≤ ĝ_ε(ω));
+   for x in the cell m + [-1/2, 1/2]², |m| ≤ |x| + √2/2, so
    ψ(|m|) ≥ ∫_cell ψ(|x| + √2/2) dx; the cells with |m| > R are disjoint and cover
    {|x| > R + √2/2}; hence
    Σ_{|m|>R} ψ(|m|) ≥ 2π ∫_{R+√2/2}^∞ ψ(r + √2/2) r dr = (a/S)(1 - 2π(√2/2 + ρ)/(S + U0)),
-   U0 = 2π(R + √2 + ρ), S = √(b² + U0²).                           [checked in (e)]
+   U0 = 2π(R + √2 + ρ), S = √(c² + U0²) (below, b stands for c). [checked in (e)]
 5. (Large ε, diagonal dominance.) f_ε(θ) = 1 + Σ_{k≠0} e^{-ε|k|} cos(k·θ)
    ≥ 1 - Σ_{k≠0} e^{-a|k|} for ε ≥ a, and by the same cell argument (|x| ≤ |k| + √2/2 on
    the cell of k) Σ_{|k|>K} e^{-a|k|} ≤ e^{a√2/2} 2π e^{-aK'}(1 + aK')/a², K' = K - √2/2.
@@ -258,6 +263,24 @@ for av, bv, rv, Rv in (("0.665", "0.665", "0.7", 6), ("0.6", "0.7", "0.2", 2), (
                                                * (nrm[sel] + float(P)) ** 2) ** 1.5))
     check(part >= cl, f"tail lemma: lattice tail {part:.6f} ≥ bound {cl:.6f}")
 
+# the lemma as the code uses it: the true tail Σ_{|m|>R} min_{ε∈[a,b]} ĝ_ε(2π(φ + m)) at a
+# point φ (|φ| ≤ ρ) is ≥ the closed form with c = a when 4π²(R - ρ)² ≥ 2b², else c = b
+for av, bv, ph1, ph2, RR in ((0.6, 0.7, 0.5, 0.5, 2), (0.3, 3.0, 0.5, 0.2, 1), (0.665, 0.665, 0.4, 0.1, 6),
+                             (2.0, 9.0, 0.5, 0.5, 3), (0.05, 0.1, 0.0, 0.0, 0)):
+    rho_v = math.hypot(ph1, ph2)
+    mm = np.arange(-400, 401)
+    nrm2 = (ph1 + mm[:, None]) ** 2 + (ph2 + mm[None, :]) ** 2
+    sel = np.hypot(mm[:, None], mm[None, :]) > RR
+    om2 = 4 * np.pi**2 * nrm2[sel]
+    part = float(np.sum(np.minimum(2 * np.pi * av / (av**2 + om2) ** 1.5,
+                                   2 * np.pi * bv / (bv**2 + om2) ** 1.5)))
+    cv = av if RR > rho_v and 4 * np.pi**2 * (RR - rho_v) ** 2 >= 2 * bv**2 else bv
+    u0v = 2 * np.pi * (RR + math.sqrt(2) + rho_v)
+    sv = math.sqrt(cv**2 + u0v**2)
+    formula = (av / sv) * (1 - 2 * np.pi * (math.sqrt(0.5) + rho_v) / (sv + u0v))
+    check(part >= formula, f"tail lemma (c = {'a' if cv == av else 'b'}) at a={av}, b={bv}, "
+          f"φ=({ph1},{ph2}), R={RR}: {part:.6f} ≥ {formula:.6f}")
+
 # ---------------------------------------------------------------- (f) diagonal dominance
 K_s, a_p, rr = sp.symbols("K a r", positive=True)
 gint = 2 * sp.pi * sp.integrate(rr * sp.exp(-a_p * rr), (rr, K_s, sp.oo))
@@ -270,6 +293,26 @@ for av in (3.0, 5.0, 20.0):
     kp = 6 - math.sqrt(0.5)
     bound = math.exp(av * math.sqrt(0.5)) * 2 * math.pi * math.exp(-av * kp) * (1 + av * kp) / av**2
     check(true_tail <= bound, f"Gershgorin tail at a={av}: {true_tail:.3e} ≤ {bound:.3e}")
+
+
+# ---------------------------------------------------------------- (g) minimum over ε
+Q = sp.symbols("Q", positive=True)
+term_eps = 2 * sp.pi * e / (e**2 + Q) ** sp.Rational(3, 2)
+check(sp.simplify(sp.diff(term_eps, e) - 2 * sp.pi * (Q - 2 * e**2) / (e**2 + Q) ** sp.Rational(5, 2))
+      == 0, "d/dε 2πε(ε²+Q)^{-3/2} = 2π(Q - 2ε²)(ε²+Q)^{-5/2}: unimodal, min at an endpoint")
+check(all(sp.diff(term_eps, e).subs({e: ev, Q: qv}) > 0 for ev, qv in ((1, 3), (2, 8.5)))
+      and sp.diff(term_eps, e).subs({e: 3, Q: 17}) < 0, "… sign checks on both sides of Q = 2ε²")
+# brute force: min over an ε-grid equals min of the endpoints, for random Q, [a, b]
+rng_g = np.random.default_rng(5)
+for _ in range(200):
+    lo_g, wid_g, q_g = rng_g.uniform(0.01, 5), rng_g.uniform(0, 5), rng_g.uniform(0.01, 60)
+    grid_e = np.linspace(lo_g, lo_g + wid_g, 401)
+    vals = 2 * np.pi * grid_e / (grid_e**2 + q_g) ** 1.5
+    if vals.min() < min(vals[0], vals[-1]) * (1 - 1e-12):
+        check(False, f"unimodality brute force at a={lo_g}, b={lo_g + wid_g}, Q={q_g}")
+        break
+else:
+    check(True, "min over ε ∈ [a, b] of ĝ_ε at fixed |ω| is at an endpoint (200 random cases)")
 
 
 # ---------------------------------------------------------------- (d) the code vs numpy
@@ -295,13 +338,15 @@ cases = [  # (W, H, eps_lo, eps_hi, spacing, ε values to test)
     (20, 30, "1.33", "1.4", "1/2", [1.33, 1.365, 1.4]),
     (30, 30, "0.1", "0.12", 1, [0.1, 0.12]),
     (15, 15, "4", "4", 1, [4.0]),
+    (20, 20, "0.3", "3", 1, [0.3, 0.5, 1.0, 2.0, 3.0]),  # a wide range (unimodal minimum)
 ]
 for width, height, lo, hi, hsp, evals in cases:
     bound = euclidean_lattice_lambda_lower(lo, hi, spacing=hsp)
     lam = min(grid_lambda(width, height, ev, float(Fraction(hsp))) for ev in evals)
     check(0 < bound <= lam, f"{width}×{height}, ε∈[{lo},{hi}], h={hsp}: bound {float(bound):.6f} "
           f"≤ λ_min {lam:.6f}")
-    check(bound >= 0.8 * lam, f"  … and ≥ 0.8·λ_min (ratio {float(bound) / lam:.4f})")
+    if float(Fraction(hi)) <= 2 * float(Fraction(lo)):
+        check(bound >= 0.8 * lam, f"  … and ≥ 0.8·λ_min (ratio {float(bound) / lam:.4f})")
 # every ε in the range: the bound is below f at (π, π) (≈ min f) on a fine ε-grid
 bound = euclidean_lattice_lambda_lower("0.6", "0.7")
 fmin = min(direct_sum(ev, math.pi, math.pi, 150)[0] for ev in np.linspace(0.6, 0.7, 21))

@@ -59,6 +59,7 @@ def symbol_longhand(eps: float, t1: float, t2: float, k_max: int = 60) -> float:
         (12, 12, "3", "7/2", 1, [3.0, 3.5]),  # diagonal-dominance side
         (16, 16, "2", "2", "1/3", [2.0]),  # ε·h = 2/3
         (10, 14, "1/4", "3/10", 2, [0.25, 0.3]),  # ε·h ∈ [1/2, 3/5]
+        (16, 16, "0.3", "3", 1, [0.3, 0.5, 1.0, 2.0, 3.0]),  # wide range: min at an endpoint
     ],
 )
 def test_bound_below_eigvalsh_on_grids(width, height, lo, hi, spacing, eps_values):
