@@ -14,8 +14,10 @@ Proof.
    integral is allowed (|J0| ≤ 1, r e^{-εr} ≤ r e^{-ε0 r} integrable for ε ≥ ε0 > 0),
    ∫_0^∞ e^{-εr} J0(ωr) r dr = -d/dε (ε² + ω²)^{-1/2} = ε (ε² + ω²)^{-3/2}, so
    ĝ_ε(ω) = 2πε / (ε² + |ω|²)^{3/2} > 0.                              [checked in (a)]
-2. (Poisson summation.) g_ε and ĝ_ε are continuous and O(|x|^{-3}), so the Poisson
-   summation formula holds pointwise: f_ε(θ) = Σ_{m∈Z²} ĝ_ε(θ + 2πm) > 0.   [checked in (b)]
+2. (Poisson summation.) g_ε and ĝ_ε are continuous and O((1 + |x|)^{-3}), so the Poisson
+   summation formula holds pointwise (Stein & Weiss, Introduction to Fourier Analysis on
+   Euclidean Spaces, Ch. VII, Cor. 2.6: decay (1 + |x|)^{-d-δ} of both suffices):
+   f_ε(θ) = Σ_{m∈Z²} ĝ_ε(θ + 2πm) > 0.                            [checked in (b)]
 3. (Quadratic form.) g_ε(k) = (2π)^{-2} ∫_{[-π,π]²} f_ε(θ) e^{ik·θ} dθ (Fourier
    coefficients of an absolutely convergent series), hence for real v on S
    v^T Φ_S v = (2π)^{-2} ∫ |Σ_k v_k e^{ik·θ}|² f_ε(θ) dθ ≥ min f_ε · ‖v‖² (Parseval).
