@@ -987,6 +987,22 @@ def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progr
 def _certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
                      progress: Progress, timings: list[tuple[str, float]],
                      max_pieces: int = 4000) -> ThresholdResult:
+    """The certified route with BLAS pinned to one thread.
+
+    Its work is many O(n²) products and n ≈ 10³ factorisations, which run about twice as
+    fast without thread synchronisation (measured in ``benchmarks/bench_threshold.py``);
+    threadpoolctl restores the caller's setting afterwards.
+    """
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _certified_route_body(metric, rhs, tol, progress, timings, max_pieces)
+
+
+def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,
+                          tol: Fraction, progress: Progress,
+                          timings: list[tuple[str, float]],
+                          max_pieces: int) -> ThresholdResult:
     from exactdp.spd_cover import GridProvider, provider_for
     from exactdp.threshold_cover import SpdCoverCertificate, spd_cover, spd_fail_point
 

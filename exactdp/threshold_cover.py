@@ -200,6 +200,12 @@ class SpdCoverCertificate:
         return covered and lam <= best
 
     def verify(self) -> bool:
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._verify()
+
+    def _verify(self) -> bool:
         from exactdp.algebraic import log_enclosure
         from exactdp.threshold import _lemma_holds
 
