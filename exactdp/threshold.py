@@ -956,9 +956,24 @@ def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progr
     else:
         return 0.0
     if prev is None:
-        raise PropertyNeverHolds("the float search found the property failing already at "
-                                 "t = 0.02 (ε ≈ 3.9); refine by hand", evidence=None)
-    lo_t, g_lo, hi_t, g_hi = prev, g_prev, float(t), gt  # holds at lo_t, fails at hi_t
+        # it fails already at t = 0.02 (ε ≈ 3.9): go down geometrically (large ε*)
+        hi_t, g_hi = float(ts[0]), gt
+        t_try = hi_t
+        while True:
+            t_try /= 4
+            if t_try < 1e-200:
+                raise PropertyNeverHolds(
+                    "the float search finds the property failing for every t = e^-ε down to "
+                    "1e-200 (ε ≈ 460); with b > 0 it holds for t small enough, so ε* is huge or "
+                    "the prior has entries too small for double precision", evidence=None)
+            g_t = g(t_try)
+            if g_t >= 0:
+                prev, g_prev = t_try, g_t
+                break
+            hi_t, g_hi = t_try, g_t
+        lo_t, g_lo = prev, g_prev
+    else:
+        lo_t, g_lo, hi_t, g_hi = prev, g_prev, float(t), gt  # holds at lo_t, fails at hi_t
     side = 0
     for it in range(100):
         if hi_t - lo_t < max(2e-14, tol * lo_t / 64):

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from exactdp.errors import PrecisionLimitReached
 from exactdp.metrics import FiniteMetric
 from exactdp.spd_cover import (
     DenseProvider,
@@ -275,9 +276,11 @@ def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
         lam = _lam_for(prov, a, bb)
         ok = False
         factor = 0.25
+        last = None
         if lam > 0:
             res, _ = taylor_piece(prov, values, b, brad, a, bb, TAYLOR_ORDER, lam)
             ok = res.ok
+            last = res
             # the error is dominated by the ω^{K+1} remainder: aim at err ≈ half the room
             room = res.min_lower + res.err
             if math.isfinite(room) and room > 0 and res.err > 0:
@@ -294,7 +297,14 @@ def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
         else:
             w = w * Fraction(min(0.5, max(0.1, factor))).limit_denominator(64)
             if w < tol / 2**20:
-                return None
+                if last is None or not math.isfinite(last.err):
+                    return None  # no λ bound here: Φ not provably positive definite
+                raise PrecisionLimitReached(
+                    f"Φ is positive definite near ε = {float(a):.12g} but z cannot be certified "
+                    f"positive there: the certified lower bound of min z is "
+                    f"{last.min_lower:.3g} with a float error bound of {last.err:.3g}, i.e. "
+                    "min z is below what double precision resolves at this ε. Ask for a wider "
+                    "tol, or use method='exact' (polynomial case).")
         w = Fraction(math.ceil(w * 2**40), 2**40) if w > Fraction(1, 2**40) else w
     nodes: tuple[tuple[Fraction, Fraction, Fraction], ...] = ()
     if isinstance(prov, DenseProvider):
