@@ -563,7 +563,8 @@ class ThresholdResult:
                f"(≈ {mid:.10f}; width {float(self.eps_upper - self.eps_lower):.2e}; "
                f"{self.method}, {self.seconds:.2f} s)")
         if self.exact is not None:
-            txt += f"\n  s* = e^(-ε*/{self.q}) is the {self.exact}"
+            art = "" if self.exact.degree == 1 else "the "
+            txt += f"\n  s* = e^(-ε*/{self.q}) is {art}{self.exact}"
         return txt
 
     def to_json(self) -> dict[str, Any]:
