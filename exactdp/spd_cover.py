@@ -239,8 +239,12 @@ class DenseProvider:
             s2 = float(second_derivative_row_bound(self.metric, e))
             step = math.sqrt(2 * float(lam) / s2) if s2 > 0 else 1.0
             step_q = max(Fraction(math.floor(step * 2**20), 2**20), Fraction(1, 2**20))
-            nxt = e + step_q
-            if self.node(nxt, hint=self.nodes[e][0]) <= 0:
+            for _ in range(4):  # a node that cannot be proved: try a shorter step
+                nxt = e + step_q
+                if self.node(nxt, hint=self.nodes[e][0]) > 0:
+                    break
+                step_q = max(step_q / 4, Fraction(1, 2**20))
+            else:
                 return Fraction(0)
             self.chain.append(nxt)
         segs = [k for k in range(len(self.chain) - 1)
@@ -552,6 +556,8 @@ def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
     ``b`` is the float right-hand side, exact up to ``b_rad`` per entry; ``lam`` a proved
     lower bound of λ_min(Φ(ε)) on [a, bb]. Returns the bounds and the Taylor vectors.
     """
+    if lam <= 0 or K < 0 or bb < a:
+        return TaylorBounds(False, -math.inf, math.inf, lam), np.zeros((prov.n, 0))
     c = (a + bb) / 2
     omega = _float_up((bb - a) / 2)
     tab = _taylor_tables(values, c, a, K)
@@ -562,6 +568,8 @@ def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
     g = _gamma(prov.gamma_terms + K + 3)
     gt = _gamma(prov.gamma_terms)
     inv1g = _float_up(1 / (1 - Fraction(gt)))
+    # underflow: ≤ η/2 per rounded product or sum; _ABS_SLACK (1e-300) covers any count of
+    # terms below 10²³, far beyond every n here
     tail = _float_up(Fraction(2 * prov.gamma_terms) * Fraction(_ETA)) + _ABS_SLACK
     l1 = np.array([_sum_up(absY[:, k]) for k in range(K + 1)])
     # products: S[j] = M_j [Y, |Y|]
@@ -676,7 +684,7 @@ def exact_piece_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fracti
     that z_i(a) < 0.
     """
     n = metric.n
-    if n > 1 << 22:
+    if n > 1 << 22 or lam <= 0 or K < 0 or b < a:
         return False
     values = list(metric.values)
     k = len(values)

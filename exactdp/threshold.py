@@ -455,15 +455,13 @@ class CoverCertificate:
 
     def verify(self) -> bool:
         """Re-check the fail certificate, the lemma at t0, and every piece (fresh R each)."""
-        from exactdp.threshold_cover import fail_matches
+        from exactdp.threshold_cover import claims_failure, fail_matches
 
         if not (0 < self.eps_lower < self.eps_upper):
             return False
         if not fail_matches(self.fail, self.metric, self.rhs, self.eps_lower):
             return False
-        if self.fail is None or not self.fail.verify():
-            return False
-        if getattr(self.fail, "holds", False):
+        if not claims_failure(self.fail) or not self.fail.verify():
             return False
         if not _lemma_holds(self.metric, self.rhs, self.t0):
             return False
@@ -963,10 +961,11 @@ def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progr
         while True:
             t_try /= 4
             if t_try < 1e-200:
-                raise PropertyNeverHolds(
+                raise PrecisionLimitReached(
                     "the float search finds the property failing for every t = e^-ε down to "
                     "1e-200 (ε ≈ 460); with b > 0 it holds for t small enough, so ε* is huge or "
-                    "the prior has entries too small for double precision", evidence=None)
+                    "the prior has entries too small for double precision: use method='exact' "
+                    "(polynomial case)")
             g_t = g(t_try)
             if g_t >= 0:
                 prev, g_prev = t_try, g_t
@@ -1049,6 +1048,9 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
     for _attempt in range(6):
         e_lo = _short_rational(ef - tol / 8 - shift, tol / 16, -1)
         e_hi = _short_rational(ef + tol / 2 - shift, tol / 16, +1)
+        if e_lo <= 0:  # tol is wide compared with ε*: stay inside (0, ε*)
+            e_lo = _short_rational(ef / 2, ef / 16, -1)
+            e_hi = min(e_hi, e_lo + tol)
         t1 = time.perf_counter()
         fail = spd_fail_point(metric, b, e_lo, prov)
         failed_here = fail is not None

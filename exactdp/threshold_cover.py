@@ -38,7 +38,7 @@ from exactdp.spd_cover import (
 )
 
 __all__ = ["SpdCoverCertificate", "SpdPointCertificate", "spd_cover", "spd_fail_point",
-           "float_zmin", "fail_matches"]
+           "float_zmin", "fail_matches", "claims_failure"]
 
 TAYLOR_ORDER = 3
 
@@ -130,6 +130,17 @@ def spd_fail_point(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fractio
     return SpdPointCertificate(metric, rhs, eps, i, sigma, lam, up)
 
 
+def claims_failure(fail: Any) -> bool:
+    """The certificate's own verdict is "the property fails" (explicitly, per kind)."""
+    from exactdp.certificates import ExactSolution, FarkasCertificate
+
+    if isinstance(fail, FarkasCertificate):
+        return True
+    if isinstance(fail, ExactSolution):
+        return not fail.nonnegative
+    return getattr(fail, "holds", None) is False
+
+
 def fail_matches(fail: Any, metric: FiniteMetric, rhs: tuple[Fraction, ...],
                  eps: Fraction) -> bool:
     """The fail-side certificate is about this metric, this right-hand side and ε = eps."""
@@ -214,7 +225,9 @@ class SpdCoverCertificate:
             return False
         if not fail_matches(self.fail, self.metric, self.rhs, self.eps_lower):
             return False
-        if self.fail is None or getattr(self.fail, "holds", True) or not self.fail.verify():
+        if not claims_failure(self.fail) or not self.fail.verify():
+            return False
+        if self.order < 0 or any(not (a < b) for a, b, _ in self.pieces):
             return False
         if not _lemma_holds(self.metric, self.rhs, self.t0):
             return False

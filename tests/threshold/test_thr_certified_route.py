@@ -31,3 +31,41 @@ def test_too_fine_tolerance_says_double_precision_is_the_limit():
     # near ε* ≈ 14.5 min z grows like 1e-7·(ε − ε*): a 1e-9 bracket is below float resolution
     with pytest.raises(PrecisionLimitReached, match="double precision"):
         epsilon_threshold(m, prior, method="certified")
+
+
+def test_prior_entry_below_double_range_is_a_precision_limit_not_never_holds():
+    from exactdp.metrics import line
+
+    p = [F(1, 10**400), F(1), F(1), F(1)]
+    s = sum(p)
+    p = [x / s for x in p]
+    exact = epsilon_threshold(line(4), p, method="exact")
+    assert 900 < exact.eps_lower < 1000  # finite: "never holds" would be false
+    with pytest.raises(PrecisionLimitReached):
+        epsilon_threshold(line(4), p, method="certified", eps_max=1000)
+
+
+def test_tolerance_wider_than_threshold_stays_inside_positive_eps():
+    m = sum_query(2, 3)
+    r = epsilon_threshold(m, method="certified", tol=10)
+    exact = epsilon_threshold(m, method="exact")
+    assert 0 < r.eps_lower <= exact.eps_lower and exact.eps_upper <= r.eps_upper
+    assert r.eps_upper - r.eps_lower <= 10
+    assert r.certificate.verify()
+
+
+def test_malformed_certificates_are_rejected_not_raised():
+    import dataclasses
+
+    import numpy as np
+
+    from exactdp.spd_cover import exact_piece_check
+
+    r = epsilon_threshold(sum_query(4, 3), method="certified")
+    c = r.certificate
+    assert not dataclasses.replace(c, order=-1).verify()
+    a, b, lam = c.pieces[0]
+    assert not dataclasses.replace(c, pieces=((b, a, lam),) + c.pieces[1:]).verify()
+    # a negative λ must never certify anything (the squared comparison would)
+    ones = np.ones((c.metric.n, 1))
+    assert not exact_piece_check(c.metric, c.rhs, c.eps_lower, c.eps_lower, 0, F(-10**30), ones)
