@@ -79,3 +79,20 @@ def test_large_grid_certificate_rejects_tampering(big_grid_result):
     bad = c.pieces[:2] + ((a, b, lam * 4),) + c.pieces[3:]
     assert not dataclasses.replace(c, pieces=bad).verify()
     assert not dataclasses.replace(c, pieces=c.pieces[:3] + c.pieces[4:]).verify()
+
+
+def test_fig7_existence_matrix_free_agrees_with_float_and_threshold(big_grid_result):
+    from exactdp.reproduce.fig7 import existence
+
+    g, r = big_grid_result
+    eps_values = [F(3, 5), F(7, 10)]
+    rows = existence(51, eps_values)
+    assert [row.method for row in rows] == ["spd-point (lattice λ bound)"] * 2
+    D = g.distance_matrix_float()
+    for row in rows:
+        z = np.linalg.solve(np.exp(-float(row.eps) * D), np.ones(g.n))
+        assert row.exists == bool(z.min() > 0)
+        if not row.exists:
+            assert 0 < row.negative_entries <= int(np.sum(z < 0))  # certified ⊆ float negatives
+    # consistent with the certified threshold of the same grid
+    assert rows[0].eps < r.eps_lower and rows[1].eps > r.eps_upper
