@@ -257,7 +257,7 @@ class DenseProvider:
         la, lb = self.node(a), self.node(b)
         if la <= 0 or lb <= 0:
             return Fraction(0)
-        return min(la, lb) - (b - a) ** 2 / 8 * second_derivative_row_bound(self.metric, a)
+        return chord_bound(self.metric, a, b, la, lb)
 
     def segment_bound(self, k: int) -> Fraction:
         e0, e1 = self.chain[k], self.chain[k + 1]

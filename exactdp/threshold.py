@@ -744,34 +744,6 @@ def _lemma_t0(metric: FiniteMetric, rhs: tuple[Fraction, ...]) -> Fraction:
     raise PrecisionLimitReached("perturbation lemma: no t0 found where ‖E‖∞ is small enough")
 
 
-def _piece_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction,
-                 R: np.ndarray | None) -> tuple[bool, np.ndarray | None]:
-    """Certify z > 0 for every ε ∈ [a, b] at once (interval data over the whole range)."""
-    from exactdp.linalg.verified import float_enclosure, verified_solve
-
-    with workprec(96):
-        eps = arb.union(arb(_fq(a)), arb(_fq(b)))
-        vals = [(-eps * v.ball()).exp() for v in metric.values]
-        mids, rads = float_enclosure(vals)
-        b_mid, b_rad = float_enclosure([arb(_fq(v)) for v in rhs])
-    A_mid = mids[metric.index]
-    A_rad = rads[metric.index]
-    Rm = R
-    for attempt in range(2):
-        if Rm is None:
-            try:
-                Rm = np.linalg.inv(A_mid)
-            except np.linalg.LinAlgError:
-                return False, None
-        enc = verified_solve(A_mid, A_rad, b_mid, b_rad, R=Rm)
-        if enc is not None and bool(np.all(enc.lo > 0)):
-            return True, Rm
-        if R is None or attempt == 1:
-            break
-        Rm = None  # retry once with a fresh approximate inverse
-    return False, Rm
-
-
 # -------------------------------------------------------------------------------------
 # mean-value (first-order Taylor) certification of a whole ε-range
 #

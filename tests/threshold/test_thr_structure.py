@@ -8,6 +8,7 @@ import pytest
 
 from exactdp.levels import parse_level
 from exactdp.metrics import cycle, grid, hamming, line, sum_query
+from exactdp.spd_cover import DenseProvider, taylor_piece
 from exactdp.structure import (
     grid_cg_solve_float,
     grid_matvec_float,
@@ -16,7 +17,7 @@ from exactdp.structure import (
     solve_float,
 )
 from exactdp.symmetric import ball_symmetric_mechanism, ball_symmetric_z_symbolic
-from exactdp.threshold import _mean_value_piece, _piece_holds
+from exactdp.threshold import _mean_value_piece
 
 F = Fraction
 
@@ -82,7 +83,12 @@ def test_range_checks_never_certify_a_failing_range():
     # sum_query(2, 2): ε* = ln φ ≈ 0.4812; below it the middle component is negative
     m = sum_query(2, 2)
     b = tuple(F(1) for _ in range(m.n))
+    prov = DenseProvider(m)
+    ones = np.ones(m.n)
     for a, bb in [(F(40, 100), F(47, 100)), (F(47, 100), F(49, 100)), (F(48, 100), F(482, 1000))]:
         assert not _mean_value_piece(m, b, a, bb, None)[0]
-        assert not _piece_holds(m, b, a, bb, None)[0]
+        lam = prov.lambda_lower(a, bb)
+        assert lam > 0 and not taylor_piece(prov, list(m.values), ones, 0.0, a, bb, 3, lam)[0].ok
     assert _mean_value_piece(m, b, F(50, 100), F(55, 100), None)[0]
+    lam = prov.lambda_lower(F(50, 100), F(55, 100))
+    assert taylor_piece(prov, list(m.values), ones, 0.0, F(50, 100), F(55, 100), 3, lam)[0].ok
