@@ -455,24 +455,10 @@ class CoverCertificate:
 
     def verify(self) -> bool:
         """Re-check the fail certificate, the lemma at t0, and every piece (fresh R each)."""
-        from exactdp.threshold_cover import claims_failure, fail_matches
+        from exactdp.threshold_cover import cover_frame_holds
 
-        if not (0 < self.eps_lower < self.eps_upper):
-            return False
-        if not fail_matches(self.fail, self.metric, self.rhs, self.eps_lower):
-            return False
-        if not claims_failure(self.fail) or not self.fail.verify():
-            return False
-        if not _lemma_holds(self.metric, self.rhs, self.t0):
-            return False
-        # pieces must cover [eps_upper, -ln t0] without gaps
-        _, e0_hi = log_enclosure(self.t0, self.t0, Fraction(-1))
-        cur = self.eps_upper
-        for a, b in sorted(self.pieces):
-            if a > cur:
-                return False
-            cur = max(cur, b)
-        if cur < e0_hi:
+        if not cover_frame_holds(self.metric, self.rhs, self.eps_lower, self.eps_upper,
+                                 self.fail, self.t0, list(self.pieces)):
             return False
         R = None
         for a, b in self.pieces:

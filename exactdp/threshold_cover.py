@@ -38,7 +38,7 @@ from exactdp.spd_cover import (
 )
 
 __all__ = ["SpdCoverCertificate", "SpdPointCertificate", "spd_cover", "spd_fail_point",
-           "float_zmin", "fail_matches", "claims_failure"]
+           "float_zmin", "fail_matches", "claims_failure", "cover_frame_holds"]
 
 TAYLOR_ORDER = 3
 
@@ -159,6 +159,37 @@ def fail_matches(fail: Any, metric: FiniteMetric, rhs: tuple[Fraction, ...],
     return level is not None and getattr(level, "eps_rational", None) == eps
 
 
+def cover_frame_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps_lower: Fraction,
+                      eps_upper: Fraction, fail: Any, t0: Fraction,
+                      ranges: list[tuple[Fraction, Fraction]]) -> bool:
+    """The checks every cover certificate shares (everything but the ranges' own proofs).
+
+    0 < eps_lower < eps_upper; ``fail`` is about this metric, right-hand side and
+    eps_lower, claims failure and verifies; the perturbation lemma holds at t0; the ranges
+    are proper (a < b) and cover [eps_upper, −ln t0] without gaps.
+    """
+    from exactdp.algebraic import log_enclosure
+    from exactdp.threshold import _lemma_holds
+
+    if not (0 < eps_lower < eps_upper):
+        return False
+    if not fail_matches(fail, metric, rhs, eps_lower):
+        return False
+    if not claims_failure(fail) or not fail.verify():
+        return False
+    if any(not (a < b) for a, b in ranges):
+        return False
+    if not _lemma_holds(metric, rhs, t0):
+        return False
+    _, e_end = log_enclosure(t0, t0, Fraction(-1))
+    cur = eps_upper
+    for a, b in sorted(ranges):
+        if a > cur:
+            return False
+        cur = max(cur, b)
+    return cur >= e_end
+
+
 # -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SpdCoverCertificate:
@@ -218,26 +249,9 @@ class SpdCoverCertificate:
             return self._verify()
 
     def _verify(self) -> bool:
-        from exactdp.algebraic import log_enclosure
-        from exactdp.threshold import _lemma_holds
-
-        if not (0 < self.eps_lower < self.eps_upper):
-            return False
-        if not fail_matches(self.fail, self.metric, self.rhs, self.eps_lower):
-            return False
-        if not claims_failure(self.fail) or not self.fail.verify():
-            return False
-        if self.order < 0 or any(not (a < b) for a, b, _ in self.pieces):
-            return False
-        if not _lemma_holds(self.metric, self.rhs, self.t0):
-            return False
-        _, e_end = log_enclosure(self.t0, self.t0, Fraction(-1))
-        cur = self.eps_upper
-        for a, b, _ in sorted(self.pieces):
-            if a > cur:
-                return False
-            cur = max(cur, b)
-        if cur < e_end:
+        if self.order < 0 or not cover_frame_holds(
+                self.metric, self.rhs, self.eps_lower, self.eps_upper, self.fail, self.t0,
+                [(a, b) for a, b, _ in self.pieces]):
             return False
         prov = provider_for(self.metric)
         if isinstance(prov, DenseProvider):
