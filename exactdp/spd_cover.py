@@ -298,18 +298,17 @@ class GridProvider:
         pos = {v: i for i, v in enumerate(metric.values)}
         from exactdp.distances import Distance
 
-        code = np.zeros((self.W, max(self.W, self.H)), dtype=np.int64)
+        code = np.zeros((self.W, self.H), dtype=np.int64)  # value index of offset (dx, dy)
         for dx in range(self.W):
-            for dy in range(max(self.W, self.H)):
-                d = Distance.sqrt_of(Fraction(dx * dx + dy * dy) * self.spacing**2)
-                code[dx, dy] = pos.get(d, -1)
+            for dy in range(self.H):
+                code[dx, dy] = pos[Distance.sqrt_of(Fraction(dx * dx + dy * dy) * self.spacing**2)]
         self.code = code
         # Toeplitz index for every dy: (W, W) matrix of |x − x'|
         ax = np.arange(self.W)
         self.absdx = np.abs(ax[:, None] - ax[None, :])
 
     def _kernel(self, table: np.ndarray) -> np.ndarray:
-        return np.asarray(table[self.code[:, : self.H]])  # (W, H): entry for (dx, dy)
+        return np.asarray(table[self.code])  # (W, H): entry for (dx, dy)
 
     def matvec(self, table: np.ndarray, V: np.ndarray) -> np.ndarray:
         W, H = self.W, self.H

@@ -120,26 +120,26 @@ def dist_matrix_mp(metric, dps: int = 50):
     return [[vals[metric.index[i, j]] for j in range(n)] for i in range(n)]
 
 
+def _mp_phi(Dmp, eps: Fraction):
+    """Φ(eps) as an mpmath matrix at the current working precision."""
+    e = mpmath.mpf(eps.numerator) / eps.denominator
+    n = len(Dmp)
+    Phi = mpmath.matrix(n, n)
+    for i in range(n):
+        for j in range(n):
+            Phi[i, j] = mpmath.exp(-e * Dmp[i][j])
+    return Phi
+
+
 def mp_solve(Dmp, rhs, eps: Fraction, dps: int = 50):
     with mpmath.workdps(dps):
-        e = mpmath.mpf(eps.numerator) / eps.denominator
-        n = len(Dmp)
-        Phi = mpmath.matrix(n, n)
-        for i in range(n):
-            for j in range(n):
-                Phi[i, j] = mpmath.exp(-e * Dmp[i][j])
         bb = mpmath.matrix([mpmath.mpf(x.numerator) / x.denominator for x in rhs])
-        return mpmath.lu_solve(Phi, bb)
+        return mpmath.lu_solve(_mp_phi(Dmp, eps), bb)
 
 
 def mp_lambda_min(Dmp, eps: Fraction, dps: int = 40):
     with mpmath.workdps(dps):
-        e = mpmath.mpf(eps.numerator) / eps.denominator
-        n = len(Dmp)
-        Phi = mpmath.matrix(n, n)
-        for i in range(n):
-            for j in range(n):
-                Phi[i, j] = mpmath.exp(-e * Dmp[i][j])
+        Phi = _mp_phi(Dmp, eps)
         return min(mpmath.eigsy(Phi, eigvals_only=True))
 
 
