@@ -18,9 +18,9 @@ import numpy as np
 
 from exactdp import metrics as M
 from exactdp import tight_constraints
+from exactdp.algebra.phi import phi_ball, phi_exact, phi_float
 from exactdp.arithmetic.ball import workprec
-from exactdp.levels import parse_level
-from exactdp.phi import phi_ball, phi_exact, phi_float
+from exactdp.spaces.levels import parse_level
 
 
 def median_time(fn, repeat: int = 3) -> tuple[float, object]:

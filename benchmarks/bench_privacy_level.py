@@ -17,9 +17,9 @@ import time
 
 import numpy as np
 
-from exactdp.analysis import privacy_level
-from exactdp.mechanisms import sum_query_geometric, tight_constraints_mechanism
-from exactdp.metrics import sum_query
+from exactdp.mechanisms.analysis import privacy_level
+from exactdp.mechanisms.core import sum_query_geometric, tight_constraints_mechanism
+from exactdp.spaces.metrics import sum_query
 
 
 def float_edge_level(F: np.ndarray, metric) -> float:

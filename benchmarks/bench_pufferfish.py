@@ -30,7 +30,6 @@ from scipy.optimize import brentq
 
 sys.path.insert(0, ".")
 
-from exactdp.levels import parse_level  # noqa: E402
 from exactdp.pufferfish import (  # noqa: E402
     DiscreteDistribution,
     DistributionPair,
@@ -40,6 +39,7 @@ from exactdp.pufferfish import (  # noqa: E402
 )
 from exactdp.pufferfish.loss import decide_loss  # noqa: E402
 from exactdp.pufferfish.transport import wasserstein_inf  # noqa: E402
+from exactdp.spaces.levels import parse_level  # noqa: E402
 
 EPS = [Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2)]
 

@@ -5,19 +5,19 @@ sympy closed forms), certified (rigorous enclosures with a verdict and a
 certificate whose ``verify()`` re-checks it), and float (labelled uncertified).
 """
 
-from exactdp import metrics
-from exactdp.algebraic import AlgebraicNumber
-from exactdp.analysis import is_private, min_entropy_leakage, privacy_level, utility
+from exactdp import metrics  # public re-export of exactdp.spaces.metrics
+from exactdp.algebra.algebraic import AlgebraicNumber
 from exactdp.arithmetic.interval import Interval
-from exactdp.bounds import database_leakage_bound, leakage_bound, uniform_leakage_bound, utility_bound
-from exactdp.engine import EngineResult, FloatEstimate, solve_nonnegative
+from exactdp.engine.core import EngineResult, FloatEstimate, solve_nonnegative
 from exactdp.errors import ExactDPError
-from exactdp.levels import PrivacyLevel, parse_level
-from exactdp.mechanisms import Mechanism
-from exactdp.metrics import FiniteMetric
-from exactdp.optimality import is_optimal
+from exactdp.mechanisms.analysis import is_private, min_entropy_leakage, privacy_level, utility
+from exactdp.mechanisms.bounds import database_leakage_bound, leakage_bound, uniform_leakage_bound, utility_bound
+from exactdp.mechanisms.core import Mechanism
+from exactdp.mechanisms.optimality import is_optimal
 from exactdp.regularity import RegularityResult, is_regular, uniform_prior, validate_prior
-from exactdp.threshold import (
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.threshold.core import (
     EpsilonSet,
     ThresholdResult,
     epsilon_threshold,

@@ -10,11 +10,11 @@ from typing import Any
 from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.interval import Interval
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.certificates import Certificate
-from exactdp.engine import EngineResult, FloatEstimate, float_solve, solve_nonnegative
+from exactdp.engine.certificates import Certificate
+from exactdp.engine.core import EngineResult, FloatEstimate, float_solve, solve_nonnegative
 from exactdp.errors import InvalidPrior
-from exactdp.levels import PrivacyLevel, parse_level
-from exactdp.metrics import FiniteMetric
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["RegularityResult", "is_regular", "validate_prior", "uniform_prior"]
 
@@ -25,7 +25,7 @@ def validate_prior(metric: FiniteMetric, prior: Any) -> tuple[Fraction, ...]:
     ``prior`` is a sequence of n probabilities, or a mapping {point label: probability}
     (missing labels get 0). Entries are read exactly (floats with a warning).
 
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> validate_prior(line(2), ["1/3", "2/3"])
     (Fraction(1, 3), Fraction(2, 3))
     >>> validate_prior(line(2), [Fraction(1, 2), Fraction(1, 3)])
@@ -113,7 +113,7 @@ def is_regular(
 
     Examples
     --------
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> r = is_regular(line(3), ["1/3", "1/3", "1/3"], t="1/2")
     >>> r.regular, r.alpha, r.certificate.verify()
     (True, (Fraction(2, 9), Fraction(1, 9), Fraction(2, 9)), True)

@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from exactdp.algebra.phi import entry_values_exact, exact_parameter
 from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.interval import Interval
-from exactdp.certificates import Certificate
-from exactdp.engine import EngineResult, FloatEstimate, float_solve, solve_nonnegative
+from exactdp.engine.certificates import Certificate
+from exactdp.engine.core import EngineResult, FloatEstimate, float_solve, solve_nonnegative
 from exactdp.errors import PropertyNeverHolds
-from exactdp.levels import PrivacyLevel, parse_level
-from exactdp.metrics import FiniteMetric
-from exactdp.phi import entry_values_exact, exact_parameter
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["TightConstraintsResult", "tight_constraints"]
 
@@ -94,8 +94,8 @@ def _interval_mechanism(metric: FiniteMetric, level: PrivacyLevel,
                         z: tuple[Interval, ...]) -> tuple[tuple[Interval, ...], ...]:
     from flint import arb
 
+    from exactdp.algebra.phi import entry_values_ball
     from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
-    from exactdp.phi import entry_values_ball
 
     with workprec(128):
         vals = entry_values_ball(metric, level)
@@ -123,13 +123,13 @@ def tight_constraints(
     eps, t : exactly one of them
         ε as int, Fraction, string ("4/5", "ln(2)") or sympy expression; or t ∈ (0, 1) rational.
     method : {"auto", "exact", "symbolic", "ball", "verified-float", "float"}
-        ``"float"`` returns an uncertified :class:`~exactdp.engine.FloatEstimate` instead.
+        ``"float"`` returns an uncertified :class:`~exactdp.engine.core.FloatEstimate` instead.
     max_prec : int
         Ball precision limit in bits.
 
     Examples
     --------
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> r = tight_constraints(line(3), t="1/3")
     >>> r.exists, r.z, r.certificate.verify()
     (True, (Fraction(3, 4), Fraction(1, 2), Fraction(3, 4)), True)

@@ -14,8 +14,8 @@ with points ordered row-major. Then
       x_j has a negative entry, multiply it by positive entries of the other factors to get
       a negative entry of x.
 
-Used by exactdp.engine._kronecker_backend (Hamming databases, Manhattan grids, product
-priors) and certified per instance by exactdp.certificates.KroneckerCertificate.
+Used by exactdp.engine.core._kronecker_backend (Hamming databases, Manhattan grids, product
+priors) and certified per instance by exactdp.engine.certificates.KroneckerCertificate.
 Steps (1) and (2) are checked symbolically on generic matrices; step (3)'s combinatorial
 part is checked exhaustively on sign patterns.
 """
@@ -24,7 +24,7 @@ import itertools
 
 import sympy as sp
 
-PROVES = ["exactdp.engine._kronecker_backend", "exactdp.certificates.KroneckerCertificate"]
+PROVES = ["exactdp.engine.core._kronecker_backend", "exactdp.engine.certificates.KroneckerCertificate"]
 
 eps = sp.symbols("epsilon", positive=True)
 

@@ -43,7 +43,7 @@ Proof.
    ≥ 1 - Σ_{k≠0} e^{-a|k|} for ε ≥ a, and by the same cell argument (|x| ≤ |k| + √2/2 on
    the cell of k) Σ_{|k|>K} e^{-a|k|} ≤ e^{a√2/2} 2π e^{-aK'}(1 + aK')/a², K' = K - √2/2.
                                                                         [checked in (f)]
-The code (exactdp.lattice_spectrum) evaluates 4 on a cover of the triangle by dyadic boxes
+The code (exactdp.algebra.lattice_spectrum) evaluates 4 on a cover of the triangle by dyadic boxes
 (and 5 for a ≥ 3) in arb ball arithmetic and returns the lower end, rounded down.
 (d) checks the returned bound against numpy's λ_min on grids, subsets and ranges.
 """
@@ -55,7 +55,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-PROVES = ["exactdp.lattice_spectrum.euclidean_lattice_lambda_lower"]
+PROVES = ["exactdp.algebra.lattice_spectrum.euclidean_lattice_lambda_lower"]
 
 ok = True
 
@@ -328,9 +328,9 @@ def grid_lambda(width, height, eps, spacing=1.0):
 try:
     from fractions import Fraction
 
-    from exactdp.lattice_spectrum import euclidean_lattice_lambda_lower
+    from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 except ImportError as exc:  # pragma: no cover
-    print("FAILED: cannot import exactdp.lattice_spectrum:", exc)
+    print("FAILED: cannot import exactdp.algebra.lattice_spectrum:", exc)
     sys.exit(1)
 
 cases = [  # (W, H, eps_lo, eps_hi, spacing, ε values to test)

@@ -30,12 +30,12 @@ from fractions import Fraction as F
 import sympy as sp
 
 PROVES = [
-    "exactdp.mechanisms.geometric_line",
-    "exactdp.mechanisms.truncated_geometric",
-    "exactdp.mechanisms.sum_query_geometric",
-    "exactdp.mechanisms.count_queries_geometric",
-    "exactdp.mechanisms.randomized_response",
-    "exactdp.analysis.privacy_level",
+    "exactdp.mechanisms.core.geometric_line",
+    "exactdp.mechanisms.core.truncated_geometric",
+    "exactdp.mechanisms.core.sum_query_geometric",
+    "exactdp.mechanisms.core.count_queries_geometric",
+    "exactdp.mechanisms.core.randomized_response",
+    "exactdp.mechanisms.analysis.privacy_level",
 ]
 
 s = sp.symbols("s", positive=True)

@@ -8,7 +8,7 @@ Hamming metric, and t = e^{-ε} in (0, 1). Then
    so the uniform prior is regular at every ε > 0 and α is the unique solution;
 3. Cor. 2's bound log2(n·Σα) equals u·log2(k/(1 + (k − 1)t)) = u·log2(k e^ε/(k − 1 + e^ε)).
 
-``exactdp.bounds.database_leakage_bound`` returns the closed form of 3 and relies on 1–2
+``exactdp.mechanisms.bounds.database_leakage_bound`` returns the closed form of 3 and relies on 1–2
 for the regularity certificate it carries.
 
 Proof, checked below:
@@ -27,7 +27,7 @@ import sys
 
 import sympy as sp
 
-PROVES = ["exactdp.bounds.database_leakage_bound"]
+PROVES = ["exactdp.mechanisms.bounds.database_leakage_bound"]
 
 t, eps = sp.symbols("t epsilon", positive=True)
 k, u = sp.symbols("k u", integer=True, positive=True)

@@ -15,8 +15,8 @@ re-checked on concrete ball-size-symmetric families (cycles, Hamming cubes, disc
 metrics) with symbolic s, including a non-symmetric control (the line) where the
 construction fails.
 
-Justifies: exactdp.symmetric.ball_symmetric_mechanism, ball_symmetric_z_symbolic
-(and the "prop9" route of exactdp.threshold.epsilon_threshold).
+Justifies: exactdp.algebra.symmetric.ball_symmetric_mechanism, ball_symmetric_z_symbolic
+(and the "prop9" route of exactdp.threshold.core.epsilon_threshold).
 """
 
 import itertools
@@ -25,8 +25,8 @@ import sys
 import sympy as sp
 
 PROVES = [
-    "exactdp.symmetric.ball_symmetric_mechanism",
-    "exactdp.symmetric.ball_symmetric_z_symbolic",
+    "exactdp.algebra.symmetric.ball_symmetric_mechanism",
+    "exactdp.algebra.symmetric.ball_symmetric_z_symbolic",
 ]
 
 ok = True

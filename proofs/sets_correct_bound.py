@@ -102,8 +102,8 @@ def main() -> None:
         lim_paper = sympy.limit(r / (m * sympy.exp(eps * ((m - 1) * a + a))), a, 0)
         check(f"m = {m}: ratio/(m e^(ε d_H)) → 1 (also with diam K)", lim == 1 and lim_paper == 1)
 
-    from exactdp.levels import parse_level
     from exactdp.sets import Box, capacity_functional, check_set_privacy
+    from exactdp.spaces.levels import parse_level
 
     # Theorem D, exact instance: m = 3, a = 1/256, ε = 1: the ratio exceeds 2.9 e^{ε d_H}
     X = [0, Fraction(1, 256), Fraction(2, 256)]

@@ -117,7 +117,7 @@ def main() -> None:
 
     # (5) signs: rational ε (Lindemann) and rational t (minimal polynomial)
     from exactdp.arithmetic.ball import Sign
-    from exactdp.levels import parse_level
+    from exactdp.spaces.levels import parse_level
 
     p = ExpPoly({0: 1, 1: -2})  # 1 − 2e^{−ε}: zero exactly at ε = ln 2
     check(

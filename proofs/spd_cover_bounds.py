@@ -1,4 +1,4 @@
-"""The bounds behind exactdp.spd_cover: Taylor pieces, chord lemma, Cholesky λ_min bounds.
+"""The bounds behind exactdp.threshold.spd_cover: Taylor pieces, chord lemma, Cholesky λ_min bounds.
 
 Notation: d ≥ 0 a distance, Φ(ε)[i, l] = e^{−ε d(i,l)} (symmetric), a ≤ b the ends of an
 ε-range, u = 2^-53, γ_k = k u/(1 − k u), ≤ and |·| entrywise.
@@ -78,8 +78,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from exactdp.metrics import count_queries, from_matrix, grid, line, sum_query
-from exactdp.spd_cover import (
+from exactdp.spaces.metrics import count_queries, from_matrix, grid, line, sum_query
+from exactdp.threshold.spd_cover import (
     DenseProvider,
     _cholesky_lambda,
     _phi_mid_rad,
@@ -95,11 +95,11 @@ from exactdp.spd_cover import (
 )
 
 PROVES = [
-    "exactdp.spd_cover.taylor_piece",
-    "exactdp.spd_cover.chord_bound",
-    "exactdp.spd_cover.dense_lambda_node",
-    "exactdp.spd_cover.exact_lambda_check",
-    "exactdp.spd_cover.exact_piece_check",
+    "exactdp.threshold.spd_cover.taylor_piece",
+    "exactdp.threshold.spd_cover.chord_bound",
+    "exactdp.threshold.spd_cover.dense_lambda_node",
+    "exactdp.threshold.spd_cover.exact_lambda_check",
+    "exactdp.threshold.spd_cover.exact_piece_check",
 ]
 
 FAILS: list[str] = []
@@ -522,7 +522,7 @@ def part_f() -> None:
     print("\n(f) exact piece re-check (integer histograms)")
     from flint import fmpz_mat
 
-    from exactdp.spd_cover import _exact_hist_product
+    from exactdp.threshold.spd_cover import _exact_hist_product
 
     rng = random.Random(10)
     ok = True

@@ -26,7 +26,6 @@ from typing import Any
 import sympy
 
 from exactdp.errors import InvalidArgument
-from exactdp.levels import parse_level
 from exactdp.pufferfish.calibration import (
     ConservativeScale,
     ExactScale,
@@ -35,6 +34,7 @@ from exactdp.pufferfish.calibration import (
 )
 from exactdp.pufferfish.distributions import bernoulli, binomial
 from exactdp.pufferfish.secrets import DistributionPair, DistributionVsAbsent
+from exactdp.spaces.levels import parse_level
 
 __all__ = [
     "AdultClass",

@@ -34,12 +34,12 @@ from exactdp.errors import (
     InvalidTolerance,
     PrecisionLimitReached,
 )
-from exactdp.levels import PrivacyLevel, parse_level
 from exactdp.pufferfish.closed_forms import bernoulli_theta_expr, exact_sign
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import Verdict, decide_loss, loss_float, union_points
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.pufferfish.transport import TransportPlan, transport_plan
+from exactdp.spaces.levels import PrivacyLevel, parse_level
 
 __all__ = [
     "ConservativeScale",
@@ -418,7 +418,7 @@ def exact_scale(
     Parameters
     ----------
     pair : ValuePair, ValueVsAbsent, DistributionVsAbsent or DistributionPair
-    eps : ε (exact; see :func:`exactdp.levels.parse_epsilon`)
+    eps : ε (exact; see :func:`exactdp.spaces.levels.parse_epsilon`)
     tol : relative width of the enclosure (default 10⁻¹²)
     method : ``"auto"`` (closed form when P ∪ Q has two points, else root finding),
         ``"closed_form"`` or ``"root_finding"``.

@@ -17,7 +17,6 @@ from flint import arb
 
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import CertificateInvalid, InvalidArgument, InvalidScale
-from exactdp.levels import parse_level
 from exactdp.pufferfish.calibration import (
     DEFAULT_TOL,
     ExactScale,
@@ -30,6 +29,7 @@ from exactdp.pufferfish.distributions import DiscreteDistribution, convolve
 from exactdp.pufferfish.loss import Verdict, decide_loss, log_ratio_expr
 from exactdp.pufferfish.population import Population
 from exactdp.pufferfish.secrets import as_pair
+from exactdp.spaces.levels import parse_level
 
 __all__ = ["PopulationCertificate", "certify", "parse_scale"]
 

@@ -28,8 +28,8 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, workprec
 from exactdp.errors import PrecisionLimitReached
-from exactdp.levels import PrivacyLevel
 from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = [
     "Verdict",
@@ -262,7 +262,7 @@ def decide_loss(
     ``direct=True`` uses the independent O(m²) sums. The maximum over the support
     points of P ∪ Q is the supremum over all outputs (``proofs/pufferfish_supremum.py``).
 
-    >>> from exactdp.levels import parse_level
+    >>> from exactdp.spaces.levels import parse_level
     >>> from exactdp.pufferfish.distributions import point_mass
     >>> d = decide_loss(point_mass(1), point_mass(0), Fraction(1), parse_level(eps=1))
     >>> d.verdict, d.tight_points

@@ -33,9 +33,9 @@ from exactdp.arithmetic.ball import (
     workprec,
 )
 from exactdp.arithmetic.interval import Interval
-from exactdp.bounds import database_leakage_bound
-from exactdp.levels import PrivacyLevel, parse_level
+from exactdp.mechanisms.bounds import database_leakage_bound
 from exactdp.reproduce.fig6 import eps_grid
+from exactdp.spaces.levels import PrivacyLevel, parse_level
 
 __all__ = [
     "EXAMPLE3_P",

@@ -24,7 +24,7 @@ import sympy
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Interval
-from exactdp.metrics import FiniteMetric, count_queries, sum_query
+from exactdp.spaces.metrics import FiniteMetric, count_queries, sum_query
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = [

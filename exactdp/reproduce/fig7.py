@@ -6,9 +6,9 @@ certified end to end (default 12×12, 64² sub-squares per cell):
 
 * the tight-constraints mechanism's existence is decided by the core engine (certificate),
   and its uniform-prior utility is the certified Σz/n (proofs/mech_geometric_utility.py);
-* the planar Laplace mechanism is :func:`exactdp.mechanisms.planar_laplace_grid`
+* the planar Laplace mechanism is :func:`exactdp.mechanisms.core.planar_laplace_grid`
   (conditioned on landing inside the grid; cell masses enclosed by sub-square bounds),
-  and its utility with the optimal remap is enclosed by :func:`exactdp.analysis.utility`.
+  and its utility with the optimal remap is enclosed by :func:`exactdp.mechanisms.analysis.utility`.
 
 Utilities at the 100×100 size (10⁴ points) are out of reach in a test-suite budget (10⁸
 ball entries); *existence* at that size is decided by :func:`existence` (matrix-free SPD
@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.analysis import utility
 from exactdp.arithmetic.interval import Interval
-from exactdp.mechanisms import planar_laplace_grid
-from exactdp.metrics import grid
+from exactdp.mechanisms.analysis import utility
+from exactdp.mechanisms.core import planar_laplace_grid
 from exactdp.reproduce.fig6 import _fmt, tight_constraints_uniform_utility
+from exactdp.spaces.metrics import grid
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = ["Fig7Row", "fig7", "to_markdown", "ExistenceRow", "existence"]
@@ -89,7 +89,7 @@ def existence(
 
     ``negative_entries`` counts the entries of z certified negative (when an enclosure
     is available). Under ``method="auto"`` grids with more than 2500 points use the
-    matrix-free SPD point check of :mod:`exactdp.spd_cover` (lattice-symbol λ_min bound,
+    matrix-free SPD point check of :mod:`exactdp.threshold.spd_cover` (lattice-symbol λ_min bound,
     block-Toeplitz residual: |z − y| ≤ ‖r‖₂/λ componentwise; about 2 s per ε at 100×100);
     when it cannot decide, or for smaller grids, the core engine decides (a dense
     verified-float solve at 100×100 takes about 100 s per ε).
@@ -114,7 +114,7 @@ def existence(
 def _spd_existence(metric: Any, width: int, eps: Fraction) -> ExistenceRow | None:
     import numpy as np
 
-    from exactdp.spd_cover import GridProvider, point_bounds
+    from exactdp.threshold.spd_cover import GridProvider, point_bounds
 
     prov = GridProvider(metric)
     lam = prov.lambda_lower(eps, eps)

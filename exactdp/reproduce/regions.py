@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.bounds import corner_priors
-from exactdp.metrics import FiniteMetric, cycle, discrete, line
+from exactdp.mechanisms.bounds import corner_priors
 from exactdp.regularity import RegularityResult, is_regular, uniform_prior
+from exactdp.spaces.metrics import FiniteMetric, cycle, discrete, line
 
 __all__ = ["RegionData", "fig2", "fig3", "region"]
 

@@ -30,10 +30,10 @@ from flint import arb
 from exactdp.arithmetic.ball import Sign, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidBox
-from exactdp.levels import PrivacyLevel, parse_level
 from exactdp.sets._boxes import Box, as_boxes
 from exactdp.sets._exppoly import ExpPoly, exp_poly_sign
 from exactdp.sets._points import PointSet, point_set
+from exactdp.spaces.levels import PrivacyLevel, parse_level
 
 __all__ = [
     "laplace_cdf",

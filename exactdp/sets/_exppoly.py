@@ -27,7 +27,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import Sign, certified_sign
-from exactdp.levels import PrivacyLevel
+from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["ExpPoly", "exp_poly_sign", "exp_poly_ratio"]
 
@@ -272,7 +272,7 @@ def exp_poly_sign(value: ExpPoly, level: PrivacyLevel, *, max_prec: int = 4096) 
     :data:`MAX_DENSE_DEGREE` on any route (float coordinates have exponent
     denominators like 2⁵⁵).
 
-    >>> from exactdp.levels import parse_level
+    >>> from exactdp.spaces.levels import parse_level
     >>> exp_poly_sign(ExpPoly({0: 1, 1: -2}), parse_level(eps=1))[::2]   # 1 - 2/e > 0
     (<Sign.POSITIVE: 1>, 'lindemann+ball')
     >>> exp_poly_sign(ExpPoly({0: 1, 1: -2}), parse_level(t="1/2"))[::2]  # 1 - 2·(1/2)

@@ -32,7 +32,6 @@ from flint import arb
 from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb, workprec
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
-from exactdp.levels import PrivacyLevel
 from exactdp.sets._boxes import Box, as_boxes, region_diameter
 from exactdp.sets._capacity import CapacityResult, as_level, capacity_functional
 from exactdp.sets._exppoly import ExpPoly, exp_poly_ratio, exp_poly_sign
@@ -46,6 +45,7 @@ from exactdp.sets._points import (
     parse_norm,
     point_set,
 )
+from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = [
     "BOUNDS",

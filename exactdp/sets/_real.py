@@ -31,10 +31,10 @@ from exactdp.arithmetic.ball import (
 )
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.errors import ExactnessRequired, InvalidBox, InvalidSet, PrecisionLimitReached
-from exactdp.levels import PrivacyLevel
 from exactdp.sets._boxes import Box, as_boxes
 from exactdp.sets._capacity import as_level
 from exactdp.sets._points import Norm, parse_norm
+from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = [
     "RealPointSet",

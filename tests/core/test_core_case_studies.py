@@ -11,8 +11,8 @@ import pytest
 
 from exactdp import is_regular, tight_constraints
 from exactdp import metrics as M
-from exactdp.levels import parse_level
-from exactdp.phi import phi_exact
+from exactdp.algebra.phi import phi_exact
+from exactdp.spaces.levels import parse_level
 
 pytestmark = pytest.mark.slow
 

@@ -2,7 +2,7 @@
 
 import json
 
-from exactdp.cli import main
+from exactdp.cli.main import main
 
 
 def test_tight_constraints_json(capsys):

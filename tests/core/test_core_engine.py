@@ -7,11 +7,11 @@ import pytest
 
 from exactdp import is_regular, solve_nonnegative, tight_constraints
 from exactdp import metrics as M
+from exactdp.algebra.phi import phi_exact
 from exactdp.arithmetic.interval import Interval
-from exactdp.engine import FloatEstimate
+from exactdp.engine.core import FloatEstimate
 from exactdp.errors import InvalidPrior
-from exactdp.levels import parse_level
-from exactdp.phi import phi_exact
+from exactdp.spaces.levels import parse_level
 
 CERTIFIED = ["exact", "symbolic", "ball", "verified-float", "auto"]
 
@@ -81,7 +81,7 @@ def test_irrational_level_gives_intervals():
 
 def test_exact_lp_route_agrees_with_direct_solve():
     """The LP route (used when Φ is singular) agrees with the direct solve and certifies."""
-    from exactdp.engine import _exact_lp
+    from exactdp.engine.core import _exact_lp
 
     for m, t in [(M.from_graph([(0, 1), (0, 2), (0, 3), (0, 4)]), "1/2"), (M.line(4), "1/3"),
                  (M.sum_query(3, 2), "1/5")]:
@@ -96,7 +96,7 @@ def test_exact_lp_route_agrees_with_direct_solve():
 
 
 def test_farkas_certificate_when_infeasible():
-    from exactdp.engine import _exact_lp
+    from exactdp.engine.core import _exact_lp
 
     m = M.line(3)
     level = parse_level(t="1/2")
@@ -171,7 +171,7 @@ def test_kronecker_route_agrees_with_dense(t):
     kron = is_regular(m, prior, t=t)
     dense = solve_nonnegative(m, parse_level(t=t), prior, method="verified-float") \
         if t != "1/2" else None
-    direct = __import__("exactdp.engine", fromlist=["_exact_backend"])._exact_backend(
+    direct = __import__("exactdp.engine.core", fromlist=["_exact_backend"])._exact_backend(
         m, parse_level(t=t), tuple(prior))
     assert kron.method.startswith("kronecker")
     assert kron.regular == direct.holds and kron.alpha == direct.x_exact

@@ -9,7 +9,6 @@ import pytest
 import sympy
 
 from exactdp import metrics as M
-from exactdp.distances import Distance
 from exactdp.errors import (
     ExactnessRequired,
     InexactInputWarning,
@@ -17,7 +16,8 @@ from exactdp.errors import (
     InvalidMetric,
     InvalidPrivacyLevel,
 )
-from exactdp.levels import parse_level
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.levels import parse_level
 
 
 class TestLevels:

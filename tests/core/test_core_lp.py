@@ -6,7 +6,7 @@ import flint
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.lp import solve_lp
+from exactdp.algebra.lp import solve_lp
 
 H = Fraction(1, 2)
 PHI3 = [[1, H, H * H], [H, 1, H], [H * H, H, 1]]

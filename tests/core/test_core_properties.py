@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from exactdp import is_regular, tight_constraints
 from exactdp import metrics as M
-from exactdp.levels import parse_level
-from exactdp.phi import entry_values_exact
-from exactdp.strategies import graph_metrics, priors, rational_t
+from exactdp.algebra.phi import entry_values_exact
+from exactdp.spaces.levels import parse_level
+from exactdp.testing.strategies import graph_metrics, priors, rational_t
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

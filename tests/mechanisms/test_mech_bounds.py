@@ -10,8 +10,9 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.analysis import is_private, min_entropy_leakage, utility
-from exactdp.bounds import (
+from exactdp.errors import NotRegular
+from exactdp.mechanisms.analysis import is_private, min_entropy_leakage, utility
+from exactdp.mechanisms.bounds import (
     _min_sum_alpha,
     corner_priors,
     database_leakage_bound,
@@ -20,16 +21,15 @@ from exactdp.bounds import (
     uniform_leakage_bound,
     utility_bound,
 )
-from exactdp.errors import NotRegular
-from exactdp.levels import parse_level
-from exactdp.mechanisms import (
+from exactdp.mechanisms.core import (
     exponential_mechanism,
     from_rows,
     randomized_response,
     tight_constraints_mechanism,
     truncated_geometric,
 )
-from exactdp.metrics import cycle, discrete, hamming, line, sum_query
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.metrics import cycle, discrete, hamming, line, sum_query
 from exactdp.tight import tight_constraints
 
 rational_t = st.sampled_from([F(1, 10), F(1, 5), F(1, 3), F(1, 2), F(2, 5), F(3, 5)])
@@ -185,7 +185,7 @@ def test_random_mechanisms_at_their_own_level_never_exceed_the_bound(data: st.Da
         w = [data.draw(st.integers(1, 6)) for _ in range(m)]
         rows.append([F(x, sum(w)) for x in w])
     H = from_rows(rows)
-    from exactdp.analysis import privacy_level
+    from exactdp.mechanisms.analysis import privacy_level
 
     lv = privacy_level(H, line(n))
     if lv.ratio is None or lv.ratio == 1:
@@ -202,8 +202,8 @@ def test_random_mechanisms_at_their_own_level_never_exceed_the_bound(data: st.Da
 
 
 def test_prop9_module_matches_general_tight_constraints_and_level() -> None:
-    from exactdp.analysis import privacy_level
-    from exactdp.symmetric import ball_symmetric_mechanism
+    from exactdp.algebra.symmetric import ball_symmetric_mechanism
+    from exactdp.mechanisms.analysis import privacy_level
 
     for metric in (discrete(5), cycle(7), hamming(2, 3), hamming(3, 2)):
         for t in (F(1, 4), F(3, 5)):

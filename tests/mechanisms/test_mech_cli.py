@@ -1,4 +1,4 @@
-"""The mechanisms CLI, through a parser built here (the lead wires it into exactdp.cli)."""
+"""The mechanisms CLI, through a parser built here (the lead wires it into exactdp.cli.main)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from exactdp.cli_mechanisms import register
+from exactdp.cli.mechanisms import register
 
 
 def run(argv: list[str]) -> int:

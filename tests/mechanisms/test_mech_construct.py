@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.errors import InvalidArgument, InvalidMechanism, InvalidPrior, InvalidPrivacyLevel
-from exactdp.mechanisms import (
+from exactdp.mechanisms.core import (
     count_queries_geometric,
     exponential_mechanism,
     from_balls,
@@ -22,7 +22,7 @@ from exactdp.mechanisms import (
     tight_constraints_mechanism,
     truncated_geometric,
 )
-from exactdp.metrics import cycle, discrete, hamming, line
+from exactdp.spaces.metrics import cycle, discrete, hamming, line
 
 rational_t = st.builds(F, st.integers(1, 9), st.integers(2, 10)).filter(lambda x: 0 < x < 1)
 
@@ -157,7 +157,7 @@ def test_bad_parameters() -> None:
 
 
 def test_remap_shape_and_stochasticity() -> None:
-    from exactdp.analysis import utility
+    from exactdp.mechanisms.analysis import utility
 
     H = from_rows([["1/2", "1/2"], [0, 1]])
     with pytest.raises(InvalidMechanism, match="remap"):
@@ -167,7 +167,7 @@ def test_remap_shape_and_stochasticity() -> None:
 
 
 def test_prior_errors() -> None:
-    from exactdp.analysis import min_entropy_leakage, utility
+    from exactdp.mechanisms.analysis import min_entropy_leakage, utility
 
     H = from_rows([["1/2", "1/2"], [0, 1]])
     with pytest.raises(InvalidPrior, match="length 3"):

@@ -6,11 +6,11 @@ from fractions import Fraction as F
 
 import pytest
 
-from exactdp.bounds import leakage_bound
 from exactdp.errors import NotRegular
-from exactdp.metrics import hamming
+from exactdp.mechanisms.bounds import leakage_bound
 from exactdp.regularity import is_regular
 from exactdp.reproduce.fig4 import EXAMPLE3_P, fig4, product_prior_regularity, to_markdown
+from exactdp.spaces.metrics import hamming
 
 
 def product_prior(p: tuple, metric) -> list[F]:

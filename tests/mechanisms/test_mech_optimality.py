@@ -8,18 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.analysis import utility
-from exactdp.bounds import utility_bound
 from exactdp.errors import ExactnessRequired, InstanceTooLarge
-from exactdp.mechanisms import (
+from exactdp.mechanisms.analysis import utility
+from exactdp.mechanisms.bounds import utility_bound
+from exactdp.mechanisms.core import (
     exponential_mechanism,
     from_rows,
     sum_query_geometric,
     tight_constraints_mechanism,
     truncated_geometric,
 )
-from exactdp.metrics import cycle, discrete, line, sum_query
-from exactdp.optimality import exact_feasibility, is_optimal
+from exactdp.mechanisms.optimality import exact_feasibility, is_optimal
+from exactdp.spaces.metrics import cycle, discrete, line, sum_query
 from exactdp.tight import tight_constraints
 
 T = st.sampled_from([F(1, 5), F(1, 3), F(1, 2), F(2, 3)])
@@ -106,7 +106,7 @@ def test_exact_lp_min_matches_vertex_enumeration(data: st.DataObject) -> None:
 
     import sympy
 
-    from exactdp.optimality import exact_lp_min
+    from exactdp.mechanisms.optimality import exact_lp_min
 
     rows = data.draw(st.integers(1, 3))
     cols = data.draw(st.integers(1, 4))
@@ -152,7 +152,7 @@ def test_theorem_hypothesis_is_reported() -> None:
     metric = sum_query(2, 2)
     t = F(9, 10)
     tc = tight_constraints(metric, t=t)
-    from exactdp.mechanisms import geometric_line
+    from exactdp.mechanisms.core import geometric_line
 
     H = geometric_line(5, "19/20")  # ratio ≤ (20/19)² = 400/361 < 10/9 on every edge
     r = is_optimal(H, metric, t=t)

@@ -6,10 +6,10 @@ import math
 
 from scipy import integrate
 
-from exactdp.analysis import privacy_level
-from exactdp.mechanisms import planar_laplace_grid
-from exactdp.metrics import grid
+from exactdp.mechanisms.analysis import privacy_level
+from exactdp.mechanisms.core import planar_laplace_grid
 from exactdp.reproduce.fig7 import fig7
+from exactdp.spaces.metrics import grid
 
 
 def cell_mass(eps: float, dx: int, dy: int) -> float:

@@ -11,9 +11,9 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.analysis import is_private, privacy_level
 from exactdp.errors import InvalidMechanism
-from exactdp.mechanisms import (
+from exactdp.mechanisms.analysis import is_private, privacy_level
+from exactdp.mechanisms.core import (
     count_queries_geometric,
     exponential_mechanism,
     from_rows,
@@ -22,7 +22,7 @@ from exactdp.mechanisms import (
     tight_constraints_mechanism,
     truncated_geometric,
 )
-from exactdp.metrics import (
+from exactdp.spaces.metrics import (
     count_queries,
     cycle,
     discrete,
@@ -221,7 +221,7 @@ def test_verify_rejects_a_tampered_result() -> None:
 @settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_weighted_graphs_edges_only_match_brute_force(data: st.DataObject) -> None:
-    from exactdp.metrics import from_graph
+    from exactdp.spaces.metrics import from_graph
 
     n = data.draw(st.integers(3, 5))
     # a random connected weighted graph: a spanning path plus random chords

@@ -6,13 +6,12 @@ from fractions import Fraction as F
 
 import sympy
 
-from exactdp.analysis import utility
-from exactdp.mechanisms import (
+from exactdp.mechanisms.analysis import utility
+from exactdp.mechanisms.core import (
     count_queries_geometric,
     sum_query_geometric,
     tight_constraints_mechanism,
 )
-from exactdp.metrics import count_queries, sum_query
 from exactdp.reproduce.fig6 import (
     eps_grid,
     fig6_count_queries,
@@ -20,6 +19,7 @@ from exactdp.reproduce.fig6 import (
     geometric_uniform_utility,
     to_markdown,
 )
+from exactdp.spaces.metrics import count_queries, sum_query
 
 
 def test_geometric_closed_form_matches_general_utility() -> None:

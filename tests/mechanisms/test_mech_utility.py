@@ -10,8 +10,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.analysis import min_entropy_leakage, utility
-from exactdp.mechanisms import (
+from exactdp.mechanisms.analysis import min_entropy_leakage, utility
+from exactdp.mechanisms.core import (
     count_queries_geometric,
     from_rows,
     randomized_response,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from exactdp.cli import pufferfish as cli
 from exactdp.errors import ExactDPError
-from exactdp.pufferfish import cli
 from exactdp.pufferfish.adult import adult_rows, load_adult_classes
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from exactdp.arithmetic.ball import Sign
+from exactdp.cli import pufferfish as cli
 from exactdp.errors import InvalidArgument, InvalidDistribution
-from exactdp.pufferfish import DistributionPair, DistributionVsAbsent, bernoulli, cli
+from exactdp.pufferfish import DistributionPair, DistributionVsAbsent, bernoulli
 from exactdp.pufferfish.calibration import ExactScale, exact_scale
 from exactdp.pufferfish.closed_forms import exact_sign
 

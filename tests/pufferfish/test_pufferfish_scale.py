@@ -17,7 +17,6 @@ from exactdp.errors import (
     InvalidScale,
     InvalidTolerance,
 )
-from exactdp.levels import parse_level
 from exactdp.pufferfish import (
     DiscreteDistribution,
     DistributionPair,
@@ -35,6 +34,7 @@ from exactdp.pufferfish import (
     point_mass,
 )
 from exactdp.pufferfish.loss import decide_loss
+from exactdp.spaces.levels import parse_level
 
 probs = st.fractions(min_value=0, max_value=1, max_denominator=40)
 epsilons = st.fractions(min_value=F(1, 20), max_value=3, max_denominator=20)

@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp.arithmetic.ball import Sign, workprec
-from exactdp.levels import parse_level
 from exactdp.sets import (
     Box,
     BoxUnion,
@@ -21,6 +20,7 @@ from exactdp.sets import (
     point_set,
     union_probability,
 )
+from exactdp.spaces.levels import parse_level
 
 E = sympy.E
 coord = st.fractions(min_value=-2, max_value=2, max_denominator=4)

@@ -1,4 +1,4 @@
-"""The sets-* CLI subcommands, through a parser built here (the lead wires exactdp.cli)."""
+"""The sets-* CLI subcommands, through a parser built here (the lead wires exactdp.cli.main)."""
 
 import argparse
 import json
@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
+from exactdp.cli import sets as cli
 from exactdp.errors import InvalidBox, InvalidSet
-from exactdp.sets import cli
 
 
 def run(argv, capsys):

@@ -10,7 +10,6 @@ import sympy
 from exactdp.arithmetic.ball import Sign
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.errors import InexactInputWarning, InvalidArgument, InvalidSet
-from exactdp.levels import parse_level
 from exactdp.sets import (
     Box,
     capacity_functional,
@@ -22,6 +21,7 @@ from exactdp.sets import (
     real_point_set,
 )
 from exactdp.sets._exppoly import ExpPoly, exp_poly_ratio, exp_poly_sign
+from exactdp.spaces.levels import parse_level
 
 # ---------------------------------------------------------------------------------------
 # 1. user strings never reach sympify/eval

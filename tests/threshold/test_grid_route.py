@@ -5,10 +5,10 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from exactdp.metrics import grid
-from exactdp.spd_cover import DenseProvider, GridProvider, provider_for, taylor_piece
-from exactdp.threshold import epsilon_threshold
-from exactdp.threshold_cover import SpdCoverCertificate, SpdPointCertificate
+from exactdp.spaces.metrics import grid
+from exactdp.threshold.core import epsilon_threshold
+from exactdp.threshold.cover import SpdCoverCertificate, SpdPointCertificate
+from exactdp.threshold.spd_cover import DenseProvider, GridProvider, provider_for, taylor_piece
 
 
 @pytest.mark.parametrize("w,h", [(7, 5), (5, 9), (12, 12)])

@@ -1,4 +1,4 @@
-"""Size-independent λ_min lower bound for Euclidean lattices (exactdp.lattice_spectrum).
+"""Size-independent λ_min lower bound for Euclidean lattices (exactdp.algebra.lattice_spectrum).
 
 Every check compares the rigorous bound with an independent computation: numpy's
 eigvalsh of Φ built here from coordinates, or the lattice symbol summed longhand.
@@ -14,7 +14,9 @@ from flint import arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import exactdp.lattice_spectrum as ls
+import exactdp.algebra.lattice_spectrum as ls
+from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower, euclidean_lattice_symbol_float
+from exactdp.algebra.phi import phi_float
 from exactdp.errors import (
     ExactnessRequired,
     InexactInputWarning,
@@ -23,10 +25,8 @@ from exactdp.errors import (
     InvalidPrivacyLevel,
     PrecisionLimitReached,
 )
-from exactdp.lattice_spectrum import euclidean_lattice_lambda_lower, euclidean_lattice_symbol_float
-from exactdp.levels import parse_level
-from exactdp.metrics import grid
-from exactdp.phi import phi_float
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.metrics import grid
 
 F = Fraction
 
@@ -72,7 +72,7 @@ def test_bound_below_eigvalsh_on_grids(width, height, lo, hi, spacing, eps_value
 
 
 def test_bound_matches_the_library_grid_metric():
-    # Φ built by exactdp.metrics.grid / exactdp.phi (a different code path) on a 20×20 grid
+    # Φ built by exactdp.spaces.metrics.grid / exactdp.algebra.phi (a different code path) on a 20×20 grid
     metric = grid(20, 20, "euclidean", spacing=F(1, 2))
     level = parse_level(eps="133/100")
     lam = float(np.linalg.eigvalsh(phi_float(metric, level))[0])

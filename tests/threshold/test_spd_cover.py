@@ -1,4 +1,4 @@
-"""SPD Taylor cover (exactdp.spd_cover, exactdp.threshold_cover) against independent truth.
+"""SPD Taylor cover (exactdp.threshold.spd_cover, exactdp.threshold.cover) against independent truth.
 
 Truth comes from elsewhere: exact ``flint.fmpq_mat`` solves at ε = ln r (integer distances,
 so Φ(ln r) = r^(−d) is rational), 50-digit mpmath solves and eigenvalues, and numpy's
@@ -22,8 +22,10 @@ from hypothesis import strategies as st
 
 from exactdp.arithmetic.ball import workprec
 from exactdp.errors import PrecisionLimitReached
-from exactdp.metrics import count_queries, from_matrix, grid, line, sum_query
-from exactdp.spd_cover import (
+from exactdp.spaces.metrics import count_queries, from_matrix, grid, line, sum_query
+from exactdp.threshold.core import CoverCertificate, epsilon_threshold
+from exactdp.threshold.cover import SpdCoverCertificate, SpdPointCertificate, spd_cover
+from exactdp.threshold.spd_cover import (
     DenseProvider,
     chord_bound,
     dense_lambda_node,
@@ -33,8 +35,6 @@ from exactdp.spd_cover import (
     taylor_piece,
     taylor_vectors,
 )
-from exactdp.threshold import CoverCertificate, epsilon_threshold
-from exactdp.threshold_cover import SpdCoverCertificate, SpdPointCertificate, spd_cover
 
 F = Fraction
 TOL = F(1, 10**9)
@@ -433,7 +433,7 @@ def test_dense_lambda_node_certifies_small_but_positive_lambda():
 # the Krawczyk fallback and non-positive-definite Φ
 def test_krawczyk_fallback_when_spd_cover_declines(monkeypatch):
     """Force the fallback (spd_cover returns None, as when Φ is not provably SPD)."""
-    import exactdp.threshold_cover as tc
+    import exactdp.threshold.cover as tc
 
     metric = sum_query(4, 3)
     exact = epsilon_threshold(metric, method="exact")

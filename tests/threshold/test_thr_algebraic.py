@@ -8,7 +8,7 @@ from flint import fmpz_poly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.algebraic import (
+from exactdp.algebra.algebraic import (
     AlgebraicNumber,
     count_roots_between,
     isolate_roots_01,

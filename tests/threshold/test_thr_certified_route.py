@@ -5,8 +5,8 @@ from fractions import Fraction as F
 import pytest
 
 from exactdp.errors import PrecisionLimitReached
-from exactdp.metrics import sum_query
-from exactdp.threshold import epsilon_threshold
+from exactdp.spaces.metrics import sum_query
+from exactdp.threshold.core import epsilon_threshold
 
 
 def _skewed_prior(n: int, small: F) -> list[F]:
@@ -34,7 +34,7 @@ def test_too_fine_tolerance_says_double_precision_is_the_limit():
 
 
 def test_prior_entry_below_double_range_is_a_precision_limit_not_never_holds():
-    from exactdp.metrics import line
+    from exactdp.spaces.metrics import line
 
     p = [F(1, 10**400), F(1), F(1), F(1)]
     s = sum(p)
@@ -59,7 +59,7 @@ def test_malformed_certificates_are_rejected_not_raised():
 
     import numpy as np
 
-    from exactdp.spd_cover import exact_piece_check
+    from exactdp.threshold.spd_cover import exact_piece_check
 
     r = epsilon_threshold(sum_query(4, 3), method="certified")
     c = r.certificate

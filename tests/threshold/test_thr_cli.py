@@ -1,9 +1,9 @@
-"""The threshold CLI module, through its own parser (the lead wires it into exactdp.cli)."""
+"""The threshold CLI module, through its own parser (the lead wires it into exactdp.cli.main)."""
 
 import argparse
 import json
 
-from exactdp import cli_threshold
+from exactdp.cli import threshold as cli_threshold
 
 
 def _run(argv, capsys):

@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import pytest
 
+from exactdp.algebra.symbolic import solve_symbolic
 from exactdp.errors import (
     InstanceTooLarge,
     InvalidArgument,
@@ -11,9 +12,8 @@ from exactdp.errors import (
     InvalidTolerance,
     PropertyNeverHolds,
 )
-from exactdp.metrics import grid, line, sum_query
-from exactdp.symbolic import solve_symbolic
-from exactdp.threshold import epsilon_threshold, regular_epsilons
+from exactdp.spaces.metrics import grid, line, sum_query
+from exactdp.threshold.core import epsilon_threshold, regular_epsilons
 
 F = Fraction
 

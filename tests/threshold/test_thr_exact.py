@@ -7,8 +7,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exactdp.metrics import cycle, discrete, from_graph, hamming, line, sum_query
-from exactdp.threshold import (
+from exactdp.spaces.metrics import cycle, discrete, from_graph, hamming, line, sum_query
+from exactdp.threshold.core import (
     epsilon_threshold,
     regular_epsilons,
     tight_constraints_epsilons,
@@ -166,7 +166,7 @@ def test_sets_are_consistent_with_thresholds():
 
 
 def test_euclidean_grid_certified_agrees_with_float():
-    from exactdp.metrics import grid
+    from exactdp.spaces.metrics import grid
 
     g = grid(4, 4, "euclidean")
     res = epsilon_threshold(g)

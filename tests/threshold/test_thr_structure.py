@@ -6,18 +6,18 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exactdp.levels import parse_level
-from exactdp.metrics import cycle, grid, hamming, line, sum_query
-from exactdp.spd_cover import DenseProvider, taylor_piece
-from exactdp.structure import (
+from exactdp.algebra.structure import (
     grid_cg_solve_float,
     grid_matvec_float,
     kronecker_split,
     product_marginals,
     solve_float,
 )
-from exactdp.symmetric import ball_symmetric_mechanism, ball_symmetric_z_symbolic
-from exactdp.threshold import _mean_value_piece
+from exactdp.algebra.symmetric import ball_symmetric_mechanism, ball_symmetric_z_symbolic
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.metrics import cycle, grid, hamming, line, sum_query
+from exactdp.threshold.core import _mean_value_piece
+from exactdp.threshold.spd_cover import DenseProvider, taylor_piece
 
 F = Fraction
 

@@ -8,10 +8,10 @@ import pytest
 import sympy
 from flint import fmpz_poly
 
+from exactdp.algebra.phi import phi_symbolic
+from exactdp.algebra.symbolic import RationalSolution, sign_pattern, solve_symbolic
 from exactdp.errors import InstanceTooLarge, InvalidArgument
-from exactdp.metrics import cycle, discrete, from_graph, grid, hamming, line, sum_query
-from exactdp.phi import phi_symbolic
-from exactdp.symbolic import RationalSolution, sign_pattern, solve_symbolic
+from exactdp.spaces.metrics import cycle, discrete, from_graph, grid, hamming, line, sum_query
 
 F = Fraction
 

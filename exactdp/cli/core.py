@@ -6,7 +6,7 @@ import argparse
 import time
 from typing import Any
 
-from exactdp.cli_common import (
+from exactdp.cli.common import (
     add_level_arguments,
     add_metric_arguments,
     emit_json,
@@ -51,7 +51,7 @@ def _example(args: argparse.Namespace) -> int:
     from fractions import Fraction
 
     from exactdp import metrics as M
-    from exactdp.cli_common import prior_from_args
+    from exactdp.cli.common import prior_from_args
 
     print("exactdp example — every verdict below is certified; verify() re-checks it.\n")
     jobs: list[tuple[str, Any]] = [
@@ -82,7 +82,7 @@ def _example(args: argparse.Namespace) -> int:
         print(f"{label}\n   → {verdict}  [{res.method}, {dt:.2f} s{extra}]")
         if label.startswith("line"):
             print("     z =", ", ".join(str(Fraction(v)) for v in res.z))
-    from exactdp.threshold import epsilon_threshold
+    from exactdp.threshold.core import epsilon_threshold
 
     t0 = time.perf_counter()
     thr = epsilon_threshold(M.sum_query(150, 5))

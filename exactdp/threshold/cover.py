@@ -1,9 +1,9 @@
 """The certified cover of [eps_upper, ∞) by Taylor pieces with λ_min bounds (SPD route).
 
-Used by :func:`exactdp.threshold.epsilon_threshold` (certified route) whenever Φ(ε) is
+Used by :func:`exactdp.threshold.core.epsilon_threshold` (certified route) whenever Φ(ε) is
 symmetric positive definite on the range, which the search proves as it goes (dense
 metrics: shifted Cholesky nodes; Euclidean grids: the lattice symbol bound). The
-mathematics is in :mod:`exactdp.spd_cover`. Otherwise the threshold module falls back
+mathematics is in :mod:`exactdp.threshold.spd_cover`. Otherwise the threshold module falls back
 to its mean-value Krawczyk cover (any invertible Φ, two O(n³) products per range).
 
 Per range the work is O(K²·n²) (K = 3 Taylor terms): float solves with one
@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from exactdp.errors import PrecisionLimitReached
-from exactdp.metrics import FiniteMetric
-from exactdp.spd_cover import (
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.threshold.spd_cover import (
     DenseProvider,
     GridProvider,
     PhiProvider,
@@ -132,7 +132,7 @@ def spd_fail_point(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fractio
 
 def claims_failure(fail: Any) -> bool:
     """The certificate's own verdict is "the property fails" (explicitly, per kind)."""
-    from exactdp.certificates import ExactSolution, FarkasCertificate
+    from exactdp.engine.certificates import ExactSolution, FarkasCertificate
 
     if isinstance(fail, FarkasCertificate):
         return True
@@ -168,8 +168,8 @@ def cover_frame_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps_lower
     eps_lower, claims failure and verifies; the perturbation lemma holds at t0; the ranges
     are proper (a < b) and cover [eps_upper, −ln t0] without gaps.
     """
-    from exactdp.algebraic import log_enclosure
-    from exactdp.threshold import _lemma_holds
+    from exactdp.algebra.algebraic import log_enclosure
+    from exactdp.threshold.core import _lemma_holds
 
     if not (0 < eps_lower < eps_upper):
         return False
@@ -196,15 +196,15 @@ class SpdCoverCertificate:
     """Proof that ε* ∈ [eps_lower, eps_upper] by the SPD Taylor cover.
 
     * ``fail``: a certificate that the property fails at ``eps_lower``;
-    * ``t0``: perturbation lemma on (0, t0] (module docstring of exactdp.threshold);
+    * ``t0``: perturbation lemma on (0, t0] (module docstring of exactdp.threshold.core);
     * ``nodes``: (ε, σ, λ) with λ ≤ λ_min(Φ(ε)) (dense metrics; empty on grids, where
       the lattice symbol bound is recomputed instead);
     * ``pieces``: (a, b, λ) ε-ranges covering [eps_upper, −ln t0]; on each, λ ≤ λ_min(Φ(ε))
       (chord lemma between nodes, or the lattice bound) and the Taylor bound proves z > 0.
 
     ``verify()`` re-proves every node and every piece **independently** with exact
-    integer arithmetic (:func:`exactdp.spd_cover.exact_lambda_check`,
-    :func:`exactdp.spd_cover.exact_piece_check`: no floating-point rounding analysis, only
+    integer arithmetic (:func:`exactdp.threshold.spd_cover.exact_lambda_check`,
+    :func:`exactdp.threshold.spd_cover.exact_piece_check`: no floating-point rounding analysis, only
     fresh float Taylor vectors as candidates), recomputes the chord bounds from the
     nodes, and re-checks coverage, the lemma and the fail side. On large Euclidean grids
     (matrix-free) the pieces are re-run with the float residual bound of the search and

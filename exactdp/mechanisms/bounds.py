@@ -24,13 +24,13 @@ from typing import Any
 import sympy
 from flint import arb
 
+from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_parameter
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Interval
 from exactdp.errors import CertificateInvalid, InvalidArgument, NotRegular
-from exactdp.levels import PrivacyLevel, parse_level
-from exactdp.metrics import FiniteMetric
-from exactdp.phi import entry_values_ball, entry_values_exact, exact_parameter
 from exactdp.regularity import RegularityResult, is_regular, uniform_prior, validate_prior
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "UtilityBound",
@@ -89,7 +89,7 @@ def _min_sum_alpha(
     metric: FiniteMetric, level: PrivacyLevel, prior: tuple[Fraction, ...]
 ) -> tuple[Fraction, ...]:
     """min Σα subject to Φα = π, α ≥ 0 (exact two-phase simplex; Φ singular, s rational)."""
-    from exactdp.optimality import exact_lp_min
+    from exactdp.mechanisms.optimality import exact_lp_min
 
     vals = entry_values_exact(metric, level)
     idx = metric.index.tolist()
@@ -162,7 +162,7 @@ def utility_bound(
 
     Examples
     --------
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> b = utility_bound(line(3), ["1/3", "1/3", "1/3"], t="1/2")
     >>> b.value, b.verify()                     # α = (2/9, 1/9, 2/9)
     (Fraction(5, 9), True)
@@ -222,7 +222,7 @@ def leakage_bound(
 ) -> LeakageBound:
     """Prop. 5: L(H, π) ≤ log2(Σα / max π) for every ε·d0-private H and regular π.
 
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> b = leakage_bound(line(3), ["1/3", "1/3", "1/3"], t="1/2")
     >>> b.ratio, b.value                       # (5/9)/(1/3) = 5/3
     (Fraction(5, 3), log(5/3)/log(2))
@@ -239,7 +239,7 @@ def uniform_leakage_bound(
 ) -> LeakageBound:
     """Cor. 2: when the uniform prior u is regular, L(H, π) ≤ log2(n·Σα_u) for every π.
 
-    >>> from exactdp.metrics import discrete
+    >>> from exactdp.spaces.metrics import discrete
     >>> b = uniform_leakage_bound(discrete(2), t="1/3")   # RR: log2(2·3/4) = log2(3/2)
     >>> b.ratio
     Fraction(3, 2)
@@ -275,7 +275,7 @@ class HammingUniformCertificate:
             return False
         if k**u > 256:
             return True
-        from exactdp.metrics import hamming
+        from exactdp.spaces.metrics import hamming
 
         m = hamming(k, u)
         if exact_parameter(m, self.level) is not None:
@@ -365,7 +365,7 @@ def corner_priors(
 
     Exact Fractions when s = e^{-ε/q} is rational, else :class:`Interval` enclosures.
 
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> corner_priors(line(3), t="1/2")[0]
     (Fraction(4, 7), Fraction(2, 7), Fraction(1, 7))
     """
@@ -411,7 +411,7 @@ def gamma_coefficients(
 ) -> GammaCoefficients:
     """Prop. 3's convex coefficients of a regular prior over the corner priors.
 
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> g = gamma_coefficients(line(3), ["1/3", "1/3", "1/3"], t="1/2")
     >>> g.gamma, g.verify()                    # α·(row sums 7/4, 2, 7/4)
     ((Fraction(7, 18), Fraction(2, 9), Fraction(7, 18)), True)

@@ -10,7 +10,7 @@ from typing import Any
 
 from exactdp.arithmetic.interval import Interval
 from exactdp.errors import InvalidArgument
-from exactdp.metrics import BUILTIN_METRICS, FiniteMetric
+from exactdp.spaces.metrics import BUILTIN_METRICS, FiniteMetric
 
 __all__ = [
     "add_metric_arguments",

@@ -18,13 +18,13 @@ Backends, cheapest first (``method="auto"``):
 ``kronecker`` (first, whenever it applies)
     Φ = ⊗Φ_k for ℓ1-sums of metrics (Hamming databases, Manhattan grids) and b = ⊗b_k
     (b = 1, or a product prior): each factor is decided on its own and the verdicts
-    combine (the lemma in :mod:`exactdp.structure`).
+    combine (the lemma in :mod:`exactdp.algebra.structure`).
 ``symbolic`` (on request)
-    z(s) = N(s)/D(s) exactly over Q(s) (:mod:`exactdp.symbolic`: series mod p, Padé, CRT,
+    z(s) = N(s)/D(s) exactly over Q(s) (:mod:`exactdp.algebra.symbolic`: series mod p, Padé, CRT,
     verified identity), then its signs at the level: exact at rational s, balls otherwise.
 ``exact``
     flint ``fmpq_mat.solve`` when s = e^{-ε/q} is rational; when Φ is singular at that
-    level, an exact rational LP (:mod:`exactdp.lp`) gives a nonnegative solution or an
+    level, an exact rational LP (:mod:`exactdp.algebra.lp`) gives a nonnegative solution or an
     exact Farkas vector.
 
 Small instances with rational s go straight to ``exact`` (it is fast there and yields the
@@ -41,9 +41,18 @@ from fractions import Fraction
 import flint
 import numpy as np
 
+from exactdp.algebra.lp import solve_lp
+from exactdp.algebra.phi import (
+    entry_values_exact,
+    exact_parameter,
+    phi_ball,
+    phi_enclosure,
+    phi_exact,
+    phi_float,
+)
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.certificates import (
+from exactdp.engine.certificates import (
     BallCertificate,
     Certificate,
     ExactSolution,
@@ -53,17 +62,8 @@ from exactdp.certificates import (
     VerifiedFloatCertificate,
 )
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
-from exactdp.levels import PrivacyLevel
-from exactdp.lp import solve_lp
-from exactdp.metrics import FiniteMetric
-from exactdp.phi import (
-    entry_values_exact,
-    exact_parameter,
-    phi_ball,
-    phi_enclosure,
-    phi_exact,
-    phi_float,
-)
+from exactdp.spaces.levels import PrivacyLevel
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["Verdict", "EngineResult", "FloatEstimate", "solve_nonnegative", "float_solve", "METHODS"]
 
@@ -220,12 +220,12 @@ def _verified_float_backend(metric: FiniteMetric, level: PrivacyLevel,
 
 def _symbolic_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],
                       start_prec: int, max_prec: int) -> EngineResult | None:
-    """Exact z(s) over Q(s) (:mod:`exactdp.symbolic`), then its signs at this level.
+    """Exact z(s) over Q(s) (:mod:`exactdp.algebra.symbolic`), then its signs at this level.
 
     At rational s the values are exact (and certified by multiplying back); otherwise each
     N_i(s)/D(s) is evaluated in balls with rising precision.
     """
-    from exactdp.symbolic import rational_function_signs, solve_symbolic
+    from exactdp.algebra.symbolic import rational_function_signs, solve_symbolic
 
     sol = solve_symbolic(metric, rhs)
     s = exact_parameter(metric, level)
@@ -254,7 +254,7 @@ def _kronecker_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fra
 
     Justified by proofs/kronecker_split.py (Φ = ⊗Φ_k, x = ⊗x_k, and x ≥ 0 iff every x_k ≥ 0).
     """
-    from exactdp.structure import kronecker_split
+    from exactdp.algebra.structure import kronecker_split
 
     split = kronecker_split(metric, None if all(v == 1 for v in rhs) else rhs)
     if split is None:
@@ -361,8 +361,8 @@ def solve_nonnegative(
 
     Examples
     --------
-    >>> from exactdp.metrics import line
-    >>> from exactdp.levels import parse_level
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.spaces.levels import parse_level
     >>> r = solve_nonnegative(line(4), parse_level(t="1/2"))
     >>> r.holds, r.method, r.x_exact[0], r.certificate.verify()
     (True, 'exact', Fraction(2, 3), True)

@@ -17,8 +17,8 @@ import sys
 import time
 from typing import Any
 
-from exactdp.cli_common import add_metric_arguments, emit_json, metric_from_args, prior_from_args
-from exactdp.threshold import (
+from exactdp.cli.common import add_metric_arguments, emit_json, metric_from_args, prior_from_args
+from exactdp.threshold.core import (
     DEFAULT_TOL,
     epsilon_threshold,
     regular_epsilons,

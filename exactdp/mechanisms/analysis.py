@@ -12,7 +12,7 @@
 
 How the privacy level is computed exactly
 -----------------------------------------
-*Monomial mechanisms* (h[y,z] = c_z s^{E[y,z]}, see :class:`exactdp.mechanisms.MonomialForm`):
+*Monomial mechanisms* (h[y,z] = c_z s^{E[y,z]}, see :class:`exactdp.mechanisms.core.MonomialForm`):
 the ratio is s^{E[y,z] − E[y',z]}, so the level is (−ln s)·max Δ/d0 over integer Δ —
 integer arithmetic only, exact for any s, even when the entries are only certified.
 
@@ -55,16 +55,16 @@ from exactdp.arithmetic.ball import (
     workprec,
 )
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.distances import Distance
 from exactdp.errors import (
     InvalidArgument,
     InvalidMechanism,
     InvalidPrior,
     PrecisionLimitReached,
 )
-from exactdp.levels import parse_level
-from exactdp.mechanisms import Mechanism, fmpq_to_float, from_rows
-from exactdp.metrics import FiniteMetric
+from exactdp.mechanisms.core import Mechanism, fmpq_to_float, from_rows
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "PrivacyLevelResult",
@@ -157,7 +157,7 @@ def _check_shapes(mechanism: Mechanism, metric: FiniteMetric) -> None:
     if not isinstance(mechanism, Mechanism):
         raise InvalidMechanism(
             f"Got {type(mechanism).__name__}; pass an exactdp Mechanism "
-            "(exactdp.mechanisms.from_rows(...) turns a matrix into one)."
+            "(exactdp.mechanisms.core.from_rows(...) turns a matrix into one)."
         )
     if mechanism.n_inputs != metric.n:
         raise InvalidMechanism(
@@ -198,8 +198,8 @@ def privacy_level(
 
     Examples
     --------
-    >>> from exactdp.metrics import line
-    >>> from exactdp.mechanisms import from_rows, truncated_geometric
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.mechanisms.core import from_rows, truncated_geometric
     >>> H = from_rows([["3/4", "1/4"], ["1/4", "3/4"]])
     >>> r = privacy_level(H, line(2))
     >>> r.value, r.witness, r.verify()
@@ -870,8 +870,8 @@ def is_private(
 ) -> PrivacyCheck:
     """Decide whether ``mechanism`` is ε·d0-private, with a violation witness if not.
 
-    >>> from exactdp.metrics import line
-    >>> from exactdp.mechanisms import truncated_geometric
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.mechanisms.core import truncated_geometric
     >>> H = truncated_geometric(4, t="1/2")
     >>> bool(is_private(H, line(4), t="1/2")), bool(is_private(H, line(4), t="3/4"))
     (True, False)
@@ -999,7 +999,7 @@ def utility(mechanism: Mechanism, prior: Any = "uniform", remap: Any = None) -> 
 
     Examples
     --------
-    >>> from exactdp.mechanisms import from_rows
+    >>> from exactdp.mechanisms.core import from_rows
     >>> H = from_rows([["3/4", "1/4"], ["1/4", "3/4"]])
     >>> utility(H, ["1/2", "1/2"]).value
     Fraction(3, 4)
@@ -1098,7 +1098,7 @@ class LeakageResult:
 def min_entropy_leakage(mechanism: Mechanism, prior: Any = "uniform") -> LeakageResult:
     """Min-entropy leakage L(H, π) = log2 Σ_z max_y π_y h[y, z] − log2 max_y π_y.
 
-    >>> from exactdp.mechanisms import from_rows
+    >>> from exactdp.mechanisms.core import from_rows
     >>> L = min_entropy_leakage(from_rows([["3/4", "1/4"], ["1/4", "3/4"]]))
     >>> L.ratio, L.value
     (Fraction(3, 2), log(3/2)/log(2))

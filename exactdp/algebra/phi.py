@@ -22,8 +22,8 @@ import sympy
 from flint import arb
 
 from exactdp.errors import ExactnessRequired
-from exactdp.levels import PrivacyLevel
-from exactdp.metrics import FiniteMetric
+from exactdp.spaces.levels import PrivacyLevel
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "exact_parameter",
@@ -40,8 +40,8 @@ __all__ = [
 def exact_parameter(metric: FiniteMetric, level: PrivacyLevel) -> Fraction | None:
     """s = e^{-ε/q} when the polynomial case applies and s is rational, else None.
 
-    >>> from exactdp.metrics import line, discrete
-    >>> from exactdp.levels import parse_level
+    >>> from exactdp.spaces.metrics import line, discrete
+    >>> from exactdp.spaces.levels import parse_level
     >>> exact_parameter(line(3), parse_level(t="1/2"))
     Fraction(1, 2)
     >>> exact_parameter(discrete(3, "1/2"), parse_level(t="1/4"))
@@ -77,8 +77,8 @@ def entry_values_ball(metric: FiniteMetric, level: PrivacyLevel) -> list[arb]:
 def phi_exact(metric: FiniteMetric, level: PrivacyLevel) -> flint.fmpq_mat:
     """Φ as an exact ``fmpq_mat``.
 
-    >>> from exactdp.metrics import line
-    >>> from exactdp.levels import parse_level
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.spaces.levels import parse_level
     >>> print(phi_exact(line(3), parse_level(t="1/2")))
     [  1, 1/2, 1/4]
     [1/2,   1, 1/2]
@@ -125,7 +125,7 @@ def phi_enclosure(metric: FiniteMetric, level: PrivacyLevel) -> tuple[np.ndarray
 def phi_symbolic(metric: FiniteMetric, s: sympy.Symbol | None = None) -> sympy.Matrix:
     """Φ(s) as a sympy matrix of monomials s^k (polynomial case; small n only).
 
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> phi_symbolic(line(2))
     Matrix([
     [1, s],

@@ -13,7 +13,7 @@ exact parameter s in (0, 1), integer exponents E and column factors c_z ≥ 0
 (:class:`MonomialForm`): the truncated geometric mechanism, its sum-query and k-count
 versions, randomized response, and the tight-constraints mechanism
 H = Φ·diag(z). For those, privacy ratios h[y, z]/h[y', z] = s^{E[y,z] − E[y',z]} do not
-depend on c_z, so :func:`exactdp.analysis.privacy_level` is *exact* even when s is
+depend on c_z, so :func:`exactdp.mechanisms.analysis.privacy_level` is *exact* even when s is
 transcendental (ε rational) and the entries themselves are only certified.
 
 Constructors
@@ -41,8 +41,8 @@ from flint import arb
 from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument, InvalidMechanism
-from exactdp.levels import PrivacyLevel, parse_level
-from exactdp.metrics import FiniteMetric
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "Mechanism",
@@ -152,7 +152,7 @@ class RowNormalizedForm:
     The exponential mechanism on a metric of the polynomial case has this form with
     s = e^{-ε/(2q)} and E = q·d. Ratios are h[a,z]/h[b,z] = s^{E[a,z]−E[b,z]}·S_b(s)/S_a(s),
     so the privacy level is max over edges of (Δ·(−ln s) + ln S_b(s) − ln S_a(s))/d: an exact
-    closed form, decided by :func:`exactdp.analysis.privacy_level` even when s is
+    closed form, decided by :func:`exactdp.mechanisms.analysis.privacy_level` even when s is
     transcendental (ties are settled as polynomial identities in s).
     """
 
@@ -627,7 +627,7 @@ def sum_query_geometric(u: int, v: int, eps: Any = None, *, t: Any = None) -> Me
     >>> H.rows_fraction()[0]
     [Fraction(2, 3), Fraction(1, 6), Fraction(1, 6)]
     """
-    from exactdp.metrics import sum_query
+    from exactdp.spaces.metrics import sum_query
 
     level = parse_level(eps=eps, t=t)
     u = _positive(u, "u")
@@ -648,7 +648,7 @@ def count_queries_geometric(u: int, eps: Any = None, *, t: Any = None, k: int = 
     """k independent truncated geometric mechanisms at ε/k each, on {0..u}^k.
 
     The comparator of the paper's k-count (k = 2) query: ε·d∞-private for the
-    Chebyshev (king-move) metric of :func:`exactdp.metrics.count_queries`, since one
+    Chebyshev (king-move) metric of :func:`exactdp.spaces.metrics.count_queries`, since one
     king move changes each coordinate by at most 1. Points are ordered as in
     ``count_queries(u, k)``. Closed form: proofs/mech_geometric_rows.py.
 
@@ -704,7 +704,7 @@ def exponential_mechanism(
     factor 1/2 makes it ε·d-private for every metric. Exact when s = e^{-ε/(2q)} is
     rational (e.g. ``t="1/4"`` on an integer metric), otherwise certified balls.
 
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> exponential_mechanism(line(2), t="1/4").rows_fraction()
     [[Fraction(2, 3), Fraction(1, 3)], [Fraction(1, 3), Fraction(2, 3)]]
     """
@@ -761,7 +761,7 @@ def tight_constraints_mechanism(
     Raises :class:`~exactdp.errors.PropertyNeverHolds` when no tight-constraints
     mechanism exists at that level (the certificate is attached as ``evidence``).
 
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> tight_constraints_mechanism(line(2), t="1/3").rows_fraction()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
     """
@@ -835,7 +835,7 @@ def planar_laplace_grid(
     the radii shrink like 1/subdivisions.
 
     Renormalisation changes the privacy guarantee (the paper's "slightly adjusted ε");
-    :func:`exactdp.analysis.privacy_level` measures it exactly on the result.
+    :func:`exactdp.mechanisms.analysis.privacy_level` measures it exactly on the result.
 
     >>> H = planar_laplace_grid(2, 1, eps=1)
     >>> H.kind, H.shape

@@ -11,11 +11,11 @@ Routes (the one that ran is named in ``.method``):
     for every ε, so ε* = 0 (``proofs/prop9_ball_symmetric.py``).
 ``kronecker``
     Φ = ⊗Φ_k and b = ⊗b_k: the property holds iff it holds for every factor
-    (lemma in :mod:`exactdp.structure`), so ε* = max_k ε*_k; factors are solved by the
+    (lemma in :mod:`exactdp.algebra.structure`), so ε* = max_k ε*_k; factors are solved by the
     routes below (identical factors once).
 ``exact``
     polynomial case, n ≤ ``max_exact_n``: z(s) as exact rational functions
-    (:mod:`exactdp.symbolic`), exact real-root isolation of every numerator and the
+    (:mod:`exactdp.algebra.symbolic`), exact real-root isolation of every numerator and the
     denominator on (0, 1), signs propagated exactly. Gives the whole ε-set, the
     threshold as an algebraic number s* (ε* = −q·ln s*), and a certificate that
     re-checks the identity Φ(s)N(s) = D(s)b and the absence of sign changes.
@@ -26,8 +26,8 @@ Routes (the one that ran is named in ``.method``):
     near t = 0 the perturbation lemma below, elsewhere finitely many ε-ranges, each
     proved for *every* ε of the range at once. When Φ(ε) is provably symmetric positive
     definite (shifted Cholesky nodes, or the lattice symbol bound on Euclidean grids) the
-    ranges are order-3 Taylor pieces with O(n²) work each (:mod:`exactdp.spd_cover`,
-    :mod:`exactdp.threshold_cover`; the certificate's ``verify()`` re-proves everything
+    ranges are order-3 Taylor pieces with O(n²) work each (:mod:`exactdp.threshold.spd_cover`,
+    :mod:`exactdp.threshold.cover`; the certificate's ``verify()`` re-proves everything
     in exact integer arithmetic on dense metrics). Otherwise a mean-value (first-order)
     Krawczyk argument with rigorous rounding bounds covers the range (two O(n³) products
     per range; see the comment block above ``_mean_value_piece``). Range widths adapt to
@@ -42,7 +42,7 @@ checking it at one t0 covers all of (0, t0].
 
 Examples
 --------
->>> from exactdp.metrics import line, sum_query
+>>> from exactdp.spaces.metrics import line, sum_query
 >>> r = epsilon_threshold(line(4))                 # geometric mechanism: every ε
 >>> r.eps_lower, r.eps_upper, r.method
 (Fraction(0, 1), Fraction(0, 1), 'exact')
@@ -66,11 +66,19 @@ import flint
 import numpy as np
 from flint import arb, fmpq, fmpz_poly
 
-from exactdp.algebraic import (
+from exactdp.algebra.algebraic import (
     AlgebraicNumber,
     count_roots_between,
     log_enclosure,
     poly_sign_at,
+)
+from exactdp.algebra.structure import KroneckerSplit, kronecker_split, solve_float
+from exactdp.algebra.symbolic import (
+    SYMBOLIC_MAX_N,
+    RationalSolution,
+    SignPattern,
+    sign_pattern,
+    solve_symbolic,
 )
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fraction
@@ -82,17 +90,9 @@ from exactdp.errors import (
     PrecisionLimitReached,
     PropertyNeverHolds,
 )
-from exactdp.metrics import FiniteMetric
-from exactdp.spd_cover import _down, _up  # directed rounding, one place
-from exactdp.spd_cover import _float_up as _fup
-from exactdp.structure import KroneckerSplit, kronecker_split, solve_float
-from exactdp.symbolic import (
-    SYMBOLIC_MAX_N,
-    RationalSolution,
-    SignPattern,
-    sign_pattern,
-    solve_symbolic,
-)
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.threshold.spd_cover import _down, _up  # directed rounding, one place
+from exactdp.threshold.spd_cover import _float_up as _fup
 
 __all__ = [
     "ThresholdResult",
@@ -455,7 +455,7 @@ class CoverCertificate:
 
     def verify(self) -> bool:
         """Re-check the fail certificate, the lemma at t0, and every piece (fresh R each)."""
-        from exactdp.threshold_cover import cover_frame_holds
+        from exactdp.threshold.cover import cover_frame_holds
 
         if not cover_frame_holds(self.metric, self.rhs, self.eps_lower, self.eps_upper,
                                  self.fail, self.t0, list(self.pieces)):
@@ -472,7 +472,7 @@ class CoverCertificate:
 
 @dataclass(frozen=True)
 class KroneckerThresholdCertificate:
-    """Factor certificates plus the exact Kronecker split (lemma in exactdp.structure)."""
+    """Factor certificates plus the exact Kronecker split (lemma in exactdp.algebra.structure)."""
 
     metric: FiniteMetric = field(repr=False)
     rhs: tuple[Fraction, ...] | None = field(repr=False)
@@ -655,7 +655,7 @@ def _distance_count_rows(metric: FiniteMetric) -> np.ndarray:
     _COUNT_ROWS.clear()
     g = metric.grid
     if g is not None and metric.n > 2500:
-        from exactdp.distances import Distance
+        from exactdp.spaces.distances import Distance
 
         pos = {v: i for i, v in enumerate(metric.values)}
         row = np.zeros((1, len(metric.values)), dtype=np.int64)
@@ -888,7 +888,7 @@ def _float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progr
     Solves: Levinson for Toeplitz Φ, else the provider's factorisation (Cholesky when
     Φ is SPD, CG on large Euclidean grids).
     """
-    from exactdp.threshold_cover import float_zmin
+    from exactdp.threshold.cover import float_zmin
 
     b = np.array([float(v) for v in rhs])
     zmin: Callable[[float], float]
@@ -976,8 +976,8 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
                           tol: Fraction, progress: Progress,
                           timings: list[tuple[str, float]],
                           max_pieces: int) -> ThresholdResult:
-    from exactdp.spd_cover import GridProvider, provider_for
-    from exactdp.threshold_cover import SpdCoverCertificate, spd_cover, spd_fail_point
+    from exactdp.threshold.cover import SpdCoverCertificate, spd_cover, spd_fail_point
+    from exactdp.threshold.spd_cover import GridProvider, provider_for
 
     t0 = time.perf_counter()
     b = rhs if rhs is not None else tuple(Fraction(1) for _ in range(metric.n))
@@ -1013,8 +1013,8 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
         fail = spd_fail_point(metric, b, e_lo, prov)
         failed_here = fail is not None
         if not failed_here and not grid_route:
-            from exactdp.engine import solve_nonnegative
-            from exactdp.levels import parse_level
+            from exactdp.engine.core import solve_nonnegative
+            from exactdp.spaces.levels import parse_level
 
             res = solve_nonnegative(metric, parse_level(eps=e_lo), list(b))
             failed_here = not res.holds
@@ -1161,7 +1161,7 @@ def epsilon_threshold(
 
     Examples
     --------
-    >>> from exactdp.metrics import hamming
+    >>> from exactdp.spaces.metrics import hamming
     >>> r = epsilon_threshold(hamming(4, 2), ["1/16"] * 16)
     >>> r.holds_everywhere, r.method
     (True, 'prop9')
@@ -1261,7 +1261,7 @@ def regular_epsilons(metric: FiniteMetric, prior: Any, *, max_n: int = SYMBOLIC_
     The hand-derived family of ``proofs/threshold_discrete_prior.py``: on the discrete
     metric, p is regular iff t ≤ p_min/(1 − (k−1)p_min).
 
-    >>> from exactdp.metrics import discrete
+    >>> from exactdp.spaces.metrics import discrete
     >>> S = regular_epsilons(discrete(3), ["1/2", "1/4", "1/4"])
     >>> str(S), S.intervals[0].s_hi.minimal_polynomial    # t ≤ 1/2  ⇔  ε ≥ ln 2
     ('the prior is regular: ε ∈ [0.69314718056, ∞)', (-1, 2))
@@ -1278,7 +1278,7 @@ def tight_constraints_epsilons(metric: FiniteMetric, *, max_n: int = SYMBOLIC_MA
     For the sum query with u = v = 2 the set is [ln φ, ∞), φ the golden ratio
     (``proofs/threshold_sum_query_2_2.py``).
 
-    >>> from exactdp.metrics import sum_query
+    >>> from exactdp.spaces.metrics import sum_query
     >>> S = tight_constraints_epsilons(sum_query(2, 2))
     >>> S.monotone, len(S.intervals)
     (True, 1)

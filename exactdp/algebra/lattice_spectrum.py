@@ -2,7 +2,7 @@
 
 For a finite set S of points of the lattice ``h·Z²`` with the Euclidean distance,
 Φ_S(ε)[i, j] = exp(-ε·|x_i - x_j|). Every such matrix (every grid
-``exactdp.metrics.grid(W, H, "euclidean", spacing=h)``, every subset of it) satisfies
+``exactdp.spaces.metrics.grid(W, H, "euclidean", spacing=h)``, every subset of it) satisfies
 
     λ_min(Φ_S(ε)) ≥ min_θ f_{εh}(θ),   f_ε(θ) = Σ_{k ∈ Z²} e^{-ε|k|} e^{-ik·θ},
 
@@ -71,7 +71,7 @@ def euclidean_lattice_lambda_lower(eps_lo: Any, eps_hi: Any, spacing: Any = 1) -
     Returns a positive rational ``L`` such that for every ε ∈ [eps_lo, eps_hi] and every
     finite set S of points of the lattice spacing·Z² with the Euclidean distance, the
     matrix Φ_S(ε) = [exp(-ε|x_i - x_j|)] satisfies λ_min(Φ_S(ε)) ≥ L. In particular it
-    holds for ``exactdp.metrics.grid(W, H, "euclidean", spacing=h)`` of every size, and
+    holds for ``exactdp.spaces.metrics.grid(W, H, "euclidean", spacing=h)`` of every size, and
     for every sub-grid or subset of it. No matrix is formed: the bound is the minimum of
     the lattice symbol f_ε(θ) = Σ_k e^{-ε h|k|} e^{-ik·θ}, bounded below in ball
     arithmetic through its positive Poisson image sum (see the module docstring; proof

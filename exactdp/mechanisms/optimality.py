@@ -28,13 +28,13 @@ from typing import Any
 
 import sympy
 
-from exactdp.analysis import PrivacyCheck, is_private
+from exactdp.algebra.lp import solve_lp
+from exactdp.algebra.phi import entry_values_exact, exact_parameter
 from exactdp.errors import ExactnessRequired, InstanceTooLarge, InvalidMechanism
-from exactdp.levels import PrivacyLevel, parse_level
-from exactdp.lp import solve_lp
-from exactdp.mechanisms import Mechanism
-from exactdp.metrics import FiniteMetric
-from exactdp.phi import entry_values_exact, exact_parameter
+from exactdp.mechanisms.analysis import PrivacyCheck, is_private
+from exactdp.mechanisms.core import Mechanism
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "OptimalityResult",
@@ -179,8 +179,8 @@ def is_optimal(
 
     Examples
     --------
-    >>> from exactdp.metrics import line
-    >>> from exactdp.mechanisms import from_rows, truncated_geometric
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.mechanisms.core import from_rows, truncated_geometric
     >>> r = is_optimal(truncated_geometric(3, t="1/2"), line(3), t="1/2")
     >>> r.optimal, r.certificate.kind, r.verify()
     (True, 'remap', True)
@@ -231,7 +231,7 @@ def is_optimal(
 def exact_feasibility(
     A: list[list[Fraction]], b: list[Fraction]
 ) -> tuple[bool, tuple[Fraction, ...]]:
-    """Exact feasibility of Ax = b, x ≥ 0 (the shared exact simplex, :func:`exactdp.lp.solve_lp`).
+    """Exact feasibility of Ax = b, x ≥ 0 (the shared exact simplex, :func:`exactdp.algebra.lp.solve_lp`).
 
     Returns ``(True, x)`` with a feasible x, or ``(False, w)`` with a Farkas vector:
     Aᵀw ≥ 0 and b·w < 0. Both are exact rationals, checked before they are returned.
@@ -252,7 +252,7 @@ def exact_feasibility(
 def exact_lp_min(
     c: list[Fraction], A: list[list[Fraction]], b: list[Fraction]
 ) -> tuple[Fraction, tuple[Fraction, ...]] | None:
-    """Exact min c·x subject to Ax = b, x ≥ 0 (:func:`exactdp.lp.solve_lp`).
+    """Exact min c·x subject to Ax = b, x ≥ 0 (:func:`exactdp.algebra.lp.solve_lp`).
 
     Returns ``(value, x)``, or None when infeasible. Raises ``ArithmeticError`` when the
     objective is unbounded below.

@@ -18,11 +18,11 @@ from exactdp.errors import ExactDPError
 __all__ = ["main", "build_parser"]
 
 _SUBCOMMAND_MODULES: tuple[str, ...] = (
-    "exactdp.cli_core",
-    "exactdp.cli_mechanisms",
-    "exactdp.cli_threshold",
-    "exactdp.pufferfish.cli",
-    "exactdp.sets.cli",
+    "exactdp.cli.core",
+    "exactdp.cli.mechanisms",
+    "exactdp.cli.threshold",
+    "exactdp.cli.pufferfish",
+    "exactdp.cli.sets",
 )
 
 

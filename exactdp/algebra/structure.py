@@ -32,7 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from exactdp.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "KroneckerSplit",
@@ -98,7 +98,7 @@ def kronecker_split(
     no Kronecker factors or the right-hand side is not a product. The sign lemma that
     makes the split exact is proved in ``proofs/threshold_lemmas.py``.
 
-    >>> from exactdp.metrics import hamming
+    >>> from exactdp.spaces.metrics import hamming
     >>> split = kronecker_split(hamming(2, 3), None)
     >>> len(split.factors), split.factors[0][1]
     (3, (Fraction(1, 1), Fraction(1, 1)))

@@ -27,7 +27,7 @@ The result, :class:`RationalSolution`, carries ``verify()`` which repeats step 4
 
 Examples
 --------
->>> from exactdp.metrics import line
+>>> from exactdp.spaces.metrics import line
 >>> sol = solve_symbolic(line(3))
 >>> [str(p) for p in sol.numerators], str(sol.denominator)
 (['1', '(-1)*x + 1', '1'], 'x + 1')
@@ -49,7 +49,7 @@ import flint
 import numpy as np
 from flint import fmpq, fmpz, fmpz_poly, nmod_poly
 
-from exactdp.algebraic import (
+from exactdp.algebra.algebraic import (
     AlgebraicNumber,
     _primitive_positive,
     _separate,
@@ -57,7 +57,7 @@ from exactdp.algebraic import (
     irreducible_roots_between,
 )
 from exactdp.errors import InstanceTooLarge, InvalidArgument
-from exactdp.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "RationalSolution",
@@ -109,7 +109,7 @@ class RationalSolution:
     def value_at(self, s: Any) -> tuple[Fraction, ...]:
         """Exact z(s) at a rational s where D(s) ≠ 0.
 
-        >>> from exactdp.metrics import line
+        >>> from exactdp.spaces.metrics import line
         >>> solve_symbolic(line(2)).value_at(Fraction(1, 2))
         (Fraction(2, 3), Fraction(2, 3))
         """
@@ -324,7 +324,7 @@ def solve_symbolic(
 
     Examples
     --------
-    >>> from exactdp.metrics import discrete
+    >>> from exactdp.spaces.metrics import discrete
     >>> sol = solve_symbolic(discrete(3))       # Φ = (1 - s) I + s J
     >>> str(sol.numerators[0]), str(sol.denominator)
     ('1', '2*x + 1')
@@ -544,7 +544,7 @@ def sign_pattern(sol: RationalSolution, progress: Callable[[str], None] | None =
     Signs start from the lowest-order coefficient (s → 0+) and flip at the roots of odd
     multiplicity of each polynomial; the roots come from the irreducible factors over Z.
 
-    >>> from exactdp.metrics import line
+    >>> from exactdp.spaces.metrics import line
     >>> pat = sign_pattern(solve_symbolic(line(3)))
     >>> pat.breakpoints, pat.gaps
     ((), (True,))

@@ -12,8 +12,8 @@ Def. 6 and ε-privacy) is checked symbolically in ``proofs/prop9_ball_symmetric.
 
 Examples
 --------
->>> from exactdp.metrics import cycle
->>> from exactdp.levels import parse_level
+>>> from exactdp.spaces.metrics import cycle
+>>> from exactdp.spaces.levels import parse_level
 >>> mech = ball_symmetric_mechanism(cycle(4), parse_level(t="1/2"))
 >>> mech.h[0]
 (Fraction(4, 9), Fraction(2, 9), Fraction(1, 9), Fraction(2, 9))
@@ -28,10 +28,10 @@ from fractions import Fraction
 
 import sympy
 
+from exactdp.algebra.phi import entry_values_exact, exact_parameter
 from exactdp.errors import ExactnessRequired, InvalidArgument
-from exactdp.levels import PrivacyLevel
-from exactdp.metrics import FiniteMetric
-from exactdp.phi import entry_values_exact, exact_parameter
+from exactdp.spaces.levels import PrivacyLevel
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "BallSymmetricMechanism",
@@ -44,7 +44,7 @@ __all__ = [
 def is_ball_size_symmetric(metric: FiniteMetric) -> bool:
     """Exact check of ball-size symmetry: every row of the distance index has the same counts.
 
-    >>> from exactdp.metrics import line, hamming
+    >>> from exactdp.spaces.metrics import line, hamming
     >>> is_ball_size_symmetric(line(3)), is_ball_size_symmetric(hamming(3, 2))
     (False, True)
     """
@@ -118,7 +118,7 @@ def ball_symmetric_z_symbolic(metric: FiniteMetric) -> sympy.Expr:
     Positive for every ε > 0, so a tight-constraints mechanism exists at every level
     (Prop. 9; ``proofs/prop9_ball_symmetric.py``).
 
-    >>> from exactdp.metrics import hamming
+    >>> from exactdp.spaces.metrics import hamming
     >>> ball_symmetric_z_symbolic(hamming(2, 2))
     1/(1 + 2*exp(-eps) + exp(-2*eps))
     """

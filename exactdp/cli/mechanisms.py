@@ -14,7 +14,7 @@ import argparse
 import json
 from typing import Any
 
-from exactdp.cli_common import (
+from exactdp.cli.common import (
     add_level_arguments,
     add_metric_arguments,
     emit_json,
@@ -23,8 +23,8 @@ from exactdp.cli_common import (
     prior_from_args,
 )
 from exactdp.errors import InvalidArgument
-from exactdp.mechanisms import Mechanism, from_rows
-from exactdp.metrics import FiniteMetric
+from exactdp.mechanisms.core import Mechanism, from_rows
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["register"]
 
@@ -98,7 +98,7 @@ def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
 
 
 def _privacy_level(args: argparse.Namespace) -> int:
-    from exactdp.analysis import privacy_level
+    from exactdp.mechanisms.analysis import privacy_level
 
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
@@ -118,7 +118,7 @@ def _privacy_level(args: argparse.Namespace) -> int:
 
 
 def _optimal(args: argparse.Namespace) -> int:
-    from exactdp.optimality import RemapCertificate, is_optimal
+    from exactdp.mechanisms.optimality import RemapCertificate, is_optimal
 
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
@@ -150,7 +150,7 @@ def _optimal(args: argparse.Namespace) -> int:
 
 
 def _utility(args: argparse.Namespace) -> int:
-    from exactdp.analysis import min_entropy_leakage
+    from exactdp.mechanisms.analysis import min_entropy_leakage
 
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
@@ -172,7 +172,7 @@ def _utility(args: argparse.Namespace) -> int:
 
 
 def _bounds(args: argparse.Namespace) -> int:
-    from exactdp.bounds import leakage_bound, uniform_leakage_bound
+    from exactdp.mechanisms.bounds import leakage_bound, uniform_leakage_bound
 
     metric = metric_from_args(args)
     lv = level_kwargs(args)

@@ -29,10 +29,10 @@ from typing import Any, Protocol
 import flint
 import numpy as np
 
+from exactdp.algebra.phi import entry_values_exact, phi_ball
 from exactdp.arithmetic.ball import arb_from_fraction, workprec
-from exactdp.levels import PrivacyLevel
-from exactdp.metrics import FiniteMetric
-from exactdp.phi import entry_values_exact, phi_ball
+from exactdp.spaces.levels import PrivacyLevel
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "Certificate",
@@ -76,8 +76,8 @@ def exact_nonsingular(metric: FiniteMetric, level: PrivacyLevel) -> bool:
     Full rank modulo a prime p of the integer matrix b^K·Φ proves det Φ ≠ 0; if every
     prime tried divides the determinant, the exact rank over Q decides.
 
-    >>> from exactdp.metrics import line
-    >>> from exactdp.levels import parse_level
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.spaces.levels import parse_level
     >>> exact_nonsingular(line(5), parse_level(t="1/3"))
     True
     """
@@ -317,14 +317,14 @@ class SymbolicCertificate:
 
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel
-    solution: Any = field(repr=False)  # exactdp.symbolic.RationalSolution
+    solution: Any = field(repr=False)  # exactdp.algebra.symbolic.RationalSolution
     holds: bool
     witness: int | None
     precision: int
     kind: str = "symbolic"
 
     def verify(self) -> bool:
-        from exactdp.symbolic import rational_function_signs
+        from exactdp.algebra.symbolic import rational_function_signs
 
         if not self.solution.verify():
             return False

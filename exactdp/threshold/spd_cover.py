@@ -1,6 +1,6 @@
 """Certified "z(ε) > 0 for every ε in a range" when Φ(ε) is symmetric positive definite.
 
-The threshold search (:mod:`exactdp.threshold`) must prove that Φ(ε)z = b has z > 0 for
+The threshold search (:mod:`exactdp.threshold.core`) must prove that Φ(ε)z = b has z > 0 for
 *every* ε of a range [a, b]. This module does it with O(n²) work per range once a lower
 bound λ of the smallest eigenvalue of Φ(ε) on [a, b] is known:
 
@@ -31,7 +31,7 @@ Between nodes, every entry e^{−εd} is convex in ε, so Φ(ε) = chord − E w
 0 ≤ E ≤ (w²/8)d²e^{−ad} entrywise; λ_min is concave on the chord, hence
 λ_min(Φ(ε)) ≥ min(λ(ε_k), λ(ε_{k+1})) − (w²/8)·max_i Σ_l d²e^{−ad}. The verifier re-proves
 each node's bound independently with exact integer arithmetic (:func:`exact_lambda_check`).
-Euclidean grids: the lattice symbol bound of :mod:`exactdp.lattice_spectrum` (size-free).
+Euclidean grids: the lattice symbol bound of :mod:`exactdp.algebra.lattice_spectrum` (size-free).
 
 Everything proved here is checked step by step in ``proofs/spd_cover_bounds.py``.
 """
@@ -48,7 +48,7 @@ from flint import arb, fmpq, fmpz_mat
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.errors import PrecisionLimitReached
-from exactdp.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
     "PhiProvider",
@@ -296,7 +296,7 @@ class GridProvider:
         self.n = metric.n
         self.gamma_terms = self.W + 2 * self.H + 2
         pos = {v: i for i, v in enumerate(metric.values)}
-        from exactdp.distances import Distance
+        from exactdp.spaces.distances import Distance
 
         code = np.zeros((self.W, self.H), dtype=np.int64)  # value index of offset (dx, dy)
         for dx in range(self.W):
@@ -328,7 +328,7 @@ class GridProvider:
         return out.reshape(self.n, m)
 
     def solver(self, table: np.ndarray) -> Any:
-        from exactdp.structure import cg_solve_float, fft_matvec_from_kernel
+        from exactdp.algebra.structure import cg_solve_float, fft_matvec_from_kernel
 
         mv = fft_matvec_from_kernel(self._kernel(table))
         maxiter = 20 * self.W + 200
@@ -342,7 +342,7 @@ class GridProvider:
         return solve
 
     def lambda_lower(self, a: Fraction, b: Fraction) -> Fraction:
-        from exactdp.lattice_spectrum import euclidean_lattice_lambda_lower
+        from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 
         return euclidean_lattice_lambda_lower(a, b, spacing=self.spacing)
 
@@ -380,7 +380,7 @@ def second_derivative_row_bound(metric: FiniteMetric, a: Fraction) -> Fraction:
 
 
 def _second_derivative_row_bound(metric: FiniteMetric, a: Fraction) -> Fraction:
-    from exactdp.threshold import _distance_count_rows
+    from exactdp.threshold.core import _distance_count_rows
 
     rows = _distance_count_rows(metric)
     with workprec(96):
