@@ -1,35 +1,56 @@
-"""Closed intervals with exact rational endpoints: the certified answer type."""
+"""Enclosures: closed intervals with exact rational endpoints, the certified answer type.
+
+:class:`Enclosure` is the one type every certified value is returned as (``Interval`` is
+kept as an alias of the same class). An exact value is a :class:`fractions.Fraction`, an
+algebraic number or a sympy expression; a float answer is a ``FloatEstimate``; the three
+never share a type.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Interval"]
+from exactdp.errors import InvalidArgument
+
+__all__ = ["Enclosure", "Interval"]
 
 
 @dataclass(frozen=True)
-class Interval:
+class Enclosure:
     """The closed interval [lo, hi] with exact rational endpoints, known to contain the truth.
 
-    >>> I = Interval(Fraction(1, 3), Fraction(1, 2))
+    >>> I = Enclosure(Fraction(1, 3), Fraction(1, 2))
     >>> I.contains(Fraction(2, 5)), I.width, I.sign
     (True, Fraction(1, 6), 1)
+    >>> I.as_float()
+    0.4166666666666667
     """
 
     lo: Fraction
     hi: Fraction
 
     def __post_init__(self) -> None:
+        for name in ("lo", "hi"):
+            v = getattr(self, name)
+            if not isinstance(v, Fraction):
+                if isinstance(v, int) and not isinstance(v, bool):
+                    object.__setattr__(self, name, Fraction(v))
+                else:
+                    raise InvalidArgument(
+                        f"Got {name}={v!r}; an Enclosure needs exact endpoints (Fraction or int)."
+                    )
         if self.lo > self.hi:
-            raise ValueError(f"empty interval [{self.lo}, {self.hi}]")
+            raise InvalidArgument(f"Got the empty interval [{self.lo}, {self.hi}]; need lo ≤ hi.")
 
     @property
     def width(self) -> Fraction:
+        """hi − lo, exactly."""
         return self.hi - self.lo
 
     @property
     def mid(self) -> Fraction:
+        """(lo + hi) / 2, exactly."""
         return (self.lo + self.hi) / 2
 
     @property
@@ -44,7 +65,16 @@ class Interval:
         return None
 
     def contains(self, value: Fraction | int) -> bool:
+        """True when lo ≤ value ≤ hi (exact comparison)."""
         return self.lo <= value <= self.hi
+
+    def as_float(self) -> float:
+        """The midpoint rounded to a float: an *approximation*, labelled as such by its type."""
+        return float(self.mid)
 
     def __str__(self) -> str:
         return f"[{float(self.lo):.17g}, {float(self.hi):.17g}]"
+
+
+#: The historical name of :class:`Enclosure` (the same class).
+Interval = Enclosure

@@ -1,0 +1,169 @@
+"""The shared vocabulary of answers: verdicts, signs, methods, certificate kinds.
+
+One definition of each, used by every module:
+
+* :class:`Verdict` — the three-valued answer of a yes/no question (holds / fails / undecided).
+  Every result and certificate exposes ``verdict: Verdict`` under that name.
+* :class:`Sign` — the three-valued sign of a certified number (−1, 0, +1, or undecided).
+* :data:`Method` — the algorithm names accepted by ``method=``.
+* :class:`CertificateKind` — the type tag of every certificate (its JSON ``kind`` string).
+* :class:`Certificate` — the protocol every certificate follows.
+* :func:`proved_by` — marks a closed-form fast path with the name of its proof in ``proofs/``.
+
+Examples
+--------
+>>> Verdict.from_bool(True)
+<Verdict.HOLDS: 'holds'>
+>>> Verdict.HOLDS.decided, Verdict.UNDECIDED.decided
+(True, False)
+>>> Sign.of(-3), Sign.UNDECIDED.decided
+(<Sign.NEGATIVE: -1>, False)
+>>> str(CertificateKind.FARKAS)
+'farkas'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from typing import Literal, Protocol, TypeVar, runtime_checkable
+
+from exactdp.errors import InvalidArgument
+
+__all__ = [
+    "Verdict",
+    "Sign",
+    "Method",
+    "METHODS",
+    "CertificateKind",
+    "Certificate",
+    "proved_by",
+    "PROOF_LINKS",
+]
+
+
+class Verdict(enum.Enum):
+    """Three-valued answer: the property holds, fails, or is undecided at the limits used.
+
+    A decided verdict (``HOLDS`` / ``FAILS``) is exact or certified; ``UNDECIDED`` is never
+    read as either.
+    """
+
+    HOLDS = "holds"
+    FAILS = "fails"
+    UNDECIDED = "undecided"
+
+    @classmethod
+    def from_bool(cls, holds: bool) -> Verdict:
+        """``HOLDS`` for True, ``FAILS`` for False (a decided answer)."""
+        if not isinstance(holds, bool):
+            raise InvalidArgument(f"Got holds={holds!r}; Verdict.from_bool takes a bool.")
+        return cls.HOLDS if holds else cls.FAILS
+
+    @property
+    def decided(self) -> bool:
+        """True for ``HOLDS`` and ``FAILS``."""
+        return self is not Verdict.UNDECIDED
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "a Verdict has no truth value (UNDECIDED is neither); compare with Verdict.HOLDS"
+        )
+
+
+class Sign(enum.Enum):
+    """Three-valued sign of a certified number: the undecided case is explicit."""
+
+    NEGATIVE = -1
+    ZERO = 0
+    POSITIVE = 1
+    UNDECIDED = None
+
+    @classmethod
+    def of(cls, value: int | None) -> Sign:
+        """The sign of an exact number's sign value (−1, 0, +1), or ``UNDECIDED`` for None."""
+        if value is None:
+            return cls.UNDECIDED
+        return cls.POSITIVE if value > 0 else cls.NEGATIVE if value < 0 else cls.ZERO
+
+    @property
+    def decided(self) -> bool:
+        """True unless ``UNDECIDED``."""
+        return self is not Sign.UNDECIDED
+
+
+#: Algorithm names accepted by ``method=`` of the engine's questions.
+Method = Literal["auto", "exact", "symbolic", "ball", "verified-float", "float"]
+#: The same names, in the order the automatic choice tries the certified ones.
+METHODS: tuple[str, ...] = ("auto", "exact", "symbolic", "ball", "verified-float", "float")
+
+
+class CertificateKind(enum.StrEnum):
+    """Type tag of each certificate; the value is the ``kind`` string of its JSON form.
+
+    Each value names one certificate type only (two types never share a tag).
+    """
+
+    EXACT_SOLUTION = "exact-solution"
+    FARKAS = "farkas"
+    BALL = "ball"
+    VERIFIED_FLOAT = "verified-float"
+    KRONECKER = "kronecker"
+    SYMBOLIC = "symbolic"
+    REMAP = "remap"
+    REMAP_FARKAS = "remap-farkas"
+    HAMMING_UNIFORM = "hamming-uniform"
+    PROP9 = "prop9"
+    EXACT_THRESHOLD = "exact"
+    CERTIFIED_COVER = "certified-cover"
+    KRONECKER_THRESHOLD = "kronecker-threshold"
+    SPD_POINT = "spd-point"
+    SPD_TAYLOR_COVER = "spd-taylor-cover"
+
+
+@runtime_checkable
+class Certificate(Protocol):
+    """What every certificate offers: its kind, the verdict it certifies, and ``verify()``.
+
+    ``verify()`` re-checks every claim from scratch and returns True, or False when a claim
+    does not hold (it never raises on a tampered certificate).
+    """
+
+    @property
+    def kind(self) -> CertificateKind: ...
+
+    @property
+    def verdict(self) -> Verdict: ...
+
+    def verify(self) -> bool: ...
+
+
+_F = TypeVar("_F", bound=Callable[..., object])
+
+#: proof name (a script ``proofs/<name>.py``) -> qualified names of the code it justifies;
+#: filled by :func:`proved_by` and read by ``tests/repo/test_repo_proofs.py``.
+PROOF_LINKS: dict[str, list[str]] = {}
+
+
+def proved_by(*proofs: str) -> Callable[[_F], _F]:
+    """Mark a closed-form fast path with the proof script(s) in ``proofs/`` that justify it.
+
+    The link is recorded in :data:`PROOF_LINKS` (the proof-link test checks that every named
+    script exists and names the code back).
+
+    >>> @proved_by("prop9_ball_symmetric")
+    ... def f(): ...
+    >>> PROOF_LINKS["prop9_ball_symmetric"][-1].endswith("f")
+    True
+    """
+    for p in proofs:
+        if not isinstance(p, str) or not p.isidentifier():
+            raise InvalidArgument(f"Got proof name {p!r}; pass the stem of a script in proofs/.")
+
+    def mark(fn: _F) -> _F:
+        name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
+        for p in proofs:
+            PROOF_LINKS.setdefault(p, []).append(name)
+        return fn
+
+    return mark
