@@ -17,8 +17,7 @@ import time
 
 import numpy as np
 
-from exactdp.mechanisms.analysis import privacy_level
-from exactdp.mechanisms.core import sum_query_geometric, tight_constraints_mechanism
+from exactdp.mechanisms import privacy_level, sum_query_geometric, tight_constraints_mechanism
 from exactdp.spaces.metrics import sum_query
 
 
@@ -74,7 +73,7 @@ def main() -> None:
         methods = ["monomial", "exact"] if H.kind == "exact" else ["monomial", "ball"]
         for method in methods:
             r, t = timed(lambda H=H, method=method: privacy_level(H, metric, method=method))
-            shown = str(r.value) if r.value is not None else f"[{float(r.enclosure[0]):.6f}..]"
+            shown = str(r.value) if r.value is not None else f"[{float(r.enclosure.lo):.6f}..]"
             print(f"{label:46s} {method:10s} {shown:>14s} {t:7.3f}s {t / t_fe:14.1f}x")
         print(f"{'':46s} {'float-edge':10s} {fe:14.10f} {t_fe:7.3f}s {1:14.1f}x")
         print(f"{'':46s} {'float-dense':10s} {fd:14.10f} {t_fd:7.3f}s {t_fd / t_fe:14.1f}x")

@@ -153,7 +153,7 @@ def run(kind: str, instances: list[tuple[str, DistributionPair]]) -> None:
                 under += 1
                 worst_rel = max(worst_rel, float((rf.lo - Fraction(fl)) / rf.lo))
                 d = decide_loss(pair.P, pair.Q, Fraction(fl), level, max_prec=4096)
-                if d.verdict is Verdict.NOT_PRIVATE:
+                if d.verdict is Verdict.FAILS:
                     certified_violation += 1
             else:
                 over_ok += 1

@@ -30,7 +30,7 @@ import numpy as np
 
 from exactdp.algebra.structure import grid_cg_solve_float
 from exactdp.spaces.metrics import count_queries, grid, hamming, sum_query
-from exactdp.threshold.core import epsilon_threshold
+from exactdp.threshold import epsilon_threshold
 
 
 def paper_sweep(metric, step: float = 0.01, eps_max: float = 5.0) -> tuple[float | None, int]:

@@ -26,6 +26,8 @@ __all__ = [
     "InstanceTooLarge",
     "PrecisionLimitReached",
     "CertificateInvalid",
+    "NoTruthValue",
+    "UnboundedObjective",
     "InexactInputWarning",
     "FallbackWarning",
 ]
@@ -110,9 +112,17 @@ class CertificateInvalid(ExactDPError, AssertionError):
     """A certificate failed its independent verification (a bug: please report it)."""
 
 
+class NoTruthValue(ExactDPError, TypeError):
+    """A three-valued answer (a :class:`~exactdp.kinds.Verdict`) was used as a bool."""
+
+
 class InexactInputWarning(UserWarning):
     """A binary float was taken at its exact binary value, which is rarely what was meant."""
 
 
 class FallbackWarning(UserWarning):
     """A faster route was not applicable and a slower (still exact/certified) one ran."""
+
+
+class UnboundedObjective(ExactDPError, ArithmeticError):
+    """An exact LP whose objective is unbounded below on its feasible set."""

@@ -28,7 +28,7 @@ import enum
 from collections.abc import Callable
 from typing import Literal, Protocol, TypeVar, runtime_checkable
 
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InvalidArgument, NoTruthValue
 
 __all__ = [
     "Verdict",
@@ -66,8 +66,8 @@ class Verdict(enum.Enum):
         return self is not Verdict.UNDECIDED
 
     def __bool__(self) -> bool:
-        raise TypeError(
-            "a Verdict has no truth value (UNDECIDED is neither); compare with Verdict.HOLDS"
+        raise NoTruthValue(
+            f"{self!r} has no truth value (UNDECIDED is neither); compare with Verdict.HOLDS"
         )
 
 
@@ -145,25 +145,27 @@ _F = TypeVar("_F", bound=Callable[..., object])
 PROOF_LINKS: dict[str, list[str]] = {}
 
 
-def proved_by(*proofs: str) -> Callable[[_F], _F]:
+def proved_by(*proofs: str, registry: dict[str, list[str]] | None = None) -> Callable[[_F], _F]:
     """Mark a closed-form fast path with the proof script(s) in ``proofs/`` that justify it.
 
-    The link is recorded in :data:`PROOF_LINKS` (the proof-link test checks that every named
-    script exists and names the code back).
+    The link is recorded in ``registry`` (default :data:`PROOF_LINKS`, which the proof-link
+    test reads: every named script must exist and list the code in its ``PROVES``).
 
-    >>> @proved_by("prop9_ball_symmetric")
+    >>> links: dict[str, list[str]] = {}
+    >>> @proved_by("prop9_ball_symmetric", registry=links)
     ... def f(): ...
-    >>> PROOF_LINKS["prop9_ball_symmetric"][-1].endswith("f")
+    >>> links["prop9_ball_symmetric"][-1].endswith("f")
     True
     """
     for p in proofs:
         if not isinstance(p, str) or not p.isidentifier():
             raise InvalidArgument(f"Got proof name {p!r}; pass the stem of a script in proofs/.")
+    target = PROOF_LINKS if registry is None else registry
 
     def mark(fn: _F) -> _F:
         name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', repr(fn))}"
         for p in proofs:
-            PROOF_LINKS.setdefault(p, []).append(name)
+            target.setdefault(p, []).append(name)
         return fn
 
     return mark

@@ -1,71 +1,49 @@
-"""Regular priors (Def. 4): π is regular iff αΦ = π for some α ≥ 0."""
+"""Regular priors (Def. 4): π is regular iff αΦ = π for some α ≥ 0.
+
+:func:`is_regular` returns a :class:`RegularityResult` (certified verdict and certificate)
+for every certified method and a :class:`~exactdp.engine.core.FloatEstimate` for
+``method="float"``. Priors are read by :func:`exactdp.spaces.priors.read_prior`
+(``validate_prior`` is its public name here):
+
+>>> from exactdp.spaces.metrics import line
+>>> validate_prior(line(2), ["1/3", "2/3"])
+(Fraction(1, 3), Fraction(2, 3))
+>>> validate_prior(line(2), [Fraction(1, 2), Fraction(1, 3)])
+Traceback (most recent call last):
+...
+exactdp.errors.InvalidPrior: prior sums to 5/6, not 1 (difference -1/6); pass exact Fractions that sum to 1.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, overload
 
+from exactdp.algebra.phi import exact_parameter
 from exactdp.arithmetic.ball import MAX_PREC
-from exactdp.arithmetic.interval import Interval
-from exactdp.arithmetic.rationals import to_fraction
-from exactdp.engine.certificates import Certificate
-from exactdp.engine.core import EngineResult, FloatEstimate, float_solve, solve_nonnegative
-from exactdp.errors import InvalidPrior
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.validate import read_precision
+from exactdp.engine.certificates import EngineCertificate
+from exactdp.engine.core import (
+    CertifiedMethod,
+    EngineResult,
+    FloatEstimate,
+    float_solve,
+    read_method,
+    solve_nonnegative,
+)
+from exactdp.errors import ExactnessRequired
+from exactdp.kinds import Method, Verdict
 from exactdp.spaces.levels import PrivacyLevel, parse_level
-from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric, read_metric
+from exactdp.spaces.priors import read_prior, uniform_prior
 
 __all__ = ["RegularityResult", "is_regular", "validate_prior", "uniform_prior"]
 
-
-def validate_prior(metric: FiniteMetric, prior: Any) -> tuple[Fraction, ...]:
-    """Read a prior exactly and check it is a distribution on the metric's points.
-
-    ``prior`` is a sequence of n probabilities, or a mapping {point label: probability}
-    (missing labels get 0). Entries are read exactly (floats with a warning).
-
-    >>> from exactdp.spaces.metrics import line
-    >>> validate_prior(line(2), ["1/3", "2/3"])
-    (Fraction(1, 3), Fraction(2, 3))
-    >>> validate_prior(line(2), [Fraction(1, 2), Fraction(1, 3)])
-    Traceback (most recent call last):
-    ...
-    exactdp.errors.InvalidPrior: prior sums to 5/6, not 1 (difference -1/6); pass exact Fractions that sum to 1.
-    """
-    if isinstance(prior, Mapping):
-        labels = {p: i for i, p in enumerate(metric.points)}
-        values = [Fraction(0)] * metric.n
-        for key, v in prior.items():
-            if key not in labels:
-                raise InvalidPrior(f"prior names {key!r}, which is not a point of {metric.name}.")
-            values[labels[key]] = to_fraction(v, f"prior[{key!r}]")
-    else:
-        if isinstance(prior, (str, bytes)) or not isinstance(prior, Sequence) and not hasattr(
-            prior, "__len__"
-        ):
-            raise InvalidPrior(f"Got prior={prior!r}; pass a sequence of {metric.n} probabilities.")
-        seq = list(prior)
-        if len(seq) != metric.n:
-            raise InvalidPrior(
-                f"prior has {len(seq)} entries but {metric.name} has {metric.n} points."
-            )
-        values = [to_fraction(v, f"prior[{i}]") for i, v in enumerate(seq)]
-    for i, v in enumerate(values):
-        if v < 0:
-            raise InvalidPrior(f"prior[{i}] = {v} is negative; probabilities must be ≥ 0.")
-    total = sum(values, Fraction(0))
-    if total != 1:
-        raise InvalidPrior(
-            f"prior sums to {total}, not 1 (difference {total - 1}); pass exact Fractions "
-            "that sum to 1."
-        )
-    return tuple(values)
-
-
-def uniform_prior(metric: FiniteMetric) -> tuple[Fraction, ...]:
-    """The uniform prior 1/n on every point."""
-    return tuple(Fraction(1, metric.n) for _ in range(metric.n))
+#: Read a prior exactly and check it is a distribution on the metric's points: the public
+#: name of :func:`exactdp.spaces.priors.read_prior` (sequences, mappings or ``"uniform"``).
+validate_prior = read_prior
 
 
 @dataclass(frozen=True)
@@ -75,10 +53,12 @@ class RegularityResult:
     Attributes
     ----------
     regular : bool
-        Certified: αΦ = π has a solution α ≥ 0.
-    alpha : tuple of Fraction, tuple of Interval, or None
-        The (unique, when Φ is invertible) α: exact when s is rational, else rigorous
-        enclosures; None only when Φ is singular and π is not regular.
+        Certified: αΦ = π has a solution α ≥ 0 (``verdict`` is the same answer as a
+        :class:`~exactdp.kinds.Verdict`).
+    alpha : tuple of Fraction, tuple of Enclosure, or None
+        The (unique, when Φ is invertible) α: exact when the engine solved exactly, else
+        rigorous enclosures; None only when Φ is singular and π is not regular.
+        ``alpha_exact`` and ``alpha_enclosure`` give one kind each.
     certificate : Certificate
     method : str
     """
@@ -87,17 +67,64 @@ class RegularityResult:
     level: PrivacyLevel
     prior: tuple[Fraction, ...] = field(repr=False)
     regular: bool
-    certificate: Certificate = field(repr=False)
+    certificate: EngineCertificate = field(repr=False)
     method: str
     engine: EngineResult = field(repr=False)
 
     @property
-    def alpha(self) -> tuple[Fraction, ...] | tuple[Interval, ...] | None:
+    def verdict(self) -> Verdict:
+        """``HOLDS`` when the prior is regular, else ``FAILS`` (certified)."""
+        return Verdict.from_bool(self.regular)
+
+    @property
+    def alpha(self) -> tuple[Fraction, ...] | tuple[Enclosure, ...] | None:
+        """α as computed by the engine: exact values or enclosures (see the class doc)."""
         if self.engine.x_exact is not None:
             return self.engine.x_exact
+        return self.engine.x_enclosure
+
+    @property
+    def alpha_exact(self) -> tuple[Fraction, ...] | None:
+        """α exactly (None when Φ is singular and π is not regular).
+
+        Solves exactly on first access when the engine decided with a certified float or
+        ball route; raises :class:`~exactdp.errors.ExactnessRequired` when s = e^{-ε/q}
+        is irrational (use :attr:`alpha_enclosure`).
+        """
+        if self.engine.x_exact is not None:
+            return self.engine.x_exact
+        if exact_parameter(self.metric, self.level) is None:
+            raise ExactnessRequired(
+                f"α is not rational for {self.metric.name} at {self.level} (s = e^(-ε/q) is "
+                "irrational); use .alpha_enclosure, or pass t= as a rational."
+            )
+        return solve_nonnegative(self.metric, self.level, self.prior, method="exact").x_exact
+
+    @property
+    def alpha_enclosure(self) -> tuple[Enclosure, ...] | None:
+        """Rigorous enclosures of α (degenerate when exact; None as for :attr:`alpha`)."""
         if self.engine.x_enclosure is not None:
-            return tuple(Interval(lo, hi) for lo, hi in self.engine.x_enclosure)
-        return None
+            return self.engine.x_enclosure
+        if self.engine.x_exact is not None:
+            return tuple(Enclosure(v, v) for v in self.engine.x_exact)
+        if self.engine.singular:
+            return None
+        return solve_nonnegative(self.metric, self.level, self.prior, method="ball").x_enclosure
+
+
+@overload
+def is_regular(metric: FiniteMetric, prior: Any, eps: Any = ..., t: Any = ..., *,
+               method: Literal["float"], max_prec: int = ...) -> FloatEstimate: ...
+
+
+@overload
+def is_regular(metric: FiniteMetric, prior: Any, eps: Any = ..., t: Any = ..., *,
+               method: CertifiedMethod = ..., max_prec: int = ...) -> RegularityResult: ...
+
+
+@overload
+def is_regular(metric: FiniteMetric, prior: Any, eps: Any = ..., t: Any = ..., *,
+               method: str = ..., max_prec: int = ...) -> RegularityResult | FloatEstimate: ...
 
 
 def is_regular(
@@ -106,10 +133,19 @@ def is_regular(
     eps: Any = None,
     t: Any = None,
     *,
-    method: str = "auto",
+    method: Method | str = "auto",
     max_prec: int = MAX_PREC,
 ) -> RegularityResult | FloatEstimate:
     """Decide whether ``prior`` is ε·d0-regular on ``metric`` (αΦ = π with α ≥ 0).
+
+    ``prior`` is ``"uniform"``, a sequence of n probabilities or a mapping {point: probability}
+    (read exactly). ``method="float"`` returns an uncertified
+    :class:`~exactdp.engine.core.FloatEstimate` (and is typed so).
+
+    Raises
+    ------
+    InvalidMetric, InvalidPrior, InvalidPrivacyLevel, InvalidArgument
+        For a bad argument, before any work.
 
     Examples
     --------
@@ -117,10 +153,13 @@ def is_regular(
     >>> r = is_regular(line(3), ["1/3", "1/3", "1/3"], t="1/2")
     >>> r.regular, r.alpha, r.certificate.verify()
     (True, (Fraction(2, 9), Fraction(1, 9), Fraction(2, 9)), True)
-    >>> is_regular(line(3), [1, 0, 0], t="1/2").regular
-    False
+    >>> is_regular(line(3), [1, 0, 0], t="1/2").verdict
+    <Verdict.FAILS: 'fails'>
     """
-    pi = validate_prior(metric, prior)
+    metric = read_metric(metric)
+    pi = read_prior(metric, prior)
+    method = read_method(method)
+    max_prec = read_precision(max_prec, "max_prec")
     level = parse_level(eps=eps, t=t)
     if method == "float":
         return float_solve(metric, level, pi)

@@ -1,19 +1,38 @@
-"""Tight-constraints mechanisms (Def. 6, Prop. 7): exist iff Φz = 1 has z ≥ 0; then H = Φ·diag(z)."""
+"""Tight-constraints mechanisms (Def. 6, Prop. 7): exist iff Φz = 1 has z ≥ 0; then H = Φ·diag(z).
+
+The answer's kind is visible in its type: :func:`tight_constraints` returns a
+:class:`TightConstraintsResult` (certified verdict and certificate) for every certified
+method and a :class:`~exactdp.engine.core.FloatEstimate` for ``method="float"``. On a
+result, ``z_exact`` is a tuple of :class:`~fractions.Fraction` (only when s = e^{-ε/q} is
+rational) and ``z_enclosure`` a tuple of :class:`~exactdp.arithmetic.interval.Enclosure`
+(always); ``z`` is whichever of the two applies.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, overload
 
-from exactdp.algebra.phi import entry_values_exact, exact_parameter
-from exactdp.arithmetic.ball import MAX_PREC
-from exactdp.arithmetic.interval import Interval
-from exactdp.engine.certificates import Certificate
-from exactdp.engine.core import EngineResult, FloatEstimate, float_solve, solve_nonnegative
-from exactdp.errors import PropertyNeverHolds
+from flint import arb
+
+from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_parameter
+from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.validate import read_precision
+from exactdp.engine.certificates import EngineCertificate
+from exactdp.engine.core import (
+    CertifiedMethod,
+    EngineResult,
+    FloatEstimate,
+    float_solve,
+    read_method,
+    solve_nonnegative,
+)
+from exactdp.errors import ExactnessRequired, PropertyNeverHolds
+from exactdp.kinds import Method, Verdict
 from exactdp.spaces.levels import PrivacyLevel, parse_level
-from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric, read_metric
 
 __all__ = ["TightConstraintsResult", "tight_constraints"]
 
@@ -25,7 +44,8 @@ class TightConstraintsResult:
     Attributes
     ----------
     exists : bool
-        Certified: Φz = 1 has a solution z ≥ 0 (Prop. 7).
+        Certified: Φz = 1 has a solution z ≥ 0 (Prop. 7). ``verdict`` is the same answer
+        as a :class:`~exactdp.kinds.Verdict`.
     certificate : Certificate
         ``certificate.verify()`` re-checks the verdict independently.
     method : str
@@ -33,78 +53,154 @@ class TightConstraintsResult:
     level : PrivacyLevel
     metric : FiniteMetric
 
-    ``z`` and ``mechanism`` are computed on first access: exact (Fractions) when
-    s = e^{-ε/q} is rational, otherwise rigorous :class:`Interval` enclosures.
+    ``z_exact``, ``z_enclosure``, ``z`` and ``mechanism`` are computed on first access.
     """
 
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel
     exists: bool
-    certificate: Certificate = field(repr=False)
+    certificate: EngineCertificate = field(repr=False)
     method: str
     engine: EngineResult = field(repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` when a tight-constraints mechanism exists, else ``FAILS`` (certified)."""
+        return Verdict.from_bool(self.exists)
 
     @property
     def is_exact(self) -> bool:
         """True when z is available exactly (rational s)."""
         return exact_parameter(self.metric, self.level) is not None
 
-    @property
-    def z(self) -> tuple[Fraction, ...] | tuple[Interval, ...]:
-        """The diagonal z with Φz = 1: exact when s is rational, else enclosures."""
-        if "z" not in self._cache:
-            if self.engine.x_exact is not None and not self.engine.singular:
-                self._cache["z"] = self.engine.x_exact
-            elif self.is_exact:
-                self._cache["z"] = solve_nonnegative(self.metric, self.level,
-                                                     method="exact").x_exact
-            else:
-                assert self.engine.x_enclosure is not None
-                self._cache["z"] = tuple(Interval(lo, hi) for lo, hi in self.engine.x_enclosure)
-        return self._cache["z"]  # type: ignore[no-any-return]
+    def _no_z(self) -> PropertyNeverHolds:
+        return PropertyNeverHolds(
+            f"Φz = 1 has no solution z ≥ 0 for {self.metric.name} at {self.level} and Φ is "
+            f"singular there (certificate: {self.certificate.kind}; see .certificate)",
+            evidence=self.certificate,
+        )
 
     @property
-    def mechanism(self) -> tuple[tuple[Fraction, ...], ...] | tuple[tuple[Interval, ...], ...]:
+    def z_exact(self) -> tuple[Fraction, ...]:
+        """The exact diagonal z with Φz = 1 (rational s only).
+
+        Raises :class:`~exactdp.errors.ExactnessRequired` when s = e^{-ε/q} is irrational
+        (use :attr:`z_enclosure`), and :class:`~exactdp.errors.PropertyNeverHolds` when Φ is
+        singular and no z ≥ 0 exists.
+        """
+        if "z_exact" not in self._cache:
+            z: tuple[Fraction, ...] | None
+            if self.engine.x_exact is not None and not self.engine.singular:
+                z = self.engine.x_exact
+            elif self.is_exact:
+                z = solve_nonnegative(self.metric, self.level, method="exact").x_exact
+            else:
+                raise ExactnessRequired(
+                    f"z is not rational for {self.metric.name} at {self.level} (s = e^(-ε/q) is "
+                    "irrational); use .z_enclosure, or pass t= as a rational."
+                )
+            self._cache["z_exact"] = z
+        z = self._cache["z_exact"]
+        if z is None:
+            raise self._no_z()
+        return z  # type: ignore[no-any-return]
+
+    @property
+    def z_enclosure(self) -> tuple[Enclosure, ...]:
+        """Rigorous enclosures of z (degenerate intervals when z is known exactly)."""
+        if "z_enclosure" not in self._cache:
+            enc = self.engine.x_enclosure
+            if enc is None:
+                if self.is_exact:
+                    enc = tuple(Enclosure(v, v) for v in self.z_exact)
+                else:  # the symbolic backend at an irrational level gives signs only
+                    enc = solve_nonnegative(self.metric, self.level, method="ball").x_enclosure
+            self._cache["z_enclosure"] = enc
+        return self._cache["z_enclosure"]  # type: ignore[no-any-return]
+
+    @property
+    def z(self) -> tuple[Fraction, ...] | tuple[Enclosure, ...]:
+        """The diagonal z with Φz = 1: :attr:`z_exact` when s is rational, else
+        :attr:`z_enclosure`.
+
+        Prefer :attr:`z_exact` / :attr:`z_enclosure`, whose types say which kind they hold.
+        (Kept as before in the one case without any z, a singular Φ with no z ≥ 0: None.)
+        """
+        try:
+            return self.z_exact if self.is_exact else self.z_enclosure
+        except PropertyNeverHolds:
+            return None  # type: ignore[return-value]
+
+    @property
+    def mechanism(self) -> tuple[tuple[Fraction, ...], ...] | tuple[tuple[Enclosure, ...], ...]:
         """H = Φ·diag(z) (rows are inputs): exact when s is rational, else enclosures.
 
         Raises :class:`~exactdp.errors.PropertyNeverHolds` (carrying the certificate) when no
         tight-constraints mechanism exists at this level.
         """
+        return self.mechanism_exact if self.is_exact else self.mechanism_enclosure
+
+    def _require_exists(self) -> None:
         if not self.exists:
             raise PropertyNeverHolds(
                 f"no tight-constraints mechanism exists for {self.metric.name} at {self.level} "
                 f"(certificate: {self.certificate.kind}; see .certificate)",
                 evidence=self.certificate,
             )
-        if "H" not in self._cache:
-            z = self.z
-            idx = self.metric.index.tolist()
+
+    @property
+    def mechanism_exact(self) -> tuple[tuple[Fraction, ...], ...]:
+        """H = Φ·diag(z) exactly (rational s only; see :attr:`z_exact`)."""
+        self._require_exists()
+        if "H_exact" not in self._cache:
+            z = self.z_exact
+            vals = entry_values_exact(self.metric, self.level)
+            self._cache["H_exact"] = tuple(
+                tuple(vals[k] * zj for k, zj in zip(row, z)) for row in self.metric.index.tolist()
+            )
+        return self._cache["H_exact"]  # type: ignore[no-any-return]
+
+    @property
+    def mechanism_enclosure(self) -> tuple[tuple[Enclosure, ...], ...]:
+        """Rigorous enclosures of every entry of H = Φ·diag(z)."""
+        self._require_exists()
+        if "H_enclosure" not in self._cache:
             if self.is_exact:
-                vals = entry_values_exact(self.metric, self.level)
-                self._cache["H"] = tuple(
-                    tuple(vals[k] * zj for k, zj in zip(row, z)) for row in idx  # type: ignore[operator]
-                )
+                self._cache["H_enclosure"] = tuple(tuple(Enclosure(v, v) for v in row)
+                                                   for row in self.mechanism_exact)
             else:
-                self._cache["H"] = _interval_mechanism(self.metric, self.level, z)  # type: ignore[arg-type]
-        return self._cache["H"]  # type: ignore[no-any-return]
+                self._cache["H_enclosure"] = _interval_mechanism(self.metric, self.level,
+                                                                 self.z_enclosure)
+        return self._cache["H_enclosure"]  # type: ignore[no-any-return]
 
 
 def _interval_mechanism(metric: FiniteMetric, level: PrivacyLevel,
-                        z: tuple[Interval, ...]) -> tuple[tuple[Interval, ...], ...]:
-    from flint import arb
-
-    from exactdp.algebra.phi import entry_values_ball
-    from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
-
+                        z: tuple[Enclosure, ...]) -> tuple[tuple[Enclosure, ...], ...]:
     with workprec(128):
         vals = entry_values_ball(metric, level)
         zb = [arb_from_fraction(iv.mid) + (arb_from_fraction(iv.width) / 2) * arb(0, 1)
               for iv in z]
         return tuple(
-            tuple(Interval(*arb_to_fraction_interval(vals[k] * zb[j])) for j, k in enumerate(row))
+            tuple(Enclosure(*arb_to_fraction_interval(vals[k] * zb[j])) for j, k in enumerate(row))
             for row in metric.index.tolist()
         )
+
+
+@overload
+def tight_constraints(metric: FiniteMetric, eps: Any = ..., t: Any = ..., *,
+                      method: Literal["float"], max_prec: int = ...) -> FloatEstimate: ...
+
+
+@overload
+def tight_constraints(metric: FiniteMetric, eps: Any = ..., t: Any = ..., *,
+                      method: CertifiedMethod = ..., max_prec: int = ...) -> TightConstraintsResult: ...
+
+
+@overload
+def tight_constraints(metric: FiniteMetric, eps: Any = ..., t: Any = ..., *,
+                      method: str = ..., max_prec: int = ...
+                      ) -> TightConstraintsResult | FloatEstimate: ...
 
 
 def tight_constraints(
@@ -112,7 +208,7 @@ def tight_constraints(
     eps: Any = None,
     t: Any = None,
     *,
-    method: str = "auto",
+    method: Method | str = "auto",
     max_prec: int = MAX_PREC,
 ) -> TightConstraintsResult | FloatEstimate:
     """Decide whether a tight-constraints mechanism exists for ``metric`` at ε (or t = e^-ε).
@@ -123,17 +219,30 @@ def tight_constraints(
     eps, t : exactly one of them
         ε as int, Fraction, string ("4/5", "ln(2)") or sympy expression; or t ∈ (0, 1) rational.
     method : {"auto", "exact", "symbolic", "ball", "verified-float", "float"}
-        ``"float"`` returns an uncertified :class:`~exactdp.engine.core.FloatEstimate` instead.
+        ``"float"`` returns an uncertified :class:`~exactdp.engine.core.FloatEstimate` instead
+        (and is typed so).
     max_prec : int
-        Ball precision limit in bits.
+        Ball precision limit in bits (≥ 53).
+
+    Raises
+    ------
+    InvalidMetric, InvalidPrivacyLevel, InvalidArgument
+        For a bad argument, before any work.
 
     Examples
     --------
     >>> from exactdp.spaces.metrics import line
     >>> r = tight_constraints(line(3), t="1/3")
-    >>> r.exists, r.z, r.certificate.verify()
+    >>> r.exists, r.z_exact, r.certificate.verify()
     (True, (Fraction(3, 4), Fraction(1, 2), Fraction(3, 4)), True)
+    >>> r.verdict, r.z_enclosure[1]
+    (<Verdict.HOLDS: 'holds'>, Enclosure(lo=Fraction(1, 2), hi=Fraction(1, 2)))
+    >>> tight_constraints(line(3), t="1/3", method="float").verdict
+    <Verdict.UNDECIDED: 'undecided'>
     """
+    metric = read_metric(metric)
+    method = read_method(method)
+    max_prec = read_precision(max_prec, "max_prec")
     level = parse_level(eps=eps, t=t)
     if method == "float":
         return float_solve(metric, level)

@@ -77,12 +77,12 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from exactdp.linalg._accurate import _split, accurate_residual, two_product, two_sum
+from exactdp.linalg._accurate import accurate_residual, two_product, two_sum, veltkamp_split
 from exactdp.linalg.verified import float_enclosure, verified_solve
 
 PROVES = [
     "exactdp.linalg.verified.verified_solve",
-    "exactdp.linalg.verified.float_enclosure",
+    "exactdp.linalg.enclosure.float_enclosure",
     "exactdp.linalg._accurate.accurate_residual",
 ]
 
@@ -206,12 +206,12 @@ def check_F2() -> None:
                         worst = max(worst, float(err / bound))
                     count += 1
     # the nonnegative consequence, through the code's own helper
-    from exactdp.linalg.verified import _Bounds
+    from exactdp.linalg.verified import ProductBounds
 
     for k in (3, 50, 300):
         P = np.abs(RNG.standard_normal((4, k))) * 2.0 ** RNG.integers(-600, 5, (4, k))
         v = np.abs(RNG.standard_normal(k))
-        up = _Bounds(k).nonneg_product_upper(P, v)
+        up = ProductBounds(k).nonneg_product_upper(P, v)
         for i in range(4):
             exact = sum((F(P[i, j]) * F(v[j]) for j in range(k)), Fraction(0))
             check(exact <= F(up[i]), f"F2 consequence k={k} row {i}")
@@ -274,7 +274,7 @@ def check_F4() -> None:
     edges = np.array([2.0**-480, 2.0**480, -(2.0**-480), np.nextafter(2.0**480, 0.0)])
     a = np.concatenate([a, edges, edges])
     x = np.concatenate([x, edges, edges[::-1]])
-    a_hi, a_lo = _split(a)
+    a_hi, a_lo = veltkamp_split(a)
     p, e = two_product(a, a_hi, a_lo, x)
     for u, v, pp, ee in zip(a, x, p, e):
         if 2.0**-480 <= abs(u) <= 2.0**480 and 2.0**-480 <= abs(v) <= 2.0**480:

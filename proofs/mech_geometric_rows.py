@@ -30,12 +30,13 @@ from fractions import Fraction as F
 import sympy as sp
 
 PROVES = [
-    "exactdp.mechanisms.core.geometric_line",
-    "exactdp.mechanisms.core.truncated_geometric",
-    "exactdp.mechanisms.core.sum_query_geometric",
-    "exactdp.mechanisms.core.count_queries_geometric",
-    "exactdp.mechanisms.core.randomized_response",
-    "exactdp.mechanisms.analysis.privacy_level",
+    "exactdp.mechanisms.constructors.geometric_line",
+    "exactdp.mechanisms.constructors.truncated_geometric",
+    "exactdp.mechanisms.constructors.sum_query_geometric",
+    "exactdp.mechanisms.constructors.count_queries_geometric",
+    "exactdp.mechanisms.constructors.randomized_response",
+    "exactdp.mechanisms.privacy.privacy_level",
+    "exactdp.mechanisms.privacy_routes.level_monomial",
 ]
 
 s = sp.symbols("s", positive=True)

@@ -16,7 +16,8 @@ metrics) with symbolic s, including a non-symmetric control (the line) where the
 construction fails.
 
 Justifies: exactdp.algebra.symmetric.ball_symmetric_mechanism, ball_symmetric_z_symbolic
-(and the "prop9" route of exactdp.threshold.core.epsilon_threshold).
+(and the "prop9" route of exactdp.threshold.api.epsilon_threshold, whose certificate is
+exactdp.threshold.certificates.Prop9Certificate).
 """
 
 import itertools
@@ -27,6 +28,7 @@ import sympy as sp
 PROVES = [
     "exactdp.algebra.symmetric.ball_symmetric_mechanism",
     "exactdp.algebra.symmetric.ball_symmetric_z_symbolic",
+    "exactdp.threshold.certificates.Prop9Certificate",
 ]
 
 ok = True

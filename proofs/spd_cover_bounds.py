@@ -1,4 +1,4 @@
-"""The bounds behind exactdp.threshold.spd_cover: Taylor pieces, chord lemma, Cholesky λ_min bounds.
+"""The bounds behind the SPD cover (exactdp.threshold): Taylor pieces, chord lemma, Cholesky λ_min bounds.
 
 Notation: d ≥ 0 a distance, Φ(ε)[i, l] = e^{−ε d(i,l)} (symmetric), a ≤ b the ends of an
 ε-range, u = 2^-53, γ_k = k u/(1 − k u), ≤ and |·| entrywise.
@@ -79,27 +79,23 @@ import numpy as np
 import sympy as sp
 
 from exactdp.spaces.metrics import count_queries, from_matrix, grid, line, sum_query
-from exactdp.threshold.spd_cover import (
-    DenseProvider,
-    _cholesky_lambda,
-    _phi_mid_rad,
-    _taylor_tables,
+from exactdp.threshold.exact_checks import exact_hist_product, exact_lambda_check, exact_piece_check
+from exactdp.threshold.lambda_bounds import (
+    cholesky_lambda,
     chord_bound,
     dense_lambda_node,
-    exact_lambda_check,
-    exact_piece_check,
-    point_bounds,
+    phi_mid_rad,
     second_derivative_row_bound,
-    taylor_piece,
-    taylor_vectors,
 )
+from exactdp.threshold.providers import DenseProvider
+from exactdp.threshold.taylor import point_bounds, taylor_piece, taylor_tables, taylor_vectors
 
 PROVES = [
-    "exactdp.threshold.spd_cover.taylor_piece",
-    "exactdp.threshold.spd_cover.chord_bound",
-    "exactdp.threshold.spd_cover.dense_lambda_node",
-    "exactdp.threshold.spd_cover.exact_lambda_check",
-    "exactdp.threshold.spd_cover.exact_piece_check",
+    "exactdp.threshold.taylor.taylor_piece",
+    "exactdp.threshold.lambda_bounds.chord_bound",
+    "exactdp.threshold.lambda_bounds.dense_lambda_node",
+    "exactdp.threshold.exact_checks.exact_lambda_check",
+    "exactdp.threshold.exact_checks.exact_piece_check",
 ]
 
 FAILS: list[str] = []
@@ -208,7 +204,7 @@ def part_a() -> None:
     m = grid(3, 3, "euclidean")
     ok = True
     for c_, a0_, K in [(Fraction(1, 3), Fraction(1, 4), 3), (Fraction(7, 5), Fraction(6, 5), 2)]:
-        tab = _taylor_tables(list(m.values), c_, a0_, K)
+        tab = taylor_tables(list(m.values), c_, a0_, K)
         with mpmath.workdps(40):
             for vi, v in enumerate(m.values):
                 dv = mpmath.mpf(v.coef.numerator) / v.coef.denominator * mpmath.sqrt(v.radicand)
@@ -219,7 +215,7 @@ def part_a() -> None:
                     ok &= abs(true - mpmath.mpf(float(tab.mids[jj][vi]))) <= tab.radmax[jj]
                 rem = dv ** (K + 1) * mpmath.exp(-am * dv) / mpmath.factorial(K + 1)
                 ok &= mpmath.mpf(float(tab.rem_up[vi])) >= rem
-    check(bool(ok), "_taylor_tables: |Φ_j − mid| ≤ radmax and rem_up ≥ d^(K+1)e^(−ad)/(K+1)!")
+    check(bool(ok), "taylor_tables: |Φ_j − mid| ≤ radmax and rem_up ≥ d^(K+1)e^(−ad)/(K+1)!")
 
 
 # =====================================================================================
@@ -431,10 +427,10 @@ def part_d() -> None:
             lam_true = np.linalg.eigvalsh(A)[0]
             for frac in (0.5, 0.9, 0.999, 1.001, 1.1):
                 sigma = Fraction(lam_true * frac)
-                lam, L = _cholesky_lambda(A, 0.0, sigma)
+                lam, L = cholesky_lambda(A, 0.0, sigma)
                 if L is not None:
                     ok &= float(lam) <= lam_true + 1e-14 * n
-    check(bool(ok), "_cholesky_lambda never exceeds λ_min (σ at 0.5…1.1 × λ_min, 20 matrices)")
+    check(bool(ok), "cholesky_lambda never exceeds λ_min (σ at 0.5…1.1 × λ_min, 20 matrices)")
     # dense_lambda_node on library metrics
     rng = random.Random(7)
     cases = [(sum_query(10, 5), Fraction(1)), (sum_query(4, 3), Fraction(1, 2)),
@@ -507,22 +503,20 @@ def part_e() -> None:
     # the entry enclosure used by both checks
     ok = True
     for metric, e in cases[:4]:
-        A, rad = _phi_mid_rad(metric, e)
+        A, rad = phi_mid_rad(metric, e)
         Dmp = dist_matrix_mp(metric, 40)
         with mpmath.workdps(40):
             em = mpmath.mpf(e.numerator) / e.denominator
             for i in range(metric.n):
                 for j in range(metric.n):
                     ok &= abs(mpmath.exp(-em * Dmp[i][j]) - mpmath.mpf(float(A[i, j]))) <= rad
-    check(bool(ok), "_phi_mid_rad: |Φ − Φ_mid| ≤ rad entrywise (40 digits)")
+    check(bool(ok), "phi_mid_rad: |Φ − Φ_mid| ≤ rad entrywise (40 digits)")
 
 
 # =====================================================================================
 def part_f() -> None:
     print("\n(f) exact piece re-check (integer histograms)")
     from flint import fmpz_mat
-
-    from exactdp.threshold.spd_cover import _exact_hist_product
 
     rng = random.Random(10)
     ok = True
@@ -535,12 +529,12 @@ def part_f() -> None:
         table = fmpz_mat(k, cols, [rng.randint(-2**120, 2**120) for _ in range(k * cols)])
         v = [rng.randint(-2**200, 2**200) if rng.random() < 0.5 else rng.randint(-5, 5)
              for _ in range(n)]
-        got = _exact_hist_product(codes, n, k, v, counts, table)
+        got = exact_hist_product(codes, n, k, v, counts, table)
         for c in range(cols):
             for i in range(n):
                 direct = sum(int(table[int(metric.index[i, l]), c]) * v[l] for l in range(n))
                 ok &= int(got[i, c]) == direct
-    check(bool(ok), "_exact_hist_product = plain integer product (20 metrics, 200-bit entries)")
+    check(bool(ok), "exact_hist_product = plain integer product (20 metrics, 200-bit entries)")
     # accepted pieces have z > 0 (40 digits); verdict agrees with taylor_piece
     ok_pos = True
     agree = 0

@@ -18,14 +18,14 @@ the paper (k = 4, p = (3/10, 27/100, 23/100, 1/5)): t* = (1/5)/(1 - 3/5) = 1/2, 
 (1/5 - t/(1+3t))/(1-t) < 0, checked exactly below).
 
 Justifies the expected values of tests/threshold/test_thr_exact.py and the example of
-exactdp.threshold.core.regular_epsilons.
+exactdp.threshold.api.regular_epsilons.
 """
 
 import sys
 
 import sympy as sp
 
-PROVES = ["exactdp.threshold.core.regular_epsilons"]
+PROVES = ["exactdp.threshold.api.regular_epsilons"]
 
 ok = True
 

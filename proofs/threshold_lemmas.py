@@ -1,4 +1,4 @@
-"""Two lemmas behind the threshold search (exactdp.threshold.core, exactdp.algebra.structure).
+"""Two lemmas behind the threshold search (exactdp.threshold.lemmas, exactdp.algebra.structure).
 
 Lemma 1 (perturbation near t = 0). Let Φ = I + E with E ≥ 0 entrywise,
 e = ‖E‖∞ < 1 and b > 0. Then Φ is invertible, z = Φ⁻¹b satisfies
@@ -14,8 +14,9 @@ else b_k = Φ_k z_k ≤ 0; a negative entry of one factor times positive entries
 others is a negative entry of z.) Checked below on exact rational instances, including
 ones where a factor has a negative entry.
 
-Justifies: exactdp.algebra.structure.kronecker_split and the certified route (the lemma at t0)
-and Kronecker route of exactdp.threshold.core.epsilon_threshold.
+Justifies: exactdp.algebra.structure.kronecker_split, exactdp.threshold.lemmas.lemma_holds (the
+lemma at t0 of the certified route), and the Kronecker route of
+exactdp.threshold.api.epsilon_threshold with its KroneckerThresholdCertificate.
 """
 
 import itertools
@@ -26,7 +27,12 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-PROVES = ["exactdp.algebra.structure.kronecker_split", "exactdp.threshold.core.epsilon_threshold"]
+PROVES = [
+    "exactdp.algebra.structure.kronecker_split",
+    "exactdp.threshold.api.epsilon_threshold",
+    "exactdp.threshold.lemmas.lemma_holds",
+    "exactdp.threshold.certificates.KroneckerThresholdCertificate",
+]
 
 ok = True
 

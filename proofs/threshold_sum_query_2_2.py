@@ -22,7 +22,7 @@ import sys
 
 import sympy as sp
 
-PROVES = ["exactdp.threshold.core.tight_constraints_epsilons"]
+PROVES = ["exactdp.threshold.api.tight_constraints_epsilons"]
 
 ok = True
 

@@ -37,7 +37,7 @@ import flint
 from flint import arb, fmpq, fmpq_poly, fmpz_poly
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction
 from exactdp.errors import InvalidArgument, InvalidTolerance
 
 __all__ = [
@@ -47,17 +47,11 @@ __all__ = [
     "descartes_root_count",
     "count_roots_between",
     "log_enclosure",
+    "isolate_roots_01",
+    "irreducible_roots_between",
+    "primitive_positive",
+    "separate_roots",
 ]
-
-
-def _fq(x: Fraction) -> fmpq:
-    return fmpq(x.numerator, x.denominator)
-
-
-def _fr(x: Any) -> Fraction:
-    if isinstance(x, flint.fmpz):
-        return Fraction(int(x))
-    return Fraction(int(x.p), int(x.q))
 
 
 def poly_sign_at(poly: fmpz_poly, x: Fraction) -> int:
@@ -66,7 +60,7 @@ def poly_sign_at(poly: fmpz_poly, x: Fraction) -> int:
     >>> poly_sign_at(fmpz_poly([-2, 0, 1]), Fraction(3, 2))
     1
     """
-    v = poly(_fq(x))
+    v = poly(to_fmpq(x))
     return (v > 0) - (v < 0)
 
 
@@ -87,7 +81,7 @@ def descartes_root_count(poly: fmpz_poly, lo: Fraction, hi: Fraction) -> int:
     d = poly.degree()
     f = fmpq_poly(poly)
     # f(lo + (hi - lo) y) maps (0, 1) to (lo, hi); then y = 1/(1 + x)
-    g = f(fmpq_poly([_fq(lo), _fq(hi - lo)]))
+    g = f(fmpq_poly([to_fmpq(lo), to_fmpq(hi - lo)]))
     coeffs = g.coeffs() + [fmpq(0)] * (d + 1 - len(g.coeffs()))
     rev = fmpq_poly(list(reversed(coeffs)))
     h = rev(fmpq_poly([1, 1]))
@@ -117,7 +111,12 @@ def count_roots_between(poly: fmpz_poly, lo: Fraction, hi: Fraction, depth: int 
     )
 
 
-def _primitive_positive(poly: fmpz_poly) -> fmpz_poly:
+def primitive_positive(poly: fmpz_poly) -> fmpz_poly:
+    """``poly`` divided by its content, with a positive leading coefficient.
+
+    >>> primitive_positive(fmpz_poly([4, -6]))
+    3*x + (-2)
+    """
     c = poly.content()
     p = poly / c if c != 0 else poly
     p = fmpz_poly(p) if not isinstance(p, fmpz_poly) else p
@@ -245,7 +244,7 @@ class AlgebraicNumber:
         a = self.refine(Fraction(1, 2 ** (prec + 2)))
         lo, hi = a.isolating_interval
         with workprec(prec + 20):
-            return arb.union(arb(_fq(lo)), arb(_fq(hi)))
+            return arb.union(arb(to_fmpq(lo)), arb(to_fmpq(hi)))
 
     def __float__(self) -> float:
         lo, hi = self.refine(Fraction(1, 2**60)).isolating_interval
@@ -344,7 +343,7 @@ def real_roots_between(
         for num in irreducible_roots_between(g, lo, hi):
             out.append((num, int(mult)))
     out.sort(key=lambda am: _sort_key(am[0]))
-    _separate(out)
+    separate_roots(out)
     return out
 
 
@@ -417,7 +416,7 @@ def isolate_roots_01(p: fmpz_poly) -> list[tuple[Fraction, Fraction]]:
 
 def irreducible_roots_between(g: fmpz_poly, lo: Fraction, hi: Fraction) -> list[AlgebraicNumber]:
     """Roots in the open interval (lo, hi) of an *irreducible* integer polynomial."""
-    g = _primitive_positive(g)
+    g = primitive_positive(g)
     coeffs = tuple(int(x) for x in g.coeffs())
     out: list[AlgebraicNumber] = []
     if g.degree() == 1:
@@ -428,7 +427,7 @@ def irreducible_roots_between(g: fmpz_poly, lo: Fraction, hi: Fraction) -> list[
     if lo == 0 and hi == 1:
         h = g
     else:
-        hq = fmpq_poly(g)(fmpq_poly([_fq(lo), _fq(hi - lo)]))
+        hq = fmpq_poly(g)(fmpq_poly([to_fmpq(lo), to_fmpq(hi - lo)]))
         h = hq.numer()
     w = hi - lo
     for a, b in isolate_roots_01(h):
@@ -444,8 +443,11 @@ def _sort_key(a: AlgebraicNumber) -> Fraction:
     return (lo + hi) / 2
 
 
-def _separate(items: list[tuple[AlgebraicNumber, int]]) -> None:
-    """Refine neighbouring intervals until they are disjoint (distinct roots), in place."""
+def separate_roots(items: list[tuple[AlgebraicNumber, int]]) -> None:
+    """Refine neighbouring intervals until they are disjoint (distinct roots), in place.
+
+    ``items`` are (root, multiplicity) pairs sorted by the midpoints of their intervals.
+    """
     changed = True
     while changed:
         changed = False
@@ -476,8 +478,8 @@ def log_enclosure(
     if x_lo <= 0 or x_hi < x_lo:
         raise InvalidArgument(f"need 0 < x_lo ≤ x_hi, got ({x_lo}, {x_hi})")
     with workprec(prec):
-        lo_b = arb(_fq(x_lo)).log() * arb(_fq(scale))
-        hi_b = arb(_fq(x_hi)).log() * arb(_fq(scale))
+        lo_b = arb(to_fmpq(x_lo)).log() * arb(to_fmpq(scale))
+        hi_b = arb(to_fmpq(x_hi)).log() * arb(to_fmpq(scale))
         a1, b1 = arb_to_fraction_interval(lo_b)
         a2, b2 = arb_to_fraction_interval(hi_b)
     return min(a1, a2), max(b1, b2)

@@ -51,8 +51,10 @@ import numpy as np
 from flint import arb
 
 from exactdp.arithmetic.ball import workprec
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction
+from exactdp.arithmetic.rounding import round_down_bits
 from exactdp.errors import InvalidArgument, InvalidMetric, InvalidPrivacyLevel, PrecisionLimitReached
+from exactdp.kinds import proved_by
 
 __all__ = ["euclidean_lattice_lambda_lower", "euclidean_lattice_symbol_float"]
 
@@ -65,6 +67,7 @@ _KEEP_BITS = 40  # the returned Fraction keeps this many significant bits (round
 _PRECISIONS = (64, 128, 256, 1024)
 
 
+@proved_by("lattice_spectrum_bound")
 def euclidean_lattice_lambda_lower(eps_lo: Any, eps_hi: Any, spacing: Any = 1) -> Fraction:
     """Rigorous lower bound of λ_min(Φ_S(ε)) for all ε in a range and all finite S ⊂ h·Z².
 
@@ -350,8 +353,8 @@ def _gershgorin_ball(a: arb) -> arb:
 def _poisson_low(pieces: list[tuple[tuple[int, int, int, int], int]], a: Fraction,
                  b: Fraction) -> Fraction | None:
     """Lower end of the Poisson box bound over the cover (None if not finite)."""
-    a_ball = arb(flint.fmpq(a.numerator, a.denominator))
-    b_ball = arb(flint.fmpq(b.numerator, b.denominator))
+    a_ball = arb(to_fmpq(a))
+    b_ball = arb(to_fmpq(b))
     try:
         b_float = float(b)
     except OverflowError:
@@ -382,7 +385,7 @@ def _unit_lattice_bound(a: Fraction, b: Fraction) -> Fraction:
         with workprec(prec):
             best: Fraction | None = None
             if a >= _GERSHGORIN_FROM:
-                ball = _gershgorin_ball(arb(flint.fmpq(a.numerator, a.denominator)))
+                ball = _gershgorin_ball(arb(to_fmpq(a)))
                 best = _lower_end(ball)
             # the float Poisson estimate is a point value: no box bound exceeds it by more
             # than rounding, so skip the Poisson cover when the Gershgorin bound already wins
@@ -392,7 +395,7 @@ def _unit_lattice_bound(a: Fraction, b: Fraction) -> Fraction:
                     best = low
             last = best
         if best is not None and best > 0:
-            return _round_down(best)
+            return round_down_bits(best, _KEEP_BITS)
     raise PrecisionLimitReached(
         f"could not prove λ_min > 0 for ε·h in [{a}, {b}] up to {_PRECISIONS[-1]} bits "
         f"(last lower end {last}); split the ε-range"
@@ -410,10 +413,3 @@ def _lower_end(ball: arb) -> Fraction | None:
         return None
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
 
-
-def _round_down(x: Fraction) -> Fraction:
-    """Largest p·2^e ≤ x with about _KEEP_BITS significant bits (x > 0)."""
-    e = x.numerator.bit_length() - x.denominator.bit_length() - _KEEP_BITS
-    if e >= 0:
-        return Fraction((x.numerator // (x.denominator << e)) << e)
-    return Fraction((x.numerator << -e) // x.denominator, 1 << -e)

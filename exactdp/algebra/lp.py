@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from exactdp.errors import CertificateInvalid
+from exactdp.errors import CertificateInvalid, UnboundedObjective
+from exactdp.kinds import Verdict
 
 __all__ = ["LPResult", "solve_lp"]
 
@@ -27,13 +28,19 @@ class LPResult:
     """Outcome of min c·x s.t. Ax = b, x ≥ 0 in exact arithmetic.
 
     ``feasible``: x is an optimal vertex and ``value`` = c·x. Otherwise ``farkas`` is a y
-    with Aᵀy ≥ 0 and b·y < 0 (so no x ≥ 0 solves Ax = b). Unbounded objectives raise.
+    with Aᵀy ≥ 0 and b·y < 0 (so no x ≥ 0 solves Ax = b). Unbounded objectives raise
+    :class:`~exactdp.errors.UnboundedObjective` (an ``ArithmeticError``).
     """
 
     feasible: bool
     x: tuple[Fraction, ...] | None
     value: Fraction | None
     farkas: tuple[Fraction, ...] | None
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` when Ax = b has a solution x ≥ 0, else ``FAILS`` (exact either way)."""
+        return Verdict.from_bool(self.feasible)
 
 
 def _pivot(T: list[list[Fraction]], r: int, c: int) -> None:
@@ -113,7 +120,10 @@ def solve_lp(A: Sequence[Sequence[Fraction]], b: Sequence[Fraction],
                 basis[i] = col
     # the pivots kept T[m] in reduced form; artificial columns may no longer enter
     if not _simplex(T, basis, m, n):
-        raise ArithmeticError("the LP objective is unbounded below")
+        raise UnboundedObjective(
+            "the LP objective c·x is unbounded below on {x ≥ 0 : Ax = b}; bound the variables "
+            "or change c."
+        )
     x = [Fraction(0)] * n
     for i, bv in enumerate(basis):
         if bv < n:

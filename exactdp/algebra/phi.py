@@ -21,6 +21,8 @@ import numpy as np
 import sympy
 from flint import arb
 
+from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.rounding import succ
 from exactdp.errors import ExactnessRequired
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric
@@ -84,7 +86,7 @@ def phi_exact(metric: FiniteMetric, level: PrivacyLevel) -> flint.fmpq_mat:
     [1/2,   1, 1/2]
     [1/4, 1/2,   1]
     """
-    vals = [flint.fmpq(v.numerator, v.denominator) for v in entry_values_exact(metric, level)]
+    vals = [to_fmpq(v) for v in entry_values_exact(metric, level)]
     idx = metric.index.tolist()
     return flint.fmpq_mat([[vals[k] for k in row] for row in idx])
 
@@ -118,7 +120,7 @@ def phi_enclosure(metric: FiniteMetric, level: PrivacyLevel) -> tuple[np.ndarray
             # |v - m| ≤ |mid(v) - m| + rad(v), evaluated in arb then rounded up
             err = abs(v.mid() - arb(m)) + v.rad()
             mids[k] = m
-            rads[k] = np.nextafter(float(err.upper()), np.inf)
+            rads[k] = succ(float(err.upper()))
     return mids[metric.index], rads[metric.index]
 
 

@@ -32,6 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
@@ -89,6 +90,7 @@ def product_marginals(
     return tuple(margs)
 
 
+@proved_by("threshold_lemmas")
 def kronecker_split(
     metric: FiniteMetric, rhs: Sequence[Fraction] | None
 ) -> KroneckerSplit | None:
@@ -119,7 +121,7 @@ def kronecker_split(
 
 def toeplitz_solve_float(metric: FiniteMetric, eps: float, b: np.ndarray) -> np.ndarray:
     """Levinson solve of Φ(ε) x = b for a Toeplitz metric (float, uncertified)."""
-    from scipy.linalg import solve_toeplitz
+    from scipy.linalg import solve_toeplitz  # deferred: scipy is slow to import (CLI start-up)
 
     d = np.array([float(v) for v in metric.values])
     col = np.exp(-eps * d[metric.index[:, 0]])

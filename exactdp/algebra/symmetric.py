@@ -30,8 +30,9 @@ import sympy
 
 from exactdp.algebra.phi import entry_values_exact, exact_parameter
 from exactdp.errors import ExactnessRequired, InvalidArgument
+from exactdp.kinds import Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
-from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric, read_metric
 
 __all__ = [
     "BallSymmetricMechanism",
@@ -48,7 +49,7 @@ def is_ball_size_symmetric(metric: FiniteMetric) -> bool:
     >>> is_ball_size_symmetric(line(3)), is_ball_size_symmetric(hamming(3, 2))
     (False, True)
     """
-    return bool(metric.ball_size_symmetric)
+    return bool(read_metric(metric).ball_size_symmetric)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,11 @@ class BallSymmetricMechanism:
     h: tuple[tuple[Fraction, ...], ...] = field(repr=False)
     z: Fraction
 
+    @property
+    def verdict(self) -> Verdict:
+        """Always ``Verdict.HOLDS``: a tight-constraints mechanism exists (Prop. 9)."""
+        return Verdict.HOLDS
+
     def verify(self) -> bool:
         """Re-check exactly: rows sum to 1, h[y,y'] = Φ[y,y'] h[y',y'] (Def. 6), Φz = 1."""
         vals = entry_values_exact(self.metric, self.level)
@@ -84,6 +90,7 @@ class BallSymmetricMechanism:
         return True
 
 
+@proved_by("prop9_ball_symmetric")
 def ball_symmetric_mechanism(metric: FiniteMetric, level: PrivacyLevel) -> BallSymmetricMechanism:
     """Prop. 9 closed form (proof: ``proofs/prop9_ball_symmetric.py``); needs rational s.
 
@@ -94,6 +101,7 @@ def ball_symmetric_mechanism(metric: FiniteMetric, level: PrivacyLevel) -> BallS
     ExactnessRequired
         If s = e^{-ε/q} is not rational (use :func:`ball_symmetric_z_symbolic`).
     """
+    metric = read_metric(metric)
     if not metric.ball_size_symmetric:
         raise InvalidArgument(
             f"{metric.name} is not ball-size symmetric (points see different distance "
@@ -112,6 +120,7 @@ def ball_symmetric_mechanism(metric: FiniteMetric, level: PrivacyLevel) -> BallS
     return BallSymmetricMechanism(metric, level, h, z)
 
 
+@proved_by("prop9_ball_symmetric")
 def ball_symmetric_z_symbolic(metric: FiniteMetric) -> sympy.Expr:
     """z(ε) = 1 / Σ_r n_r e^{-ε r} as a sympy expression in ``eps`` (any ε > 0).
 
@@ -122,6 +131,7 @@ def ball_symmetric_z_symbolic(metric: FiniteMetric) -> sympy.Expr:
     >>> ball_symmetric_z_symbolic(hamming(2, 2))
     1/(1 + 2*exp(-eps) + exp(-2*eps))
     """
+    metric = read_metric(metric)
     if not metric.ball_size_symmetric:
         raise InvalidArgument(f"{metric.name} is not ball-size symmetric; Prop. 9 does not apply.")
     eps = sympy.Symbol("eps", positive=True)

@@ -1,14 +1,13 @@
 """Ball arithmetic (python-flint ``arb``) with explicit, scoped precision.
 
 Ball predicates in flint return False for "false *or unknown*"; here every sign is
-three-valued (:class:`Sign`) and :func:`certified_sign` raises the precision until
+three-valued (:class:`~exactdp.kinds.Sign`, re-exported here) and :func:`certified_sign` raises the precision until
 the sign is decided or a limit is hit (:class:`~exactdp.errors.PrecisionLimitReached`).
 Balls are built from exact rationals or strings, never from binary floats.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -17,7 +16,9 @@ import flint
 import sympy
 from flint import arb, ctx
 
+from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import ExactnessRequired, PrecisionLimitReached
+from exactdp.kinds import Sign
 
 __all__ = [
     "Sign",
@@ -35,15 +36,6 @@ DEFAULT_PREC = 64
 MAX_PREC = 4096
 
 
-class Sign(enum.Enum):
-    """Three-valued sign of a ball: the undecided case is explicit."""
-
-    NEGATIVE = -1
-    ZERO = 0
-    POSITIVE = 1
-    UNDECIDED = None
-
-
 def workprec(prec: int) -> Any:
     """Scoped working precision in bits (never mutate the global precision)."""
     return ctx.workprec(prec)
@@ -56,8 +48,7 @@ def arb_from_fraction(value: Fraction | int) -> arb:
     ...     arb_from_fraction(Fraction(1, 10)).contains(flint.fmpq(1, 10))
     True
     """
-    f = Fraction(value)
-    return arb(flint.fmpq(f.numerator, f.denominator))
+    return arb(to_fmpq(value))
 
 
 def ball_sign(x: arb) -> Sign:

@@ -40,14 +40,16 @@ _FUNCTIONS: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {
 _ALLOWED = "numbers, + - * / **, parentheses, pi, E, sqrt(), log(), ln(), exp()"
 
 
-def parse_closed_form(text: str, name: str = "value", error: type[Exception] = ValueError) -> sympy.Expr:
+def parse_closed_form(text: str, name: str = "value",
+                      error: type[Exception] = InvalidArgument) -> sympy.Expr:
     """Parse ``text`` into an exact sympy expression using a whitelist (never ``eval``).
 
     Parameters
     ----------
     text : the user's string, e.g. ``"sqrt(2)/8"`` or ``"ln(3) - 1/10**30"``
     name : what the value is (used in error messages)
-    error : exception class raised for rejected text
+    error : exception class raised for rejected text (default
+        :class:`~exactdp.errors.InvalidArgument`; pass a more specific subclass)
 
     Examples
     --------
@@ -58,7 +60,7 @@ def parse_closed_form(text: str, name: str = "value", error: type[Exception] = V
     >>> parse_closed_form("__import__('os')")
     Traceback (most recent call last):
     ...
-    ValueError: Got value="__import__('os')"; only numbers, ... not allowed: '__import__').
+    exactdp.errors.InvalidArgument: Got value="__import__('os')"; only numbers, ... not allowed: '__import__').
     """
     if not isinstance(text, str):
         raise error(f"Got {name}={text!r}; expected a string.")

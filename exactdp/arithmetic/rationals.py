@@ -18,7 +18,7 @@ import sympy
 
 from exactdp.errors import ExactnessRequired, InexactInputWarning, InvalidArgument
 
-__all__ = ["to_fraction", "to_fmpq", "fmpq_to_fraction", "is_exact_number"]
+__all__ = ["to_fraction", "to_fmpq", "fmpq_to_fraction", "fmpq_to_float", "is_exact_number"]
 
 
 def is_exact_number(value: Any) -> bool:
@@ -104,7 +104,7 @@ def to_fmpq(value: Fraction | int) -> flint.fmpq:
     >>> to_fmpq(Fraction(2, 6))
     1/3
     """
-    f = Fraction(value)
+    f = value if type(value) is Fraction else Fraction(value)
     return flint.fmpq(f.numerator, f.denominator)
 
 
@@ -117,3 +117,15 @@ def fmpq_to_fraction(value: flint.fmpq | flint.fmpz) -> Fraction:
     if isinstance(value, flint.fmpz):
         return Fraction(int(value))
     return Fraction(int(value.p), int(value.q))
+
+
+def fmpq_to_float(x: flint.fmpq) -> float:
+    """The float nearest to an exact rational (Python's int true division rounds correctly).
+
+    Round to nearest, not directed: for bounds use :func:`exactdp.arithmetic.rounding.float_up`
+    / ``float_down``.
+
+    >>> fmpq_to_float(flint.fmpq(1, 3))
+    0.3333333333333333
+    """
+    return int(x.p) / int(x.q)

@@ -52,6 +52,10 @@ __all__ = [
     "float_down",
     "subnormals_ok",
     "require_subnormals",
+    "ulp",
+    "dyadic_down",
+    "dyadic_up",
+    "round_down_bits",
 ]
 
 #: Unit roundoff of IEEE binary64 with round to nearest: 2⁻⁵³, exactly.
@@ -169,3 +173,51 @@ def require_subnormals(where: str) -> None:
             "bounds of the certified float route do not hold; use method='exact' or 'ball', or "
             "run without a library that sets FTZ (e.g. some -Ofast builds)."
         )
+
+
+def ulp(x: Any) -> Any:
+    """The gap from ``|x|`` to the next float away from zero (``np.spacing``; arrays ok).
+
+    A float ``f`` nearest to a real ``r`` satisfies ``|r − f| ≤ ulp(f)`` (F1).
+
+    >>> float(ulp(1.0)) == 2 * float(U)
+    True
+    """
+    return np.spacing(np.abs(x))
+
+
+# ---- exact rounding of rationals to dyadics (the threshold routes) ----
+
+
+def dyadic_down(x: Fraction | int | float, bits: int) -> Fraction:
+    """The greatest multiple of 2^-bits that is ≤ ``x`` (exact; a float is taken exactly).
+
+    >>> dyadic_down(Fraction(1, 3), 4), dyadic_down(Fraction(-1, 3), 4)
+    (Fraction(5, 16), Fraction(-3, 8))
+    """
+    scale = 1 << bits
+    return Fraction(math.floor(Fraction(x) * scale), scale)
+
+
+def dyadic_up(x: Fraction | int | float, bits: int) -> Fraction:
+    """The least multiple of 2^-bits that is ≥ ``x`` (exact; a float is taken exactly).
+
+    >>> dyadic_up(Fraction(1, 3), 4)
+    Fraction(3, 8)
+    """
+    scale = 1 << bits
+    return Fraction(math.ceil(Fraction(x) * scale), scale)
+
+
+def round_down_bits(x: Fraction, bits: int) -> Fraction:
+    """The largest p·2^e ≤ ``x`` whose numerator p has about ``bits`` significant bits (x > 0).
+
+    Shortens a rigorous lower bound without losing its direction.
+
+    >>> round_down_bits(Fraction(1, 3), 8) <= Fraction(1, 3) < round_down_bits(Fraction(1, 3), 8) + Fraction(1, 2**9)
+    True
+    """
+    e = x.numerator.bit_length() - x.denominator.bit_length() - bits
+    if e >= 0:
+        return Fraction((x.numerator // (x.denominator << e)) << e)
+    return Fraction((x.numerator << -e) // x.denominator, 1 << -e)

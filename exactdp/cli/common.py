@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import enum
+import itertools
 import json
+import math
 import sys
 from fractions import Fraction
 from typing import Any
 
 from exactdp.arithmetic.interval import Interval
-from exactdp.errors import InvalidArgument
+from exactdp.arithmetic.validate import read_probability
+from exactdp.errors import InvalidArgument, InvalidPrior
 from exactdp.spaces.metrics import BUILTIN_METRICS, FiniteMetric
+from exactdp.spaces.priors import uniform_prior
 
 __all__ = [
     "add_metric_arguments",
@@ -67,28 +72,30 @@ def level_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def prior_from_args(metric: FiniteMetric, text: str) -> Any:
-    """'uniform', a comma list of n probabilities, or 'product:p1,p2,…' for Hamming spaces."""
-    import itertools
+    """'uniform', a comma list of n probabilities, or 'product:p1,p2,…' for Hamming spaces.
 
+    The entries are read exactly; the prior reader of the question checks the sum.
+    """
     if text == "uniform":
-        return [Fraction(1, metric.n)] * metric.n
+        return list(uniform_prior(metric))
     if text.startswith("product:"):
         if metric.kronecker_factors is None:
-            raise InvalidArgument("a product prior needs a product space (hamming)")
-        p = [Fraction(x) for x in text[len("product:"):].split(",")]
+            raise InvalidPrior("a product prior needs a product space (hamming); got "
+                               f"metric {metric.name!r}")
+        p = [read_probability(x.strip(), f"product prior entry {i}", InvalidPrior)
+             for i, x in enumerate(text[len("product:"):].split(","))]
         k = len(metric.kronecker_factors)
-        out = []
-        for combo in itertools.product(p, repeat=k):
-            v = Fraction(1)
-            for c in combo:
-                v *= c
-            out.append(v)
-        return out
+        return [math.prod(combo, start=Fraction(1)) for combo in itertools.product(p, repeat=k)]
     return [x.strip() for x in text.split(",")]
 
 
 def to_jsonable(value: Any) -> Any:
-    """Exact JSON: Fractions as "p/q" strings, intervals as [lo, hi] strings."""
+    """Exact JSON: Fractions as "p/q" strings, intervals as [lo, hi] strings, enums by value.
+
+    >>> from exactdp.kinds import Verdict
+    >>> to_jsonable({"verdict": Verdict.FAILS, "z": [Fraction(1, 3)]})
+    {'verdict': 'fails', 'z': ['1/3']}
+    """
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, Interval):
@@ -99,6 +106,8 @@ def to_jsonable(value: Any) -> Any:
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
+    if isinstance(value, enum.Enum):  # Verdict, Sign: their JSON values ("holds", 1, …)
+        return to_jsonable(value.value)
     return str(value)
 
 

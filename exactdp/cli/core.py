@@ -1,11 +1,17 @@
-"""CLI subcommands ``tight-constraints`` and ``regular``."""
+"""CLI subcommands ``tight-constraints``, ``regular`` and ``example``.
+
+``tight-constraints`` and ``regular`` exit with the verdict's code (0 holds, 1 fails; see
+:mod:`exactdp.cli.exitcodes`); ``example`` exits 0 when every example ran.
+"""
 
 from __future__ import annotations
 
 import argparse
 import time
+from fractions import Fraction
 from typing import Any
 
+from exactdp import metrics as M
 from exactdp.cli.common import (
     add_level_arguments,
     add_metric_arguments,
@@ -14,7 +20,10 @@ from exactdp.cli.common import (
     metric_from_args,
     prior_from_args,
 )
+from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
+from exactdp.kinds import Verdict
 from exactdp.regularity import RegularityResult, is_regular
+from exactdp.threshold import epsilon_threshold
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = ["register"]
@@ -46,13 +55,8 @@ def register(sub: Any) -> None:
     r.set_defaults(func=_regular)
 
 
-def _example(args: argparse.Namespace) -> int:
+def _example(args: argparse.Namespace) -> HandlerResult:
     """The main job on built-in examples: certified decisions with verified certificates."""
-    from fractions import Fraction
-
-    from exactdp import metrics as M
-    from exactdp.cli.common import prior_from_args
-
     print("exactdp example — every verdict below is certified; verify() re-checks it.\n")
     jobs: list[tuple[str, Any]] = [
         ("line(6), t = 1/2 (truncated geometric; exact z)",
@@ -82,8 +86,6 @@ def _example(args: argparse.Namespace) -> int:
         print(f"{label}\n   → {verdict}  [{res.method}, {dt:.2f} s{extra}]")
         if label.startswith("line"):
             print("     z =", ", ".join(str(Fraction(v)) for v in res.z))
-    from exactdp.threshold.core import epsilon_threshold
-
     t0 = time.perf_counter()
     thr = epsilon_threshold(M.sum_query(150, 5))
     dt = time.perf_counter() - t0
@@ -91,36 +93,37 @@ def _example(args: argparse.Namespace) -> int:
           f"[{float(thr.eps_lower):.12f}, {float(thr.eps_upper):.12f}]  [{thr.method}, {dt:.1f} s"
           + (f", verify() = {thr.certificate.verify()}" if args.verify else "") + "]")
     print("\nMore: exactdp threshold --help, exactdp tight-constraints --help, README.md")
-    return 0
+    return ExitCode.OK
 
 
-def _tight(args: argparse.Namespace) -> int:
+def _tight(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     t0 = time.perf_counter()
     res = tight_constraints(metric, **level_kwargs(args), method=args.method)
     assert isinstance(res, TightConstraintsResult)
     elapsed = time.perf_counter() - t0
     verified = res.certificate.verify()
+    verdict = Verdict.from_bool(res.exists)
     if args.json:
         payload: dict[str, Any] = {
             "metric": metric.name, "n": metric.n, **res.level.to_json(),
-            "exists": res.exists, "method": res.method, "certificate": res.certificate.kind,
+            "exists": res.exists, "verdict": verdict, "method": res.method, "certificate": res.certificate.kind,
             "certificate_verified": verified, "seconds": round(elapsed, 4),
         }
         if args.show_z:
             payload["z"] = list(res.z)
         emit_json(payload)
-        return 0
-    verdict = "EXISTS" if res.exists else "does NOT exist"
+        return checked_verdict(verdict, verified)
+    said = "EXISTS" if res.exists else "does NOT exist"
     print(f"{metric.name} (n = {metric.n}) at {res.level}:")
-    print(f"  tight-constraints mechanism {verdict}  [certified: {res.method}, "
+    print(f"  tight-constraints mechanism {said}  [certified: {res.method}, "
           f"certificate {res.certificate.kind}, verify() = {verified}, {elapsed:.3f} s]")
     if args.show_z:
         print("  z =", ", ".join(str(v) for v in res.z))
-    return 0
+    return checked_verdict(verdict, verified)
 
 
-def _regular(args: argparse.Namespace) -> int:
+def _regular(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     prior = prior_from_args(metric, args.prior)
     t0 = time.perf_counter()
@@ -128,14 +131,15 @@ def _regular(args: argparse.Namespace) -> int:
     assert isinstance(res, RegularityResult)
     elapsed = time.perf_counter() - t0
     verified = res.certificate.verify()
+    verdict = Verdict.from_bool(res.regular)
     if args.json:
         emit_json({
             "metric": metric.name, "n": metric.n, **res.level.to_json(), "prior": args.prior,
-            "regular": res.regular, "method": res.method, "certificate": res.certificate.kind,
+            "regular": res.regular, "verdict": verdict, "method": res.method, "certificate": res.certificate.kind,
             "certificate_verified": verified, "seconds": round(elapsed, 4),
         })
-        return 0
+        return checked_verdict(verdict, verified)
     print(f"{metric.name} (n = {metric.n}) at {res.level}, prior {args.prior}:")
     print(f"  {'REGULAR' if res.regular else 'NOT regular'}  [certified: {res.method}, "
           f"certificate {res.certificate.kind}, verify() = {verified}, {elapsed:.3f} s]")
-    return 0
+    return checked_verdict(verdict, verified)

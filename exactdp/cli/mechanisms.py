@@ -6,6 +6,9 @@ Register with ``register(subparsers)``. Examples::
     exactdp utility line --n 5 --mechanism tight-constraints --eps 4/5 --prior uniform
     exactdp bounds hamming --values 4 --individuals 2 --t 1/2 --prior product:3/10,27/100,23/100,1/5
     exactdp reproduce fig6-sum --quick
+
+Exit codes (:mod:`exactdp.cli.exitcodes`): ``optimal`` exits with its verdict (0 optimal,
+1 not optimal); the other commands compute values and exit 0 on success.
 """
 
 from __future__ import annotations
@@ -22,8 +25,23 @@ from exactdp.cli.common import (
     metric_from_args,
     prior_from_args,
 )
+from exactdp.cli.exitcodes import ExitCode, HandlerResult
 from exactdp.errors import InvalidArgument
-from exactdp.mechanisms.core import Mechanism, from_rows
+from exactdp.mechanisms.bounds import leakage_bound, uniform_leakage_bound
+from exactdp.mechanisms.constructors import (
+    count_queries_geometric,
+    exponential_mechanism,
+    from_rows,
+    randomized_response,
+    sum_query_geometric,
+    tight_constraints_mechanism,
+    truncated_geometric,
+)
+from exactdp.mechanisms.mechanism import Mechanism
+from exactdp.mechanisms.optimality import RemapCertificate, is_optimal
+from exactdp.mechanisms.privacy import privacy_level
+from exactdp.mechanisms.utility import min_entropy_leakage
+from exactdp.reproduce import fig4, fig6, fig7
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["register"]
@@ -69,8 +87,6 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
-    from exactdp import mechanisms as M
-
     if args.mechanism == "file":
         if not args.file:
             raise InvalidArgument("--mechanism file needs --file H.json")
@@ -80,46 +96,41 @@ def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
         raise InvalidArgument(f"--mechanism {args.mechanism} needs --eps or --t")
     lv = level_kwargs(args)
     if args.mechanism == "tight-constraints":
-        return M.tight_constraints_mechanism(metric, **lv)
+        return tight_constraints_mechanism(metric, **lv)
     if args.mechanism == "exponential":
-        return M.exponential_mechanism(metric, **lv)
+        return exponential_mechanism(metric, **lv)
     if args.mechanism == "randomized-response":
-        return M.randomized_response(metric.n, **lv)
+        return randomized_response(metric.n, **lv)
     name = args.metric
     if name == "line":
-        return M.truncated_geometric(metric.n, **lv)
+        return truncated_geometric(metric.n, **lv)
     if name == "sum-query":
-        return M.sum_query_geometric(args.u, args.v, **lv)
+        return sum_query_geometric(args.u, args.v, **lv)
     if name == "count-queries":
-        return M.count_queries_geometric(args.u, k=args.k, **lv)
+        return count_queries_geometric(args.u, k=args.k, **lv)
     raise InvalidArgument(
         f"no geometric comparator for metric {name!r} (line, sum-query, count-queries)"
     )
 
 
-def _privacy_level(args: argparse.Namespace) -> int:
-    from exactdp.mechanisms.analysis import privacy_level
-
+def _privacy_level(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
     r = privacy_level(H, metric)
     if args.json:
         emit_json({"mechanism": H.name, "metric": metric.name, **r.to_json()})
-        return 0
+        return ExitCode.OK
     enc = r.enclosure
-    what = r.value if r.value is not None or enc is None else f"in [{float(enc[0])}, {float(enc[1])}]"
+    what = r.value if r.value is not None or enc is None else f"in [{float(enc.lo)}, {float(enc.hi)}]"
     print(f"{H.name} on {metric.name}: least ε = {what}")
-    if r.enclosure is not None:
-        print(f"  enclosure ≈ {float(r)!r} (certified interval width "
-              f"{float(r.enclosure[1] - r.enclosure[0]):.1e})")
+    if enc is not None:
+        print(f"  enclosure ≈ {float(r)!r} (certified interval width {float(enc.width):.1e})")
     print(f"  witness (y, y', z) = {r.witness}, ratio = {r.ratio}, d0 = {r.distance}; "
           f"{r.pairs_checked} pairs checked ({r.method})")
-    return 0
+    return ExitCode.OK
 
 
-def _optimal(args: argparse.Namespace) -> int:
-    from exactdp.mechanisms.optimality import RemapCertificate, is_optimal
-
+def _optimal(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
     if args.at_eps is not None or args.at_t is not None:
@@ -132,13 +143,14 @@ def _optimal(args: argparse.Namespace) -> int:
     cert = r.certificate
     if args.json:
         emit_json({
-            "mechanism": H.name, "optimal": r.optimal, "private": r.private.private,
+            "mechanism": H.name, "optimal": r.optimal, "verdict": r.verdict.value,
+            "private": r.private.private,
             "tight_constraints_exist": r.tight_constraints_exist,
-            "certificate": None if cert is None else cert.kind,
+            "certificate": None if cert is None else cert.kind.value,
             "remap": cert.remap if isinstance(cert, RemapCertificate) else None,
             "farkas": None if cert is None or isinstance(cert, RemapCertificate) else cert.w,
         })
-        return 0
+        return r.verdict
     if not r.private.private:
         print(f"{H.name} is not private at this level (witness {r.private.violation}).")
     elif r.optimal:
@@ -146,12 +158,10 @@ def _optimal(args: argparse.Namespace) -> int:
     else:
         print(f"{H.name}: NOT optimal for every regular prior (Farkas certificate); "
               f"tight-constraints mechanism exists at this level: {r.tight_constraints_exist}")
-    return 0
+    return r.verdict
 
 
-def _utility(args: argparse.Namespace) -> int:
-    from exactdp.mechanisms.analysis import min_entropy_leakage
-
+def _utility(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
     prior = prior_from_args(metric, args.prior)
@@ -159,21 +169,19 @@ def _utility(args: argparse.Namespace) -> int:
     U = L.utility
     if args.json:
         emit_json({
-            "mechanism": H.name, "utility": U.value, "utility_enclosure": list(U.enclosure),
+            "mechanism": H.name, "utility": U.value, "utility_enclosure": U.enclosure,
             "leakage_ratio": L.ratio, "leakage_bits": None if L.value is None else str(L.value),
-            "leakage_enclosure": list(L.enclosure),
+            "leakage_enclosure": L.enclosure,
         })
-        return 0
+        return ExitCode.OK
     print(f"{H.name}: utility (optimal remap) = {U.value if U.exact else U.enclosure}"
           f" ≈ {float(U):.10g}")
     print(f"  min-entropy leakage = {L.value if L.value is not None else L.enclosure}"
           f" ≈ {float(L):.10g} bits")
-    return 0
+    return ExitCode.OK
 
 
-def _bounds(args: argparse.Namespace) -> int:
-    from exactdp.mechanisms.bounds import leakage_bound, uniform_leakage_bound
-
+def _bounds(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     lv = level_kwargs(args)
     prior = prior_from_args(metric, args.prior)
@@ -185,13 +193,13 @@ def _bounds(args: argparse.Namespace) -> int:
         cor2 = exc
     if args.json:
         emit_json({
-            "utility_bound": ub.value, "utility_bound_enclosure": list(ub.enclosure),
-            "leakage_bound_ratio": lb.ratio, "leakage_bound_enclosure": list(lb.enclosure),
+            "utility_bound": ub.value, "utility_bound_enclosure": ub.enclosure,
+            "leakage_bound_ratio": lb.ratio, "leakage_bound_enclosure": lb.enclosure,
             "uniform_leakage_bound_enclosure": None if isinstance(cor2, Exception)
-            else list(cor2.enclosure),
-            "regularity_certificate": ub.regularity.certificate.kind,
+            else cor2.enclosure,
+            "regularity_certificate": str(ub.regularity.certificate.kind),
         })
-        return 0
+        return ExitCode.OK
     print(f"Thm. 2: utility ≤ Σα = {ub.value if ub.value is not None else ub.enclosure}"
           f" ≈ {float(ub):.10g}  (certificate: {ub.regularity.certificate.kind})")
     print(f"Prop. 5: leakage ≤ {lb.value if lb.value is not None else lb.enclosure}"
@@ -200,12 +208,10 @@ def _bounds(args: argparse.Namespace) -> int:
         print(f"Cor. 2: not applicable ({cor2})")
     else:
         print(f"Cor. 2 (every prior): leakage ≤ {float(cor2):.10g} bits")
-    return 0
+    return ExitCode.OK
 
 
-def _reproduce(args: argparse.Namespace) -> int:
-    from exactdp.reproduce import fig4, fig6, fig7
-
+def _reproduce(args: argparse.Namespace) -> HandlerResult:
     if args.figure == "fig7":
         print(fig7.to_markdown(fig7.fig7(quick=args.quick)))
     elif args.figure == "fig4":
@@ -214,4 +220,4 @@ def _reproduce(args: argparse.Namespace) -> int:
         print(fig6.to_markdown(fig6.fig6_sum_query(quick=args.quick)))
     else:
         print(fig6.to_markdown(fig6.fig6_count_queries(quick=args.quick)))
-    return 0
+    return ExitCode.OK

@@ -7,7 +7,11 @@ Subcommands (human output by default, exact JSON with ``--json``):
   ``--dist "0:1/2,2:1/2" [--dist2 …]`` for general finite laws);
 - ``closed-forms``: the sympy expressions of the Bernoulli cases;
 - ``certify``: a concrete population of Bernoulli users (``--others``, ``--presence``);
-- ``adult``: conservative vs exact θ on the UCI Adult classes.
+- ``adult``: conservative vs exact θ on the UCI Adult classes (progress on stderr;
+  ``--quiet`` silences it).
+
+``certify`` exits with its verdict's code (0 private, 1 not private); the others compute
+values and exit 0 (see :mod:`exactdp.cli.exitcodes`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import argparse
 import json
 from typing import Any
 
+from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
 from exactdp.errors import InvalidArgument
+from exactdp.progress import stderr_progress
 from exactdp.pufferfish.adult import (
     DEFAULT_EPSILONS,
     adult_rows,
@@ -80,7 +86,7 @@ def _add_pair_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="exact JSON output")
 
 
-def _scale(args: argparse.Namespace) -> int:
+def _scale(args: argparse.Namespace) -> HandlerResult:
     pair = _pair_from_args(args)
     cons = conservative_scale(pair, args.eps)
     ex = exact_scale(pair, args.eps, tol=args.tol)
@@ -95,7 +101,7 @@ def _scale(args: argparse.Namespace) -> int:
             "exact": ex.to_json(),
             "verified": ok,
         }, indent=2))
-        return 0
+        return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
     print(f"pair: {pair.describe()}   ε = {cons.eps}")
     print(f"conservative θ = W∞/ε = {cons.theta}   (W∞ = {cons.winf}, W1 = {cons.w1})")
     if ex.zero_noise:
@@ -107,24 +113,24 @@ def _scale(args: argparse.Namespace) -> int:
         print(f"certified: {ex.lo} < θ* ≤ {ex.hi}  (≈ {ex.float():.15g}; {ex.method}, "
               f"{ex.prec} bits)")
     print(f"verified independently: {ok}")
-    return 0
+    return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
 
 
-def _closed(args: argparse.Namespace) -> int:
+def _closed(args: argparse.Namespace) -> HandlerResult:
     forms = closed_forms()
     if args.json:
         print(json.dumps({k: str(v) for k, v in forms.items()}, indent=2))
     else:
         for k, v in forms.items():
             print(f"{k} = {v}")
-    return 0
+    return ExitCode.OK
 
 
 def _split(text: str | None) -> list[str]:
     return [] if text is None else [t.strip() for t in text.split(",") if t.strip()]
 
 
-def _certify(args: argparse.Namespace) -> int:
+def _certify(args: argparse.Namespace) -> HandlerResult:
     pair = _pair_from_args(args)
     ps = _split(args.others)
     zs = _split(args.presence) or ["1"] * len(ps)
@@ -134,8 +140,8 @@ def _certify(args: argparse.Namespace) -> int:
         out: dict[str, Any] = c.to_json()
         out["verified"] = ok
         print(json.dumps(out, indent=2))
-        return 0
-    print(f"verdict at θ = {c.theta}, ε = {c.eps}: {c.verdict.value}"
+        return checked_verdict(c.verdict, ok)
+    print(f"verdict at θ = {c.theta}, ε = {c.eps}: {'private' if c.private else 'NOT private'}"
           + (" (tight: the loss equals ε exactly)" if c.tight else ""))
     print(f"worst output y = {c.worst_output}: ln f(y|s) − ln f(y|s') ∈ {c.worst_log_ratio}")
     if c.population_theta is not None and c.independent_theta is not None:
@@ -143,18 +149,19 @@ def _certify(args: argparse.Namespace) -> int:
         print(f"least θ for this population:  {float(pt.lo):.12g} … {float(pt.hi):.12g}")
         print(f"least θ for every population: {float(it.lo):.12g} … {float(it.hi):.12g}")
     print(f"verified independently: {ok}")
-    return 0
+    return checked_verdict(c.verdict, ok)
 
 
-def _adult(args: argparse.Namespace) -> int:
+def _adult(args: argparse.Namespace) -> HandlerResult:
     rows = adult_rows(args.eps or list(DEFAULT_EPSILONS),
                       scenarios=args.scenario or ("user", "change", "class"),
-                      max_class_size=args.max_class_size)
+                      max_class_size=args.max_class_size,
+                      progress=None if args.quiet else stderr_progress())
     if args.json:
         print(json.dumps([r.to_json() for r in rows], indent=2))
     else:
         print(wide_markdown_table(rows) if args.wide else markdown_table(rows))
-    return 0
+    return ExitCode.OK
 
 
 def register(subparsers: Any) -> None:
@@ -187,4 +194,5 @@ def register(subparsers: Any) -> None:
     a.add_argument("--max-class-size", type=int, default=500)
     a.add_argument("--wide", action="store_true", help="one column per ε")
     a.add_argument("--json", action="store_true")
+    a.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a.set_defaults(func=_adult)

@@ -8,6 +8,9 @@ Examples (once registered in ``exactdp.cli.main``)::
     exactdp sets-check --X "0; 1/4" --Y "0" --box "0:1/4" --eps 1
     exactdp sets-capacity --X "0,0; 1,0" --box "0,0:1/2,1/2" --eps 1 --json
     exactdp sets-hausdorff --X "0,0" --Y "3,4" --norm l2
+
+``sets-check`` exits with its verdict's code (0 holds, 1 violated); the others compute
+values and exit 0 (see :mod:`exactdp.cli.exitcodes`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import json
 from typing import Any
 
+from exactdp.cli.exitcodes import ExitCode, HandlerResult
 from exactdp.errors import InvalidBox, InvalidSet
 from exactdp.sets._boxes import Box
 from exactdp.sets._capacity import capacity_functional
@@ -53,7 +57,7 @@ def _print(payload: dict[str, Any], as_json: bool, human: str) -> None:
     print(json.dumps(payload, indent=2, ensure_ascii=False) if as_json else human)
 
 
-def _check(args: argparse.Namespace) -> int:
+def _check(args: argparse.Namespace) -> HandlerResult:
     K = [parse_box(b) for b in args.box]
     r = check_set_privacy(parse_points(args.X), parse_points(args.Y), K, args.eps, bound=args.bound, norm=args.norm)
     f = r.floats()
@@ -66,10 +70,10 @@ def _check(args: argparse.Namespace) -> int:
         + ("  [guaranteed by proofs/sets_correct_bound.py]" if r.guaranteed else "")
     )
     _print(r.to_json(), args.json, human)
-    return 0 if r.holds else 1
+    return r.verdict
 
 
-def _capacity(args: argparse.Namespace) -> int:
+def _capacity(args: argparse.Namespace) -> HandlerResult:
     K = [parse_box(b) for b in args.box]
     r = capacity_functional(parse_points(args.X), K, args.eps)
     lo, hi = r.interval(128)
@@ -80,10 +84,10 @@ def _capacity(args: argparse.Namespace) -> int:
         "eps": str(r.level.eps),
     }
     _print(payload, args.json, f"T = {r.expr}  (≈ {r.value_float:.10g})")
-    return 0
+    return ExitCode.OK
 
 
-def _hausdorff(args: argparse.Namespace) -> int:
+def _hausdorff(args: argparse.Namespace) -> HandlerResult:
     r = hausdorff_distance(parse_points(args.X), parse_points(args.Y), args.norm)
     payload = {
         "value": str(r.value),
@@ -97,7 +101,7 @@ def _hausdorff(args: argparse.Namespace) -> int:
         f"({r.direction}), nearest {[str(c) for c in r.nearest]}"
     )
     _print(payload, args.json, human)
-    return 0
+    return ExitCode.OK
 
 
 def register(subparsers: Any) -> None:

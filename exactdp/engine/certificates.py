@@ -6,7 +6,10 @@ certificates recompute the enclosure from scratch at the recorded precision, and
 verified-float certificates are re-checked in flint ball arithmetic.
 
 The claim certified everywhere here is about one linear system Φx = b (b = 1 for
-tight constraints, b = π for regularity; Φ symmetric, so αΦ = π ⇔ Φα = π):
+tight constraints, b = π for regularity; Φ symmetric, so αΦ = π ⇔ Φα = π). Every
+certificate states it the same way: ``holds`` (True: a solution x ≥ 0 exists; False:
+none does), ``verdict`` (the same claim as a :class:`~exactdp.kinds.Verdict`) and
+``kind`` (its :class:`~exactdp.kinds.CertificateKind`):
 
 * :class:`ExactSolution` — x solves Φx = b exactly. With every x_i ≥ 0 this proves a
   nonnegative solution exists; with some x_i < 0 *and* Φ nonsingular (checked too),
@@ -18,19 +21,40 @@ tight constraints, b = π for regularity; Φ symmetric, so αΦ = π ⇔ Φα = 
   enclosure settle the question.
 * :class:`VerifiedFloatCertificate` — a float approximate inverse R and a rigorous
   componentwise enclosure [lo, hi] of x (Krawczyk-type bound); re-checked in arb.
+* :class:`KroneckerCertificate` — Φ = ⊗Φ_k, b = ⊗b_k and one certificate per factor.
+* :class:`SymbolicCertificate` — z(s) = N(s)/D(s) exactly over Q(s) and its signs.
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import line
+>>> from exactdp.spaces.levels import parse_level
+>>> lvl = parse_level(t="1/2")
+>>> cert = ExactSolution(line(2), lvl, (Fraction(1), Fraction(1)),
+...                      (Fraction(2, 3), Fraction(2, 3)), holds=True)
+>>> cert.kind, cert.verdict, cert.verify()
+(<CertificateKind.EXACT_SOLUTION: 'exact-solution'>, <Verdict.HOLDS: 'holds'>, True)
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import ClassVar
 
 import flint
 import numpy as np
+from numpy.typing import NDArray
 
 from exactdp.algebra.phi import entry_values_exact, phi_ball
+from exactdp.algebra.symbolic import RationalSolution, rational_function_signs
 from exactdp.arithmetic.ball import arb_from_fraction, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
+from exactdp.arithmetic.rounding import float_down, float_up
+from exactdp.kinds import Certificate, CertificateKind, Sign, Verdict, proved_by
+from exactdp.linalg.arb_check import check_enclosure_arb
+from exactdp.linalg.enclosure import FloatEnclosure
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric
 
@@ -40,31 +64,23 @@ __all__ = [
     "FarkasCertificate",
     "BallCertificate",
     "VerifiedFloatCertificate",
+    "KroneckerCertificate",
+    "SymbolicCertificate",
+    "EngineCertificate",
     "exact_nonsingular",
 ]
 
 
-class Certificate(Protocol):
-    """Anything with ``verify() -> bool`` and a short ``kind`` tag."""
-
-    @property
-    def kind(self) -> str: ...
-
-    def verify(self) -> bool: ...
-
-
 def _fmpq_column(values: tuple[Fraction, ...]) -> flint.fmpq_mat:
-    return flint.fmpq_mat([[flint.fmpq(v.numerator, v.denominator)] for v in values])
+    return flint.fmpq_mat([[to_fmpq(v)] for v in values])
 
 
-def _exact_phi_times(metric: FiniteMetric, level: PrivacyLevel, x: tuple[Fraction, ...]) -> list[
-    Fraction
-]:
-    vals = entry_values_exact(metric, level)
-    fvals = [flint.fmpq(v.numerator, v.denominator) for v in vals]
+def _exact_phi_times(metric: FiniteMetric, level: PrivacyLevel,
+                     x: tuple[Fraction, ...]) -> list[Fraction]:
+    fvals = [to_fmpq(v) for v in entry_values_exact(metric, level)]
     phi = flint.fmpq_mat([[fvals[k] for k in row] for row in metric.index.tolist()])
     prod = phi * _fmpq_column(x)
-    return [Fraction(int(e.p), int(e.q)) for e in prod.entries()]
+    return [fmpq_to_fraction(e) for e in prod.entries()]
 
 
 _PRIMES = (4611686018427387847, 4611686018427387817, 4611686018427387787)
@@ -95,9 +111,13 @@ def exact_nonsingular(metric: FiniteMetric, level: PrivacyLevel) -> bool:
         mat = flint.nmod_mat([[vals[k] for k in row] for row in metric.index.tolist()], p)
         if mat.rank() == n:
             return True
-    fv = [flint.fmpq(v.numerator, v.denominator) for v in entry_values_exact(metric, level)]
+    fv = [to_fmpq(v) for v in entry_values_exact(metric, level)]
     phi = flint.fmpq_mat([[fv[k] for k in row] for row in metric.index.tolist()])
     return bool(phi.rank() == n)
+
+
+def _witness_ok(witness: int | None, n: int) -> bool:
+    return isinstance(witness, int) and 0 <= witness < n
 
 
 @dataclass(frozen=True)
@@ -108,16 +128,28 @@ class ExactSolution:
     ----------
     x : tuple of Fraction
         The exact solution.
-    nonnegative : bool
-        Whether every x_i ≥ 0 (the verdict this certificate supports).
+    holds : bool
+        Whether every x_i ≥ 0 (the claim this certificate supports; ``nonnegative`` is
+        the same value under its historical name).
     """
+
+    kind: ClassVar[CertificateKind] = CertificateKind.EXACT_SOLUTION
 
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel
     rhs: tuple[Fraction, ...] = field(repr=False)
     x: tuple[Fraction, ...] = field(repr=False)
-    nonnegative: bool
-    kind: str = "exact-solution"
+    holds: bool
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` when every x_i ≥ 0, else ``FAILS``."""
+        return Verdict.from_bool(bool(self.holds))
+
+    @property
+    def nonnegative(self) -> bool:
+        """The historical name of :attr:`holds`."""
+        return self.holds
 
     def verify(self) -> bool:
         """Multiply back exactly; for a negative entry also prove uniqueness (det Φ ≠ 0)."""
@@ -125,23 +157,39 @@ class ExactSolution:
             return False
         if _exact_phi_times(self.metric, self.level, self.x) != list(self.rhs):
             return False
-        if self.nonnegative:
+        if self.holds:
             return all(v >= 0 for v in self.x)
         return any(v < 0 for v in self.x) and exact_nonsingular(self.metric, self.level)
 
 
 @dataclass(frozen=True)
 class FarkasCertificate:
-    """y with Φᵀy ≥ 0 and bᵀy < 0 (exact): Φx = b has no solution x ≥ 0."""
+    """y with Φᵀy ≥ 0 and bᵀy < 0 (exact): Φx = b has no solution x ≥ 0.
+
+    ``holds`` is always False (the certificate proves that the property fails).
+    """
+
+    kind: ClassVar[CertificateKind] = CertificateKind.FARKAS
 
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel
     rhs: tuple[Fraction, ...] = field(repr=False)
     y: tuple[Fraction, ...] = field(repr=False)
-    kind: str = "farkas"
+
+    @property
+    def holds(self) -> bool:
+        """Always False: a Farkas vector proves that no x ≥ 0 solves Φx = b."""
+        return False
+
+    @property
+    def verdict(self) -> Verdict:
+        """Always ``FAILS``."""
+        return Verdict.FAILS
 
     def verify(self) -> bool:
         """Φ is symmetric, so Φᵀy = Φy; check it is ≥ 0 and that b·y < 0, exactly."""
+        if len(self.y) != self.metric.n or len(self.rhs) != self.metric.n:
+            return False
         phi_y = _exact_phi_times(self.metric, self.level, self.y)
         return all(v >= 0 for v in phi_y) and sum(
             (b * y for b, y in zip(self.rhs, self.y)), Fraction(0)
@@ -155,14 +203,20 @@ class BallCertificate:
     ``holds`` True: every enclosure is > 0. ``holds`` False: ``witness`` has an enclosure < 0.
     """
 
+    kind: ClassVar[CertificateKind] = CertificateKind.BALL
+
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel
     rhs: tuple[Fraction, ...] = field(repr=False)
     precision: int
     holds: bool
     witness: int | None
-    enclosure: tuple[tuple[Fraction, Fraction], ...] = field(repr=False)
-    kind: str = "ball"
+    enclosure: tuple[Enclosure, ...] = field(repr=False)
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
+        return Verdict.from_bool(bool(self.holds))
 
     def verify(self) -> bool:
         """Re-check the enclosure by a routine independent of ``arb_mat.solve``.
@@ -173,10 +227,13 @@ class BallCertificate:
         float box is too coarse to carry the verdict (an entry within a few ulps of 0, the
         reason a high precision was needed) is the ball solve itself recomputed instead.
         """
-        from exactdp.linalg.verified import FloatEnclosure, check_enclosure_arb
-
-        lo = np.array([_round_down(a) for a, _ in self.enclosure])
-        hi = np.array([_round_up(b) for _, b in self.enclosure])
+        n = self.metric.n
+        if len(self.enclosure) != n or len(self.rhs) != n:
+            return False
+        if not self.holds and not _witness_ok(self.witness, n):
+            return False
+        lo = np.array([float_down(e.lo) for e in self.enclosure])
+        hi = np.array([float_up(e.hi) for e in self.enclosure])
         carries = bool(np.all(lo > 0)) if self.holds else (
             self.witness is not None and bool(hi[self.witness] < 0))
         with workprec(self.precision):
@@ -198,45 +255,42 @@ class BallCertificate:
                 return False
             entries = x.entries()
             if self.holds:
-                return all(e > 0 for e in entries)
+                return all(bool(e > 0) for e in entries)
             assert self.witness is not None
             return bool(entries[self.witness] < 0)
-
-
-def _round_down(v: Fraction) -> float:
-    f = float(v)
-    return f if Fraction(f) <= v else float(np.nextafter(f, -np.inf))
-
-
-def _round_up(v: Fraction) -> float:
-    f = float(v)
-    return f if Fraction(f) >= v else float(np.nextafter(f, np.inf))
 
 
 @dataclass(frozen=True)
 class VerifiedFloatCertificate:
     """Rigorous float enclosure [lo, hi] of the solution, from an approximate inverse R."""
 
+    kind: ClassVar[CertificateKind] = CertificateKind.VERIFIED_FLOAT
+
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel
     rhs: tuple[Fraction, ...] = field(repr=False)
     holds: bool
     witness: int | None
-    R: np.ndarray = field(repr=False)
-    enclosure: Any = field(repr=False)
+    R: NDArray[np.float64] = field(repr=False)
+    enclosure: FloatEnclosure = field(repr=False)
     verify_precision: int = 64
-    kind: str = "verified-float"
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
+        return Verdict.from_bool(bool(self.holds))
 
     def verify(self) -> bool:
         """Re-check the enclosure in flint ball arithmetic, then re-read the signs."""
-        from exactdp.linalg.verified import check_enclosure_arb
-
         lo, hi = self.enclosure.lo, self.enclosure.hi
+        n = self.metric.n
+        if len(lo) != n or len(hi) != n or len(self.rhs) != n:
+            return False
         if self.holds:
             if not bool(np.all(lo > 0)):
                 return False
         else:
-            if self.witness is None or not hi[self.witness] < 0:
+            if not _witness_ok(self.witness, n) or not hi[self.witness] < 0:
                 return False
         with workprec(self.verify_precision):
             phi = phi_ball(self.metric, self.level)
@@ -244,6 +298,7 @@ class VerifiedFloatCertificate:
             return bool(check_enclosure_arb(phi, b, self.R, self.enclosure, self.verify_precision))
 
 
+@proved_by("kronecker_split")
 @dataclass(frozen=True)
 class KroneckerCertificate:
     """Φ = Φ_1 ⊗ … ⊗ Φ_m and b = b_1 ⊗ … ⊗ b_m (b_k ≥ 0, nonzero); per-factor certificates.
@@ -254,17 +309,21 @@ class KroneckerCertificate:
     certificate here does except the LP one (never used for a Kronecker split).
     """
 
+    kind: ClassVar[CertificateKind] = CertificateKind.KRONECKER
+
     metric: FiniteMetric = field(repr=False)
     rhs: tuple[Fraction, ...] = field(repr=False)
     factor_rhs: tuple[tuple[Fraction, ...], ...] = field(repr=False)
-    factors: tuple[Any, ...]
+    factors: tuple[Certificate, ...]
     holds: bool
-    kind: str = "kronecker"
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
+        return Verdict.from_bool(bool(self.holds))
 
     def verify(self) -> bool:
         """Check the factorisation of Φ and b exactly, then every factor certificate."""
-        import itertools
-
         fm = self.metric.kronecker_factors
         if fm is None or len(fm) != len(self.factors) or len(fm) != len(self.factor_rhs):
             return False
@@ -294,16 +353,15 @@ class KroneckerCertificate:
         if not all(c.verify() for c in self.factors):
             return False
         if self.holds:
-            return all(_claims_holds(c) for c in self.factors)
+            return all(c.verdict is Verdict.HOLDS for c in self.factors)
         # "fails" uses the lemma's ⇒ direction, which needs EVERY Φ_k invertible: ball and
         # verified-float certificates prove it by solving; exact ones are checked here.
-        if any(c.kind == "farkas" for c in self.factors):
+        if any(isinstance(c, FarkasCertificate) for c in self.factors):
             return False
         for f, c in zip(fm, self.factors):
-            if isinstance(c, ExactSolution) and c.nonnegative and not exact_nonsingular(
-                    f, c.level):
+            if isinstance(c, ExactSolution) and c.holds and not exact_nonsingular(f, c.level):
                 return False
-        return any(not _claims_holds(c) for c in self.factors)
+        return any(c.verdict is Verdict.FAILS for c in self.factors)
 
 
 @dataclass(frozen=True)
@@ -315,23 +373,31 @@ class SymbolicCertificate:
     precision, and for a "fails" verdict re-proves Φ nonsingular at the level (ball solve).
     """
 
+    kind: ClassVar[CertificateKind] = CertificateKind.SYMBOLIC
+
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel
-    solution: Any = field(repr=False)  # exactdp.algebra.symbolic.RationalSolution
+    solution: RationalSolution = field(repr=False)
     holds: bool
     witness: int | None
     precision: int
-    kind: str = "symbolic"
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
+        return Verdict.from_bool(bool(self.holds))
 
     def verify(self) -> bool:
-        from exactdp.algebra.symbolic import rational_function_signs
-
+        """Re-check the Q(s) identity exactly, then the signs at the level in balls."""
         if not self.solution.verify():
             return False
         signs = rational_function_signs(self.solution, self.level, self.precision)
         if self.holds:
-            return all(sg is not None and sg >= 0 for sg in signs)
-        if self.witness is None or signs[self.witness] != -1:
+            return all(sg is Sign.POSITIVE or sg is Sign.ZERO for sg in signs)
+        if not _witness_ok(self.witness, len(signs)):
+            return False
+        assert self.witness is not None
+        if signs[self.witness] is not Sign.NEGATIVE:
             return False
         with workprec(self.precision):
             phi = phi_ball(self.metric, self.level)
@@ -342,8 +408,6 @@ class SymbolicCertificate:
         return True
 
 
-def _claims_holds(cert: Any) -> bool:
-    if isinstance(cert, ExactSolution):
-        return cert.nonnegative
-    return bool(cert.holds)
-
+#: Every certificate the engine emits.
+EngineCertificate = (ExactSolution | FarkasCertificate | BallCertificate | VerifiedFloatCertificate
+                     | KroneckerCertificate | SymbolicCertificate)

@@ -29,17 +29,24 @@ Backends, cheapest first (``method="auto"``):
 
 Small instances with rational s go straight to ``exact`` (it is fast there and yields the
 exact solution).
+
+The vocabulary is that of :mod:`exactdp.kinds`: the method names are
+:data:`~exactdp.kinds.METHODS` (checked by :func:`read_method`), verdicts are
+:class:`~exactdp.kinds.Verdict`, the signs read from a solution are
+:class:`~exactdp.kinds.Sign`, and enclosures are :class:`~exactdp.arithmetic.interval.Enclosure`.
 """
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
+from typing import Any, Literal
 
 import flint
 import numpy as np
+from numpy.typing import NDArray
 
 from exactdp.algebra.lp import solve_lp
 from exactdp.algebra.phi import (
@@ -50,35 +57,76 @@ from exactdp.algebra.phi import (
     phi_exact,
     phi_float,
 )
+from exactdp.algebra.structure import kronecker_split
+from exactdp.algebra.symbolic import rational_function_signs, solve_symbolic
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq, to_fraction
+from exactdp.arithmetic.validate import read_precision
 from exactdp.engine.certificates import (
     BallCertificate,
     Certificate,
+    EngineCertificate,
     ExactSolution,
     FarkasCertificate,
     KroneckerCertificate,
     SymbolicCertificate,
     VerifiedFloatCertificate,
 )
-from exactdp.errors import InvalidArgument, PrecisionLimitReached
+from exactdp.errors import InvalidArgument, InvalidPrivacyLevel, PrecisionLimitReached
+from exactdp.kinds import METHODS, Method, Sign, Verdict, proved_by
+from exactdp.linalg.enclosure import float_enclosure
+from exactdp.linalg.verified import verified_solve
 from exactdp.spaces.levels import PrivacyLevel
-from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric, read_metric
 
-__all__ = ["Verdict", "EngineResult", "FloatEstimate", "solve_nonnegative", "float_solve", "METHODS"]
+__all__ = [
+    "Verdict",
+    "EngineResult",
+    "FloatEstimate",
+    "solve_nonnegative",
+    "float_solve",
+    "METHODS",
+    "CERTIFIED_METHODS",
+    "CertifiedMethod",
+    "read_method",
+]
 
-METHODS = ("auto", "exact", "symbolic", "ball", "verified-float", "float")
+#: The certified methods of :func:`solve_nonnegative`: every name of
+#: :data:`~exactdp.kinds.METHODS` except ``"float"``.
+CERTIFIED_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m != "float")
+#: The same names as a type (for the ``typing.overload`` of the questions).
+CertifiedMethod = Literal["auto", "exact", "symbolic", "ball", "verified-float"]
 
 #: Below this size, rational levels go straight to the exact solver.
 EXACT_FIRST_MAX_N = 80
 
 
-class Verdict(enum.Enum):
-    """Three-valued answer of one backend. UNDECIDED never reaches users."""
+def read_method(method: Any, *, allow_float: bool = True) -> Method:
+    """Check ``method`` against :data:`~exactdp.kinds.METHODS` (``"float"`` only if allowed).
 
-    HOLDS = "holds"
-    FAILS = "fails"
-    UNDECIDED = "undecided"
+    >>> read_method("ball")
+    'ball'
+    >>> read_method("fast")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: Got method='fast'; choose one of 'auto', 'exact', ...
+    """
+    allowed = METHODS if allow_float else CERTIFIED_METHODS
+    if not isinstance(method, str) or method not in allowed:
+        names = ", ".join(repr(m) for m in allowed)
+        hint = "" if allow_float else " (use float_solve for an uncertified float answer)"
+        raise InvalidArgument(f"Got method={method!r}; choose one of {names}{hint}.")
+    return method  # type: ignore[return-value]
+
+
+def _read_level(level: Any) -> PrivacyLevel:
+    if not isinstance(level, PrivacyLevel):
+        raise InvalidPrivacyLevel(
+            f"Got level={level!r}; pass a PrivacyLevel, e.g. parse_level(eps='4/5') or "
+            "parse_level(t='1/2')."
+        )
+    return level
 
 
 @dataclass(frozen=True)
@@ -88,28 +136,41 @@ class EngineResult:
     Attributes
     ----------
     holds : bool
-        Certified verdict.
+        Certified verdict (``verdict`` is the same answer as a :class:`~exactdp.kinds.Verdict`).
     certificate : Certificate
         ``certificate.verify()`` re-checks the verdict independently.
     method : str
-        Backend that decided ("exact", "exact-lp", "ball", "verified-float").
+        Backend that decided ("exact", "exact-lp", "ball", "verified-float", "symbolic",
+        "kronecker[...]").
     precision : int or None
         Bits used by the ball backend (53 for verified float, None for exact).
     x_exact : tuple of Fraction or None
-        The exact solution when the exact backend ran (for LP: a nonnegative solution).
-    x_enclosure : tuple of (Fraction, Fraction) or None
-        Rigorous componentwise enclosure when a certified backend ran.
+        The exact solution when an exact backend ran (for LP: a nonnegative solution).
+    x_enclosure : tuple of Enclosure or None
+        Rigorous componentwise enclosure when a certified backend ran (degenerate when
+        exact); computed on first access.
     singular : bool
         True when Φ is singular at this level (exact backend only).
     """
 
     holds: bool
-    certificate: Certificate = field(repr=False)
+    certificate: EngineCertificate = field(repr=False)
     method: str
     precision: int | None
     x_exact: tuple[Fraction, ...] | None = field(default=None, repr=False)
-    x_enclosure: tuple[tuple[Fraction, Fraction], ...] | None = field(default=None, repr=False)
     singular: bool = False
+    enclosure_builder: Callable[[], tuple[Enclosure, ...]] | None = field(
+        default=None, repr=False, compare=False)
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` or ``FAILS`` (the engine never returns an undecided answer)."""
+        return Verdict.from_bool(self.holds)
+
+    @cached_property
+    def x_enclosure(self) -> tuple[Enclosure, ...] | None:
+        """Rigorous componentwise enclosure of x (None when no certified backend gave one)."""
+        return None if self.enclosure_builder is None else self.enclosure_builder()
 
 
 @dataclass(frozen=True)
@@ -117,23 +178,36 @@ class FloatEstimate:
     """Uncertified float64 answer (``method="float"``). Never a proof.
 
     ``holds_estimate`` is what a plain float solve suggests; near a threshold or for
-    ill-conditioned Φ it can be wrong.
+    ill-conditioned Φ it can be wrong, so ``verdict`` is always ``Verdict.UNDECIDED``.
     """
 
     holds_estimate: bool
-    x_float: np.ndarray = field(repr=False)
+    x_float: NDArray[np.float64] = field(repr=False)
     method: str = "float"
     certified: bool = False
 
+    @property
+    def verdict(self) -> Verdict:
+        """Always ``UNDECIDED``: a float solve proves nothing (see ``holds_estimate``)."""
+        return Verdict.UNDECIDED
 
-def _read_signs(signs: Sequence[int | None]) -> tuple[Verdict, int | None]:
-    """Decide from three-valued signs (+1, 0, -1, None=undecided) of the unique solution."""
+
+def _read_signs(signs: Sequence[Sign]) -> tuple[Verdict, int | None]:
+    """Decide from the three-valued signs of the unique solution's entries."""
     for i, s in enumerate(signs):
-        if s is not None and s < 0:
+        if s is Sign.NEGATIVE:
             return Verdict.FAILS, i
-    if all(s is not None for s in signs):
+    if all(s is not Sign.UNDECIDED for s in signs):
         return Verdict.HOLDS, None
     return Verdict.UNDECIDED, None
+
+
+def _exact_sign(v: Fraction) -> Sign:
+    return Sign.POSITIVE if v > 0 else Sign.NEGATIVE if v < 0 else Sign.ZERO
+
+
+def _point_enclosures(x: tuple[Fraction, ...]) -> Callable[[], tuple[Enclosure, ...]]:
+    return lambda: tuple(Enclosure(v, v) for v in x)
 
 
 # -- backends ------------------------------------------------------------------
@@ -141,17 +215,17 @@ def _exact_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fractio
     EngineResult
 ):
     phi = phi_exact(metric, level)
-    b = flint.fmpq_mat([[flint.fmpq(v.numerator, v.denominator)] for v in rhs])
+    b = flint.fmpq_mat([[to_fmpq(v)] for v in rhs])
     try:
         sol = phi.solve(b)
     except ZeroDivisionError:
         return _exact_lp(metric, level, rhs)
-    x = tuple(Fraction(int(e.p), int(e.q)) for e in sol.entries())
-    verdict, _ = _read_signs([(v > 0) - (v < 0) for v in x])
+    x = tuple(fmpq_to_fraction(e) for e in sol.entries())
+    verdict, _ = _read_signs([_exact_sign(v) for v in x])
     holds = verdict is Verdict.HOLDS
-    cert = ExactSolution(metric, level, rhs, x, nonnegative=holds)
+    cert = ExactSolution(metric, level, rhs, x, holds)
     return EngineResult(holds, cert, "exact", None, x_exact=x,
-                        x_enclosure=tuple((v, v) for v in x))
+                        enclosure_builder=_point_enclosures(x))
 
 
 def _exact_lp(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...]) -> (
@@ -163,11 +237,11 @@ def _exact_lp(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ..
     lp = solve_lp(A, rhs)
     if lp.feasible:
         assert lp.x is not None
-        cert: Certificate = ExactSolution(metric, level, rhs, lp.x, nonnegative=True)
-        return EngineResult(True, cert, "exact-lp", None, x_exact=lp.x, singular=True)
+        return EngineResult(True, ExactSolution(metric, level, rhs, lp.x, True), "exact-lp", None,
+                            x_exact=lp.x, singular=True)
     assert lp.farkas is not None
-    cert = FarkasCertificate(metric, level, rhs, lp.farkas)
-    return EngineResult(False, cert, "exact-lp", None, singular=True)
+    return EngineResult(False, FarkasCertificate(metric, level, rhs, lp.farkas), "exact-lp", None,
+                        singular=True)
 
 
 def _ball_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],
@@ -180,22 +254,21 @@ def _ball_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction
         except ZeroDivisionError:
             return None
         entries = x.entries()
-        signs: list[int | None] = [
-            1 if e > 0 else (-1 if e < 0 else None) for e in entries
+        signs = [
+            Sign.POSITIVE if e > 0 else (Sign.NEGATIVE if e < 0 else Sign.UNDECIDED)
+            for e in entries
         ]
         verdict, witness = _read_signs(signs)
         if verdict is Verdict.UNDECIDED:
             return None
-        enclosure = tuple(arb_to_fraction_interval(e) for e in entries)
+        enclosure = tuple(Enclosure(*arb_to_fraction_interval(e)) for e in entries)
     holds = verdict is Verdict.HOLDS
     cert = BallCertificate(metric, level, rhs, prec, holds, witness, enclosure)
-    return EngineResult(holds, cert, "ball", prec, x_enclosure=enclosure)
+    return EngineResult(holds, cert, "ball", prec, enclosure_builder=lambda: enclosure)
 
 
 def _verified_float_backend(metric: FiniteMetric, level: PrivacyLevel,
                             rhs: tuple[Fraction, ...]) -> EngineResult | None:
-    from exactdp.linalg.verified import float_enclosure, verified_solve
-
     a_mid, a_rad = phi_enclosure(metric, level)
     with workprec(128):
         b_mid, b_rad = float_enclosure([arb_from_fraction(v) for v in rhs])
@@ -206,16 +279,21 @@ def _verified_float_backend(metric: FiniteMetric, level: PrivacyLevel,
     enc = verified_solve(a_mid, a_rad, b_mid, b_rad, R=R)
     if enc is None:
         return None
-    signs: list[int | None] = [
-        1 if lo > 0 else (-1 if hi < 0 else None) for lo, hi in zip(enc.lo, enc.hi)
+    signs = [
+        Sign.POSITIVE if lo > 0 else (Sign.NEGATIVE if hi < 0 else Sign.UNDECIDED)
+        for lo, hi in zip(enc.lo, enc.hi)
     ]
     verdict, witness = _read_signs(signs)
     if verdict is Verdict.UNDECIDED:
         return None
     holds = verdict is Verdict.HOLDS
     cert = VerifiedFloatCertificate(metric, level, rhs, holds, witness, R, enc)
-    enclosure = tuple((Fraction(float(lo)), Fraction(float(hi))) for lo, hi in zip(enc.lo, enc.hi))
-    return EngineResult(holds, cert, "verified-float", 53, x_enclosure=enclosure)
+
+    def enclosure() -> tuple[Enclosure, ...]:
+        return tuple(Enclosure(Fraction(float(lo)), Fraction(float(hi)))
+                     for lo, hi in zip(enc.lo, enc.hi))
+
+    return EngineResult(holds, cert, "verified-float", 53, enclosure_builder=enclosure)
 
 
 def _symbolic_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],
@@ -225,18 +303,15 @@ def _symbolic_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Frac
     At rational s the values are exact (and certified by multiplying back); otherwise each
     N_i(s)/D(s) is evaluated in balls with rising precision.
     """
-    from exactdp.algebra.symbolic import rational_function_signs, solve_symbolic
-
     sol = solve_symbolic(metric, rhs)
     s = exact_parameter(metric, level)
     if s is not None:
-        if sol.denominator(flint.fmpq(s.numerator, s.denominator)) == 0:
+        if sol.denominator(to_fmpq(s)) == 0:
             return _exact_lp(metric, level, rhs)  # Φ(s) singular here
         x = sol.value_at(s)
         holds = all(v >= 0 for v in x)
-        cert: Certificate = ExactSolution(metric, level, rhs, x, nonnegative=holds)
-        return EngineResult(holds, cert, "symbolic", None, x_exact=x,
-                            x_enclosure=tuple((v, v) for v in x))
+        return EngineResult(holds, ExactSolution(metric, level, rhs, x, holds), "symbolic", None,
+                            x_exact=x, enclosure_builder=_point_enclosures(x))
     prec = start_prec
     while prec <= max_prec:
         verdict, witness = _read_signs(rational_function_signs(sol, level, prec))
@@ -248,14 +323,13 @@ def _symbolic_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Frac
     return None
 
 
+@proved_by("kronecker_split")
 def _kronecker_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fraction, ...],
                        method: str, max_prec: int) -> EngineResult | None:
     """Φ = ⊗Φ_k and b = ⊗b_k: decide each factor and combine.
 
     Justified by proofs/kronecker_split.py (Φ = ⊗Φ_k, x = ⊗x_k, and x ≥ 0 iff every x_k ≥ 0).
     """
-    from exactdp.algebra.structure import kronecker_split
-
     split = kronecker_split(metric, None if all(v == 1 for v in rhs) else rhs)
     if split is None:
         return None
@@ -264,17 +338,21 @@ def _kronecker_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fra
     if any(p.singular for p in parts):
         return None  # the lemma needs invertible factors: let the dense route answer
     holds = all(p.holds for p in parts)
-    cert = KroneckerCertificate(metric, rhs, tuple(b for _, b in split.factors),
-                                tuple(p.certificate for p in parts), holds)
+    factor_certs: tuple[Certificate, ...] = tuple(p.certificate for p in parts)
+    cert = KroneckerCertificate(metric, rhs, tuple(b for _, b in split.factors), factor_certs,
+                                holds)
+    exact_parts = [p.x_exact for p in parts]
     x_exact = None
-    if all(p.x_exact is not None for p in parts):
-        x_exact = _kron_exact([p.x_exact for p in parts])  # type: ignore[misc]
-    enclosure = None
-    if all(p.x_enclosure is not None for p in parts):
-        enclosure = _kron_enclosure([p.x_enclosure for p in parts])  # type: ignore[misc]
+    if all(v is not None for v in exact_parts):
+        x_exact = _kron_exact([v for v in exact_parts if v is not None])
+    builder: Callable[[], tuple[Enclosure, ...]] | None = None
+    if all(p.enclosure_builder is not None for p in parts):
+        def builder() -> tuple[Enclosure, ...]:
+            return _kron_enclosure([p.x_enclosure for p in parts if p.x_enclosure is not None])
+
     names = "+".join(sorted({p.method for p in parts}))
     return EngineResult(holds, cert, f"kronecker[{names}]", max((p.precision or 0) for p in parts)
-                        or None, x_exact=x_exact, x_enclosure=enclosure)
+                        or None, x_exact=x_exact, enclosure_builder=builder)
 
 
 def _kron_exact(vectors: list[tuple[Fraction, ...]]) -> tuple[Fraction, ...]:
@@ -284,18 +362,17 @@ def _kron_exact(vectors: list[tuple[Fraction, ...]]) -> tuple[Fraction, ...]:
     return tuple(out)
 
 
-def _kron_enclosure(vectors: list[tuple[tuple[Fraction, Fraction], ...]]) -> tuple[
-    tuple[Fraction, Fraction], ...
-]:
+def _kron_enclosure(vectors: list[tuple[Enclosure, ...]]) -> tuple[Enclosure, ...]:
     out = [(Fraction(1), Fraction(1))]
     for vec in vectors:
         nxt = []
         for a_lo, a_hi in out:
-            for b_lo, b_hi in vec:
+            for e in vec:
+                b_lo, b_hi = e.lo, e.hi
                 prods = (a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi)
                 nxt.append((min(prods), max(prods)))
         out = nxt
-    return tuple(out)
+    return tuple(Enclosure(lo, hi) for lo, hi in out)
 
 
 # -- driver --------------------------------------------------------------------
@@ -306,15 +383,9 @@ def _choose_methods(metric: FiniteMetric, level: PrivacyLevel, method: str) -> l
     * otherwise verified float first (fast), then balls of rising precision;
     * exact last when s is rational (settles exact zeros and singular Φ).
     """
+    if method in ("exact", "ball", "verified-float", "symbolic"):
+        return [method]
     rational = exact_parameter(metric, level) is not None
-    if method == "exact":
-        return ["exact"]
-    if method == "ball":
-        return ["ball"]
-    if method == "verified-float":
-        return ["verified-float"]
-    if method == "symbolic":
-        return ["symbolic"]
     if rational and metric.n <= EXACT_FIRST_MAX_N:
         return ["exact"]
     chain = ["verified-float", "ball"]
@@ -323,9 +394,12 @@ def _choose_methods(metric: FiniteMetric, level: PrivacyLevel, method: str) -> l
     return chain
 
 
-def _normalise_rhs(metric: FiniteMetric, rhs: Sequence[Fraction] | None) -> tuple[Fraction, ...]:
+def _normalise_rhs(metric: FiniteMetric, rhs: Sequence[Any] | None) -> tuple[Fraction, ...]:
     if rhs is None:
         return tuple(Fraction(1) for _ in range(metric.n))
+    if isinstance(rhs, (str, bytes)) or not hasattr(rhs, "__len__"):
+        raise InvalidArgument(f"Got rhs={rhs!r}; pass a sequence of {metric.n} rationals (or None "
+                              "for all ones).")
     out = tuple(to_fraction(v, f"rhs[{i}]") for i, v in enumerate(rhs))
     if len(out) != metric.n:
         raise InvalidArgument(f"right-hand side has {len(out)} entries; {metric.name} has "
@@ -336,9 +410,9 @@ def _normalise_rhs(metric: FiniteMetric, rhs: Sequence[Fraction] | None) -> tupl
 def solve_nonnegative(
     metric: FiniteMetric,
     level: PrivacyLevel,
-    rhs: Sequence[Fraction] | None = None,
+    rhs: Sequence[Any] | None = None,
     *,
-    method: str = "auto",
+    method: Method | str = "auto",
     start_prec: int = 64,
     max_prec: int = MAX_PREC,
 ) -> EngineResult:
@@ -350,11 +424,15 @@ def solve_nonnegative(
     level : PrivacyLevel
     rhs : sequence of Fraction, optional
     method : {"auto", "exact", "symbolic", "ball", "verified-float"}
+        Every name of :data:`~exactdp.kinds.METHODS` except ``"float"`` (use
+        :func:`float_solve`).
     start_prec, max_prec : int
-        Ball precision range in bits.
+        Ball precision range in bits (``max_prec`` ≥ 53, ``start_prec`` ≤ ``max_prec``).
 
     Raises
     ------
+    InvalidMetric, InvalidPrivacyLevel, InvalidArgument
+        For a bad argument (checked before any work).
     PrecisionLimitReached
         When no backend decided within ``max_prec`` bits (only possible at an irrational
         level where some solution entry vanishes identically, or with a tiny ``max_prec``).
@@ -367,16 +445,21 @@ def solve_nonnegative(
     >>> r.holds, r.method, r.x_exact[0], r.certificate.verify()
     (True, 'exact', Fraction(2, 3), True)
     """
-    if method not in METHODS or method == "float":
-        raise InvalidArgument(f"Got method={method!r}; choose one of {METHODS[:-1]} "
-                              "(use float_solve for an uncertified float answer).")
+    metric = read_metric(metric)
+    level = _read_level(level)
+    method = read_method(method, allow_float=False)
+    max_prec = read_precision(max_prec, "max_prec")
+    start_prec = read_precision(start_prec, "start_prec", minimum=2)
+    if start_prec > max_prec:
+        raise InvalidArgument(f"Got start_prec={start_prec} > max_prec={max_prec}; the ball "
+                              "precision rises from start_prec to max_prec.")
     b = _normalise_rhs(metric, rhs)
     if metric.kronecker_factors and method in ("auto", "exact", "ball"):
         # Structure first: m small solves instead of one of size ∏ n_k.
         kron = _kronecker_backend(metric, level, b, method, max_prec)
         if kron is not None:
             return kron
-    tried = []
+    tried: list[str] = []
     for backend in _choose_methods(metric, level, method):
         if backend == "exact":
             return _exact_backend(metric, level, b)
@@ -406,8 +489,17 @@ def solve_nonnegative(
 
 
 def float_solve(metric: FiniteMetric, level: PrivacyLevel,
-                rhs: Sequence[Fraction] | None = None) -> FloatEstimate:
-    """Plain float64 solve of Φx = rhs — an uncertified estimate, labelled as such."""
+                rhs: Sequence[Any] | None = None) -> FloatEstimate:
+    """Plain float64 solve of Φx = rhs — an uncertified estimate, labelled as such.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.spaces.levels import parse_level
+    >>> est = float_solve(line(3), parse_level(t="1/2"))
+    >>> est.holds_estimate, est.verdict
+    (True, <Verdict.UNDECIDED: 'undecided'>)
+    """
+    metric = read_metric(metric)
+    level = _read_level(level)
     b = np.array([float(v) for v in _normalise_rhs(metric, rhs)])
     x = np.linalg.solve(phi_float(metric, level), b)
     return FloatEstimate(bool(np.all(x >= 0)), x)

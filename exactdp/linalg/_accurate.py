@@ -26,32 +26,17 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
+from exactdp.arithmetic.rounding import ETA, float_down, float_up, gamma, succ, ulp
+from exactdp.kinds import proved_by
+
+__all__ = ["two_sum", "veltkamp_split", "two_product", "accurate_residual"]
+
 FloatArray = NDArray[np.float64]
 
 _SPLIT = 134217729.0  # 2**27 + 1
 _SAFE_LO = 2.0**-480
 _SAFE_HI = 2.0**480
 _BLOCK = 256
-_U = Fraction(1, 2**53)
-
-
-def _frac_up(q: Fraction) -> float:
-    f = float(q)
-    if Fraction(f) < q:
-        f = float(np.nextafter(f, np.inf))
-    return f
-
-
-def _frac_down(q: Fraction) -> float:
-    f = float(q)
-    if Fraction(f) > q:
-        f = float(np.nextafter(f, -np.inf))
-    return f
-
-
-def _gamma(k: int) -> Fraction:
-    ku = k * _U
-    return ku / (1 - ku)
 
 
 def two_sum(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -62,7 +47,8 @@ def two_sum(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
     return s, e
 
 
-def _split(a: FloatArray) -> tuple[FloatArray, FloatArray]:
+def veltkamp_split(a: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Veltkamp's split ``a = hi + lo`` with 26-bit halves (exact, no overflow)."""
     c = _SPLIT * a
     hi = c - (c - a)
     return hi, a - hi
@@ -71,11 +57,12 @@ def _split(a: FloatArray) -> tuple[FloatArray, FloatArray]:
 def two_product(a: FloatArray, a_hi: FloatArray, a_lo: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Dekker's TwoProduct ``a * x = p + e`` (exact in the safe range), ``a`` pre-split."""
     p = a * x
-    x_hi, x_lo = _split(x)
+    x_hi, x_lo = veltkamp_split(x)
     e = a_lo * x_lo - (((p - a_hi * x_hi) - a_lo * x_hi) - a_hi * x_lo)
     return p, e
 
 
+@proved_by("linalg_verified_bounds")
 def accurate_residual(A: FloatArray, b: FloatArray, x: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Float vectors ``(center, err)`` with ``|b - A x - center| <= err`` exactly.
 
@@ -110,7 +97,7 @@ def accurate_residual(A: FloatArray, b: FloatArray, x: FloatArray) -> tuple[Floa
         j1 = min(k, j0 + _BLOCK)
         blk = np.ascontiguousarray(A_safe[:, j0:j1].T)  # rows = columns j0..j1 of A_safe
         xb = np.broadcast_to(x_safe[j0:j1, None], blk.shape)
-        hi, lo = _split(blk)
+        hi, lo = veltkamp_split(blk)
         P, E = two_product(blk, hi, lo, xb)
         comp -= E.sum(axis=0)
         abs_acc += np.abs(E).sum(axis=0)
@@ -119,22 +106,21 @@ def accurate_residual(A: FloatArray, b: FloatArray, x: FloatArray) -> tuple[Floa
             comp += c
             abs_acc += np.abs(c)
     # 2k terms went into each of comp and abs_acc
-    g2k = _frac_up(_gamma(2 * k + 2))
-    one_minus = _frac_down(1 - _gamma(2 * k + 2))
-    up = np.nextafter
-    abs_bound = up(abs_acc / one_minus, np.inf)  # >= sum|c| + sum|E| (F2 for sums)
-    err = up(g2k * abs_bound, np.inf)  # >= |comp - (sum c - sum E)|
+    g2k = float_up(gamma(2 * k + 2))
+    one_minus = float_down(1 - gamma(2 * k + 2))
+    abs_bound = succ(abs_acc / one_minus)  # >= sum|c| + sum|E| (F2 for sums)
+    err = succ(g2k * abs_bound)  # >= |comp - (sum c - sum E)|
     center = s + comp
-    err = up(err + np.spacing(np.abs(center)), np.inf)  # F1 for the final addition
+    err = succ(err + ulp(center))  # F1 for the final addition
     if A_unsafe is not None:
         w = A_unsafe @ x
         center2 = center - w
-        err = up(err + np.spacing(np.abs(center2)), np.inf)
-        gk = _frac_up(_gamma(k + 2))
-        tail = _frac_up(Fraction(2 * k) * Fraction(float(np.nextafter(0.0, 1.0))))
+        err = succ(err + ulp(center2))
+        gk = float_up(gamma(k + 2))
+        tail = float_up(Fraction(2 * k) * ETA)
         prod = np.abs(A_unsafe) @ absx
-        prod_up = up(up(prod + tail, np.inf) / _frac_down(1 - _gamma(k + 2)), np.inf)
-        err = up(err + up(gk * prod_up, np.inf), np.inf)
-        err = up(err + tail, np.inf)
+        prod_up = succ(succ(prod + tail) / float_down(1 - gamma(k + 2)))
+        err = succ(err + succ(gk * prod_up))
+        err = succ(err + tail)
         center = center2
     return center, err

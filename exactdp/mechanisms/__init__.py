@@ -1,12 +1,32 @@
-"""Mechanisms: construction, privacy level, utility and leakage, the paper's bounds, optimality."""
+"""Mechanisms: construction, privacy level, utility and leakage, the paper's bounds, optimality.
 
-from exactdp.mechanisms.core import (
-    Mechanism,
-    MonomialForm,
-    RowNormalizedForm,
+Modules (each a question or the machinery of one):
+
+* :mod:`~exactdp.mechanisms.mechanism` — the :class:`Mechanism` type (exact or certified,
+  :class:`MechanismKind`) and its exact structures (:class:`MonomialForm`,
+  :class:`RowNormalizedForm`);
+* :mod:`~exactdp.mechanisms.constructors` — :func:`from_rows`, :func:`from_balls` and the
+  named mechanisms;
+* :mod:`~exactdp.mechanisms.privacy` — :func:`privacy_level` and :func:`is_private` (routes in
+  :mod:`~exactdp.mechanisms.privacy_routes`, result and re-check in
+  :mod:`~exactdp.mechanisms.privacy_result`, exact comparisons in
+  :mod:`~exactdp.mechanisms.level_compare`, float pre-filters in
+  :mod:`~exactdp.mechanisms.float_filter`);
+* :mod:`~exactdp.mechanisms.utility` — :func:`utility` and :func:`min_entropy_leakage`;
+* :mod:`~exactdp.mechanisms.bounds` — the paper's bounds (Thm. 2, Prop. 5, Cor. 2, Thm. 3);
+* :mod:`~exactdp.mechanisms.optimality` — Thm. 4's exact optimality LP.
+"""
+
+from exactdp.arithmetic.rationals import fmpq_to_float
+from exactdp.mechanisms.bounds import (
+    database_leakage_bound,
+    leakage_bound,
+    uniform_leakage_bound,
+    utility_bound,
+)
+from exactdp.mechanisms.constructors import (
     count_queries_geometric,
     exponential_mechanism,
-    fmpq_to_float,
     from_balls,
     from_rows,
     geometric_line,
@@ -16,9 +36,24 @@ from exactdp.mechanisms.core import (
     tight_constraints_mechanism,
     truncated_geometric,
 )
+from exactdp.mechanisms.mechanism import (
+    Mechanism,
+    MechanismKind,
+    MonomialForm,
+    RowNormalizedForm,
+)
+from exactdp.mechanisms.optimality import is_optimal
+from exactdp.mechanisms.privacy import PrivacyCheck, PrivacyLevelResult, is_private, privacy_level
+from exactdp.mechanisms.utility import (
+    LeakageResult,
+    UtilityResult,
+    min_entropy_leakage,
+    utility,
+)
 
 __all__ = [
     "Mechanism",
+    "MechanismKind",
     "MonomialForm",
     "RowNormalizedForm",
     "from_rows",
@@ -32,4 +67,17 @@ __all__ = [
     "tight_constraints_mechanism",
     "planar_laplace_grid",
     "fmpq_to_float",
+    "PrivacyLevelResult",
+    "PrivacyCheck",
+    "privacy_level",
+    "is_private",
+    "UtilityResult",
+    "LeakageResult",
+    "utility",
+    "min_entropy_leakage",
+    "utility_bound",
+    "leakage_bound",
+    "uniform_leakage_bound",
+    "database_leakage_bound",
+    "is_optimal",
 ]

@@ -26,16 +26,22 @@ from flint import arb
 
 from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_parameter
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
-from exactdp.arithmetic.interval import Interval
+from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import CertificateInvalid, InvalidArgument, NotRegular
-from exactdp.regularity import RegularityResult, is_regular, uniform_prior, validate_prior
+from exactdp.kinds import CertificateKind, Verdict, proved_by
+from exactdp.mechanisms.mechanism import factor_ball
+from exactdp.mechanisms.optimality import exact_lp_min
+from exactdp.regularity import RegularityResult, is_regular
 from exactdp.spaces.levels import PrivacyLevel, parse_level
-from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric, hamming
+from exactdp.spaces.priors import read_prior, uniform_prior
 
 __all__ = [
     "UtilityBound",
     "LeakageBound",
     "DatabaseLeakageBound",
+    "HammingUniformCertificate",
+    "GammaCoefficients",
     "utility_bound",
     "leakage_bound",
     "uniform_leakage_bound",
@@ -43,13 +49,6 @@ __all__ = [
     "corner_priors",
     "gamma_coefficients",
 ]
-
-
-def _prior(metric: FiniteMetric, prior: Any) -> tuple[Fraction, ...]:
-    """validate_prior, plus the string "uniform"."""
-    if isinstance(prior, str) and prior == "uniform":
-        return uniform_prior(metric)
-    return validate_prior(metric, prior)
 
 
 def _regular_or_raise(
@@ -69,8 +68,7 @@ def _regular_or_raise(
     return res
 
 
-def _alpha_sum(res: RegularityResult) -> tuple[Fraction | None, tuple[Fraction, Fraction],
-                                                tuple[Any, ...]]:
+def _alpha_sum(res: RegularityResult) -> tuple[Fraction | None, Enclosure, tuple[Any, ...]]:
     """(exact Σα or None, enclosure, α) — Σα minimised by an exact LP when Φ is singular."""
     raw = res.alpha
     assert raw is not None
@@ -79,18 +77,16 @@ def _alpha_sum(res: RegularityResult) -> tuple[Fraction | None, tuple[Fraction, 
         alpha = _min_sum_alpha(res.metric, res.level, res.prior)
     if all(isinstance(a, Fraction) for a in alpha):
         total: Fraction = sum(alpha, Fraction(0))
-        return total, (total, total), alpha
+        return total, Enclosure(total, total), alpha
     lo: Fraction = sum((a.lo for a in alpha), Fraction(0))
     hi: Fraction = sum((a.hi for a in alpha), Fraction(0))
-    return None, (lo, hi), alpha
+    return None, Enclosure(lo, hi), alpha
 
 
 def _min_sum_alpha(
     metric: FiniteMetric, level: PrivacyLevel, prior: tuple[Fraction, ...]
 ) -> tuple[Fraction, ...]:
     """min Σα subject to Φα = π, α ≥ 0 (exact two-phase simplex; Φ singular, s rational)."""
-    from exactdp.mechanisms.optimality import exact_lp_min
-
     vals = entry_values_exact(metric, level)
     idx = metric.index.tolist()
     A = [[vals[k] for k in row] for row in idx]  # Φ is symmetric: αΦ = π ⇔ Φα = π
@@ -118,9 +114,10 @@ class UtilityBound:
     ----------
     value : Fraction | None
         Exact bound (None when only enclosed).
-    enclosure : tuple[Fraction, Fraction]
+    enclosure : Enclosure
+        Certified interval containing Σα (degenerate when exact).
     alpha : tuple
-        α (Fractions, or :class:`~exactdp.arithmetic.interval.Interval` enclosures).
+        α (Fractions, or :class:`~exactdp.arithmetic.interval.Enclosure` enclosures).
     regularity : RegularityResult
         The certified regularity verdict the bound relies on.
     minimised : bool
@@ -128,13 +125,13 @@ class UtilityBound:
     """
 
     value: Fraction | None
-    enclosure: tuple[Fraction, Fraction]
+    enclosure: Enclosure
     alpha: tuple[Any, ...] = field(repr=False)
     regularity: RegularityResult = field(repr=False)
     minimised: bool = False
 
     def __float__(self) -> float:
-        return float((self.enclosure[0] + self.enclosure[1]) / 2)
+        return float(self.enclosure.mid)
 
     def verify(self) -> bool:
         """The regularity certificate verifies, and Σα lies in the enclosure."""
@@ -149,7 +146,7 @@ class UtilityBound:
             )
         lo = sum((a.lo for a in self.alpha), Fraction(0))
         hi = sum((a.hi for a in self.alpha), Fraction(0))
-        return self.enclosure[0] <= lo and hi <= self.enclosure[1]
+        return self.enclosure.lo <= lo and hi <= self.enclosure.hi
 
 
 def utility_bound(
@@ -171,7 +168,7 @@ def utility_bound(
     ...
     exactdp.errors.NotRegular: the prior is not ε = log(2) (t = 1/2)-regular on line(3): ...
     """
-    pi = _prior(metric, prior)
+    pi = read_prior(metric, prior)
     res = _regular_or_raise(metric, pi, eps, t, method)
     value, enc, alpha = _alpha_sum(res)
     return UtilityBound(value, enc, alpha, res, minimised=res.engine.singular)
@@ -187,7 +184,7 @@ class LeakageBound:
         Exact rational whose log2 is the bound (None when only enclosed).
     value : sympy.Expr | None
         ``log(ratio)/log(2)`` exactly.
-    enclosure : tuple[Fraction, Fraction]
+    enclosure : Enclosure
         Bits, certified.
     utility : UtilityBound
         The Σα bound it is derived from (with its regularity certificate).
@@ -195,26 +192,25 @@ class LeakageBound:
 
     ratio: Fraction | None
     value: sympy.Expr | None
-    enclosure: tuple[Fraction, Fraction]
+    enclosure: Enclosure
     utility: UtilityBound = field(repr=False)
 
     def __float__(self) -> float:
-        return float((self.enclosure[0] + self.enclosure[1]) / 2)
+        return float(self.enclosure.mid)
 
     def verify(self) -> bool:
         return self.utility.verify()
 
 
-def _log2_bound(ratio_enc: tuple[Fraction, Fraction], exact: Fraction | None,
-                ub: UtilityBound) -> LeakageBound:
+def _log2_bound(ratio_enc: Enclosure, exact: Fraction | None, ub: UtilityBound) -> LeakageBound:
     with workprec(128):
-        lo = arb_to_fraction_interval(arb_from_fraction(ratio_enc[0]).log() / arb(2).log())[0]
-        hi = arb_to_fraction_interval(arb_from_fraction(ratio_enc[1]).log() / arb(2).log())[1]
+        lo = arb_to_fraction_interval(arb_from_fraction(ratio_enc.lo).log() / arb(2).log())[0]
+        hi = arb_to_fraction_interval(arb_from_fraction(ratio_enc.hi).log() / arb(2).log())[1]
     value = (
         None if exact is None
         else sympy.log(sympy.Rational(exact.numerator, exact.denominator)) / sympy.log(2)
     )
-    return LeakageBound(exact, value, (lo, hi), ub)
+    return LeakageBound(exact, value, Enclosure(lo, hi), ub)
 
 
 def leakage_bound(
@@ -227,11 +223,11 @@ def leakage_bound(
     >>> b.ratio, b.value                       # (5/9)/(1/3) = 5/3
     (Fraction(5, 3), log(5/3)/log(2))
     """
-    pi = _prior(metric, prior)
+    pi = read_prior(metric, prior)
     ub = utility_bound(metric, pi, eps, t=t, method=method)
     pmax = max(pi)
     exact = None if ub.value is None else ub.value / pmax
-    return _log2_bound((ub.enclosure[0] / pmax, ub.enclosure[1] / pmax), exact, ub)
+    return _log2_bound(Enclosure(ub.enclosure.lo / pmax, ub.enclosure.hi / pmax), exact, ub)
 
 
 def uniform_leakage_bound(
@@ -248,7 +244,7 @@ def uniform_leakage_bound(
     ub = utility_bound(metric, u, eps, t=t, method=method)
     n = metric.n
     exact = None if ub.value is None else ub.value * n
-    return _log2_bound((ub.enclosure[0] * n, ub.enclosure[1] * n), exact, ub)
+    return _log2_bound(Enclosure(ub.enclosure.lo * n, ub.enclosure.hi * n), exact, ub)
 
 
 @dataclass(frozen=True)
@@ -258,13 +254,19 @@ class HammingUniformCertificate:
     Φ on V^u is the u-th Kronecker power of (1 − t)I + tJ, whose row sums are
     (1 + (k − 1)t)^u, so the constant α = 1/(k^u (1 + (k − 1)t)^u) gives αΦ = 1/k^u.
     ``verify()`` re-checks it on the explicit Φ for small instances (exact when t is
-    rational, else with balls) and the closed form symbolically otherwise.
+    rational, else with balls) and the closed form symbolically otherwise. Its verdict is
+    ``HOLDS``: the uniform prior is regular.
     """
 
     values: int
     individuals: int
     level: PrivacyLevel
-    kind: str = "hamming-uniform"
+    kind: CertificateKind = field(default=CertificateKind.HAMMING_UNIFORM, init=False)
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS``: the certificate proves that the uniform prior is regular."""
+        return Verdict.HOLDS
 
     def verify(self) -> bool:
         k, u = self.values, self.individuals
@@ -275,8 +277,6 @@ class HammingUniformCertificate:
             return False
         if k**u > 256:
             return True
-        from exactdp.spaces.metrics import hamming
-
         m = hamming(k, u)
         if exact_parameter(m, self.level) is not None:
             vals = entry_values_exact(m, self.level)
@@ -308,23 +308,24 @@ class DatabaseLeakageBound:
     ----------
     value : sympy.Expr
         The exact closed form.
-    enclosure : tuple[Fraction, Fraction]
+    enclosure : Enclosure
         Bits, certified.
     certificate : HammingUniformCertificate
         The regularity of the uniform prior the bound relies on.
     """
 
     value: sympy.Expr
-    enclosure: tuple[Fraction, Fraction]
+    enclosure: Enclosure
     certificate: HammingUniformCertificate = field(repr=False)
 
     def __float__(self) -> float:
-        return float((self.enclosure[0] + self.enclosure[1]) / 2)
+        return float(self.enclosure.mid)
 
     def verify(self) -> bool:
         return self.certificate.verify()
 
 
+@proved_by("mech_thm3_closed_form")
 def database_leakage_bound(
     values: int, individuals: int, eps: Any = None, *, t: Any = None
 ) -> DatabaseLeakageBound:
@@ -354,7 +355,7 @@ def database_leakage_bound(
     with workprec(128):
         tb = level.t_ball()
         ball = u * (k / (1 + (k - 1) * tb)).log() / arb(2).log()
-        enc = arb_to_fraction_interval(ball)
+        enc = Enclosure(*arb_to_fraction_interval(ball))
     return DatabaseLeakageBound(value, enc, HammingUniformCertificate(k, u, level))
 
 
@@ -363,7 +364,7 @@ def corner_priors(
 ) -> tuple[tuple[Any, ...], ...]:
     """Def. 5: c_y = row y of Φ divided by its sum (every corner prior is regular).
 
-    Exact Fractions when s = e^{-ε/q} is rational, else :class:`Interval` enclosures.
+    Exact Fractions when s = e^{-ε/q} is rational, else :class:`Enclosure` enclosures.
 
     >>> from exactdp.spaces.metrics import line
     >>> corner_priors(line(3), t="1/2")[0]
@@ -385,7 +386,7 @@ def corner_priors(
             tot = arb(0)
             for k in row:
                 tot += vb[k]
-            res.append(tuple(Interval(*arb_to_fraction_interval(vb[k] / tot)) for k in row))
+            res.append(tuple(Enclosure(*arb_to_fraction_interval(vb[k] / tot)) for k in row))
         return tuple(res)
 
 
@@ -416,7 +417,7 @@ def gamma_coefficients(
     >>> g.gamma, g.verify()                    # α·(row sums 7/4, 2, 7/4)
     ((Fraction(7, 18), Fraction(2, 9), Fraction(7, 18)), True)
     """
-    pi = _prior(metric, prior)
+    pi = read_prior(metric, prior)
     res = _regular_or_raise(metric, pi, eps, t, method)
     level = res.level
     raw = res.alpha
@@ -439,6 +440,5 @@ def gamma_coefficients(
             tot = arb(0)
             for k in row:
                 tot += vb[k]
-            ab = arb_from_fraction(a.lo).union(arb_from_fraction(a.hi))
-            out.append(Interval(*arb_to_fraction_interval(ab * tot)))
+            out.append(Enclosure(*arb_to_fraction_interval(factor_ball(a) * tot)))
         return GammaCoefficients(tuple(out), res)

@@ -7,7 +7,7 @@ prior iff some remap R: Z → Y makes HR a tight-constraints mechanism, i.e. iff
 
 (Thm. 2's equality condition; Prop. 7 turns it into "HR is tight-constraints" because HR
 is d-private whenever H is). (*) is linear in the m·n unknowns R[z, y]: the question is
-the feasibility of A x = b, x ≥ 0, decided here by sympy's exact rational simplex.
+the feasibility of A x = b, x ≥ 0.
 
 The LP is decided by an exact phase-I simplex over Fractions (:func:`exact_feasibility`).
 
@@ -17,7 +17,7 @@ The LP is decided by an exact phase-I simplex over Fractions (:func:`exact_feasi
   ``verify()`` rebuilds A, b independently and re-checks both inequalities.
 
 Needs exact Φ and H (t = e^{-ε} rational in the polynomial case, exact mechanism).
-The LP has m·n unknowns: meant for small instances (sympy's simplex is exact but slow).
+The LP has m·n unknowns: meant for small instances (the exact simplex over Fractions is slow on large LPs).
 """
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import sympy
-
 from exactdp.algebra.lp import solve_lp
 from exactdp.algebra.phi import entry_values_exact, exact_parameter
 from exactdp.errors import ExactnessRequired, InstanceTooLarge, InvalidMechanism
-from exactdp.mechanisms.analysis import PrivacyCheck, is_private
-from exactdp.mechanisms.core import Mechanism
+from exactdp.kinds import CertificateKind, Verdict
+from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
+from exactdp.mechanisms.privacy import PrivacyCheck, is_private
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = [
     "OptimalityResult",
@@ -89,7 +89,12 @@ class RemapCertificate:
     mechanism: Mechanism = field(repr=False)
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel = field(repr=False)
-    kind: str = "remap"
+    kind: CertificateKind = field(default=CertificateKind.REMAP, init=False)
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS``: the remap proves Thm. 4's condition."""
+        return Verdict.HOLDS
 
     def verify(self) -> bool:
         n, m = self.mechanism.shape
@@ -116,7 +121,12 @@ class FarkasRemapCertificate:
     mechanism: Mechanism = field(repr=False)
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel = field(repr=False)
-    kind: str = "farkas"
+    kind: CertificateKind = field(default=CertificateKind.REMAP_FARKAS, init=False)
+
+    @property
+    def verdict(self) -> Verdict:
+        """``FAILS``: the Farkas vector proves that no remap satisfies Thm. 4's condition."""
+        return Verdict.FAILS
 
     def verify(self) -> bool:
         A, b = _system(self.mechanism, self.metric, self.level)
@@ -158,18 +168,18 @@ class OptimalityResult:
     def __bool__(self) -> bool:
         return self.optimal
 
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` when Thm. 4's condition holds (``optimal``), ``FAILS`` otherwise."""
+        return Verdict.from_bool(self.optimal)
+
     def verify(self) -> bool:
         if not self.private.verify():
             return False
         if self.certificate is None:
             return not self.optimal and not self.private.private
         ok = self.certificate.verify()
-        return ok and (self.optimal == isinstance(self.certificate, RemapCertificate))
-
-
-def _frac(v: Any) -> Fraction:
-    r = sympy.Rational(v)
-    return Fraction(int(r.p), int(r.q))
+        return ok and self.certificate.verdict is self.verdict
 
 
 def is_optimal(
@@ -180,14 +190,14 @@ def is_optimal(
     Examples
     --------
     >>> from exactdp.spaces.metrics import line
-    >>> from exactdp.mechanisms.core import from_rows, truncated_geometric
+    >>> from exactdp.mechanisms.constructors import from_rows, truncated_geometric
     >>> r = is_optimal(truncated_geometric(3, t="1/2"), line(3), t="1/2")
-    >>> r.optimal, r.certificate.kind, r.verify()
-    (True, 'remap', True)
+    >>> r.optimal, r.certificate.kind, r.verdict, r.verify()
+    (True, <CertificateKind.REMAP: 'remap'>, <Verdict.HOLDS: 'holds'>, True)
     >>> flat = from_rows([["1/3"] * 3] * 3)      # private but useless
     >>> r = is_optimal(flat, line(3), t="1/2")
-    >>> r.optimal, r.certificate.kind, r.verify()
-    (False, 'farkas', True)
+    >>> r.optimal, str(r.certificate.kind), r.verify()
+    (False, 'remap-farkas', True)
     """
     level = parse_level(eps=eps, t=t)
     if mechanism.n_inputs != metric.n:
@@ -195,7 +205,7 @@ def is_optimal(
             f"The mechanism has {mechanism.n_inputs} inputs but {metric.name} has {metric.n} "
             "points."
         )
-    if mechanism.kind != "exact" or exact_parameter(metric, level) is None:
+    if mechanism.kind is not MechanismKind.EXACT or exact_parameter(metric, level) is None:
         raise ExactnessRequired(
             "is_optimal decides an exact LP: it needs an exact mechanism and a level whose "
             "s = e^(-ε/q) is rational (pass t= as a rational)."
@@ -209,8 +219,6 @@ def is_optimal(
     priv = is_private(mechanism, metric, eps=level.eps)
     if not priv.private:
         return OptimalityResult(False, priv, None)
-    from exactdp.tight import TightConstraintsResult, tight_constraints
-
     tc = tight_constraints(metric, eps=level.eps) if level.t is None else tight_constraints(
         metric, t=level.t
     )

@@ -17,6 +17,7 @@ finding otherwise), and certifies concrete populations.
 True
 """
 
+from exactdp.kinds import Verdict
 from exactdp.pufferfish.calibration import (
     ConservativeScale,
     ExactScale,
@@ -34,7 +35,6 @@ from exactdp.pufferfish.distributions import (
     poisson_binomial,
     sum_of,
 )
-from exactdp.pufferfish.loss import Verdict
 from exactdp.pufferfish.population import Population, User
 from exactdp.pufferfish.secrets import (
     DistributionPair,

@@ -10,7 +10,9 @@ Scenarios:
 - ``class``: the whole class added or removed, its total ~ Binomial(n_c, p_c) against
   absent (exact root finding; the conservative scale is n_c/ε).
 
-Each row compares the conservative θ = W_∞/ε with the exact least θ*.
+Each row compares the conservative θ = W_∞/ε with the exact least θ*. The ``class``
+rows run certified root finding on laws of up to ``max_class_size + 1`` points and can
+take a while: :func:`adult_rows` reports each row to ``progress`` (see :mod:`exactdp.progress`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from typing import Any
 
 import sympy
 
+from exactdp.arithmetic.ball import arb_to_fraction_interval
 from exactdp.errors import InvalidArgument
+from exactdp.progress import Progress, report
 from exactdp.pufferfish.calibration import (
     ConservativeScale,
     ExactScale,
@@ -115,8 +119,6 @@ class AdultRow:
 
 
 def _ball_fraction(c: ConservativeScale) -> tuple[Fraction, Fraction]:
-    from exactdp.arithmetic.ball import arb_to_fraction_interval
-
     return arb_to_fraction_interval(c.ball(128))
 
 
@@ -134,11 +136,13 @@ def adult_rows(
     groupings: Sequence[str] = ("sex", "race"),
     max_class_size: int = 500,
     tol: Any = Fraction(1, 10**12),
+    progress: Progress = None,
 ) -> list[AdultRow]:
     """Conservative vs exact θ for the Adult classes (see the module docstring).
 
     ``class`` rows are computed for classes with at most ``max_class_size`` members
-    (any grouping), since the exact law of the total has n + 1 points.
+    (any grouping), since the exact law of the total has n + 1 points. Each finished
+    row is reported to ``progress`` (stage ``"adult"``).
 
     >>> rows = adult_rows(["1"], scenarios=("user",), groupings=("sex",))
     >>> [(r.label, r.exact.method) for r in rows]
@@ -172,12 +176,13 @@ def adult_rows(
                 if c.n <= max_class_size:
                     jobs.append(("class", f"{c.grouping}={c.name} (n={c.n})",
                                  DistributionVsAbsent(binomial(c.n, c.p))))
-        for scenario, label, pair in jobs:
+        for k, (scenario, label, pair) in enumerate(jobs, 1):
             rows.append(AdultRow(
                 scenario=scenario, label=label, eps=level.eps,
                 conservative=conservative_scale(pair, level),
                 exact=exact_scale(pair, level, tol=tol),
             ))
+            report(progress, "adult", f"ε = {level.eps}: {k}/{len(jobs)} {scenario} {label}")
     return rows
 
 

@@ -7,7 +7,8 @@
   (``proofs/pufferfish_supremum.py``: sufficiency by the mediant inequality, necessity
   with a point-mass rest, monotonicity in θ since Lap(θ₂) = Lap(θ₁) + independent noise).
 
-Both results are frozen dataclasses with ``verify()``.
+Both results are frozen dataclasses with ``verify()``. Verdicts are
+:class:`exactdp.kinds.Verdict` (``HOLDS`` = private, ``FAILS`` = not private).
 """
 
 from __future__ import annotations
@@ -21,22 +22,23 @@ from flint import arb
 
 from exactdp.arithmetic.ball import (
     MAX_PREC,
-    Sign,
     arb_to_fraction_interval,
     sympy_to_arb,
     workprec,
 )
 from exactdp.arithmetic.expressions import parse_closed_form
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.validate import read_tol
 from exactdp.errors import (
     CertificateInvalid,
     InvalidArgument,
-    InvalidTolerance,
     PrecisionLimitReached,
 )
+from exactdp.kinds import Sign, Verdict, proved_by
 from exactdp.pufferfish.closed_forms import bernoulli_theta_expr, exact_sign
 from exactdp.pufferfish.distributions import DiscreteDistribution
-from exactdp.pufferfish.loss import Verdict, decide_loss, loss_float, union_points
+from exactdp.pufferfish.loss import decide_loss, loss_float, union_points
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.pufferfish.transport import TransportPlan, transport_plan
 from exactdp.spaces.levels import PrivacyLevel, parse_level
@@ -47,6 +49,9 @@ __all__ = [
     "conservative_scale",
     "exact_scale",
     "least_scale",
+    "is_zero_noise",
+    "zero_noise_scale",
+    "root_finding_scale",
     "DEFAULT_TOL",
 ]
 
@@ -55,13 +60,6 @@ DEFAULT_TOL = Fraction(1, 10**12)
 
 def _level(eps: Any) -> PrivacyLevel:
     return eps if isinstance(eps, PrivacyLevel) else parse_level(eps=eps)
-
-
-def _tol(tol: Any) -> Fraction:
-    t = to_fraction(tol, "tol")
-    if not 0 < t < 1:
-        raise InvalidTolerance(f"Got tol={t}; the relative tolerance must lie in (0, 1).")
-    return t
 
 
 @dataclass(frozen=True)
@@ -106,6 +104,7 @@ class ConservativeScale:
             return sympy_to_arb(self.theta)
 
 
+@proved_by("pufferfish_supremum")
 def conservative_scale(pair: Any, eps: Any) -> ConservativeScale:
     """The Wasserstein calibration θ = W_∞(P, Q)/ε (|a − b|/ε for S_{a,b}, |a|/ε for S_{a,⊥}).
 
@@ -159,12 +158,17 @@ class ExactScale:
     verdict_hi: Verdict | None = None
     worst_point_lo: Fraction | None = field(default=None)
 
+    @property
+    def enclosure(self) -> Enclosure:
+        """The certified bracket [lo, hi] ∋ θ* as an :class:`~exactdp.arithmetic.interval.Enclosure`."""
+        return Enclosure(self.lo, self.hi)
+
     def ball(self, prec: int = 64) -> arb:
         """Certified enclosure of θ*: the closed form's ball, else the bracket [lo, hi]."""
         with workprec(prec):
             if self.theta_expr is not None:
                 return sympy_to_arb(self.theta_expr)
-            lo, hi = arb(_fmpq(self.lo)), arb(_fmpq(self.hi))
+            lo, hi = arb(to_fmpq(self.lo)), arb(to_fmpq(self.hi))
             return lo.union(hi)
 
     def float(self) -> float:
@@ -174,18 +178,18 @@ class ExactScale:
     def verify(self) -> bool:
         """Re-check the claim by the independent O(m²) double sums.
 
-        θ* = 0: the pmf ratio is checked exactly. Otherwise: NOT_PRIVATE at lo and
-        PRIVATE at hi (direct sums), 0 < lo < hi, hi − lo ≤ tol·hi, and the closed
+        θ* = 0: the pmf ratio is checked exactly. Otherwise: not private (FAILS) at lo
+        and private (HOLDS) at hi (direct sums), 0 < lo < hi, hi − lo ≤ tol·hi, and the closed
         form's ball (if any) lies in [lo, hi].
         """
         level = parse_level(eps=self.eps)
         if self.zero_noise:
-            return self.lo == self.hi == 0 and _zero_noise(self.P, self.Q, level)
+            return self.lo == self.hi == 0 and is_zero_noise(self.P, self.Q, level)
         if not (0 < self.lo < self.hi and self.hi - self.lo <= self.tol * self.hi):
             return False
         at_lo = decide_loss(self.P, self.Q, self.lo, level, direct=True, symbolic_ties=False)
         at_hi = decide_loss(self.P, self.Q, self.hi, level, direct=True, symbolic_ties=False)
-        if at_lo.verdict is not Verdict.NOT_PRIVATE or at_hi.verdict is not Verdict.PRIVATE:
+        if at_lo.verdict is not Verdict.FAILS or at_hi.verdict is not Verdict.HOLDS:
             return False
         if self.theta_expr is not None:
             # lo < θ* ≤ hi, signs decided at rising precision (a fixed 128 bits is not
@@ -241,20 +245,14 @@ class ExactScale:
             theta_expr=None if expr is None else parse_closed_form(str(expr), "theta_expr", InvalidArgument),
             method=str(data["method"]), zero_noise=zero, identical=bool(data["identical"]),
             prec=int(data["prec"]), tol=Fraction(data["tol"]),
-            verdict_lo=None if zero else Verdict.NOT_PRIVATE,
-            verdict_hi=None if zero else Verdict.PRIVATE,
+            verdict_lo=None if zero else Verdict.FAILS,
+            verdict_hi=None if zero else Verdict.HOLDS,
             worst_point_lo=None if data.get("worst_point_lo") is None
             else Fraction(data["worst_point_lo"]),
         )
 
 
-def _fmpq(x: Fraction) -> Any:
-    import flint
-
-    return flint.fmpq(x.numerator, x.denominator)
-
-
-def _zero_noise(P: DiscreteDistribution, Q: DiscreteDistribution, level: PrivacyLevel) -> bool:
+def is_zero_noise(P: DiscreteDistribution, Q: DiscreteDistribution, level: PrivacyLevel) -> bool:
     """θ → 0 limit: every point of P ∪ Q has e^-ε ≤ P(d)/Q(d) ≤ e^ε (exact decision)."""
     pp, qq = P.as_dict(), Q.as_dict()
     big_e = sympy.exp(level.eps)
@@ -338,10 +336,10 @@ def _float_guided(
     hi = _simplify_fraction(g * (1 + w), g * (1 + w - w / 8), g * (1 + w + w / 8))
     try:
         d_lo = decide_loss(P, Q, lo, level, max_prec=512, symbolic_ties=False)
-        if d_lo.verdict is not Verdict.NOT_PRIVATE:
+        if d_lo.verdict is not Verdict.FAILS:
             return None
         d_hi = decide_loss(P, Q, hi, level, max_prec=512, symbolic_ties=False)
-        if d_hi.verdict is not Verdict.PRIVATE:
+        if d_hi.verdict is not Verdict.HOLDS:
             return None
     except PrecisionLimitReached:
         return None
@@ -362,15 +360,15 @@ def least_scale(
     First a float64 guess (bisection on the exact maximum over support points) is
     certified with two ball verdicts; if that fails, certified bisection on rationals.
 
-    Returns ``(lo, hi, prec, worst_point_at_lo)`` with NOT_PRIVATE at lo and PRIVATE
-    at hi. Requires that θ* > 0 (check :func:`_zero_noise` first). ``upper`` is a
-    rational known to be ≥ θ* (default: W_∞/ε rounded up). ``guided=False`` skips
-    the float guess (pure certified bisection).
+    Returns ``(lo, hi, prec, worst_point_at_lo)`` with FAILS (not private) at lo and
+    HOLDS (private) at hi. Requires that θ* > 0 (check :func:`is_zero_noise` first).
+    ``upper`` is a rational known to be ≥ θ* (default: W_∞/ε rounded up).
+    ``guided=False`` skips the float guess (pure certified bisection).
     """
     if upper is None:
         winf = transport_plan(P, Q).winf
         with workprec(64):
-            _, up = arb_to_fraction_interval(arb(_fmpq(winf)) / level.eps_ball())
+            _, up = arb_to_fraction_interval(arb(to_fmpq(winf)) / level.eps_ball())
         upper = up
     fast = _float_guided(P, Q, level, tol, upper) if guided else None
     if fast is not None:
@@ -378,12 +376,12 @@ def least_scale(
     hi = upper * (1 + Fraction(1, 1024))
     prec_used = 64
     d_hi = decide_loss(P, Q, hi, level)
-    while d_hi.verdict is not Verdict.PRIVATE:  # only if `upper` was not an upper bound
+    while d_hi.verdict is not Verdict.HOLDS:  # only if `upper` was not an upper bound
         hi *= 2
         d_hi = decide_loss(P, Q, hi, level)
     lo = hi / 2
     d_lo = decide_loss(P, Q, lo, level)
-    while d_lo.verdict is Verdict.PRIVATE:
+    while d_lo.verdict is Verdict.HOLDS:
         hi, lo = lo, lo / 2
         d_lo = decide_loss(P, Q, lo, level)
     prec_used = max(prec_used, d_lo.prec, d_hi.prec)
@@ -398,13 +396,40 @@ def least_scale(
             mid = lo + (hi - lo) * Fraction(3, 7)
             d_mid = decide_loss(P, Q, mid, level, max_prec=1024, symbolic_ties=False)
         prec_used = max(prec_used, d_mid.prec)
-        if d_mid.verdict is Verdict.PRIVATE:
+        if d_mid.verdict is Verdict.HOLDS:
             hi = mid
         else:
             lo, worst = mid, d_mid.worst_point
     return lo, hi, prec_used, worst
 
 
+def zero_noise_scale(
+    P: DiscreteDistribution, Q: DiscreteDistribution, level: PrivacyLevel, tol: Fraction
+) -> ExactScale | None:
+    """The result θ* = 0 when no noise is needed (P = Q, or :func:`is_zero_noise`), else None."""
+    if P == Q or is_zero_noise(P, Q, level):
+        return ExactScale(
+            P=P, Q=Q, eps=level.eps, tol=tol, lo=Fraction(0), hi=Fraction(0),
+            theta_expr=sympy.Integer(0), method="zero_noise", zero_noise=True,
+            identical=P == Q, prec=0,
+        )
+    return None
+
+
+def root_finding_scale(
+    P: DiscreteDistribution, Q: DiscreteDistribution, level: PrivacyLevel, tol: Fraction,
+    upper: Fraction | None = None,
+) -> ExactScale:
+    """θ* > 0 by certified root finding (:func:`least_scale`), as an :class:`ExactScale`."""
+    lo, hi, prec, worst = least_scale(P, Q, level, tol=tol, upper=upper)
+    return ExactScale(
+        P=P, Q=Q, eps=level.eps, tol=tol, lo=lo, hi=hi, theta_expr=None,
+        method="root_finding", zero_noise=False, identical=False, prec=prec,
+        verdict_lo=Verdict.FAILS, verdict_hi=Verdict.HOLDS, worst_point_lo=worst,
+    )
+
+
+@proved_by("pufferfish_supremum", "pufferfish_bernoulli")
 def exact_scale(
     pair: Any, eps: Any, *, tol: Any = DEFAULT_TOL, method: str = "auto"
 ) -> ExactScale:
@@ -435,18 +460,15 @@ def exact_scale(
     """
     pr = as_pair(pair)
     level = _level(eps)
-    tolf = _tol(tol)
+    tolf = read_tol(tol, below_one=True)
     if method not in ("auto", "closed_form", "root_finding"):
         raise InvalidArgument(
             f"Got method={method!r}; use 'auto', 'closed_form' or 'root_finding'."
         )
     P, Q = pr.P, pr.Q
-    base = dict(P=P, Q=Q, eps=level.eps, tol=tolf)
-    if P == Q or _zero_noise(P, Q, level):
-        return ExactScale(
-            lo=Fraction(0), hi=Fraction(0), theta_expr=sympy.Integer(0), method="zero_noise",
-            zero_noise=True, identical=P == Q, prec=0, **base,  # type: ignore[arg-type]
-        )
+    zero = zero_noise_scale(P, Q, level, tolf)
+    if zero is not None:
+        return zero
     two = _two_point(P, Q)
     if method == "closed_form" and two is None:
         raise InvalidArgument(
@@ -482,20 +504,15 @@ def exact_scale(
         hi = _simplify_fraction(hi - step / 2, hi - step, hi)
         d_lo = decide_loss(P, Q, lo, level)
         d_hi = decide_loss(P, Q, hi, level)
-        if d_lo.verdict is not Verdict.NOT_PRIVATE or d_hi.verdict is not Verdict.PRIVATE:
+        if d_lo.verdict is not Verdict.FAILS or d_hi.verdict is not Verdict.HOLDS:
             raise CertificateInvalid(
                 f"closed form θ* = {theta_expr} disagrees with the certified loss at "
                 f"[{lo}, {hi}] (a bug: please report it)"
             )
         return ExactScale(
-            lo=lo, hi=hi, theta_expr=theta_expr, method="closed_form", zero_noise=False,
-            identical=False, prec=max(prec, d_lo.prec, d_hi.prec), verdict_lo=d_lo.verdict,
+            P=P, Q=Q, eps=level.eps, tol=tolf, lo=lo, hi=hi, theta_expr=theta_expr,
+            method="closed_form", zero_noise=False, identical=False,
+            prec=max(prec, d_lo.prec, d_hi.prec), verdict_lo=d_lo.verdict,
             verdict_hi=d_hi.verdict, worst_point_lo=d_lo.worst_point,
-            **base,  # type: ignore[arg-type]
         )
-    lo, hi, prec, worst = least_scale(P, Q, level, tol=tolf)
-    return ExactScale(
-        lo=lo, hi=hi, theta_expr=None, method="root_finding", zero_noise=False,
-        identical=False, prec=prec, verdict_lo=Verdict.NOT_PRIVATE,
-        verdict_hi=Verdict.PRIVATE, worst_point_lo=worst, **base,  # type: ignore[arg-type]
-    )
+    return root_finding_scale(P, Q, level, tolf)

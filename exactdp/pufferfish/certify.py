@@ -4,6 +4,8 @@ The other users' sum R has an exact finite law (``population.sum_distribution()`
 so under the two secrets the query has laws R + D_P and R + D_Q and the release's
 densities are Laplace mixtures; the supremum of the log-ratio over outputs is the
 maximum over the support points of the two laws (``proofs/pufferfish_supremum.py``).
+
+The verdict is :class:`exactdp.kinds.Verdict`: ``HOLDS`` = private, ``FAILS`` = not private.
 """
 
 from __future__ import annotations
@@ -15,18 +17,18 @@ from typing import Any
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.validate import read_positive, read_tol
 from exactdp.errors import CertificateInvalid, InvalidArgument, InvalidScale
+from exactdp.kinds import Verdict, proved_by
 from exactdp.pufferfish.calibration import (
     DEFAULT_TOL,
     ExactScale,
-    _tol,
-    _zero_noise,
     exact_scale,
-    least_scale,
+    root_finding_scale,
+    zero_noise_scale,
 )
 from exactdp.pufferfish.distributions import DiscreteDistribution, convolve
-from exactdp.pufferfish.loss import Verdict, decide_loss, log_ratio_expr
+from exactdp.pufferfish.loss import decide_loss, log_ratio_expr
 from exactdp.pufferfish.population import Population
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.spaces.levels import parse_level
@@ -35,16 +37,12 @@ __all__ = ["PopulationCertificate", "certify", "parse_scale"]
 
 
 def parse_scale(theta: Any) -> Fraction:
-    """Read a Laplace scale θ > 0 exactly."""
-    try:
-        value = to_fraction(theta, "theta")
-    except InvalidArgument as exc:
-        raise InvalidScale(f"Got theta={theta!r}; θ must be a finite rational > 0.") from exc
-    if value <= 0:
-        raise InvalidScale(
-            f"Got theta={value}; the Laplace scale θ must be > 0 (θ = 0 means no noise)."
-        )
-    return value
+    """Read a Laplace scale θ > 0 exactly (:class:`~exactdp.errors.InvalidScale` otherwise).
+
+    >>> parse_scale("3/2")
+    Fraction(3, 2)
+    """
+    return read_positive(theta, "theta (the Laplace scale θ)", InvalidScale)
 
 
 @dataclass(frozen=True)
@@ -54,7 +52,7 @@ class PopulationCertificate:
     Attributes
     ----------
     verdict : Verdict
-        PRIVATE or NOT_PRIVATE (certified).
+        HOLDS (private) or FAILS (not private), certified.
     theta : Fraction
     eps : sympy.Expr
     worst_output : Fraction
@@ -88,8 +86,8 @@ class PopulationCertificate:
 
     @property
     def private(self) -> bool:
-        """True when the verdict is PRIVATE."""
-        return self.verdict is Verdict.PRIVATE
+        """True when the verdict is HOLDS (private)."""
+        return self.verdict is Verdict.HOLDS
 
     def exact_log_ratio(self) -> sympy.Expr:
         """ln f(y|s) − ln f(y|s') at the worst output, as an exact sympy expression."""
@@ -111,6 +109,7 @@ class PopulationCertificate:
         """Exact JSON form (rationals as "p/q" strings; balls as strings)."""
         return {
             "verdict": self.verdict.value,
+            "private": self.private,
             "theta": str(self.theta),
             "eps": str(self.eps),
             "worst_output": str(self.worst_output),
@@ -126,25 +125,7 @@ class PopulationCertificate:
         }
 
 
-def _population_scale(
-    P: DiscreteDistribution, Q: DiscreteDistribution, eps: Any, tol: Fraction,
-    upper: Fraction | None,
-) -> ExactScale:
-    level = parse_level(eps=eps)
-    base = dict(P=P, Q=Q, eps=level.eps, tol=tol)
-    if P == Q or _zero_noise(P, Q, level):
-        return ExactScale(
-            lo=Fraction(0), hi=Fraction(0), theta_expr=sympy.Integer(0), method="zero_noise",
-            zero_noise=True, identical=P == Q, prec=0, **base,  # type: ignore[arg-type]
-        )
-    lo, hi, prec, worst = least_scale(P, Q, level, tol=tol, upper=upper)
-    return ExactScale(
-        lo=lo, hi=hi, theta_expr=None, method="root_finding", zero_noise=False,
-        identical=False, prec=prec, verdict_lo=Verdict.NOT_PRIVATE,
-        verdict_hi=Verdict.PRIVATE, worst_point_lo=worst, **base,  # type: ignore[arg-type]
-    )
-
-
+@proved_by("pufferfish_supremum")
 def certify(
     population: Population,
     pair: Any,
@@ -169,7 +150,7 @@ def certify(
     >>> pop = Population.bernoulli(["1/2"] * 3, presences=["9/10"] * 3)
     >>> c = certify(pop, DistributionVsAbsent(bernoulli("1/2")), 1, "ln(2)")
     >>> c.verdict, c.private
-    (<Verdict.PRIVATE: 'private'>, True)
+    (<Verdict.HOLDS: 'holds'>, True)
     >>> c.population_theta.lo < c.independent_theta.hi, c.verify()
     (True, True)
     """
@@ -180,7 +161,7 @@ def certify(
     pr = as_pair(pair)
     th = parse_scale(theta)
     level = parse_level(eps=eps)
-    tolf = _tol(tol)
+    tolf = read_tol(tol, below_one=True)
     rest = population.sum_distribution()
     P_total, Q_total = convolve(rest, pr.P), convolve(rest, pr.Q)
     decision = decide_loss(P_total, Q_total, th, level)
@@ -188,7 +169,8 @@ def certify(
     if least:
         ind_scale = exact_scale(pr, level, tol=tolf)
         upper = None if ind_scale.zero_noise else ind_scale.hi
-        pop_scale = _population_scale(P_total, Q_total, level.eps, tolf, upper)
+        pop_scale = zero_noise_scale(P_total, Q_total, level, tolf) or root_finding_scale(
+            P_total, Q_total, level, tolf, upper)
         if not ind_scale.zero_noise and pop_scale.lo > ind_scale.hi:
             raise CertificateInvalid(
                 "population-specific θ exceeds the population-independent one (a bug)"

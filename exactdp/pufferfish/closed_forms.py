@@ -19,15 +19,17 @@ from fractions import Fraction
 
 import sympy
 
-from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb
+from exactdp.arithmetic.ball import certified_sign, sympy_to_arb
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
+from exactdp.kinds import Sign, proved_by
 
 __all__ = ["closed_forms", "bernoulli_theta_expr", "exact_sign"]
 
 _p, _q, _eps = sympy.symbols("p q epsilon", positive=True)
 
 
+@proved_by("pufferfish_bernoulli")
 def closed_forms() -> dict[str, sympy.Expr]:
     """The sympy expressions for the Bernoulli cases (symbols p, q, epsilon).
 
@@ -85,6 +87,7 @@ def exact_sign(expr: sympy.Expr, *, max_prec: int = 2048) -> Sign:
         raise
 
 
+@proved_by("pufferfish_bernoulli")
 def bernoulli_theta_expr(p: Fraction, q: Fraction, eps: sympy.Expr) -> tuple[sympy.Expr, str]:
     """θ* for Bern(p) against Bern(q) on {0, 1}, as an exact sympy expression.
 

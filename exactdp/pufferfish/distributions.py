@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.validate import read_probability
 from exactdp.errors import InvalidArgument, InvalidDistribution
 
 __all__ = [
@@ -101,11 +102,7 @@ class DiscreteDistribution:
         merged: dict[Fraction, Fraction] = {}
         for value, prob in pairs:
             x = to_fraction(value, "support value")
-            p = to_fraction(prob, f"probability at {x}")
-            if not 0 <= p <= 1:
-                raise InvalidDistribution(
-                    f"Got probability {p} at value {x}; probabilities must lie in [0, 1]."
-                )
+            p = read_probability(prob, f"P({x})", InvalidDistribution)
             merged[x] = merged.get(x, Fraction(0)) + p
         total = sum(merged.values(), Fraction(0))
         if not merged:
@@ -214,11 +211,9 @@ def bernoulli(p: Any, high: Any = 1, low: Any = 0) -> DiscreteDistribution:
     >>> bernoulli(2)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidDistribution: Got p=2; a Bernoulli probability must lie in [0, 1].
+    exactdp.errors.InvalidDistribution: Got p=2; a probability lies in [0, 1].
     """
-    pf = to_fraction(p, "p")
-    if not 0 <= pf <= 1:
-        raise InvalidDistribution(f"Got p={pf}; a Bernoulli probability must lie in [0, 1].")
+    pf = read_probability(p, "p", InvalidDistribution)
     return DiscreteDistribution.from_pairs([(low, 1 - pf), (high, pf)])
 
 
@@ -252,9 +247,7 @@ def poisson_binomial(ps: Iterable[Any]) -> DiscreteDistribution:
     """
     probs = [Fraction(1)]
     for i, p in enumerate(ps):
-        pf = to_fraction(p, f"ps[{i}]")
-        if not 0 <= pf <= 1:
-            raise InvalidDistribution(f"Got ps[{i}]={pf}; probabilities must lie in [0, 1].")
+        pf = read_probability(p, f"ps[{i}]", InvalidDistribution)
         nxt = [Fraction(0)] * (len(probs) + 1)
         for k, w in enumerate(probs):
             nxt[k] += w * (1 - pf)
@@ -271,9 +264,7 @@ def binomial(n: int, p: Any) -> DiscreteDistribution:
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise InvalidArgument(f"Got n={n!r}; the number of trials must be an integer ≥ 0.")
-    pf = to_fraction(p, "p")
-    if not 0 <= pf <= 1:
-        raise InvalidDistribution(f"Got p={pf}; a Bernoulli probability must lie in [0, 1].")
+    pf = read_probability(p, "p", InvalidDistribution)
     return DiscreteDistribution.from_pairs(
         (k, math.comb(n, k) * pf**k * (1 - pf) ** (n - k)) for k in range(n + 1)
     )

@@ -13,21 +13,25 @@ at the extreme support point. So L(θ) is the maximum over the support points.
 The values g(s_k) are computed by two running sums (left and right), O(m) ball
 operations; :func:`loss_at_points_direct` is the independent O(m²) double sum
 that certificates use to re-check a verdict.
+
+Verdicts are :class:`exactdp.kinds.Verdict`: ``HOLDS`` means private (L(θ) ≤ ε),
+``FAILS`` means not private.
 """
 
 from __future__ import annotations
 
-import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-import flint
 import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, workprec
+from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import PrecisionLimitReached
+from exactdp.kinds import Verdict, proved_by
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.spaces.levels import PrivacyLevel
 
@@ -41,13 +45,6 @@ __all__ = [
     "decide_loss",
     "log_ratio_expr",
 ]
-
-
-class Verdict(enum.Enum):
-    """Certified answer to "is L(θ) ≤ ε?"."""
-
-    PRIVATE = "private"
-    NOT_PRIVATE = "not private"
 
 
 def union_points(P: DiscreteDistribution, Q: DiscreteDistribution) -> list[Fraction]:
@@ -97,7 +94,6 @@ def loss_float(
 
     Returns ``inf`` when a value underflows to 0.
     """
-    import math
 
     def sums(masses: Sequence[float]) -> list[float]:
         m = len(points)
@@ -133,7 +129,7 @@ def kernel_sums_direct(
             if w:
                 dist = abs(s - d) / theta
                 if dist not in kernel:
-                    kernel[dist] = (-arb(flint.fmpq(dist.numerator, dist.denominator))).exp()
+                    kernel[dist] = (-arb(to_fmpq(dist))).exp()
                 total += wb * kernel[dist]
         out.append(total)
     return out
@@ -146,9 +142,9 @@ class LossDecision:
     Attributes
     ----------
     verdict : Verdict
-        PRIVATE when every point satisfies |ln g_P − ln g_Q| ≤ ε (strictly, or with
-        equality proved symbolically where ``tight_points`` is non-empty), NOT_PRIVATE
-        when some point exceeds ε.
+        HOLDS (private) when every point satisfies |ln g_P − ln g_Q| ≤ ε (strictly, or
+        with equality proved symbolically where ``tight_points`` is non-empty), FAILS
+        (not private) when some point exceeds ε.
     theta : Fraction
         The scale decided.
     worst_point : Fraction
@@ -171,6 +167,11 @@ class LossDecision:
     max_abs_log_ratio: arb
     tight_points: tuple[Fraction, ...]
     prec: int
+
+    @property
+    def private(self) -> bool:
+        """True when the verdict is HOLDS (L(θ) ≤ ε)."""
+        return self.verdict is Verdict.HOLDS
 
 
 def log_ratio_expr(
@@ -241,6 +242,7 @@ def _all_exact_ties(
     return all(_is_tight(P, Q, theta, y, level) for y in ys)
 
 
+@proved_by("pufferfish_supremum")
 def decide_loss(
     P: DiscreteDistribution,
     Q: DiscreteDistribution,
@@ -266,7 +268,7 @@ def decide_loss(
     >>> from exactdp.pufferfish.distributions import point_mass
     >>> d = decide_loss(point_mass(1), point_mass(0), Fraction(1), parse_level(eps=1))
     >>> d.verdict, d.tight_points
-    (<Verdict.PRIVATE: 'private'>, (Fraction(0, 1), Fraction(1, 1)))
+    (<Verdict.HOLDS: 'holds'>, (Fraction(0, 1), Fraction(1, 1)))
     """
     points = union_points(P, Q)
     mp, mq = _masses(P, points), _masses(Q, points)
@@ -294,7 +296,7 @@ def decide_loss(
             worst = max(range(len(points)), key=lambda k: float(abs(logs[k]).mid()))
             if exceeded or not undecided:
                 return LossDecision(
-                    verdict=Verdict.NOT_PRIVATE if exceeded else Verdict.PRIVATE,
+                    verdict=Verdict.FAILS if exceeded else Verdict.HOLDS,
                     theta=theta,
                     worst_point=points[worst],
                     worst_log_ratio=logs[worst],
@@ -311,7 +313,7 @@ def decide_loss(
         tight = [points[k] for k in undecided if _is_tight(P, Q, theta, points[k], level)]
         if len(tight) == len(undecided):
             return LossDecision(
-                verdict=Verdict.PRIVATE,
+                verdict=Verdict.HOLDS,
                 theta=theta,
                 worst_point=tight[0],
                 worst_log_ratio=logs[points.index(tight[0])],

@@ -12,9 +12,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.validate import read_probability
 from exactdp.errors import InvalidArgument, InvalidDistribution
-from exactdp.pufferfish.distributions import DiscreteDistribution, convolve, point_mass
+from exactdp.pufferfish.distributions import (
+    DiscreteDistribution,
+    bernoulli,
+    convolve,
+    point_mass,
+)
 
 __all__ = ["User", "Population"]
 
@@ -34,11 +39,7 @@ class User:
     def __init__(self, dist: DiscreteDistribution, presence: Any = 1) -> None:
         if not isinstance(dist, DiscreteDistribution):
             raise InvalidArgument(f"Got dist={dist!r}; pass a DiscreteDistribution.")
-        z = to_fraction(presence, "presence")
-        if not 0 <= z <= 1:
-            raise InvalidDistribution(
-                f"Got presence ζ={z}; a presence probability must lie in [0, 1]."
-            )
+        z = read_probability(presence, "presence ζ", InvalidDistribution)
         object.__setattr__(self, "dist", dist)
         object.__setattr__(self, "presence", z)
 
@@ -74,8 +75,6 @@ class Population:
         cls, ps: Iterable[Any], presences: Iterable[Any] | None = None
     ) -> Population:
         """Bernoulli(p_i) users with presences ζ_i (default 1)."""
-        from exactdp.pufferfish.distributions import bernoulli
-
         ps_list = list(ps)
         zs = [1] * len(ps_list) if presences is None else list(presences)
         if len(zs) != len(ps_list):

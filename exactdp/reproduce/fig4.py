@@ -32,9 +32,10 @@ from exactdp.arithmetic.ball import (
     certified_sign,
     workprec,
 )
-from exactdp.arithmetic.interval import Interval
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.kinds import Verdict, proved_by
 from exactdp.mechanisms.bounds import database_leakage_bound
-from exactdp.reproduce.fig6 import eps_grid
+from exactdp.reproduce.fig6 import eps_grid, fmt_interval
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 
 __all__ = [
@@ -59,26 +60,33 @@ class ProductRegularity:
     regular : bool
         Certified: α₁ = pM⁻¹ ≥ 0.
     alpha1 : tuple
-        α₁ exactly (Fractions, t rational) or as Interval enclosures.
+        α₁ exactly (Fractions, t rational) or as Enclosure enclosures.
     witness : int | None
         An index with α₁ < 0 when not regular.
     precision : int | None
         Bits used to decide the signs (None when exact).
-    leakage_bound : Interval | None
+    leakage_bound : Enclosure | None
         Prop. 5's bound u·log2(Σα₁/max p) in bits (certified), when regular.
     leakage_bound_exact : sympy.Expr | None
         Its closed form.
+
+    ``verdict`` is ``regular`` as a :class:`~exactdp.kinds.Verdict`.
     """
 
     regular: bool
     alpha1: tuple[Any, ...]
     witness: int | None
     precision: int | None
-    leakage_bound: Interval | None
+    leakage_bound: Enclosure | None
     leakage_bound_exact: sympy.Expr | None
     level: PrivacyLevel
     p: tuple[Fraction, ...]
     individuals: int
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` when p^{⊗u} is regular, ``FAILS`` otherwise (certified)."""
+        return Verdict.from_bool(self.regular)
 
     def verify(self) -> bool:
         """Re-check α₁M = p (exactly, or with balls) and the sign verdict."""
@@ -105,6 +113,7 @@ class ProductRegularity:
             return bool((arb_from_fraction(self.p[self.witness]) - c) < 0)
 
 
+@proved_by("mech_kronecker_prior")
 def product_prior_regularity(
     p: Any, individuals: int, eps: Any = None, *, t: Any = None
 ) -> ProductRegularity:
@@ -119,7 +128,7 @@ def product_prior_regularity(
     False
     """
     level = parse_level(eps=eps, t=t)
-    pf = tuple(Fraction(x) if not isinstance(x, str) else Fraction(x) for x in p)
+    pf = tuple(Fraction(x) for x in p)
     k, u = len(pf), individuals
     pmax = max(pf)
     if level.t is not None:
@@ -131,7 +140,7 @@ def product_prior_regularity(
         ratio = 1 / ((1 + (k - 1) * tq) * pmax)
         exact = u * sympy.log(sympy.Rational(ratio.numerator, ratio.denominator)) / sympy.log(2)
         with workprec(128):
-            enc = Interval(*arb_to_fraction_interval(
+            enc = Enclosure(*arb_to_fraction_interval(
                 u * arb_from_fraction(ratio).log() / arb(2).log()))
         return ProductRegularity(regular, alpha, neg[0] if neg else None, None,
                                  enc if regular else None, exact if regular else None,
@@ -151,11 +160,11 @@ def product_prior_regularity(
         tb = level.t_ball()
         cb = tb / (1 + (k - 1) * tb)
         alpha_iv = tuple(
-            Interval(*arb_to_fraction_interval((arb_from_fraction(pi) - cb) / (1 - tb)))
+            Enclosure(*arb_to_fraction_interval((arb_from_fraction(pi) - cb) / (1 - tb)))
             for pi in pf
         )
         ratio_b = 1 / ((1 + (k - 1) * tb) * arb_from_fraction(pmax))
-        enc = Interval(*arb_to_fraction_interval(u * ratio_b.log() / arb(2).log()))
+        enc = Enclosure(*arb_to_fraction_interval(u * ratio_b.log() / arb(2).log()))
     neg = [i for i, s in enumerate(signs) if s is Sign.NEGATIVE]
     regular = not neg
     E = sympy.exp(level.eps)
@@ -171,10 +180,10 @@ class Fig4Row:
     """One ε of Fig. 4: Thm. 3 (all priors) and Prop. 5 (Example 3's prior, if regular)."""
 
     eps: Fraction
-    thm3: Interval
+    thm3: Enclosure
     thm3_exact: sympy.Expr
     regular: bool
-    prop5: Interval | None
+    prop5: Enclosure | None
 
 
 def fig4(
@@ -193,16 +202,15 @@ def fig4(
     for e in eps_values:
         b = database_leakage_bound(len(EXAMPLE3_P), individuals, eps=e)
         r = product_prior_regularity(EXAMPLE3_P, individuals, eps=e)
-        rows.append(Fig4Row(e, Interval(*b.enclosure), b.value, r.regular, r.leakage_bound))
+        rows.append(Fig4Row(e, b.enclosure, b.value, r.regular, r.leakage_bound))
     return rows
 
 
 def to_markdown(rows: list[Fig4Row]) -> str:
     """Markdown table (bits; digits shown are truncated, "…" marks more digits)."""
-    from exactdp.reproduce.fig6 import _fmt
 
-    def fmt(iv: Interval) -> str:
-        return _fmt(iv, 4)
+    def fmt(iv: Enclosure) -> str:
+        return fmt_interval(iv, 4)
 
     out = ["| ε | Thm. 3 bound (all priors) | π regular | Prop. 5 bound for π |",
            "|---|---|---|---|"]

@@ -16,6 +16,8 @@ utility (2/(1+a) + (N−1)(1−a)/(1+a)) / (N+1); the sum query uses a = e^{-ε/
 
 from __future__ import annotations
 
+import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -23,7 +25,8 @@ from typing import Any
 import sympy
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
-from exactdp.arithmetic.interval import Interval
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric, count_queries, sum_query
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
@@ -34,6 +37,7 @@ __all__ = [
     "fig6_count_queries",
     "tight_constraints_uniform_utility",
     "eps_grid",
+    "fmt_interval",
     "to_markdown",
 ]
 
@@ -49,19 +53,19 @@ class Fig6Row:
         Certified existence of the tight-constraints mechanism at ε.
     method : str
         Backend whose certificate decided existence.
-    utility_tc : Interval | None
+    utility_tc : Enclosure | None
         Certified enclosure of the tight-constraints utility (None when it does not exist).
     utility_geometric : sympy.Expr
         Exact closed form of the comparator's utility.
-    utility_geometric_enclosure : Interval
+    utility_geometric_enclosure : Enclosure
     """
 
     eps: Fraction
     exists: bool
     method: str
-    utility_tc: Interval | None
+    utility_tc: Enclosure | None
     utility_geometric: sympy.Expr
-    utility_geometric_enclosure: Interval
+    utility_geometric_enclosure: Enclosure
     certificate: Any = None
 
     @property
@@ -72,6 +76,7 @@ class Fig6Row:
         return float(self.utility_tc.mid) / float(self.utility_geometric_enclosure.mid)
 
 
+@proved_by("mech_geometric_utility")
 def geometric_uniform_utility(points: int, a: sympy.Expr) -> sympy.Expr:
     """Exact U* of the truncated geometric on ``points`` points, parameter a, uniform prior.
 
@@ -87,12 +92,13 @@ def geometric_uniform_utility(points: int, a: sympy.Expr) -> sympy.Expr:
     return sympy.simplify((2 / (1 + a) + (N - 1) * (1 - a) / (1 + a)) / (N + 1))
 
 
-def _enclose(expr: sympy.Expr) -> Interval:
+def _enclose(expr: sympy.Expr) -> Enclosure:
     with workprec(128):
-        return Interval(*arb_to_fraction_interval(sympy_to_arb(expr)))
+        return Enclosure(*arb_to_fraction_interval(sympy_to_arb(expr)))
 
 
-def tight_constraints_uniform_utility(res: TightConstraintsResult) -> Interval:
+@proved_by("mech_geometric_utility")
+def tight_constraints_uniform_utility(res: TightConstraintsResult) -> Enclosure:
     """Certified Σ_z z_z / n from the existence certificate's z (exact or enclosures).
 
     The column maximum of Φ·diag(z) is z_z: proofs/mech_geometric_utility.py.
@@ -101,13 +107,13 @@ def tight_constraints_uniform_utility(res: TightConstraintsResult) -> Interval:
     lo = Fraction(0)
     hi = Fraction(0)
     for zi in res.z:
-        if isinstance(zi, Interval):
+        if isinstance(zi, Enclosure):
             lo += zi.lo
             hi += zi.hi
         else:
             lo += zi
             hi += zi
-    return Interval(lo / n, hi / n)
+    return Enclosure(lo / n, hi / n)
 
 
 def eps_grid(start: str, stop: str, step: str = "1/100") -> list[Fraction]:
@@ -195,21 +201,23 @@ def to_markdown(rows: list[Fig6Row], digits: int = 6) -> str:
         "|---|---|---|---|---|",
     ]
     for r in rows:
-        geo = _fmt(r.utility_geometric_enclosure, digits)
+        geo = fmt_interval(r.utility_geometric_enclosure, digits)
         if r.utility_tc is None:
             lines.append(f"| {float(r.eps):.2f} | no ({r.method}) | — | {geo} | — |")
         else:
             lines.append(
-                f"| {float(r.eps):.2f} | yes ({r.method}) | {_fmt(r.utility_tc, digits)} | {geo} "
+                f"| {float(r.eps):.2f} | yes ({r.method}) | {fmt_interval(r.utility_tc, digits)} | {geo} "
                 f"| {r.gain:.4f} |"
             )
     return "\n".join(lines)
 
 
-def _fmt(iv: Interval, digits: int) -> str:
-    """Outward-rounded decimal interval, collapsed to one number when both ends agree."""
-    import math
+def fmt_interval(iv: Enclosure, digits: int) -> str:
+    """Outward-rounded decimal interval, collapsed to one number when both ends agree.
 
+    >>> fmt_interval(Enclosure(Fraction(1, 3), Fraction(1, 3)), 4)
+    '0.3333…'
+    """
     scale = 10**digits
     lo = math.floor(iv.lo * scale)
     hi = math.ceil(iv.hi * scale)
@@ -218,9 +226,11 @@ def _fmt(iv: Interval, digits: int) -> str:
     return f"[{lo / scale:.{digits}f}, {hi / scale:.{digits}f}]"
 
 
-if __name__ == "__main__":  # pragma: no cover
-    import sys
+#: The former private name, kept while ``exactdp/reproduce/fig7.py`` still imports it.
+_fmt = fmt_interval
 
+
+if __name__ == "__main__":  # pragma: no cover
     which = sys.argv[1] if len(sys.argv) > 1 else "sum"
     quick = "--quick" in sys.argv
     data = fig6_sum_query(quick=quick) if which == "sum" else fig6_count_queries(quick=quick)

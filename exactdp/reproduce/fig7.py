@@ -6,9 +6,9 @@ certified end to end (default 12×12, 64² sub-squares per cell):
 
 * the tight-constraints mechanism's existence is decided by the core engine (certificate),
   and its uniform-prior utility is the certified Σz/n (proofs/mech_geometric_utility.py);
-* the planar Laplace mechanism is :func:`exactdp.mechanisms.core.planar_laplace_grid`
+* the planar Laplace mechanism is :func:`exactdp.mechanisms.planar_laplace_grid`
   (conditioned on landing inside the grid; cell masses enclosed by sub-square bounds),
-  and its utility with the optimal remap is enclosed by :func:`exactdp.mechanisms.analysis.utility`.
+  and its utility with the optimal remap is enclosed by :func:`exactdp.mechanisms.utility`.
 
 Utilities at the 100×100 size (10⁴ points) are out of reach in a test-suite budget (10⁸
 ball entries); *existence* at that size is decided by :func:`existence` (matrix-free SPD
@@ -21,11 +21,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from exactdp.arithmetic.interval import Interval
-from exactdp.mechanisms.analysis import utility
-from exactdp.mechanisms.core import planar_laplace_grid
-from exactdp.reproduce.fig6 import _fmt, tight_constraints_uniform_utility
+from exactdp.arithmetic.rounding import pred, succ
+from exactdp.mechanisms import planar_laplace_grid, utility
+from exactdp.reproduce.fig6 import fmt_interval, tight_constraints_uniform_utility
+from exactdp.spaces.grid import use_matrix_free
 from exactdp.spaces.metrics import grid
+from exactdp.threshold.providers import GridProvider
+from exactdp.threshold.taylor import point_bounds
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = ["Fig7Row", "fig7", "to_markdown", "ExistenceRow", "existence"]
@@ -67,7 +72,7 @@ def fig7(
         tc = tight_constraints_uniform_utility(res) if res.exists else None
         P = planar_laplace_grid(width, height, eps=e, subdivisions=subdivisions)
         U = utility(P)
-        rows.append(Fig7Row(e, res.exists, tc, Interval(*U.enclosure)))
+        rows.append(Fig7Row(e, res.exists, tc, U.enclosure))
     return rows
 
 
@@ -88,8 +93,10 @@ def existence(
     """Existence only, on a width×width Euclidean grid (used for the paper's 100×100 size).
 
     ``negative_entries`` counts the entries of z certified negative (when an enclosure
-    is available). Under ``method="auto"`` grids with more than 2500 points use the
-    matrix-free SPD point check of :mod:`exactdp.threshold.spd_cover` (lattice-symbol λ_min bound,
+    is available). Under ``method="auto"`` grids handled matrix-free (more than
+    :data:`~exactdp.spaces.grid.MATRIX_FREE_ABOVE_N` points,
+    :func:`~exactdp.spaces.grid.use_matrix_free`) use the matrix-free SPD point check of
+    :mod:`exactdp.threshold.spd_cover` (lattice-symbol λ_min bound,
     block-Toeplitz residual: |z − y| ≤ ‖r‖₂/λ componentwise; about 2 s per ε at 100×100);
     when it cannot decide, or for smaller grids, the core engine decides (a dense
     verified-float solve at 100×100 takes about 100 s per ε).
@@ -100,29 +107,25 @@ def existence(
     metric = grid(width, width, "euclidean")
     out = []
     for e in eps_values:
-        row = _spd_existence(metric, width, e) if method == "auto" and metric.n > 2500 else None
+        row = _spd_existence(metric, width, e) if method == "auto" and use_matrix_free(metric) else None
         if row is None:
             res = tight_constraints(metric, eps=e, method=method)
             assert isinstance(res, TightConstraintsResult)
             enc = res.engine.x_enclosure
-            neg = None if enc is None else sum(1 for _, hi in enc if hi < 0)
+            neg = None if enc is None else sum(1 for x in enc if x.hi < 0)
             row = ExistenceRow(width, e, res.exists, res.method, neg)
         out.append(row)
     return out
 
 
 def _spd_existence(metric: Any, width: int, eps: Fraction) -> ExistenceRow | None:
-    import numpy as np
-
-    from exactdp.threshold.spd_cover import GridProvider, point_bounds
-
     prov = GridProvider(metric)
     lam = prov.lambda_lower(eps, eps)
     if lam <= 0:
         return None
     y, err = point_bounds(prov, list(metric.values), np.ones(metric.n), 0.0, eps, lam)
-    lo = np.nextafter(y - err, -np.inf)
-    hi = np.nextafter(y + err, np.inf)
+    lo = pred(y - err)
+    hi = succ(y + err)
     if bool(np.all(lo > 0)):
         return ExistenceRow(width, eps, True, "spd-point (lattice λ bound)", 0)
     neg = int(np.sum(hi < 0))
@@ -135,9 +138,9 @@ def to_markdown(rows: list[Fig7Row]) -> str:
     out = ["| ε | tight-constraints exists | U(tight-constraints) | U(planar Laplace) |",
            "|---|---|---|---|"]
     for r in rows:
-        tc = _fmt(r.utility_tc, 4) if r.utility_tc is not None else "—"
+        tc = fmt_interval(r.utility_tc, 4) if r.utility_tc is not None else "—"
         out.append(f"| {float(r.eps):.1f} | {'yes' if r.exists else 'no'} | {tc} "
-                   f"| {_fmt(r.utility_laplace, 4)} |")
+                   f"| {fmt_interval(r.utility_laplace, 4)} |")
     return "\n".join(out)
 
 

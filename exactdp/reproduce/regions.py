@@ -5,9 +5,9 @@
 * Fig. 3 (Example 2): 4 points all at distance D (D = 1, 2; ε = 1), projected on the
   first three coordinates: corners c_y = (1, e^{-D}, e^{-D}, e^{-D})/(1 + 3e^{-D}) permuted.
 
-Each corner prior is returned as certified :class:`Interval` enclosures (ε rational makes
-t transcendental), together with the regularity verdict of a few sample priors (uniform,
-and the simplex vertices) from the certified engine.
+Each corner prior is returned as certified :class:`~exactdp.arithmetic.interval.Enclosure`
+enclosures (ε rational makes t transcendental), together with the regularity verdict of a
+few sample priors (uniform, and the simplex vertices) from the certified engine.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.mechanisms.bounds import corner_priors
-from exactdp.regularity import RegularityResult, is_regular, uniform_prior
+from exactdp.regularity import RegularityResult, is_regular
 from exactdp.spaces.metrics import FiniteMetric, cycle, discrete, line
+from exactdp.spaces.priors import uniform_prior
 
 __all__ = ["RegionData", "fig2", "fig3", "region"]
 

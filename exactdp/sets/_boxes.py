@@ -16,7 +16,7 @@ from typing import Any
 import sympy
 
 from exactdp.errors import InvalidBox
-from exactdp.sets._points import Norm, Point, _as_point, _key, _key_to_sympy, parse_norm
+from exactdp.sets._points import Norm, Point, as_point, comparison_key, key_to_sympy, parse_norm
 
 __all__ = ["Box", "BoxUnion", "as_boxes", "region_diameter"]
 
@@ -42,8 +42,8 @@ class Box:
 
     def __init__(self, lower: Any, upper: Any) -> None:
         try:
-            lo = _as_point(lower, "lower")
-            hi = _as_point(upper, "upper")
+            lo = as_point(lower, "lower")
+            hi = as_point(upper, "upper")
         except Exception as exc:  # InvalidSet from the shared parser -> InvalidBox
             raise InvalidBox(str(exc).replace("coordinates", "box corners")) from exc
         if len(lo) != len(hi):
@@ -76,7 +76,7 @@ class Box:
 
     def contains(self, p: Sequence[Any]) -> bool:
         """Whether the point p lies in the closed box."""
-        q = _as_point(p, "p")
+        q = as_point(p, "p")
         return all(lo <= c <= hi for lo, c, hi in zip(self.lower, q, self.upper))
 
     def to_json(self) -> dict[str, list[str]]:
@@ -154,8 +154,8 @@ def region_diameter(K: Any, norm: Any = "l1") -> tuple[sympy.Expr, Point, Point]
                 else:
                     a.append(A.lower[i])
                     b.append(B.upper[i])
-            k = _key(tuple(a), tuple(b), nm)
+            k = comparison_key(tuple(a), tuple(b), nm)
             if best is None or k > best[0]:
                 best = (k, tuple(a), tuple(b))
     assert best is not None
-    return _key_to_sympy(best[0], nm), best[1], best[2]
+    return key_to_sympy(best[0], nm), best[1], best[2]

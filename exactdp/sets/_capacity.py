@@ -27,9 +27,10 @@ from typing import Any, Literal
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import Sign, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidBox
+from exactdp.kinds import Sign, proved_by
 from exactdp.sets._boxes import Box, as_boxes
 from exactdp.sets._exppoly import ExpPoly, exp_poly_sign
 from exactdp.sets._points import PointSet, point_set
@@ -59,6 +60,7 @@ def as_level(eps: Any) -> PrivacyLevel:
     return parse_level(eps=eps)
 
 
+@proved_by("sets_laplace_capacity")
 def laplace_cdf(x: Any) -> ExpPoly:
     """Exact CDF of Laplace(0, 1/ε) at a rational x, as an exp-polynomial in ε.
 
@@ -88,6 +90,7 @@ def _cdf(x: Fraction) -> ExpPoly:
     return got
 
 
+@proved_by("sets_laplace_capacity")
 def interval_probability(lower: Any, upper: Any) -> ExpPoly:
     """P[w ∈ [lower, upper]] = F(upper) − F(lower) for w ~ Laplace(0, 1/ε), exactly.
 
@@ -102,6 +105,7 @@ def interval_probability(lower: Any, upper: Any) -> ExpPoly:
     return _cdf(hi) - _cdf(lo)
 
 
+@proved_by("sets_laplace_capacity")
 def box_probability(box: Box) -> ExpPoly:
     """P[w ∈ box] = Π_i (F(u_i) − F(l_i)) for w with i.i.d. Laplace(0, 1/ε) coordinates.
 
@@ -192,6 +196,7 @@ def _inclusion_exclusion(boxes: list[_RawBox], max_boxes: int = 16) -> ExpPoly:
 _METHODS = {"sweep": _sweep, "grid": _grid, "inclusion-exclusion": _inclusion_exclusion}
 
 
+@proved_by("sets_laplace_capacity")
 def union_probability(boxes: Any, method: Method = "sweep") -> ExpPoly:
     """Exact product-Laplace measure of a finite union of boxes (see the module docstring).
 
@@ -297,6 +302,7 @@ class CapacityResult:
         return low is not Sign.NEGATIVE and high is not Sign.NEGATIVE
 
 
+@proved_by("sets_laplace_capacity")
 def capacity_functional(X: Any, K: Any, eps: Any, *, method: Method = "sweep") -> CapacityResult:
     """Exact capacity functional of the Laplacian Perturbation Mechanism M(X) = X + w.
 

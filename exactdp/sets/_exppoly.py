@@ -26,7 +26,10 @@ import flint
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import Sign, certified_sign
+from exactdp.arithmetic.ball import certified_sign
+from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.errors import InvalidArgument
+from exactdp.kinds import Sign, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["ExpPoly", "exp_poly_sign", "exp_poly_ratio"]
@@ -157,9 +160,9 @@ class ExpPoly:
         eps = level.eps_ball()
         total = arb(0)
         for r, c in self._terms.items():
-            term = arb(flint.fmpq(c.numerator, c.denominator))
+            term = arb(to_fmpq(c))
             if r:
-                term *= (-eps * arb(flint.fmpq(r.numerator, r.denominator))).exp()
+                term *= (-eps * arb(to_fmpq(r))).exp()
             total += term
         return total
 
@@ -185,19 +188,22 @@ class ExpPoly:
             return flint.fmpq_poly([]), q or 1, 0
         q = q or self.common_denominator()
         if q % self.common_denominator():
-            raise ValueError(f"q={q} is not a multiple of the exponents' denominator")
+            raise InvalidArgument(
+                f"Got q={q}, which is not a multiple of the exponents' common denominator "
+                f"{self.common_denominator()}; pass a multiple of it (or omit q)."
+            )
         powers = {int(r * q): c for r, c in self._terms.items()}
         k = min(powers)
         deg = max(powers) - k
         coeffs = [flint.fmpq(0)] * (deg + 1)
         for e, c in powers.items():
-            coeffs[e - k] = flint.fmpq(c.numerator, c.denominator)
+            coeffs[e - k] = to_fmpq(c)
         return flint.fmpq_poly(coeffs), q, k
 
 
 def _minpoly_of_root(t: Fraction, q: int) -> flint.fmpq_poly:
     """Minimal polynomial over Q of the real positive root s = t^{1/q} (0 < t < 1)."""
-    x_q_minus_t = flint.fmpq_poly([flint.fmpq(-t.numerator, t.denominator)] + [0] * (q - 1) + [1])
+    x_q_minus_t = flint.fmpq_poly([-to_fmpq(t)] + [0] * (q - 1) + [1])
     _, factors = x_q_minus_t.factor()
     candidates = [f for f, _ in factors]
     if len(candidates) == 1:
@@ -205,7 +211,7 @@ def _minpoly_of_root(t: Fraction, q: int) -> flint.fmpq_poly:
     prec = 64
     while True:
         with flint.ctx.workprec(prec):
-            s = arb(flint.fmpq(t.numerator, t.denominator)) ** arb(flint.fmpq(1, q))
+            s = arb(to_fmpq(t)) ** arb(flint.fmpq(1, q))
             alive = [f for f in candidates if _poly_ball(f, s).contains(0)]
         if len(alive) == 1:
             return alive[0]
@@ -250,13 +256,14 @@ def _exact_sparse_value(value: ExpPoly, s: Fraction, q: int) -> flint.fmpq | Non
     bits = max(s.numerator.bit_length(), s.denominator.bit_length(), 1)
     if int(max(value._terms) * q - k) * bits > _MAX_EXACT_BITS:
         return None
-    sq = flint.fmpq(s.numerator, s.denominator)
+    sq = to_fmpq(s)
     total = flint.fmpq(0)
     for r, c in value._terms.items():
-        total += flint.fmpq(c.numerator, c.denominator) * sq ** int(r * q - k)
+        total += to_fmpq(c) * sq ** int(r * q - k)
     return total
 
 
+@proved_by("sets_laplace_capacity")
 def exp_poly_sign(value: ExpPoly, level: PrivacyLevel, *, max_prec: int = 4096) -> tuple[Sign, int, str]:
     """Exact sign of ``value`` at the level's ε; returns ``(sign, precision, method)``.
 
@@ -319,7 +326,7 @@ def exp_poly_ratio(num: ExpPoly, den: ExpPoly, eps: sympy.Expr) -> sympy.Expr:
     Above :data:`MAX_DENSE_DEGREE` no gcd is taken (the quotient is returned as is).
     """
     if den.is_zero():
-        raise ZeroDivisionError("ratio with a zero denominator")
+        raise InvalidArgument("Got den = 0 (the zero exp-polynomial); a ratio needs a nonzero denominator.")
     q = math.lcm(num.common_denominator(), den.common_denominator())
     exps = list(num._terms) + list(den._terms)
     if (max(exps) - min(exps)) * q > MAX_DENSE_DEGREE:

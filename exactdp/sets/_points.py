@@ -33,6 +33,9 @@ __all__ = [
     "DiameterResult",
     "hausdorff_distance",
     "diameter",
+    "as_point",
+    "comparison_key",
+    "key_to_sympy",
 ]
 
 Norm = Literal["l1", "l2", "linf"]
@@ -80,7 +83,8 @@ def _coordinate(value: Any, name: str, error: type[Exception] = InvalidSet) -> F
         raise error(str(exc)) from exc
 
 
-def _as_point(p: Any, name: str) -> Point:
+def as_point(p: Any, name: str) -> Point:
+    """One point of Qⁿ, read exactly (a scalar is a 1-D point); :class:`InvalidSet` if bad."""
     if isinstance(p, str) or not isinstance(p, Iterable):
         return (_coordinate(p, name),)
     coords = tuple(_coordinate(c, f"{name}[{i}]") for i, c in enumerate(p))
@@ -115,7 +119,7 @@ class PointSet:
 
     def translate(self, v: Sequence[Any]) -> PointSet:
         """The translate X + v (exact)."""
-        vec = _as_point(v, "v")
+        vec = as_point(v, "v")
         if len(vec) != self.dim:
             raise InvalidSet(f"Got a shift of dimension {len(vec)} for a set in dimension {self.dim}.")
         return PointSet(tuple(sorted(tuple(a + b for a, b in zip(p, vec)) for p in self.points)), self.dim)
@@ -148,7 +152,7 @@ def point_set(points: Any, name: str = "X") -> PointSet:
         points = points.tolist()
     if isinstance(points, str) or not isinstance(points, Iterable):
         raise InvalidSet(f"Got {name}={points!r}; pass a list of points such as [(0, 0), (1, 2)].")
-    pts = [_as_point(p, f"{name}[{i}]") for i, p in enumerate(points)]
+    pts = [as_point(p, f"{name}[{i}]") for i, p in enumerate(points)]
     if not pts:
         raise InvalidSet(f"Got an empty {name}; a point set needs at least one point.")
     dims = {len(p) for p in pts}
@@ -160,8 +164,12 @@ def point_set(points: Any, name: str = "X") -> PointSet:
     return PointSet(tuple(sorted(set(pts))), dims.pop())
 
 
-def _key(a: Point, b: Point, norm: Norm) -> Fraction:
-    """Exact comparison key: the distance (ℓ1, ℓ∞) or the squared distance (ℓ2)."""
+def comparison_key(a: Point, b: Point, norm: Norm) -> Fraction:
+    """Exact comparison key: the distance (ℓ1, ℓ∞) or the squared distance (ℓ2).
+
+    >>> comparison_key((0, 0), (1, 1), "l2")
+    Fraction(2, 1)
+    """
     if norm == "l1":
         return sum((abs(x - y) for x, y in zip(a, b)), Fraction(0))
     if norm == "linf":
@@ -169,7 +177,8 @@ def _key(a: Point, b: Point, norm: Norm) -> Fraction:
     return sum(((x - y) ** 2 for x, y in zip(a, b)), Fraction(0))
 
 
-def _key_to_sympy(key: Fraction, norm: Norm) -> sympy.Expr:
+def key_to_sympy(key: Fraction, norm: Norm) -> sympy.Expr:
+    """The distance whose :func:`comparison_key` is ``key``, as an exact sympy number."""
     r = sympy.Rational(key.numerator, key.denominator)
     return sympy.sqrt(r) if norm == "l2" else r
 
@@ -181,10 +190,10 @@ def distance(a: Sequence[Any], b: Sequence[Any], norm: Any = "l1") -> sympy.Expr
     (sqrt(2), 2)
     """
     nm = parse_norm(norm)
-    pa, pb = _as_point(a, "a"), _as_point(b, "b")
+    pa, pb = as_point(a, "a"), as_point(b, "b")
     if len(pa) != len(pb):
         raise InvalidSet(f"Points of dimensions {len(pa)} and {len(pb)} cannot be compared.")
-    return _key_to_sympy(_key(pa, pb, nm), nm)
+    return key_to_sympy(comparison_key(pa, pb, nm), nm)
 
 
 def _check_same_dim(X: PointSet, Y: PointSet) -> None:
@@ -234,8 +243,8 @@ class HausdorffResult:
 def _directed(A: PointSet, B: PointSet, norm: Norm) -> tuple[Fraction, Point, Point]:
     best: tuple[Fraction, Point, Point] | None = None
     for a in A.points:
-        near = min(B.points, key=lambda b: _key(a, b, norm))
-        k = _key(a, near, norm)
+        near = min(B.points, key=lambda b: comparison_key(a, b, norm))
+        k = comparison_key(a, near, norm)
         if best is None or k > best[0]:
             best = (k, a, near)
     assert best is not None
@@ -261,8 +270,8 @@ def hausdorff_distance(X: Any, Y: Any, norm: Any = "l1") -> HausdorffResult:
     kx, ax, bx = _directed(Xs, Ys, nm)
     ky, ay, by = _directed(Ys, Xs, nm)
     if kx >= ky:
-        return HausdorffResult(_key_to_sympy(kx, nm), nm, ax, bx, "X->Y", Xs, Ys)
-    return HausdorffResult(_key_to_sympy(ky, nm), nm, ay, by, "Y->X", Xs, Ys)
+        return HausdorffResult(key_to_sympy(kx, nm), nm, ax, bx, "X->Y", Xs, Ys)
+    return HausdorffResult(key_to_sympy(ky, nm), nm, ay, by, "Y->X", Xs, Ys)
 
 
 @dataclass(frozen=True)
@@ -304,7 +313,7 @@ def diameter(S: Any, norm: Any = "l1") -> DiameterResult:
     best = (Fraction(-1), Ss.points[0], Ss.points[0])
     for i, a in enumerate(Ss.points):
         for b in Ss.points[i:]:
-            k = _key(a, b, nm)
+            k = comparison_key(a, b, nm)
             if k > best[0]:
                 best = (k, a, b)
-    return DiameterResult(_key_to_sympy(best[0], nm), nm, best[1], best[2], Ss)
+    return DiameterResult(key_to_sympy(best[0], nm), nm, best[1], best[2], Ss)

@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import flint
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb, workprec
+from exactdp.arithmetic.ball import certified_sign, sympy_to_arb, workprec
 from exactdp.arithmetic.expressions import parse_closed_form
+from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
+from exactdp.kinds import Sign, Verdict, proved_by
 from exactdp.sets._boxes import Box, as_boxes, region_diameter
 from exactdp.sets._capacity import CapacityResult, as_level, capacity_functional
 from exactdp.sets._exppoly import ExpPoly, exp_poly_ratio, exp_poly_sign
@@ -39,9 +40,9 @@ from exactdp.sets._points import (
     HausdorffResult,
     Norm,
     PointSet,
-    _key,
-    _key_to_sympy,
+    comparison_key,
     hausdorff_distance,
+    key_to_sympy,
     parse_norm,
     point_set,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "SetPrivacyResult",
     "check_set_privacy",
     "bound_factor",
+    "factor_terms",
     "is_translate",
     "theorem1_counterexample",
 ]
@@ -91,7 +93,8 @@ def is_translate(X: Any, Y: Any) -> tuple[Fraction, ...] | None:
 _Factor = list[tuple[Fraction, sympy.Expr]]
 
 
-def _factor_terms(bound: str, X: PointSet, Y: PointSet, d_H: sympy.Expr, diam_K: sympy.Expr, norm: Norm) -> _Factor:
+def factor_terms(bound: str, X: PointSet, Y: PointSet, d_H: sympy.Expr, diam_K: sympy.Expr, norm: Norm) -> _Factor:
+    """The factor of a named ``bound`` as terms [(a_j, β_j)] of Σ_j a_j e^{ε β_j}."""
     if bound == "paper":
         return [(Fraction(1), d_H + diam_K)]
     if bound == "hausdorff":
@@ -101,8 +104,8 @@ def _factor_terms(bound: str, X: PointSet, Y: PointSet, d_H: sympy.Expr, diam_K:
     if bound == "points_sharp":
         acc: dict[sympy.Expr, Fraction] = {}
         for x in X.points:
-            k = min(_key(x, y, norm) for y in Y.points)
-            beta = _key_to_sympy(k, norm)
+            k = min(comparison_key(x, y, norm) for y in Y.points)
+            beta = key_to_sympy(k, norm)
             acc[beta] = acc.get(beta, Fraction(0)) + 1
         return [(c, b) for b, c in acc.items()]
     raise InvalidArgument(f"Got bound={bound!r}; use one of {BOUNDS} or a callable BoundInputs -> sympy expr.")
@@ -112,6 +115,7 @@ def _factor_expr(terms: _Factor, eps: sympy.Expr) -> sympy.Expr:
     return sympy.Add(*[sympy.Rational(a.numerator, a.denominator) * sympy.exp(eps * b) for a, b in terms])
 
 
+@proved_by("sets_correct_bound")
 def bound_factor(X: Any, Y: Any, K: Any, eps: Any, bound: str = "points", norm: Any = "l1") -> sympy.Expr:
     """The exact factor c with the claim T_{M(X)}(K) ≤ c · T_{M(Y)}(K) under ``bound``.
 
@@ -128,17 +132,20 @@ def bound_factor(X: Any, Y: Any, K: Any, eps: Any, bound: str = "points", norm: 
     level = as_level(eps)
     d_H = hausdorff_distance(Xs, Ys, nm).value
     diam_K = region_diameter(as_boxes(K), nm)[0]
-    return _factor_expr(_factor_terms(bound, Xs, Ys, d_H, diam_K, nm), level.eps)
+    return _factor_expr(factor_terms(bound, Xs, Ys, d_H, diam_K, nm), level.eps)
 
 
+@proved_by("sets_correct_bound")
 @dataclass(frozen=True)
 class SetPrivacyResult:
     """Exact verdict on ``T_{M(X)}(K) ≤ factor · T_{M(Y)}(K)``.
 
     Attributes
     ----------
+    verdict : Verdict
+        HOLDS or FAILS, exact (equality counts as holding).
     holds : bool
-        The exact verdict (equality counts as holding).
+        The same verdict as a bool.
     lhs, rhs : sympy.Expr
         T_{M(X)}(K) and factor · T_{M(Y)}(K) as exact closed forms.
     ratio : sympy.Expr
@@ -167,6 +174,11 @@ class SetPrivacyResult:
     prec: int
     method: str
     guaranteed: bool
+
+    @property
+    def verdict(self) -> Verdict:
+        """HOLDS when T_{M(X)}(K) ≤ factor · T_{M(Y)}(K), else FAILS (exact verdict)."""
+        return _verdict_of(self.sign)
 
     @property
     def holds(self) -> bool:
@@ -225,6 +237,7 @@ class SetPrivacyResult:
         """Exact JSON: closed forms as strings, floats labelled as such."""
         return {
             "holds": self.holds,
+            "verdict": self.verdict.value,
             "bound": self.bound,
             "norm": self.norm,
             "eps": str(self.level.eps),
@@ -243,6 +256,13 @@ class SetPrivacyResult:
             "guaranteed": self.guaranteed,
             "floats": self.floats(),
         }
+
+
+def _verdict_of(sign: Sign) -> Verdict:
+    """The verdict of rhs − lhs having sign ``sign`` (≥ 0 holds)."""
+    if sign is Sign.UNDECIDED:
+        return Verdict.UNDECIDED
+    return Verdict.from_bool(sign is not Sign.NEGATIVE)
 
 
 def _decide(T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: PrivacyLevel) -> tuple[Sign, int, str]:
@@ -274,7 +294,7 @@ def _decide(T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: Pri
         eps = level.eps_ball()
         total = arb(0)
         for k, c in live:
-            total += arb(flint.fmpq(c.numerator, c.denominator)) * (eps * sympy_to_arb(k)).exp()
+            total += arb(to_fmpq(c)) * (eps * sympy_to_arb(k)).exp()
         return total
 
     # Lindemann–Weierstrass: distinct algebraic ε·k give linearly independent e^{ε k}.
@@ -328,6 +348,7 @@ def _decide_callable(T_X: CapacityResult, T_Y: CapacityResult, factor: sympy.Exp
         raise
 
 
+@proved_by("sets_correct_bound")
 def _guaranteed(name: str, nm: Norm, X: PointSet, Y: PointSet, diam_K: sympy.Expr, level: PrivacyLevel) -> bool:
     """Whether a theorem of proofs/sets_correct_bound.py implies the inequality."""
     if nm != "l1":
@@ -346,6 +367,7 @@ def _guaranteed(name: str, nm: Norm, X: PointSet, Y: PointSet, diam_K: sympy.Exp
     return False
 
 
+@proved_by("sets_theorem1_counterexample")
 def theorem1_counterexample() -> SetPrivacyResult:
     """The smallest counterexample to the paper's Theorem 1 (reconstructed Definition 4).
 
@@ -362,6 +384,7 @@ def theorem1_counterexample() -> SetPrivacyResult:
     return check_set_privacy([0, Fraction(1, 4)], [0], Box(0, Fraction(1, 4)), 1, bound="paper", norm="l1")
 
 
+@proved_by("sets_correct_bound", "sets_theorem1_counterexample")
 def check_set_privacy(
     X: Any,
     Y: Any,
@@ -414,7 +437,7 @@ def check_set_privacy(
         factor = _exact_factor(bound(BoundInputs(level.eps, hd.value, diam_K, Xs, Ys, nm)), name)
         sign, prec, method = _decide_callable(T_X, T_Y, factor)
     else:
-        terms = _factor_terms(bound, Xs, Ys, hd.value, diam_K, nm)
+        terms = factor_terms(bound, Xs, Ys, hd.value, diam_K, nm)
         factor = _factor_expr(terms, level.eps)
         sign, prec, method = _decide(T_X, T_Y, terms, level)
         name = bound

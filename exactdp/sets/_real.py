@@ -12,6 +12,7 @@ precision used.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import numbers
 from collections.abc import Iterable
@@ -23,15 +24,22 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import (
-    Sign,
     arb_to_fraction_interval,
     certified_sign,
     sympy_to_arb,
     workprec,
 )
 from exactdp.arithmetic.expressions import parse_closed_form
-from exactdp.errors import ExactnessRequired, InvalidBox, InvalidSet, PrecisionLimitReached
-from exactdp.sets._boxes import Box, as_boxes
+from exactdp.errors import (
+    ExactnessRequired,
+    InstanceTooLarge,
+    InvalidArgument,
+    InvalidBox,
+    InvalidSet,
+    PrecisionLimitReached,
+)
+from exactdp.kinds import Sign, Verdict, proved_by
+from exactdp.sets._boxes import Box, as_boxes, region_diameter
 from exactdp.sets._capacity import as_level
 from exactdp.sets._points import Norm, parse_norm
 from exactdp.spaces.levels import PrivacyLevel
@@ -333,10 +341,6 @@ def _union_probability_ball(boxes: list[tuple[RealPoint, RealPoint]], level: Pri
     An intersection [max lo, min hi] has probability Π_d max(0, F(hi_d) − F(lo_d)), a
     continuous function of the endpoints, so balls need no comparison to be decided.
     """
-    import itertools
-
-    from exactdp.errors import InstanceTooLarge
-
     if len(boxes) > _MAX_IE_BOXES:
         raise InstanceTooLarge(
             f"inclusion–exclusion re-check over {len(boxes)} boxes (limit {_MAX_IE_BOXES}); not re-checked"
@@ -375,14 +379,7 @@ def capacity_functional_certified(X: Any, K: Any, eps: Any) -> CertifiedCapacity
         raise InvalidBox(f"Got K in dimension {boxes[0].dim} for a point set in dimension {Xs.dim}.")
     level = as_level(eps)
     e = level.eps
-    raw = [
-        (
-            tuple(sympy.Rational(lo.numerator, lo.denominator) - c for lo, c in zip(b.lower, x)),
-            tuple(sympy.Rational(hi.numerator, hi.denominator) - c for hi, c in zip(b.upper, x)),
-        )
-        for x in Xs.points
-        for b in boxes
-    ]
+    raw = _real_raw_boxes(Xs, boxes)
     n = Xs.dim
     key = functools.cmp_to_key(real_compare)
 
@@ -427,6 +424,11 @@ class CertifiedSetPrivacyResult:
     K: tuple[Box, ...]
     level: PrivacyLevel
 
+    @property
+    def verdict(self) -> Verdict:
+        """HOLDS or FAILS (certified): the verdict ``holds`` states."""
+        return Verdict.from_bool(self.holds)
+
     def verify(self, max_prec: int = 4 * _MAX_PREC) -> bool:
         """Independent re-check: recompute d_H (and check its certificate), diam K, the
         factor, and both capacities by inclusion–exclusion in ball arithmetic (not the
@@ -437,8 +439,6 @@ class CertifiedSetPrivacyResult:
         Raises :class:`~exactdp.errors.InstanceTooLarge` above 14 translated boxes and
         :class:`~exactdp.errors.PrecisionLimitReached` when still undecided at ``max_prec``.
         """
-        from exactdp.sets._boxes import region_diameter
-
         hd = hausdorff_distance_certified(self.X, self.Y, self.norm)
         if not hd.verify() or real_compare(hd.value, self.d_H) != 0:
             return False
@@ -475,11 +475,10 @@ def _bound_factor(bound: str, level: PrivacyLevel, d_h: sympy.Expr, diam_k: symp
         return sympy.exp(level.eps * d_h)
     if bound == "points":
         return n_x * sympy.exp(level.eps * d_h)
-    from exactdp.errors import InvalidArgument
-
     raise InvalidArgument(f"Got bound={bound!r}; use 'paper', 'hausdorff' or 'points'.")
 
 
+@proved_by("sets_correct_bound")
 def check_set_privacy_certified(
     X: Any, Y: Any, K: Any, eps: Any, *, bound: str = "paper", norm: Any = "l1"
 ) -> CertifiedSetPrivacyResult:
@@ -494,8 +493,6 @@ def check_set_privacy_certified(
     >>> r.verify()
     True
     """
-    from exactdp.sets._boxes import region_diameter
-
     nm = parse_norm(norm)
     level = as_level(eps)
     hd = hausdorff_distance_certified(X, Y, nm)

@@ -22,11 +22,13 @@ from typing import Any
 
 import numpy as np
 
+from exactdp.arithmetic.validate import read_positive
 from exactdp.errors import InvalidArgument
+from exactdp.kinds import Verdict
 from exactdp.sets._boxes import Box, region_diameter
 from exactdp.sets._capacity import as_level, capacity_functional
 from exactdp.sets._points import PointSet, hausdorff_distance, parse_norm, point_set
-from exactdp.sets._privacy import SetPrivacyResult, _factor_terms, check_set_privacy
+from exactdp.sets._privacy import SetPrivacyResult, check_set_privacy, factor_terms
 
 __all__ = ["ViolationSearch", "candidate_boxes", "find_violation", "find_violation_random"]
 
@@ -37,13 +39,20 @@ class ViolationSearch:
 
     ``found`` is True when ``best`` exactly violates the bound. ``best_score_float`` is
     the (float, uncertified) ratio T_X / (factor · T_Y) of ``best``; the exact verdict
-    is ``best.holds``.
+    on that box is ``best.verdict``. :attr:`verdict` is the search's answer about the
+    bound: FAILS when a violation was found (exact witness), else UNDECIDED (a search
+    that finds nothing proves nothing).
     """
 
     found: bool
     best: SetPrivacyResult
     best_score_float: float
     candidates: int
+
+    @property
+    def verdict(self) -> Verdict:
+        """FAILS when ``best`` exactly violates the bound, else UNDECIDED."""
+        return Verdict.FAILS if self.found else Verdict.UNDECIDED
 
     def verify(self) -> bool:
         """Re-check the witness independently (``best.verify()``) and the flag."""
@@ -108,9 +117,8 @@ def find_violation(
     level = as_level(eps)
     if exact_top < 1:
         raise InvalidArgument(f"Got exact_top={exact_top!r}; it must be at least 1.")
-    ws = [Fraction(w) for w in widths] if widths is not None else _default_widths(Xs, Ys, nm)
-    if any(w <= 0 for w in ws):
-        raise InvalidArgument(f"Got widths={widths!r}; widths must be > 0.")
+    ws = ([read_positive(w, f"widths[{i}]") for i, w in enumerate(widths)]
+          if widths is not None else _default_widths(Xs, Ys, nm))
     boxes = candidate_boxes(Xs, Ys, ws)
     e = level.eps_float()
     pairs = [(Xs, Ys), (Ys, Xs)] if both_directions else [(Xs, Ys)]
@@ -119,7 +127,7 @@ def find_violation(
         d_H = hausdorff_distance(A, B, nm).value
         for i, K in enumerate(boxes):
             diam = region_diameter(K, nm)[0]
-            terms = _factor_terms(bound, A, B, d_H, diam, nm)
+            terms = factor_terms(bound, A, B, d_H, diam, nm)
             fac = math.fsum(float(a) * math.exp(e * float(b)) for a, b in terms)
             ta = capacity_functional(A, K, level).value.to_float(e)
             tb = capacity_functional(B, K, level).value.to_float(e)

@@ -1,4 +1,5 @@
-"""Objects a question is about: finite metric spaces, exact distances and privacy levels.
+"""Objects a question is about: finite metric spaces, exact distances, privacy levels, priors.
 
-This layer imports only :mod:`exactdp.arithmetic` and :mod:`exactdp.errors`.
+This layer imports only :mod:`exactdp.arithmetic`, :mod:`exactdp.kinds` and
+:mod:`exactdp.errors`.
 """

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import flint
 import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import sympy_to_arb, workprec
 from exactdp.arithmetic.expressions import parse_real_expression
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction
 from exactdp.errors import ExactnessRequired, InvalidArgument, InvalidMetric
 
 __all__ = ["Distance", "as_distance", "triangle_holds"]
@@ -62,7 +61,9 @@ class Distance:
         """√value for a nonnegative rational value, normalised to c·√r."""
         v = Fraction(value)
         if v < 0:
-            raise ValueError(f"cannot take the square root of {v}")
+            raise InvalidMetric(
+                f"Got value={v}; a distance √value needs value ≥ 0 (distances are nonnegative)."
+            )
         # sqrt(p/q) = sqrt(p q) / q
         a, r = _squarefree_split(v.numerator * v.denominator)
         if a == 0:
@@ -82,7 +83,7 @@ class Distance:
 
     def ball(self) -> arb:
         """Ball enclosure at the current flint precision."""
-        c = arb(flint.fmpq(self.coef.numerator, self.coef.denominator))
+        c = arb(to_fmpq(self.coef))
         if self.radicand == 1:
             return c
         return c * arb(self.radicand).sqrt()
@@ -173,4 +174,4 @@ def as_distance(value: Any, where: str = "distance") -> Distance:
             nonneg = bool(sympy_to_arb(expr) >= 0)
     if not nonneg:
         raise InvalidMetric(f"{where}={value!r} is negative; distances are ≥ 0.")
-    return Distance.sqrt_of(Fraction(int(sq.p), int(sq.q)))
+    return Distance.sqrt_of(to_fraction(sq, where))

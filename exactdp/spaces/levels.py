@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import flint
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import Sign, certified_sign, sympy_to_arb
+from exactdp.arithmetic.ball import certified_sign, sympy_to_arb
 from exactdp.arithmetic.expressions import parse_real_expression
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction
 from exactdp.errors import InvalidArgument, InvalidPrivacyLevel
+from exactdp.kinds import Sign
 
 __all__ = ["PrivacyLevel", "parse_level", "parse_epsilon"]
 
@@ -84,22 +84,22 @@ class PrivacyLevel:
     def eps_ball(self) -> arb:
         """Ball enclosing ε at the current flint precision."""
         if self.eps_rational is not None:
-            return arb(flint.fmpq(self.eps_rational.numerator, self.eps_rational.denominator))
+            return arb(to_fmpq(self.eps_rational))
         if self.t is not None:
-            return -arb(flint.fmpq(self.t.numerator, self.t.denominator)).log()
+            return -arb(to_fmpq(self.t)).log()
         return sympy_to_arb(self.eps)
 
     def t_ball(self) -> arb:
         """Ball enclosing t = e^-ε at the current flint precision (exact when t is rational)."""
         if self.t is not None:
-            return arb(flint.fmpq(self.t.numerator, self.t.denominator))
+            return arb(to_fmpq(self.t))
         return (-self.eps_ball()).exp()
 
     def s_ball(self, q: int) -> arb:
         """Ball enclosing s = e^(-ε/q) at the current flint precision."""
         s = self.s_rational(q)
         if s is not None:
-            return arb(flint.fmpq(s.numerator, s.denominator))
+            return arb(to_fmpq(s))
         return (-self.eps_ball() / q).exp()
 
     def eps_float(self) -> float:
@@ -203,11 +203,11 @@ def parse_level(eps: Any = None, t: Any = None) -> PrivacyLevel:
         return PrivacyLevel(eps=sympy.simplify(eps_expr), t=tq, eps_rational=None)
     value = parse_epsilon(eps)
     eps_rat = (
-        Fraction(int(value.p), int(value.q)) if isinstance(value, sympy.Rational) else None
+        to_fraction(value, "eps") if isinstance(value, sympy.Rational) else None
     )
     t_val: Fraction | None = None
     if eps_rat is None:
         t_expr = sympy.simplify(sympy.exp(-value))
         if isinstance(t_expr, sympy.Rational):
-            t_val = Fraction(int(t_expr.p), int(t_expr.q))
+            t_val = to_fraction(t_expr, "t")
     return PrivacyLevel(eps=value, t=t_val, eps_rational=eps_rat)

@@ -1,18 +1,37 @@
-"""Thresholds: the least ε at which tight constraints hold or a prior is regular."""
+"""Thresholds: the least ε at which tight constraints hold or a prior is regular.
 
-from exactdp.threshold.core import (
-    DEFAULT_TOL,
-    CoverCertificate,
-    EpsilonInterval,
-    EpsilonSet,
-    ExactThresholdCertificate,
-    KroneckerThresholdCertificate,
-    Prop9Certificate,
-    ThresholdResult,
+Modules (each imports only the ones above it in this list):
+
+* :mod:`~exactdp.threshold.results` — ``ThresholdResult``, ``EpsilonSet``, ``EpsilonInterval``;
+* :mod:`~exactdp.threshold.float_bounds`, :mod:`~exactdp.threshold.lemmas` — rigorous float
+  sums/products and the perturbation lemma near t = 0;
+* :mod:`~exactdp.threshold.krawczyk` — mean-value Krawczyk ranges (any invertible Φ);
+* :mod:`~exactdp.threshold.lambda_bounds`, :mod:`~exactdp.threshold.providers`,
+  :mod:`~exactdp.threshold.taylor`, :mod:`~exactdp.threshold.exact_checks` — the SPD cover's
+  λ_min bounds, dense / matrix-free Φ, Taylor ranges and their exact re-checks;
+* :mod:`~exactdp.threshold.certificates` — every threshold certificate and its ``verify()``;
+* :mod:`~exactdp.threshold.spd_cover` — the SPD Taylor cover of [eps_upper, −ln t0];
+* :mod:`~exactdp.threshold.exact`, :mod:`~exactdp.threshold.certified` — the exact and the
+  certified routes;
+* :mod:`~exactdp.threshold.api` — ``epsilon_threshold``, ``regular_epsilons``,
+  ``tight_constraints_epsilons``.
+"""
+
+from exactdp.threshold.api import (
+    THRESHOLD_METHODS,
     epsilon_threshold,
     regular_epsilons,
     tight_constraints_epsilons,
 )
+from exactdp.threshold.certificates import (
+    CoverCertificate,
+    ExactThresholdCertificate,
+    KroneckerThresholdCertificate,
+    Prop9Certificate,
+    SpdCoverCertificate,
+    SpdPointCertificate,
+)
+from exactdp.threshold.results import DEFAULT_TOL, EpsilonInterval, EpsilonSet, ThresholdResult
 
 __all__ = [
     "ThresholdResult",
@@ -22,8 +41,11 @@ __all__ = [
     "CoverCertificate",
     "Prop9Certificate",
     "KroneckerThresholdCertificate",
+    "SpdCoverCertificate",
+    "SpdPointCertificate",
     "epsilon_threshold",
     "regular_epsilons",
     "tight_constraints_epsilons",
     "DEFAULT_TOL",
+    "THRESHOLD_METHODS",
 ]

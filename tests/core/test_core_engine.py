@@ -8,9 +8,10 @@ import pytest
 from exactdp import is_regular, solve_nonnegative, tight_constraints
 from exactdp import metrics as M
 from exactdp.algebra.phi import phi_exact
-from exactdp.arithmetic.interval import Interval
+from exactdp.arithmetic.interval import Enclosure, Interval
 from exactdp.engine.core import FloatEstimate
 from exactdp.errors import InvalidPrior
+from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.levels import parse_level
 
 CERTIFIED = ["exact", "symbolic", "ball", "verified-float", "auto"]
@@ -34,16 +35,19 @@ def test_backends_agree_with_exact_and_enclose_it(metric, t, method):
     level = parse_level(t=t)
     exact = solve_nonnegative(metric, level, method="exact")
     res = solve_nonnegative(metric, level, method=method)
-    assert res.holds == exact.holds
-    assert res.certificate.verify()
+    assert res.holds == exact.holds and res.verdict is exact.verdict
+    assert res.certificate.verify() and res.certificate.verdict is res.verdict
+    assert isinstance(res.certificate.kind, CertificateKind)
     assert res.x_enclosure is not None
-    for (lo, hi), x in zip(res.x_enclosure, exact.x_exact):
-        assert lo <= x <= hi
+    assert all(isinstance(e, Enclosure) for e in res.x_enclosure)
+    for e, x in zip(res.x_enclosure, exact.x_exact, strict=True):
+        assert e.contains(x)
     # the float estimate lies in the certified enclosure (up to its own rounding)
     est = tight_constraints(metric, t=t, method="float")
     assert isinstance(est, FloatEstimate) and not est.certified
-    for (lo, hi), xf in zip(res.x_enclosure, est.x_float):
-        assert float(lo) - 1e-9 <= xf <= float(hi) + 1e-9
+    assert est.verdict is Verdict.UNDECIDED
+    for e, xf in zip(res.x_enclosure, est.x_float, strict=True):
+        assert float(e.lo) - 1e-9 <= xf <= float(e.hi) + 1e-9
 
 
 @pytest.mark.parametrize("n", [2, 3, 5, 9])
@@ -227,13 +231,13 @@ def test_mechanism_of_nonexistent_raises_with_certificate():
 def test_ball_certificate_verifies_independently_and_rejects_tampering(monkeypatch):
     from dataclasses import replace
 
-    import exactdp.linalg.verified as V
+    import exactdp.engine.certificates as C
 
     res = solve_nonnegative(M.sum_query(6, 3), parse_level(eps="1/2"), method="ball")
     cert = res.certificate
     seen = []
-    original = V.check_enclosure_arb
-    monkeypatch.setattr(V, "check_enclosure_arb", lambda *a, **k: seen.append(original(*a, **k))
+    original = C.check_enclosure_arb
+    monkeypatch.setattr(C, "check_enclosure_arb", lambda *a, **k: seen.append(original(*a, **k))
                         or seen[-1])
     assert cert.kind == "ball" and cert.verify()
     assert seen == [True]  # proved by the Krawczyk re-check, not by re-running the solve

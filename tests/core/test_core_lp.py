@@ -3,6 +3,7 @@
 from fractions import Fraction
 
 import flint
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,3 +53,10 @@ def test_agrees_with_exact_solve_when_nonsingular(data):
     assert r.feasible == all(v >= 0 for v in xs)
     if r.feasible:
         assert list(r.x) == xs
+
+
+def test_unbounded_objective_raises_a_specific_error():
+    from exactdp.errors import UnboundedObjective
+
+    with pytest.raises(UnboundedObjective, match="unbounded"):
+        solve_lp([[1, -1]], [0], [-1, 0])  # x1 = x2 ≥ 0, minimise -x1

@@ -478,13 +478,13 @@ def _exact_rows(M: np.ndarray) -> list[list[Fraction]]:
 )
 def test_defect_row_bound_exact(n: int, seed: int, noise: float, rad: float) -> None:
     # g >= |I - R A| 1 for every A in the box, checked exactly at the box vertices
-    from exactdp.linalg.verified import _Bounds, _defect_row_bound
+    from exactdp.linalg.verified import ProductBounds, _defect_row_bound
 
     rng = np.random.default_rng(seed)
     A = rng.standard_normal((n, n)) * 2.0 ** rng.integers(-3, 4, (n, n))
     R = np.linalg.inv(A) * (1 + noise * rng.standard_normal((n, n)))
     Arad = rad * np.abs(A)
-    g = _defect_row_bound(A, Arad, R, _Bounds(n))
+    g = _defect_row_bound(A, Arad, R, ProductBounds(n))
     if g is None:
         return
     Rq = _exact_rows(R)
@@ -510,7 +510,7 @@ def test_defect_row_bound_exact(n: int, seed: int, noise: float, rad: float) -> 
 )
 def test_residual_bound_exact(n: int, seed: int, accurate: bool, rad: float) -> None:
     # |b - A (x + d)| <= r_up exactly, at the midpoint data and at box vertices
-    from exactdp.linalg.verified import _Bounds, _residual_bound
+    from exactdp.linalg.verified import ProductBounds, _residual_bound
 
     rng = np.random.default_rng(seed)
     A = rng.standard_normal((n, n)) + 2 * np.eye(n)
@@ -518,7 +518,7 @@ def test_residual_bound_exact(n: int, seed: int, accurate: bool, rad: float) -> 
     R = np.linalg.inv(A)
     x = np.linalg.solve(A, b)
     Arad, brad = rad * np.abs(A), rad * np.abs(b)
-    out = _residual_bound(A, Arad, b, brad, x, R, _Bounds(n), accurate)
+    out = _residual_bound(A, Arad, b, brad, x, R, ProductBounds(n), accurate)
     assert out is not None
     d, r_up = out
     if not accurate:

@@ -10,8 +10,19 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exactdp.algebra.symmetric import ball_symmetric_mechanism
 from exactdp.errors import NotRegular
-from exactdp.mechanisms.analysis import is_private, min_entropy_leakage, utility
+from exactdp.mechanisms import (
+    exponential_mechanism,
+    from_rows,
+    is_private,
+    min_entropy_leakage,
+    privacy_level,
+    randomized_response,
+    tight_constraints_mechanism,
+    truncated_geometric,
+    utility,
+)
 from exactdp.mechanisms.bounds import (
     _min_sum_alpha,
     corner_priors,
@@ -20,13 +31,6 @@ from exactdp.mechanisms.bounds import (
     leakage_bound,
     uniform_leakage_bound,
     utility_bound,
-)
-from exactdp.mechanisms.core import (
-    exponential_mechanism,
-    from_rows,
-    randomized_response,
-    tight_constraints_mechanism,
-    truncated_geometric,
 )
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import cycle, discrete, hamming, line, sum_query
@@ -116,10 +120,10 @@ def test_thm3_at_irrational_eps() -> None:
     b = database_leakage_bound(4, 5, eps="1/2")
     E = math.exp(0.5)
     assert abs(float(b) - 5 * math.log2(4 * E / (3 + E))) < 1e-12
-    assert b.enclosure[0] < b.enclosure[1] and b.verify()
+    assert b.enclosure.lo < b.enclosure.hi and b.verify()
     g = uniform_leakage_bound(hamming(2, 2), eps="1/2")
     exp = 2 * math.log2(2 * E / (1 + E))
-    assert float(g.enclosure[0]) - 1e-12 <= exp <= float(g.enclosure[1]) + 1e-12
+    assert float(g.enclosure.lo) - 1e-12 <= exp <= float(g.enclosure.hi) + 1e-12
 
 
 def test_leakage_of_private_mechanisms_below_cor2() -> None:
@@ -166,11 +170,11 @@ def test_lp_minimum_matches_unique_alpha_when_nonsingular() -> None:
 
 def test_certified_bounds_at_rational_eps() -> None:
     b = utility_bound(line(4), ["1/4"] * 4, eps="4/5")
-    assert b.value is None and b.enclosure[0] < b.enclosure[1]
+    assert b.value is None and b.enclosure.lo < b.enclosure.hi
     H = tight_constraints_mechanism(line(4), eps="4/5")
     U = utility(H, ["1/4"] * 4)
     # the certified utility and the certified bound overlap (equality in exact terms)
-    assert U.enclosure[0] <= b.enclosure[1] and b.enclosure[0] <= U.enclosure[1]
+    assert U.enclosure.lo <= b.enclosure.hi and b.enclosure.lo <= U.enclosure.hi
     assert b.verify()
 
 
@@ -185,8 +189,6 @@ def test_random_mechanisms_at_their_own_level_never_exceed_the_bound(data: st.Da
         w = [data.draw(st.integers(1, 6)) for _ in range(m)]
         rows.append([F(x, sum(w)) for x in w])
     H = from_rows(rows)
-    from exactdp.mechanisms.analysis import privacy_level
-
     lv = privacy_level(H, line(n))
     if lv.ratio is None or lv.ratio == 1:
         return
@@ -202,9 +204,6 @@ def test_random_mechanisms_at_their_own_level_never_exceed_the_bound(data: st.Da
 
 
 def test_prop9_module_matches_general_tight_constraints_and_level() -> None:
-    from exactdp.algebra.symmetric import ball_symmetric_mechanism
-    from exactdp.mechanisms.analysis import privacy_level
-
     for metric in (discrete(5), cycle(7), hamming(2, 3), hamming(3, 2)):
         for t in (F(1, 4), F(3, 5)):
             closed = ball_symmetric_mechanism(metric, parse_level(t=t))

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from exactdp.cli.exitcodes import exit_code_for_result
 from exactdp.cli.mechanisms import register
 
 
@@ -14,7 +15,7 @@ def run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
-    return int(args.func(args))
+    return exit_code_for_result(args.func(args))
 
 
 def test_privacy_level_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,7 +56,8 @@ def test_optimal(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["optimal", "line", "--n", "3", "--mechanism", "geometric", "--t", "1/2",
                 "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["optimal"] is True and out["certificate"] == "remap"
+    assert out["optimal"] is True and out["certificate"] == "remap" and out["verdict"] == "holds"
+    # exit code 1: not optimal, proved by the Farkas certificate
     assert run(["optimal", "sum-query", "--u", "2", "--v", "2", "--mechanism", "geometric",
-                "--t", "1/4"]) == 0
+                "--t", "1/4"]) == 1
     assert "NOT optimal" in capsys.readouterr().out

@@ -35,7 +35,7 @@ def test_structured_regularity_matches_general_engine(level: dict, u: int) -> No
     assert fast.verify()
     if fast.regular:
         lb = leakage_bound(m, pi, **level)
-        assert fast.leakage_bound.lo <= lb.enclosure[1] and lb.enclosure[0] <= fast.leakage_bound.hi
+        assert fast.leakage_bound.lo <= lb.enclosure.hi and lb.enclosure.lo <= fast.leakage_bound.hi
         if "t" in level:
             assert lb.value is not None
     else:

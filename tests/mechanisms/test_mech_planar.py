@@ -6,8 +6,10 @@ import math
 
 from scipy import integrate
 
-from exactdp.mechanisms.analysis import privacy_level
-from exactdp.mechanisms.core import planar_laplace_grid
+from exactdp.mechanisms import (
+    planar_laplace_grid,
+    privacy_level,
+)
 from exactdp.reproduce.fig7 import fig7
 from exactdp.spaces.metrics import grid
 
@@ -44,7 +46,7 @@ def test_finer_subdivision_narrows_the_enclosure() -> None:
 def test_privacy_level_is_enclosed_and_finite() -> None:
     H = planar_laplace_grid(3, 1, eps=1, subdivisions=8)
     r = privacy_level(H, grid(3, 1, "euclidean"), method="ball")
-    assert not r.exact and r.enclosure[0] <= r.enclosure[1] < 10
+    assert not r.exact and r.enclosure.lo <= r.enclosure.hi < 10
 
 
 def test_fig7_quick() -> None:

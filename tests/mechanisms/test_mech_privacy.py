@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from fractions import Fraction as F
@@ -11,12 +12,14 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import InvalidMechanism
-from exactdp.mechanisms.analysis import is_private, privacy_level
-from exactdp.mechanisms.core import (
+from exactdp.mechanisms import (
     count_queries_geometric,
     exponential_mechanism,
     from_rows,
+    is_private,
+    privacy_level,
     randomized_response,
     sum_query_geometric,
     tight_constraints_mechanism,
@@ -26,6 +29,7 @@ from exactdp.spaces.metrics import (
     count_queries,
     cycle,
     discrete,
+    from_graph,
     from_matrix,
     hamming,
     line,
@@ -119,8 +123,8 @@ def test_tight_constraints_level_at_transcendental_t() -> None:
     r = privacy_level(H, m)
     assert r.value == sympy.Rational(4, 5) and r.exact
     rb = privacy_level(H, m, method="ball")
-    assert rb.enclosure[0] <= F(4, 5) <= rb.enclosure[1]
-    assert rb.enclosure[1] - rb.enclosure[0] < F(1, 10**10)
+    assert rb.enclosure.lo <= F(4, 5) <= rb.enclosure.hi
+    assert rb.enclosure.hi - rb.enclosure.lo < F(1, 10**10)
     assert r.verify() and rb.verify()
 
 
@@ -204,8 +208,6 @@ def test_shape_mismatch_with_metric() -> None:
 
 
 def test_verify_rejects_a_tampered_result() -> None:
-    import dataclasses
-
     m = line(4)
     for H in (truncated_geometric(4, t="1/2"), truncated_geometric(4, eps="4/5")):
         r = privacy_level(H, m)
@@ -215,14 +217,12 @@ def test_verify_rejects_a_tampered_result() -> None:
     # certified path: an upper end below the true level must fail
     H = truncated_geometric(4, eps="4/5")
     rb = privacy_level(H, m, method="ball")
-    assert not dataclasses.replace(rb, enclosure=(F(1, 2), F(3, 4))).verify()
+    assert not dataclasses.replace(rb, enclosure=Enclosure(F(1, 2), F(3, 4))).verify()
 
 
 @settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_weighted_graphs_edges_only_match_brute_force(data: st.DataObject) -> None:
-    from exactdp.spaces.metrics import from_graph
-
     n = data.draw(st.integers(3, 5))
     # a random connected weighted graph: a spanning path plus random chords
     edges = [(i, i + 1, data.draw(st.sampled_from(["1", "2", "3", "1/2", "3/2"])))
@@ -243,8 +243,6 @@ def test_weighted_graphs_edges_only_match_brute_force(data: st.DataObject) -> No
                                       (sum_query(3, 2), "1/4"), (count_queries(2), "1/4"),
                                       (discrete(3, "1/2"), "1/16")])
 def test_exponential_mechanism_level_row_normalized(metric, t) -> None:
-    import dataclasses
-
     # rational s = e^{-ε/(2q)}: the row-normalized closed form equals the generic exact one
     H = exponential_mechanism(metric, t=t)
     fast = privacy_level(H, metric)
@@ -256,7 +254,7 @@ def test_exponential_mechanism_level_row_normalized(metric, t) -> None:
     Hc = exponential_mechanism(metric, eps=1)
     r = privacy_level(Hc, metric)
     rb = privacy_level(Hc, metric, method="ball")
-    assert rb.enclosure[0] <= r.enclosure[1] and r.enclosure[0] <= rb.enclosure[1]
+    assert rb.enclosure.lo <= r.enclosure.hi and r.enclosure.lo <= rb.enclosure.hi
     assert float(r) <= 1 + 1e-12  # the exponential mechanism is ε-private
     assert r.verify()
     assert not dataclasses.replace(r, value=r.value / 2).verify()

@@ -10,13 +10,14 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.mechanisms.analysis import min_entropy_leakage, utility
-from exactdp.mechanisms.core import (
+from exactdp.mechanisms import (
     count_queries_geometric,
     from_rows,
+    min_entropy_leakage,
     randomized_response,
     sum_query_geometric,
     truncated_geometric,
+    utility,
 )
 
 
@@ -60,7 +61,7 @@ def test_leakage_is_log2_of_utility_over_max_prior(mp: tuple) -> None:
     L = min_entropy_leakage(from_rows(rows), pi)
     U = utility(from_rows(rows), pi).value
     assert L.ratio == U / max(pi)
-    assert L.enclosure[0] <= F(math.log2(U / max(pi))) + F(1, 10**12)
+    assert L.enclosure.lo <= F(math.log2(U / max(pi))) + F(1, 10**12)
     assert abs(float(L) - math.log2(U / max(pi))) < 1e-12
     assert L.verify()
 
@@ -107,8 +108,8 @@ def test_certified_utility_encloses_the_exact_closed_form() -> None:
     a = math.exp(-0.4)
     N = 6
     expected = (2 / (1 + a) + (N - 1) * (1 - a) / (1 + a)) / (N + 1)
-    assert float(U.enclosure[0]) - 1e-12 <= expected <= float(U.enclosure[1]) + 1e-12
-    assert U.enclosure[1] - U.enclosure[0] < F(1, 10**20)
+    assert float(U.enclosure.lo) - 1e-12 <= expected <= float(U.enclosure.hi) + 1e-12
+    assert U.enclosure.hi - U.enclosure.lo < F(1, 10**20)
 
 
 def test_certified_utility_with_a_given_remap() -> None:
@@ -118,7 +119,7 @@ def test_certified_utility_with_a_given_remap() -> None:
     expected = (1 / (1 + a) + (1 - a) / (1 + a) + 1 / (1 + a)) / 3
     U = utility(H, "uniform", remap=[[1, 0, 0], [0, 1, 0], [0, 0, 1]])
     assert not U.exact
-    assert float(U.enclosure[0]) - 1e-12 <= expected <= float(U.enclosure[1]) + 1e-12
+    assert float(U.enclosure.lo) - 1e-12 <= expected <= float(U.enclosure.hi) + 1e-12
 
 
 def test_json_round_trip() -> None:

@@ -53,22 +53,22 @@ def test_poisson_binomial_population_exact_log_ratio_matches_ball_and_mpmath() -
     val = mpmath.log(dens(under_p) / dens(under_q))
     assert abs(val - mpmath.mpf(str(sympy.N(expr, 35)))) < mpmath.mpf(10) ** -25
     # θ = 1/2 is below the Bernoulli bound 1/ln(1 + (e − 1)/(2/5)) ≈ 0.664: not private
-    assert c.verdict is Verdict.NOT_PRIVATE and c.verify()
+    assert c.verdict is Verdict.FAILS and c.verify()
 
 
 def test_value_vs_absent_is_tight_exactly_at_a_over_eps() -> None:
     # S_{2,⊥} at ε = 1/2: θ = |a|/ε = 4 makes the tail ratio exactly e^{1/2}
     pop = Population.bernoulli(["1/2", "1/2"], ["1/2", "1/5"])
     c = certify(pop, ValueVsAbsent(2), 4, "1/2", least=False)
-    assert c.verdict is Verdict.PRIVATE and c.tight
+    assert c.verdict is Verdict.HOLDS and c.tight
     assert certify(pop, ValueVsAbsent(2), F(399, 100), "1/2", least=False).verdict is (
-        Verdict.NOT_PRIVATE
+        Verdict.FAILS
     )
 
 
 def test_json_is_exact_strings() -> None:
     c = certify(Population.bernoulli(["1/2"]), DistributionVsAbsent(bernoulli("1/2")), 2, 1)
     js = c.to_json()
-    assert js["theta"] == "2" and js["verdict"] == "private"
+    assert js["theta"] == "2" and js["verdict"] == "holds" and js["private"] is True
     assert isinstance(js["independent_theta"], dict)
     assert "/" in str(js["independent_theta"]["theta_lo"])

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from exactdp.cli import pufferfish as cli
+from exactdp.cli.exitcodes import exit_code_for_result
 from exactdp.errors import ExactDPError
 from exactdp.pufferfish.adult import adult_rows, load_adult_classes
 
@@ -23,7 +24,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     parser = argparse.ArgumentParser(prog="exactdp")
     cli.register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
-    code = args.func(args)
+    code = exit_code_for_result(args.func(args))
     return code, capsys.readouterr().out
 
 
@@ -47,7 +48,7 @@ def test_certify_and_closed_forms(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(["pufferfish", "certify", "--p", "2/5", "--others", "1/2,1/3",
                      "--presence", "1,1/2", "--theta", "1", "--eps", "1", "--json"], capsys)
     data = json.loads(out)
-    assert code == 0 and data["verdict"] == "private" and data["verified"]
+    assert code == 0 and data["verdict"] == "holds" and data["private"] and data["verified"]
     code, out = run(["pufferfish", "closed-forms", "--json"], capsys)
     assert "theta_absent" in json.loads(out)
 

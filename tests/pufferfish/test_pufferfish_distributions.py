@@ -33,7 +33,7 @@ from exactdp.pufferfish import (
 def test_bad_probabilities_are_rejected_with_specific_errors() -> None:
     with pytest.raises(InvalidDistribution, match="sum to 5/6"):
         DiscreteDistribution.from_dict({0: "1/2", 1: "1/3"})
-    with pytest.raises(InvalidDistribution, match="must lie in \\[0, 1\\]"):
+    with pytest.raises(InvalidDistribution, match="lies in \\[0, 1\\]"):
         DiscreteDistribution.from_dict({0: "3/2", 1: "-1/2"})
     with pytest.raises(InvalidDistribution, match="empty support"):
         DiscreteDistribution.from_dict({})

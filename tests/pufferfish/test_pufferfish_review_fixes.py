@@ -10,6 +10,7 @@ import pytest
 
 from exactdp.arithmetic.ball import Sign
 from exactdp.cli import pufferfish as cli
+from exactdp.cli.exitcodes import exit_code_for_result
 from exactdp.errors import InvalidArgument, InvalidDistribution
 from exactdp.pufferfish import DistributionPair, DistributionVsAbsent, bernoulli
 from exactdp.pufferfish.calibration import ExactScale, exact_scale
@@ -66,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    return int(args.func(args))
+    return exit_code_for_result(args.func(args))
 
 
 def test_cli_dist_sum_message_passed_on() -> None:

@@ -64,7 +64,7 @@ def test_zero_noise_when_pmf_ratio_already_within_e_eps() -> None:
     assert r.zero_noise and not r.identical and r.lo == r.hi == 0 and r.verify()
     # a tiny θ really is private (every θ > 0 is)
     d = decide_loss(bernoulli("1/2"), bernoulli("1/4"), F(1, 10), parse_level(eps="ln(2)"))
-    assert d.verdict is Verdict.PRIVATE
+    assert d.verdict is Verdict.HOLDS
     # just below ln 2 the same pair needs noise
     r2 = exact_scale(DistributionPair(bernoulli("1/2"), bernoulli("1/4")), "69/100")
     assert not r2.zero_noise and r2.lo > 0
@@ -150,8 +150,8 @@ def test_point_mass_rest_is_tight_at_the_exact_theta(
     pop = Population([User(point_mass(r), zeta)])
     at_lo = certify(pop, pair, ex.lo, eps, least=False)
     at_hi = certify(pop, pair, ex.hi, eps, least=False)
-    assert at_lo.verdict is Verdict.NOT_PRIVATE  # necessity: any smaller θ fails
-    assert at_hi.verdict is Verdict.PRIVATE
+    assert at_lo.verdict is Verdict.FAILS  # necessity: any smaller θ fails
+    assert at_hi.verdict is Verdict.HOLDS
     assert at_lo.verify() and at_hi.verify()
 
 
@@ -171,7 +171,7 @@ def test_every_population_tried_is_private_at_the_exact_theta(
         return
     pop = Population.bernoulli([a for a, _ in others], [z for _, z in others])
     c = certify(pop, pair, ex.hi, eps)
-    assert c.verdict is Verdict.PRIVATE
+    assert c.verdict is Verdict.HOLDS
     # the population-specific least θ is never larger than the independent one ...
     assert c.population_theta is not None and c.independent_theta is not None
     assert c.population_theta.lo < c.independent_theta.hi
@@ -281,7 +281,7 @@ def test_w1_over_eps_is_not_private_for_bernoulli_vs_absent(p: F, eps: F) -> Non
     w1 = conservative_scale(pair, eps).w1
     assert w1 == p
     c = certify(Population([]), pair, w1 / eps, eps, least=False)
-    assert c.verdict is Verdict.NOT_PRIVATE and c.verify()
+    assert c.verdict is Verdict.FAILS and c.verify()
 
 
 # ---------------------------------------------------------------- invariances
@@ -318,14 +318,14 @@ def test_exact_scale_json_round_trip_verifies() -> None:
 def test_float_guided_and_pure_bisection_brackets_overlap(
     P: DiscreteDistribution, Q: DiscreteDistribution, eps: F
 ) -> None:
-    from exactdp.pufferfish.calibration import _zero_noise, least_scale
+    from exactdp.pufferfish.calibration import is_zero_noise, least_scale
 
     level = parse_level(eps=eps)
-    if P == Q or _zero_noise(P, Q, level):
+    if P == Q or is_zero_noise(P, Q, level):
         return
     a = least_scale(P, Q, level, tol=F(1, 10**10), guided=True)
     b = least_scale(P, Q, level, tol=F(1, 10**10), guided=False)
     assert a[0] < b[1] and b[0] < a[1]
     for lo, hi in (a[:2], b[:2]):
-        assert decide_loss(P, Q, lo, level, direct=True).verdict is Verdict.NOT_PRIVATE
-        assert decide_loss(P, Q, hi, level, direct=True).verdict is Verdict.PRIVATE
+        assert decide_loss(P, Q, lo, level, direct=True).verdict is Verdict.FAILS
+        assert decide_loss(P, Q, hi, level, direct=True).verdict is Verdict.HOLDS

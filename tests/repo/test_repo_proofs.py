@@ -64,3 +64,57 @@ def test_code_mentions_only_existing_proofs():
     for src in (ROOT / "exactdp").rglob("*.py"):
         for match in pattern.findall(src.read_text()):
             assert match in names, f"{src} cites missing proofs/{match}"
+
+
+def _import_all_modules() -> None:
+    for src in sorted((ROOT / "exactdp").rglob("*.py")):
+        parts = list(src.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] in ("__init__", "__main__"):
+            parts.pop()
+            if src.name == "__main__.py":
+                continue
+        importlib.import_module(".".join(parts))
+
+
+def link_problems(links: dict[str, list[str]]) -> list[str]:
+    """What is wrong with a registry of ``@proved_by`` links (empty: nothing)."""
+    names = {p.stem: p for p in PROOFS}
+    out = []
+    for stem, qualnames in links.items():
+        if stem not in names:
+            out.append(f"@proved_by({stem!r}) names no script in proofs/ (used by {qualnames})")
+            continue
+        proves = set(_proves(names[stem]))
+        for q in qualnames:
+            short = q.rsplit(".", 1)[-1]
+            if not any(p == q or p.endswith("." + short) for p in proves):
+                out.append(f"{q} is marked @proved_by({stem!r}) but proofs/{stem}.py does not list it")
+    return out
+
+
+def test_proved_by_links_name_existing_proofs_that_name_the_code_back():
+    """``@proved_by("stem")`` at a definition: the script exists and lists that code in PROVES."""
+    from exactdp.kinds import PROOF_LINKS
+
+    _import_all_modules()
+    assert len(PROOF_LINKS) >= 10, "the fast paths lost their @proved_by links"
+    problems = link_problems(PROOF_LINKS)
+    assert not problems, "\n".join(problems)
+
+
+def test_proved_by_link_check_can_fail():
+    from exactdp.kinds import proved_by
+
+    links: dict[str, list[str]] = {}
+
+    @proved_by("no_such_proof_script", registry=links)
+    def fast_path():  # pragma: no cover - only the registry matters
+        return None
+
+    @proved_by("prop9_ball_symmetric", registry=links)
+    def unlisted_fast_path():  # pragma: no cover
+        return None
+
+    problems = link_problems(links)
+    assert len(problems) == 2
+    assert "names no script" in problems[0] and "does not list it" in problems[1]

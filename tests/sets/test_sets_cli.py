@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from exactdp.cli import sets as cli
+from exactdp.cli.exitcodes import exit_code_for_result
 from exactdp.errors import InvalidBox, InvalidSet
 
 
@@ -14,7 +15,7 @@ def run(argv, capsys):
     parser = argparse.ArgumentParser()
     cli.register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
-    code = args.func(args)
+    code = exit_code_for_result(args.func(args))
     return code, capsys.readouterr().out
 
 
@@ -24,7 +25,7 @@ def test_sets_check_counterexample_json(capsys):
         capsys,
     )
     data = json.loads(out)
-    assert code == 1 and data["holds"] is False
+    assert code == 1 and data["holds"] is False and data["verdict"] == "fails"
     assert data["ratio"] == "2" and data["factor"] == "exp(1/2)"
     assert data["d_H"] == "1/4" and data["diam_K"] == "1/4"
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from exactdp.spaces.metrics import grid
-from exactdp.threshold.core import epsilon_threshold
-from exactdp.threshold.cover import SpdCoverCertificate, SpdPointCertificate
-from exactdp.threshold.spd_cover import DenseProvider, GridProvider, provider_for, taylor_piece
+from exactdp.threshold import SpdCoverCertificate, SpdPointCertificate, epsilon_threshold
+from exactdp.threshold.providers import DenseProvider, GridProvider, provider_for
+from exactdp.threshold.taylor import taylor_piece
 
 
 @pytest.mark.parametrize("w,h", [(7, 5), (5, 9), (12, 12)])

@@ -1,4 +1,4 @@
-"""SPD Taylor cover (exactdp.threshold.spd_cover, exactdp.threshold.cover) against independent truth.
+"""SPD Taylor cover (exactdp.threshold.spd_cover and its modules) against independent truth.
 
 Truth comes from elsewhere: exact ``flint.fmpq_mat`` solves at ε = ln r (integer distances,
 so Φ(ln r) = r^(−d) is rational), 50-digit mpmath solves and eigenvalues, and numpy's
@@ -20,21 +20,16 @@ from flint import arb, fmpq, fmpq_mat
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+import exactdp.threshold.certified as certified_route
 from exactdp.arithmetic.ball import workprec
 from exactdp.errors import PrecisionLimitReached
 from exactdp.spaces.metrics import count_queries, from_matrix, grid, line, sum_query
-from exactdp.threshold.core import CoverCertificate, epsilon_threshold
-from exactdp.threshold.cover import SpdCoverCertificate, SpdPointCertificate, spd_cover
-from exactdp.threshold.spd_cover import (
-    DenseProvider,
-    chord_bound,
-    dense_lambda_node,
-    exact_lambda_check,
-    exact_piece_check,
-    point_bounds,
-    taylor_piece,
-    taylor_vectors,
-)
+from exactdp.threshold import CoverCertificate, SpdCoverCertificate, SpdPointCertificate, epsilon_threshold
+from exactdp.threshold.exact_checks import exact_lambda_check, exact_piece_check
+from exactdp.threshold.lambda_bounds import chord_bound, dense_lambda_node
+from exactdp.threshold.providers import DenseProvider
+from exactdp.threshold.spd_cover import spd_cover
+from exactdp.threshold.taylor import point_bounds, taylor_piece, taylor_vectors
 
 F = Fraction
 TOL = F(1, 10**9)
@@ -433,11 +428,9 @@ def test_dense_lambda_node_certifies_small_but_positive_lambda():
 # the Krawczyk fallback and non-positive-definite Φ
 def test_krawczyk_fallback_when_spd_cover_declines(monkeypatch):
     """Force the fallback (spd_cover returns None, as when Φ is not provably SPD)."""
-    import exactdp.threshold.cover as tc
-
     metric = sum_query(4, 3)
     exact = epsilon_threshold(metric, method="exact")
-    monkeypatch.setattr(tc, "spd_cover", lambda *args, **kw: None)
+    monkeypatch.setattr(certified_route, "spd_cover", lambda *args, **kw: None)
     res = epsilon_threshold(metric, method="certified")
     cert = res.certificate
     assert isinstance(cert, CoverCertificate)

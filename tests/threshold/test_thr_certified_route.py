@@ -6,7 +6,7 @@ import pytest
 
 from exactdp.errors import PrecisionLimitReached
 from exactdp.spaces.metrics import sum_query
-from exactdp.threshold.core import epsilon_threshold
+from exactdp.threshold import epsilon_threshold
 
 
 def _skewed_prior(n: int, small: F) -> list[F]:
@@ -59,7 +59,7 @@ def test_malformed_certificates_are_rejected_not_raised():
 
     import numpy as np
 
-    from exactdp.threshold.spd_cover import exact_piece_check
+    from exactdp.threshold.exact_checks import exact_piece_check
 
     r = epsilon_threshold(sum_query(4, 3), method="certified")
     c = r.certificate

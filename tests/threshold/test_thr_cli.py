@@ -4,13 +4,14 @@ import argparse
 import json
 
 from exactdp.cli import threshold as cli_threshold
+from exactdp.cli.exitcodes import exit_code_for_result
 
 
 def _run(argv, capsys):
     parser = argparse.ArgumentParser()
     cli_threshold.register(parser.add_subparsers())
     args = parser.parse_args(argv)
-    rc = args.func(args)
+    rc = exit_code_for_result(args.func(args))
     return rc, capsys.readouterr()
 
 
@@ -28,7 +29,8 @@ def test_threshold_human_and_progress(capsys):
     rc, out = _run(["threshold", "hamming", "--values", "4", "--individuals", "3",
                     "--prior", "product:3/10,27/100,23/100,1/5"], capsys)
     assert rc == 0 and "kronecker" in out.out and "verify() = True" in out.out
-    assert "symbolic" in out.err  # progress on stderr
+    assert "symbolic" in out.err  # progress on stderr, never on stdout
+    assert "symbolic" not in out.out and "[" not in out.out.splitlines()[0][:1]
 
 
 def test_epsilons_command(capsys):

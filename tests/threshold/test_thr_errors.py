@@ -13,7 +13,7 @@ from exactdp.errors import (
     PropertyNeverHolds,
 )
 from exactdp.spaces.metrics import grid, line, sum_query
-from exactdp.threshold.core import epsilon_threshold, regular_epsilons
+from exactdp.threshold import epsilon_threshold, regular_epsilons
 
 F = Fraction
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from exactdp.spaces.metrics import cycle, discrete, from_graph, hamming, line, sum_query
-from exactdp.threshold.core import (
+from exactdp.threshold import (
     epsilon_threshold,
     regular_epsilons,
     tight_constraints_epsilons,

@@ -16,8 +16,9 @@ from exactdp.algebra.structure import (
 from exactdp.algebra.symmetric import ball_symmetric_mechanism, ball_symmetric_z_symbolic
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import cycle, grid, hamming, line, sum_query
-from exactdp.threshold.core import _mean_value_piece
-from exactdp.threshold.spd_cover import DenseProvider, taylor_piece
+from exactdp.threshold.krawczyk import mean_value_piece
+from exactdp.threshold.providers import DenseProvider
+from exactdp.threshold.taylor import taylor_piece
 
 F = Fraction
 
@@ -86,9 +87,9 @@ def test_range_checks_never_certify_a_failing_range():
     prov = DenseProvider(m)
     ones = np.ones(m.n)
     for a, bb in [(F(40, 100), F(47, 100)), (F(47, 100), F(49, 100)), (F(48, 100), F(482, 1000))]:
-        assert not _mean_value_piece(m, b, a, bb, None)[0]
+        assert not mean_value_piece(m, b, a, bb, None)[0]
         lam = prov.lambda_lower(a, bb)
         assert lam > 0 and not taylor_piece(prov, list(m.values), ones, 0.0, a, bb, 3, lam)[0].ok
-    assert _mean_value_piece(m, b, F(50, 100), F(55, 100), None)[0]
+    assert mean_value_piece(m, b, F(50, 100), F(55, 100), None)[0]
     lam = prov.lambda_lower(F(50, 100), F(55, 100))
     assert taylor_piece(prov, list(m.values), ones, 0.0, F(50, 100), F(55, 100), 3, lam)[0].ok

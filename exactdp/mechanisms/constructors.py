@@ -1,36 +1,22 @@
-"""Mechanisms: row-stochastic matrices from a metric's points to outputs, exact or certified.
+"""Constructors of mechanisms: from exact rows or balls, the classical families, and metric-built ones.
 
-A :class:`Mechanism` holds its entries in one of two arithmetics, never mixed:
+* :func:`from_rows` (any exact matrix), :func:`from_balls` (certified entries);
+* the monomial family h[y, z] = c_z·s^{E[y, z]}: :func:`geometric_line`,
+  :func:`truncated_geometric`, :func:`sum_query_geometric`, :func:`count_queries_geometric`,
+  :func:`randomized_response` (closed forms: proofs/mech_geometric_rows.py);
+* built from a metric: :func:`exponential_mechanism`, :func:`tight_constraints_mechanism`
+  and :func:`planar_laplace_grid`.
 
-* ``kind="exact"`` — every entry is an exact rational (``flint.fmpq``), validated
-  exactly: nonnegative, each row sums to exactly 1;
-* ``kind="certified"`` — every entry is a ball (``flint.arb``) that provably contains
-  the true probability; validated by ball arithmetic (no entry certainly negative, each
-  row's sum ball contains 1). The precision used is recorded in ``precision``.
-
-Many classical mechanisms have a *monomial form* h[y, z] = c_z · s^{E[y, z]} with an
-exact parameter s in (0, 1), integer exponents E and column factors c_z ≥ 0
-(:class:`MonomialForm`): the truncated geometric mechanism, its sum-query and k-count
-versions, randomized response, and the tight-constraints mechanism
-H = Φ·diag(z). For those, privacy ratios h[y, z]/h[y', z] = s^{E[y,z] − E[y',z]} do not
-depend on c_z, so :func:`exactdp.mechanisms.analysis.privacy_level` is *exact* even when s is
-transcendental (ε rational) and the entries themselves are only certified.
-
-Constructors
-------------
-:func:`from_rows` (any exact matrix), :func:`from_balls` (certified entries),
-:func:`truncated_geometric`, :func:`sum_query_geometric`, :func:`count_queries_geometric`,
-:func:`randomized_response`, :func:`exponential_mechanism`,
-:func:`tight_constraints_mechanism` and :func:`planar_laplace_grid`.
+Each is exact when its parameter is rational, else certified (balls), with the exact
+structure attached (:class:`~exactdp.mechanisms.mechanism.MonomialForm`,
+:class:`~exactdp.mechanisms.mechanism.RowNormalizedForm`) so that the privacy level stays exact.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
 import flint
@@ -39,15 +25,23 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
-from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import InvalidArgument, InvalidMechanism
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction
+from exactdp.errors import InvalidArgument, InvalidMechanism, PropertyNeverHolds
+from exactdp.kinds import proved_by
+from exactdp.mechanisms.mechanism import (
+    CERTIFIED_PREC,
+    Mechanism,
+    MechanismKind,
+    MonomialForm,
+    RowNormalizedForm,
+    factor_ball,
+)
 from exactdp.spaces.levels import PrivacyLevel, parse_level
-from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics import FiniteMetric, sum_query
+from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = [
-    "Mechanism",
-    "MonomialForm",
-    "RowNormalizedForm",
     "from_rows",
     "from_balls",
     "truncated_geometric",
@@ -58,368 +52,23 @@ __all__ = [
     "exponential_mechanism",
     "tight_constraints_mechanism",
     "planar_laplace_grid",
-    "fmpq_to_float",
 ]
 
-#: Precision (bits) of certified entries built by the constructors.
-CERTIFIED_PREC = 128
-
-
-def fmpq_to_float(x: flint.fmpq) -> float:
-    """Correctly rounded float of an exact rational (Python's int true division).
-
-    >>> fmpq_to_float(flint.fmpq(1, 3))
-    0.3333333333333333
-    """
-    return int(x.p) / int(x.q)
+#: The symbol standing for s in closed-form column factors.
+S_SYMBOL = sympy.Symbol("s", positive=True)
 
 
 def _as_fmpq(value: Any, where: str) -> flint.fmpq:
+    """An exact entry as ``fmpq`` (anything :func:`to_fraction` reads), as InvalidMechanism."""
     if isinstance(value, flint.fmpq):
         return value
     try:
         f = to_fraction(value, where)
     except InvalidArgument as exc:
         raise InvalidMechanism(f"{where}: {exc}") from exc
-    return flint.fmpq(f.numerator, f.denominator)
+    return to_fmpq(f)
 
 
-@dataclass(frozen=True)
-class MonomialForm:
-    """Exact structure h[y, z] = c_z · s^{E[y, z]}.
-
-    Attributes
-    ----------
-    s : sympy.Expr
-        The exact parameter, 0 < s < 1 (a rational, or e.g. ``exp(-4/5)``).
-    exponents : numpy.ndarray
-        Integer matrix E (inputs × outputs), read-only.
-    column_factors : tuple
-        c_z for each output: a sympy expression (exact closed form in s) or a pair of
-        Fractions ``(lo, hi)`` enclosing it (certified, e.g. a tight-constraints
-        diagonal at transcendental t). Every c_z is ≥ 0.
-    symbol : sympy.Symbol or None
-        When set, the column factors are expressions in this symbol standing for s
-        (closed forms as functions of s); their values are taken at ``s``.
-    """
-
-    s: sympy.Expr
-    exponents: np.ndarray
-    column_factors: tuple[Any, ...]
-    symbol: sympy.Symbol | None = None
-
-    def column_value(self, k: int) -> Any:
-        """c_k with the parameter substituted (a sympy number, or a (lo, hi) enclosure)."""
-        c = self.column_factors[k]
-        if isinstance(c, tuple) or self.symbol is None:
-            return c
-        return sympy.sympify(c).subs(self.symbol, self.s)
-
-    @property
-    def s_rational(self) -> Fraction | None:
-        """s as a Fraction when it is rational."""
-        if isinstance(self.s, sympy.Rational):
-            return Fraction(int(self.s.p), int(self.s.q))
-        return None
-
-    def column_factor_ball(self, k: int) -> arb:
-        """Ball enclosing c_k at the current precision."""
-        c = self.column_value(k)
-        if isinstance(c, tuple):
-            lo, hi = c
-            return arb_from_fraction(lo).union(arb_from_fraction(hi))
-        return sympy_to_arb(c)
-
-    @cached_property
-    def zero_columns(self) -> np.ndarray:
-        """Boolean mask of the outputs whose factor c_z is exactly 0 (computed once)."""
-        return np.array(
-            [self.column_is_zero(k) for k in range(len(self.column_factors))], dtype=bool
-        )
-
-    def column_is_zero(self, k: int) -> bool:
-        """True when c_k is exactly 0 (that output is never produced)."""
-        c = self.column_value(k)
-        if isinstance(c, tuple):
-            return c[0] == 0 and c[1] == 0
-        return bool(sympy.sympify(c).is_zero)
-
-
-@dataclass(frozen=True)
-class RowNormalizedForm:
-    """Exact structure h[y, z] = s^{E[y, z]} / S_y(s) with S_y(s) = Σ_z s^{E[y, z]}.
-
-    The exponential mechanism on a metric of the polynomial case has this form with
-    s = e^{-ε/(2q)} and E = q·d. Ratios are h[a,z]/h[b,z] = s^{E[a,z]−E[b,z]}·S_b(s)/S_a(s),
-    so the privacy level is max over edges of (Δ·(−ln s) + ln S_b(s) − ln S_a(s))/d: an exact
-    closed form, decided by :func:`exactdp.mechanisms.analysis.privacy_level` even when s is
-    transcendental (ties are settled as polynomial identities in s).
-    """
-
-    s: sympy.Expr
-    exponents: np.ndarray
-
-    @property
-    def s_rational(self) -> Fraction | None:
-        if isinstance(self.s, sympy.Rational):
-            return Fraction(int(self.s.p), int(self.s.q))
-        return None
-
-    @cached_property
-    def row_polynomials(self) -> tuple[np.ndarray, np.ndarray]:
-        """(distinct coefficient vectors of S_y, index of each row's vector)."""
-        E = self.exponents
-        K = int(E.max()) + 1 if E.size else 1
-        counts = np.stack([np.bincount(row, minlength=K) for row in E])
-        uniq, inv = np.unique(counts, axis=0, return_inverse=True)
-        return uniq, np.asarray(inv).reshape(-1)
-
-
-class Mechanism:
-    """A validated row-stochastic matrix H (inputs × outputs), exact or certified.
-
-    Build one with :func:`from_rows`, :func:`from_balls` or a named constructor;
-    the instance is immutable.
-
-    Examples
-    --------
-    >>> H = from_rows([[1, 0], ["1/3", "2/3"]])
-    >>> H.kind, H.shape, H.entry(1, 1)
-    ('exact', (2, 2), Fraction(2, 3))
-    >>> from_rows([[1, 0], ["1/2", "1/3"]])
-    Traceback (most recent call last):
-    ...
-    exactdp.errors.InvalidMechanism: row 1 sums to 5/6, not 1 (each row of a mechanism is ...
-    """
-
-    def __init__(
-        self,
-        entries: np.ndarray,
-        *,
-        kind: str,
-        inputs: Sequence[Any] | None = None,
-        outputs: Sequence[Any] | None = None,
-        name: str = "mechanism",
-        monomial: MonomialForm | None = None,
-        row_normalized: RowNormalizedForm | None = None,
-        precision: int | None = None,
-        parameters: dict[str, Any] | None = None,
-        _validated: bool = False,
-    ) -> None:
-        if kind not in ("exact", "certified"):
-            raise InvalidArgument(f"Got kind={kind!r}; use 'exact' or 'certified'.")
-        arr = np.asarray(entries, dtype=object)
-        if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-            raise InvalidMechanism(
-                f"A mechanism needs a non-empty 2-D matrix; got shape {arr.shape}."
-            )
-        arr.setflags(write=False)
-        self._entries = arr
-        self.kind = kind
-        self.name = name
-        self.monomial = monomial
-        self.row_normalized = row_normalized
-        self.precision = precision
-        self.parameters = dict(parameters or {})
-        n, m = arr.shape
-        self.inputs = tuple(range(n)) if inputs is None else tuple(inputs)
-        self.outputs = tuple(range(m)) if outputs is None else tuple(outputs)
-        if len(self.inputs) != n:
-            raise InvalidMechanism(f"Got {len(self.inputs)} input labels for {n} rows.")
-        if len(self.outputs) != m:
-            raise InvalidMechanism(f"Got {len(self.outputs)} output labels for {m} columns.")
-        if not _validated:
-            self._validate()
-
-    # ------------------------------------------------------------------ basics
-    @property
-    def shape(self) -> tuple[int, int]:
-        """(number of inputs, number of outputs)."""
-        return (int(self._entries.shape[0]), int(self._entries.shape[1]))
-
-    @property
-    def n_inputs(self) -> int:
-        return self.shape[0]
-
-    @property
-    def n_outputs(self) -> int:
-        return self.shape[1]
-
-    @property
-    def is_exact(self) -> bool:
-        return self.kind == "exact"
-
-    def __repr__(self) -> str:
-        n, m = self.shape
-        return f"<Mechanism {self.name} {n}×{m} {self.kind}>"
-
-    def entry(self, i: int, j: int) -> Any:
-        """Entry h[i, j]: a Fraction (exact) or an arb ball (certified)."""
-        v = self._entries[i, j]
-        if self.kind == "exact":
-            return Fraction(int(v.p), int(v.q))
-        return v
-
-    def entries_object(self) -> np.ndarray:
-        """The read-only object array of entries (``fmpq`` or ``arb``)."""
-        return self._entries
-
-    def rows_fraction(self) -> list[list[Fraction]]:
-        """Exact entries as nested lists of Fractions (exact mechanisms only)."""
-        self._require_exact("rows_fraction")
-        return [[Fraction(int(v.p), int(v.q)) for v in row] for row in self._entries]
-
-    def to_fmpq_mat(self) -> flint.fmpq_mat:
-        """Exact entries as a ``flint.fmpq_mat`` (exact mechanisms only)."""
-        self._require_exact("to_fmpq_mat")
-        return flint.fmpq_mat(self._entries.tolist())
-
-    def as_sympy(self, symbol: sympy.Symbol | None = None) -> sympy.Matrix:
-        """Exact closed form of the entries as a sympy matrix (small mechanisms).
-
-        With ``symbol`` given, the parameter s is replaced by it, so the entries are
-        rational functions of s (polynomials times closed-form column factors): the
-        "polynomials in s" view. Available for exact mechanisms, for monomial forms with
-        closed-form column factors, and for the exponential mechanism.
-
-        >>> s = sympy.Symbol("s", positive=True)
-        >>> truncated_geometric(2, eps=1).as_sympy(s)
-        Matrix([
-        [1/(s + 1), s/(s + 1)],
-        [s/(s + 1), 1/(s + 1)]])
-        """
-        form = self.monomial
-        if form is not None and not any(isinstance(c, tuple) for c in form.column_factors):
-            E = form.exponents.tolist()
-            sv = form.s if symbol is None else symbol
-            if form.symbol is not None:
-                cols = [sympy.sympify(c).subs(form.symbol, sv) for c in form.column_factors]
-            else:
-                cols = [sympy.sympify(c) for c in form.column_factors]
-            return sympy.Matrix([[cols[j] * sv**k for j, k in enumerate(row)] for row in E])
-        expo = self.parameters.get("exponential_of")
-        if expo is not None:
-            metric, s_val = expo
-            sv = s_val if symbol is None else symbol
-            ks = metric.exponents
-            rows = []
-            for row in metric.index.tolist():
-                w = [sv ** ks[k] for k in row]
-                total = sympy.Add(*w)
-                rows.append([x / total for x in w])
-            return sympy.Matrix(rows)
-        if self.kind == "exact":
-            return sympy.Matrix([[sympy.Rational(int(v.p), int(v.q)) for v in row]
-                                 for row in self._entries])
-        raise InvalidMechanism(
-            f"{self.name} has no exact closed form (certified entries only)."
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """Exact JSON form: rows of "p/q" strings (exact) or "[mid +/- rad]" strings (balls).
-
-        >>> from_rows([["1/2", "1/2"]]).to_json()["rows"]
-        [['1/2', '1/2']]
-        """
-        if self.kind == "exact":
-            rows = [[str(Fraction(int(v.p), int(v.q))) for v in row] for row in self._entries]
-        else:
-            rows = [[v.str(45, radius=True) for v in row] for row in self._entries]
-        return {"name": self.name, "kind": self.kind, "precision": self.precision,
-                "rows": rows}
-
-    def to_float(self) -> np.ndarray:
-        """Float64 matrix — uncertified (exact entries rounded; balls → midpoints)."""
-        if self.kind == "exact":
-            return np.array(
-                [[fmpq_to_float(v) for v in row] for row in self._entries], dtype=float
-            )
-        return np.array([[float(v.mid()) for v in row] for row in self._entries], dtype=float)
-
-    def to_balls(self) -> np.ndarray:
-        """Object array of arb balls enclosing the entries (at the current precision)."""
-        if self.kind == "certified":
-            return self._entries
-        out = np.empty(self._entries.shape, dtype=object)
-        for idx, v in np.ndenumerate(self._entries):
-            out[idx] = arb(v)
-        return out
-
-    def _require_exact(self, what: str) -> None:
-        if self.kind != "exact":
-            raise InvalidMechanism(
-                f"{what} needs an exact mechanism; {self.name} is certified (balls). "
-                "Use to_balls() or build it at a rational parameter (t=...)."
-            )
-
-    # -------------------------------------------------------------- validation
-    def _validate(self) -> None:
-        arr = self._entries
-        if self.kind == "exact":
-            for (i, j), v in np.ndenumerate(arr):
-                if not isinstance(v, flint.fmpq):
-                    raise InvalidMechanism(f"entry [{i}][{j}] = {v!r} is not an exact rational.")
-                if v < 0:
-                    raise InvalidMechanism(
-                        f"entry [{i}][{j}] = {v} is negative; probabilities are ≥ 0."
-                    )
-            for i in range(arr.shape[0]):
-                total = sum(arr[i].tolist(), flint.fmpq(0))
-                if total != 1:
-                    raise InvalidMechanism(
-                        f"row {i} sums to {total}, not 1 (each row of a mechanism is a "
-                        f"probability distribution over the outputs)."
-                    )
-            return
-        for (i, j), v in np.ndenumerate(arr):
-            if not isinstance(v, arb) or not v.is_finite():
-                raise InvalidMechanism(f"entry [{i}][{j}] = {v!r} is not a finite ball.")
-            if v < 0:
-                raise InvalidMechanism(
-                    f"entry [{i}][{j}] = {v} is certainly negative; probabilities are ≥ 0."
-                )
-        for i in range(arr.shape[0]):
-            total = arb(0)
-            for v in arr[i]:
-                total += v
-            if not total.contains(1):
-                raise InvalidMechanism(
-                    f"row {i} sums to {total}, a ball that excludes 1: not row-stochastic."
-                )
-
-    # ------------------------------------------------------------------ algebra
-    def compose(self, remap: Mechanism) -> Mechanism:
-        """The mechanism H·R (exact when both are exact).
-
-        >>> H = from_rows([["1/2", "1/2"], [0, 1]])
-        >>> R = from_rows([[0, 1], [1, 0]])
-        >>> H.compose(R).rows_fraction()
-        [[Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 1), Fraction(0, 1)]]
-        """
-        if remap.n_inputs != self.n_outputs:
-            raise InvalidMechanism(
-                f"cannot compose a {self.shape} mechanism with a {remap.shape} remap: "
-                f"the remap needs {self.n_outputs} rows."
-            )
-        if self.kind == "exact" and remap.kind == "exact":
-            prod = self.to_fmpq_mat() * remap.to_fmpq_mat()
-            rows = [[prod[i, j] for j in range(prod.ncols())] for i in range(prod.nrows())]
-            return Mechanism(
-                np.array(rows, dtype=object), kind="exact", inputs=self.inputs,
-                outputs=remap.outputs, name=f"{self.name}∘remap",
-            )
-        a = flint.arb_mat(self.to_balls().tolist())
-        b = flint.arb_mat(remap.to_balls().tolist())
-        prod_b = a * b
-        rows_b = [[prod_b[i, j] for j in range(prod_b.ncols())] for i in range(prod_b.nrows())]
-        return Mechanism(
-            np.array(rows_b, dtype=object), kind="certified", inputs=self.inputs,
-            outputs=remap.outputs, name=f"{self.name}∘remap", precision=self.precision,
-        )
-
-
-# ----------------------------------------------------------------------------
-# generic constructors
 def from_rows(
     rows: Any,
     *,
@@ -447,7 +96,7 @@ def from_rows(
     for i, r in enumerate(rows):
         for j, v in enumerate(r):
             arr[i, j] = _as_fmpq(v, f"entry [{i}][{j}]")
-    return Mechanism(arr, kind="exact", inputs=inputs, outputs=outputs, name=name)
+    return Mechanism(arr, kind=MechanismKind.EXACT, inputs=inputs, outputs=outputs, name=name)
 
 
 def _rectangular_rows(rows: Any) -> tuple[list[list[Any]], int]:
@@ -481,7 +130,7 @@ def from_balls(
 
     >>> H = from_balls([[arb("0.5 +/- 1e-20"), arb("0.5 +/- 1e-20")]])
     >>> H.kind
-    'certified'
+    <MechanismKind.CERTIFIED: 'certified'>
     """
     rows, m = _rectangular_rows(rows)
     arr = np.empty((len(rows), m), dtype=object)
@@ -494,7 +143,7 @@ def from_balls(
                 )
             arr[i, j] = v if isinstance(v, arb) else arb(_as_fmpq(v, f"entry [{i}][{j}]"))
     return Mechanism(
-        arr, kind="certified", inputs=inputs, outputs=outputs, name=name, precision=precision
+        arr, kind=MechanismKind.CERTIFIED, inputs=inputs, outputs=outputs, name=name, precision=precision
     )
 
 
@@ -512,17 +161,17 @@ def _from_monomial(
     s_rat = form.s_rational
     values = [form.column_value(k) for k in range(len(form.column_factors))]
     exact_factors = all(
-        not isinstance(c, tuple) and isinstance(sympy.sympify(c), sympy.Rational)
+        not isinstance(c, Enclosure) and isinstance(sympy.sympify(c), sympy.Rational)
         for c in values
-    ) or all(isinstance(c, tuple) and c[0] == c[1] for c in values)
+    ) or all(isinstance(c, Enclosure) and c.lo == c.hi for c in values)
     if s_rat is not None and exact_factors:
-        s = flint.fmpq(s_rat.numerator, s_rat.denominator)
+        s = to_fmpq(s_rat)
         kmax = int(E.max()) if E.size else 0
         powers = [s**k for k in range(kmax + 1)]
         cols = []
         for c in values:
-            if isinstance(c, tuple):
-                cols.append(flint.fmpq(c[0].numerator, c[0].denominator))
+            if isinstance(c, Enclosure):
+                cols.append(to_fmpq(c.lo))
             else:
                 cols.append(flint.fmpq(int(c.p), int(c.q)))
         arr = np.empty(E.shape, dtype=object)
@@ -530,7 +179,7 @@ def _from_monomial(
         for i, row in enumerate(Elist):
             arr[i, :] = [cols[j] * powers[k] for j, k in enumerate(row)]
         return Mechanism(
-            arr, kind="exact", inputs=inputs, outputs=outputs, name=name, monomial=form,
+            arr, kind=MechanismKind.EXACT, inputs=inputs, outputs=outputs, name=name, monomial=form,
             parameters=parameters,
         )
     with workprec(prec):
@@ -542,7 +191,7 @@ def _from_monomial(
         for i, row in enumerate(E.tolist()):
             arr[i, :] = [cols_b[j] * powers_b[k] for j, k in enumerate(row)]
         return Mechanism(
-            arr, kind="certified", inputs=inputs, outputs=outputs, name=name, monomial=form,
+            arr, kind=MechanismKind.CERTIFIED, inputs=inputs, outputs=outputs, name=name, monomial=form,
             precision=prec, parameters=parameters,
         )
 
@@ -556,8 +205,6 @@ def _s_expr(level: PrivacyLevel, q: int) -> sympy.Expr:
 
 
 #: The symbol standing for s in closed-form column factors.
-S_SYMBOL = sympy.Symbol("s", positive=True)
-
 
 def _geometric_form(n: int) -> tuple[np.ndarray, tuple[sympy.Expr, ...]]:
     """Exponents |y − z| and column factors (in S_SYMBOL) of the truncated geometric."""
@@ -571,6 +218,7 @@ def _geometric_form(n: int) -> tuple[np.ndarray, tuple[sympy.Expr, ...]]:
     return E, tuple(end if z in (0, n - 1) else mid for z in range(n))
 
 
+@proved_by("mech_geometric_rows")
 def geometric_line(n: int, s: Any) -> Mechanism:
     """Truncated geometric mechanism on 0..n−1 with an explicit parameter 0 < s < 1.
 
@@ -594,6 +242,7 @@ def geometric_line(n: int, s: Any) -> Mechanism:
     )
 
 
+@proved_by("mech_geometric_rows")
 def truncated_geometric(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     """The truncated geometric mechanism on the line 0..n−1 at level ε (s = e^{-ε}).
 
@@ -603,7 +252,7 @@ def truncated_geometric(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     >>> truncated_geometric(2, t="1/3").rows_fraction()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
     >>> truncated_geometric(3, eps="4/5").kind
-    'certified'
+    <MechanismKind.CERTIFIED: 'certified'>
     """
     level = parse_level(eps=eps, t=t)
     n = _positive(n, "n")
@@ -616,6 +265,7 @@ def truncated_geometric(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     )
 
 
+@proved_by("mech_geometric_rows")
 def sum_query_geometric(u: int, v: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     """The geometric comparator of the sum query: parameter e^{-ε/v}, truncated to 0..u·v.
 
@@ -627,8 +277,6 @@ def sum_query_geometric(u: int, v: int, eps: Any = None, *, t: Any = None) -> Me
     >>> H.rows_fraction()[0]
     [Fraction(2, 3), Fraction(1, 6), Fraction(1, 6)]
     """
-    from exactdp.spaces.metrics import sum_query
-
     level = parse_level(eps=eps, t=t)
     u = _positive(u, "u")
     v = _positive(v, "v")
@@ -644,6 +292,7 @@ def sum_query_geometric(u: int, v: int, eps: Any = None, *, t: Any = None) -> Me
     )
 
 
+@proved_by("mech_geometric_rows")
 def count_queries_geometric(u: int, eps: Any = None, *, t: Any = None, k: int = 2) -> Mechanism:
     """k independent truncated geometric mechanisms at ε/k each, on {0..u}^k.
 
@@ -674,6 +323,7 @@ def count_queries_geometric(u: int, eps: Any = None, *, t: Any = None, k: int = 
     )
 
 
+@proved_by("mech_geometric_rows")
 def randomized_response(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     """k-ary randomized response: report the truth with probability e^ε/(e^ε + n − 1).
 
@@ -721,7 +371,7 @@ def exponential_mechanism(
         s_rat = level.s_rational(2 * metric.q)
         ks = metric.exponents
         if s_rat is not None:
-            s = flint.fmpq(s_rat.numerator, s_rat.denominator)
+            s = to_fmpq(s_rat)
             vals = [s**k for k in ks]
             arr = np.empty((n, n), dtype=object)
             for i, row in enumerate(idx.tolist()):
@@ -729,7 +379,7 @@ def exponential_mechanism(
                 total = sum(w, flint.fmpq(0))
                 arr[i, :] = [x / total for x in w]
             return Mechanism(
-                arr, kind="exact", inputs=metric.points, outputs=metric.points,
+                arr, kind=MechanismKind.EXACT, inputs=metric.points, outputs=metric.points,
                 name=f"exponential({metric.name}, ε={level.eps})",
                 parameters=params, row_normalized=rform,
             )
@@ -744,7 +394,7 @@ def exponential_mechanism(
                 total += x
             arr[i, :] = [x / total for x in w]
         return Mechanism(
-            arr, kind="certified", inputs=metric.points, outputs=metric.points,
+            arr, kind=MechanismKind.CERTIFIED, inputs=metric.points, outputs=metric.points,
             name=f"exponential({metric.name}, ε={level.eps})", precision=prec,
             parameters=params, row_normalized=rform,
         )
@@ -765,10 +415,6 @@ def tight_constraints_mechanism(
     >>> tight_constraints_mechanism(line(2), t="1/3").rows_fraction()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
     """
-    from exactdp.arithmetic.interval import Interval
-    from exactdp.errors import PropertyNeverHolds
-    from exactdp.tight import TightConstraintsResult, tight_constraints
-
     level = parse_level(eps=eps, t=t)
     if method == "float":
         raise InvalidArgument("method='float' gives no certified mechanism; use 'auto'.")
@@ -784,8 +430,8 @@ def tight_constraints_mechanism(
     z = res.z
     cols: list[Any] = []
     for zi in z:
-        if isinstance(zi, Interval):
-            cols.append((zi.lo, zi.hi))
+        if isinstance(zi, Enclosure):
+            cols.append(zi)
         else:
             f = Fraction(zi)
             cols.append(sympy.Rational(f.numerator, f.denominator))
@@ -803,16 +449,12 @@ def tight_constraints_mechanism(
     with workprec(CERTIFIED_PREC):
         eps_b = level.eps_ball()
         vals = [(-eps_b * v.ball()).exp() for v in metric.values]
-        zb = [
-            arb_from_fraction(c[0]).union(arb_from_fraction(c[1]))
-            if isinstance(c, tuple) else sympy_to_arb(c)
-            for c in cols
-        ]
+        zb = [factor_ball(c) for c in cols]
         arr = np.empty((metric.n, metric.n), dtype=object)
         for i, row in enumerate(metric.index.tolist()):
             arr[i, :] = [vals[k] * zb[j] for j, k in enumerate(row)]
         return Mechanism(
-            arr, kind="certified", inputs=metric.points, outputs=metric.points,
+            arr, kind=MechanismKind.CERTIFIED, inputs=metric.points, outputs=metric.points,
             name=f"tight_constraints({metric.name}, ε={level.eps})",
             precision=CERTIFIED_PREC, parameters={"eps": level.eps, "certificate": res},
         )
@@ -835,11 +477,11 @@ def planar_laplace_grid(
     the radii shrink like 1/subdivisions.
 
     Renormalisation changes the privacy guarantee (the paper's "slightly adjusted ε");
-    :func:`exactdp.mechanisms.analysis.privacy_level` measures it exactly on the result.
+    :func:`exactdp.mechanisms.privacy.privacy_level` measures it exactly on the result.
 
     >>> H = planar_laplace_grid(2, 1, eps=1)
     >>> H.kind, H.shape
-    ('certified', (2, 2))
+    (<MechanismKind.CERTIFIED: 'certified'>, (2, 2))
     """
     level = parse_level(eps=eps)
     width = _positive(width, "width")
@@ -895,14 +537,13 @@ def planar_laplace_grid(
                 total += v
             arr[i, :] = [v / total for v in row]
         return Mechanism(
-            arr, kind="certified", inputs=pts, outputs=pts,
+            arr, kind=MechanismKind.CERTIFIED, inputs=pts, outputs=pts,
             name=f"planar_laplace_grid({width}×{height}, ε={level.eps})",
             precision=CERTIFIED_PREC,
             parameters={"eps": level.eps, "spacing": h, "subdivisions": m},
         )
 
 
-# ----------------------------------------------------------------------------
 def _positive(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < 1:
         raise InvalidArgument(f"Got {name}={value!r}; it must be an integer ≥ 1.")

@@ -1,0 +1,575 @@
+"""Exact, strict JSON for certificates: the encoding primitives and the envelope.
+
+Every certificate and result travels as one JSON document (schema
+``docs/readme/certificate_schema.md``)::
+
+    {"schema": "exactdp-certificate", "version": 1, "kind": "<tag>",
+     "question": {...}, "claim": {...}, "evidence": {...}}
+
+Numbers are never JSON floats. A rational is the string ``"p/q"`` in lowest terms with
+``q > 1`` (an integer is ``"p"``); JSON integers appear only for small counts and indices
+(at most :data:`MAX_JSON_INT_DIGITS` digits). An :class:`~exactdp.arithmetic.interval.Enclosure`
+is ``{"lo": "p/q", "hi": "p/q"}``. A polynomial is the list of its coefficients in
+*descending* degree, as ``sympy.Poly.all_coeffs()`` writes them (``[1, 0, -2]`` is
+x² − 2). A closed form is the text ``str(expr)`` that the whitelist parser
+:func:`~exactdp.arithmetic.expressions.parse_closed_form` reads back to the same
+expression (text is never given to ``sympify``).
+
+Every reader validates strictly: wrong type (a bool is not a number), missing or extra
+key, duplicate key, float literal, ``NaN``/``Infinity``, a non-canonical rational (``"2/4"``,
+``"1/1"``, ``"+1"``, ``"1.5"``, ``"1/0"``), or a size beyond the limits below raises
+:class:`~exactdp.errors.InvalidArgument` naming the place (``where``) and the fix. The
+size limits make hostile input fail fast rather than hang.
+
+Examples
+--------
+>>> write_rational(Fraction(-3, 6)), read_rational("-1/2")
+('-1/2', Fraction(-1, 2))
+>>> read_rational("2/4")
+Traceback (most recent call last):
+...
+exactdp.errors.InvalidArgument: value: got '2/4', which is not in lowest terms; write '1/2'.
+>>> loads('{"a": 1, "a": 2}')
+Traceback (most recent call last):
+...
+exactdp.errors.InvalidArgument: document: the key 'a' appears twice in one object; ...
+>>> write_poly(sympy.Poly(sympy.Symbol("x") ** 2 - 2))
+['1', '0', '-2']
+>>> doc = envelope("farkas", {"property": "regular"}, {"verdict": "fails"}, {})
+>>> read_envelope(loads(dumps(doc))).kind
+'farkas'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import sympy
+
+from exactdp.arithmetic.expressions import parse_closed_form
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.errors import InvalidArgument
+from exactdp.kinds import CertificateKind, Verdict
+
+__all__ = [
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "MAX_DOCUMENT_CHARS",
+    "MAX_DIGITS",
+    "MAX_JSON_INT_DIGITS",
+    "MAX_POLY_DEGREE",
+    "Envelope",
+    "loads",
+    "dumps",
+    "envelope",
+    "read_envelope",
+    "read_object",
+    "read_int",
+    "read_str",
+    "read_bool",
+    "read_list",
+    "write_rational",
+    "read_rational",
+    "write_enclosure",
+    "read_enclosure",
+    "write_poly",
+    "read_poly",
+    "write_closed_form",
+    "read_closed_form",
+    "write_verdict",
+    "read_verdict",
+    "read_kind",
+    "rows_of",
+]
+
+#: The ``schema`` string of every certificate document.
+SCHEMA = "exactdp-certificate"
+#: The schema version this code writes and reads (a reader refuses any other).
+SCHEMA_VERSION = 1
+#: Longest document :func:`loads` reads (characters): 64 Mi.
+MAX_DOCUMENT_CHARS = 64 * 2**20
+#: Most decimal digits of one integer (numerator, denominator or coefficient): 10⁵.
+MAX_DIGITS = 100_000
+#: Most digits of a bare JSON integer (counts, indices, the version).
+MAX_JSON_INT_DIGITS = 18
+#: Highest polynomial degree read.
+MAX_POLY_DEGREE = 100_000
+
+_RATIONAL = re.compile(r"(0|-?[1-9][0-9]*)(?:/([1-9][0-9]*))?", re.ASCII)
+_TAG = re.compile(r"[a-z][a-z0-9-]{0,63}", re.ASCII)
+_BIG = 3000  # integers with more digits are converted by flint (no int↔str digit limit)
+
+
+def _fail(where: str, msg: str) -> InvalidArgument:
+    return InvalidArgument(f"{where}: {msg}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, int) and abs(value).bit_length() > 200:
+        return f"<an integer of {abs(value).bit_length()} bits>"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:40] + f"...' ({len(text)} characters)"
+
+
+# --------------------------------------------------------------------------------- text
+def _no_float(text: str) -> Any:
+    raise InvalidArgument(
+        f"document: found the float literal {_show(text)}; numbers are exact strings "
+        "(write '3/2' for 1.5)."
+    )
+
+
+def _no_constant(text: str) -> Any:
+    raise InvalidArgument(f"document: found {text}; only exact numbers are allowed.")
+
+
+def _small_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_INT_DIGITS:
+        raise InvalidArgument(
+            f"document: a JSON integer has {len(text)} digits (at most {MAX_JSON_INT_DIGITS}); "
+            "write large numbers as strings \"p\"."
+        )
+    return int(text)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidArgument(
+                f"document: the key {key!r} appears twice in one object; each key may appear once."
+            )
+        out[key] = value
+    return out
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse a certificate document strictly.
+
+    Refuses documents over :data:`MAX_DOCUMENT_CHARS`, duplicate keys, float literals,
+    ``NaN``/``Infinity``, JSON integers over :data:`MAX_JSON_INT_DIGITS` digits and
+    nesting too deep for the parser.
+
+    >>> loads('{"x": "1/3"}')
+    {'x': '1/3'}
+    >>> loads('{"x": 1.5}')
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: document: found the float literal '1.5'; ...
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidArgument(f"document: not UTF-8 ({exc}); save it as UTF-8.") from exc
+    if not isinstance(text, str):
+        raise InvalidArgument(f"document: got {type(text).__name__}; pass the JSON text.")
+    if len(text) > MAX_DOCUMENT_CHARS:
+        raise InvalidArgument(
+            f"document: {len(text)} characters, over the limit of {MAX_DOCUMENT_CHARS}."
+        )
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_no_float,
+                          parse_int=_small_int, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidArgument(f"document: not valid JSON ({exc}).") from exc
+    except RecursionError as exc:
+        raise InvalidArgument("document: nested too deeply to be a certificate.") from exc
+
+
+def _check_plain(value: Any, where: str) -> None:
+    if value is None or isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        if abs(value) >= 10**MAX_JSON_INT_DIGITS:
+            raise _fail(where, f"the integer {_show(value)} is too long for JSON; use write_rational.")
+        return
+    if isinstance(value, list):
+        for k, v in enumerate(value):
+            _check_plain(v, f"{where}[{k}]")
+        return
+    if isinstance(value, dict):
+        for key, v in value.items():
+            if not isinstance(key, str):
+                raise _fail(where, f"the key {key!r} is not a string.")
+            _check_plain(v, f"{where}.{key}")
+        return
+    raise _fail(where, f"{type(value).__name__} {_show(value)} is not a JSON value of the "
+                "schema (floats never are: use write_rational).")
+
+
+def dumps(doc: Any) -> str:
+    """The canonical text of a document: sorted keys, no spaces, ASCII only.
+
+    Refuses floats and any value that is not a plain JSON value (so nothing inexact is
+    ever written).
+
+    >>> dumps({"b": ["1/3"], "a": 1})
+    '{"a":1,"b":["1/3"]}'
+    >>> dumps({"x": 0.5})
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: document.x: float 0.5 is not a JSON value of the schema ...
+    """
+    _check_plain(doc, "document")
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+
+
+# ---------------------------------------------------------------------- plain readers
+def read_object(value: Any, where: str, required: Collection[str],
+                optional: Collection[str] = ()) -> dict[str, Any]:
+    """``value`` as a JSON object with exactly the ``required`` keys and some ``optional``.
+
+    >>> read_object({"lo": "0"}, "I", ("lo", "hi"))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: I: missing key(s) ['hi']; expected keys ['hi', 'lo'].
+    """
+    if not isinstance(value, dict):
+        raise _fail(where, f"expected a JSON object, got {type(value).__name__} {_show(value)}.")
+    allowed = set(required) | set(optional)
+    missing = sorted(set(required) - set(value))
+    extra = sorted(k for k in value if k not in allowed)
+    if missing:
+        raise _fail(where, f"missing key(s) {missing}; expected keys {sorted(allowed)}.")
+    if extra:
+        raise _fail(where, f"unexpected key(s) {[_show(k) for k in extra]}; "
+                    f"expected keys {sorted(allowed)}.")
+    return value
+
+
+def read_int(value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
+    """A JSON integer (not a bool, not a string) in [lo, hi].
+
+    >>> read_int(True, "n")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: n: expected an integer, got bool True.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(where, f"expected an integer, got {type(value).__name__} {_show(value)}.")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise _fail(where, f"got {_show(value)}; it must lie in [{lo}, {hi}].")
+    return value
+
+
+def read_str(value: Any, where: str, choices: Collection[str] | None = None) -> str:
+    """A JSON string, optionally one of ``choices``."""
+    if not isinstance(value, str):
+        raise _fail(where, f"expected a string, got {type(value).__name__} {_show(value)}.")
+    if choices is not None and value not in choices:
+        raise _fail(where, f"got {_show(value)}; expected one of {sorted(choices)}.")
+    return value
+
+
+def read_bool(value: Any, where: str) -> bool:
+    """A JSON ``true``/``false`` (not 0/1)."""
+    if not isinstance(value, bool):
+        raise _fail(where, f"expected true or false, got {type(value).__name__} {_show(value)}.")
+    return value
+
+
+def read_list(value: Any, where: str, length: int | None = None,
+              max_length: int | None = None) -> list[Any]:
+    """A JSON array, of exactly ``length`` items or at most ``max_length``."""
+    if not isinstance(value, list):
+        raise _fail(where, f"expected a JSON array, got {type(value).__name__} {_show(value)}.")
+    if length is not None and len(value) != length:
+        raise _fail(where, f"has {len(value)} items; expected {length}.")
+    if max_length is not None and len(value) > max_length:
+        raise _fail(where, f"has {len(value)} items; at most {max_length} are allowed.")
+    return value
+
+
+# ------------------------------------------------------------------------- rationals
+def _int_to_text(v: int, where: str) -> str:
+    if abs(v).bit_length() < 3 * _BIG:
+        text = str(v)
+    else:
+        text = str(flint.fmpz(v))
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _fail(where, f"an integer of {len(text)} digits exceeds the limit of "
+                    f"{MAX_DIGITS} digits that readers accept.")
+    return text
+
+
+def _text_to_int(text: str) -> int:
+    return int(text) if len(text) <= _BIG else int(flint.fmpz(text))
+
+
+def write_rational(value: Fraction | int, where: str = "value") -> str:
+    """``"p/q"`` in lowest terms (``"p"`` for an integer); refuses floats and bools.
+
+    >>> write_rational(4), write_rational(Fraction(6, 4))
+    ('4', '3/2')
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise _fail(where, f"got {type(value).__name__} {_show(value)}; only int and Fraction "
+                    "are written exactly.")
+    f = Fraction(value)
+    num = _int_to_text(f.numerator, where)
+    return num if f.denominator == 1 else f"{num}/{_int_to_text(f.denominator, where)}"
+
+
+def read_rational(value: Any, where: str = "value", *, integer: bool = False) -> Fraction:
+    """Read ``"p/q"`` (or ``"p"``) in canonical form; ``integer=True`` allows ``"p"`` only.
+
+    >>> read_rational("7")
+    Fraction(7, 1)
+    >>> read_rational("-0")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: value: got '-0', which is not a rational 'p/q' ...
+    """
+    if not isinstance(value, str):
+        raise _fail(where, f"expected a rational string such as '3/2', got "
+                    f"{type(value).__name__} {_show(value)}.")
+    if len(value) > 2 * MAX_DIGITS + 2:
+        raise _fail(where, f"a number of {len(value)} characters exceeds the limit "
+                    f"({MAX_DIGITS} digits per integer).")
+    m = _RATIONAL.fullmatch(value)
+    if m is None:
+        raise _fail(where, f"got {_show(value)}, which is not a rational 'p/q' in lowest terms "
+                    "(digits only, optional leading '-', no '+', spaces, decimals or '/0').")
+    p_text, q_text = m.group(1), m.group(2)
+    for part in (p_text.lstrip("-"), q_text or ""):
+        if len(part) > MAX_DIGITS:
+            raise _fail(where, f"an integer of {len(part)} digits exceeds the limit of "
+                        f"{MAX_DIGITS} digits.")
+    p = _text_to_int(p_text)
+    if q_text is None:
+        return Fraction(p)
+    if integer:
+        raise _fail(where, f"got {_show(value)}; an integer ('p') is required here.")
+    q = _text_to_int(q_text)
+    if q == 1:
+        raise _fail(where, f"got {_show(value)}; write the integer without '/1'.")
+    if math.gcd(p, q) != 1:
+        raise _fail(where, f"got {_show(value)}, which is not in lowest terms; "
+                    f"write {write_rational(Fraction(p, q))!r}.")
+    return Fraction(p, q)
+
+
+def write_enclosure(value: Enclosure, where: str = "enclosure") -> dict[str, str]:
+    """``{"lo": "p/q", "hi": "p/q"}``.
+
+    >>> write_enclosure(Enclosure(Fraction(1, 3), Fraction(1, 2)))
+    {'lo': '1/3', 'hi': '1/2'}
+    """
+    if not isinstance(value, Enclosure):
+        raise _fail(where, f"expected an Enclosure, got {type(value).__name__}.")
+    return {"lo": write_rational(value.lo, where + ".lo"),
+            "hi": write_rational(value.hi, where + ".hi")}
+
+
+def read_enclosure(value: Any, where: str = "enclosure") -> Enclosure:
+    """Read ``{"lo", "hi"}`` with lo ≤ hi.
+
+    >>> read_enclosure({"lo": "1", "hi": "0"})
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: enclosure: lo = 1 > hi = 0; an enclosure needs lo ≤ hi.
+    """
+    obj = read_object(value, where, ("lo", "hi"))
+    lo = read_rational(obj["lo"], where + ".lo")
+    hi = read_rational(obj["hi"], where + ".hi")
+    if lo > hi:
+        raise _fail(where, f"lo = {lo} > hi = {hi}; an enclosure needs lo ≤ hi.")
+    return Enclosure(lo, hi)
+
+
+# ------------------------------------------------------------------------ polynomials
+def _descending(poly: Any, where: str) -> list[Any]:
+    if isinstance(poly, sympy.Poly):
+        if len(poly.gens) != 1 or not (poly.domain.is_ZZ or poly.domain.is_QQ):
+            raise _fail(where, f"{poly} is not univariate over ZZ or QQ.")
+        return [Fraction(int(c.p), int(c.q)) for c in poly.all_coeffs()]
+    if isinstance(poly, (flint.fmpz_poly, flint.fmpq_poly)):
+        out = []
+        for c in reversed(poly.coeffs()):
+            if isinstance(c, flint.fmpq):
+                out.append(Fraction(int(c.p), int(c.q)))
+            elif isinstance(c, flint.fmpz):
+                out.append(Fraction(int(c)))
+        return out
+    if isinstance(poly, (str, bytes)) or not isinstance(poly, Iterable):
+        raise _fail(where, f"got {type(poly).__name__}; pass a sympy.Poly, a flint polynomial "
+                    "or the coefficients in descending degree.")
+    return list(poly)
+
+
+def write_poly(poly: Any, where: str = "polynomial", *, integer: bool = False) -> list[str]:
+    """Coefficients in descending degree (leading first, as sympy's ``all_coeffs``).
+
+    ``poly`` is a :class:`sympy.Poly`, a ``flint.fmpz_poly``/``fmpq_poly`` (stored
+    ascending; reversed here) or a sequence already in descending order. The zero
+    polynomial is refused; ``integer=True`` requires integer coefficients.
+
+    >>> write_poly(flint.fmpz_poly([-2, 0, 1]))
+    ['1', '0', '-2']
+    >>> write_poly([Fraction(1, 2), 3])
+    ['1/2', '3']
+    """
+    coeffs = _descending(poly, where)
+    if not coeffs or coeffs[0] == 0:
+        raise _fail(where, "the leading coefficient is 0 (or the polynomial is zero); "
+                    "strip leading zeros.")
+    out = [write_rational(c, f"{where}[{k}]") for k, c in enumerate(coeffs)]
+    if integer and any("/" in c for c in out):
+        raise _fail(where, f"{out} has a non-integer coefficient; integer coefficients needed.")
+    return out
+
+
+def read_poly(value: Any, where: str = "polynomial", *, integer: bool = False) -> tuple[Fraction, ...]:
+    """Read descending coefficients: nonempty, nonzero leading coefficient, degree ≤ limit.
+
+    >>> read_poly(["1", "0", "-2"], integer=True)
+    (Fraction(1, 1), Fraction(0, 1), Fraction(-2, 1))
+    >>> read_poly(["0", "1"])
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: polynomial: the leading coefficient is 0; ...
+    """
+    items = read_list(value, where, max_length=MAX_POLY_DEGREE + 1)
+    if not items:
+        raise _fail(where, "an empty coefficient list; a polynomial needs ≥ 1 coefficient.")
+    coeffs = tuple(read_rational(c, f"{where}[{k}]", integer=integer) for k, c in enumerate(items))
+    if coeffs[0] == 0:
+        raise _fail(where, "the leading coefficient is 0; coefficients run from the highest "
+                    "degree down (as sympy's all_coeffs) with a nonzero first entry.")
+    return coeffs
+
+
+# ------------------------------------------------------------------------ closed forms
+def write_closed_form(expr: sympy.Expr, where: str = "closed form") -> str:
+    """``str(expr)``, after checking the whitelist parser reads it back to ``expr``.
+
+    >>> write_closed_form(sympy.log(2) / 3)
+    'log(2)/3'
+    >>> write_closed_form(sympy.Symbol("x"))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: closed form: 'x' cannot be read back exactly ...
+    """
+    if not isinstance(expr, sympy.Expr):
+        raise _fail(where, f"expected a sympy expression, got {type(expr).__name__}.")
+    text = str(expr)
+    try:
+        back = parse_closed_form(text, where, InvalidArgument)
+    except InvalidArgument as exc:
+        raise _fail(where, f"{_show(text)} cannot be read back exactly ({exc}); "
+                    "only numbers, + - * / **, pi, E, sqrt, log, exp are portable.") from exc
+    if back != expr:
+        raise _fail(where, f"{_show(text)} reads back as {back}, not the same expression.")
+    return text
+
+
+def read_closed_form(value: Any, where: str = "closed form") -> sympy.Expr:
+    """Parse with the whitelist parser (never ``sympify``) and require canonical text.
+
+    >>> read_closed_form("sqrt(2)/2")
+    sqrt(2)/2
+    >>> read_closed_form("__import__('os')")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: Got closed form="__import__('os')"; only numbers, ...
+    """
+    text = read_str(value, where)
+    expr = parse_closed_form(text, where, InvalidArgument)
+    if str(expr) != text:
+        raise _fail(where, f"{_show(text)} is not in canonical form; write {str(expr)!r}.")
+    return expr
+
+
+# --------------------------------------------------------------- verdicts, kinds, envelope
+def write_verdict(value: Verdict) -> str:
+    """A verdict by value: ``"holds"``, ``"fails"`` or ``"undecided"``."""
+    if not isinstance(value, Verdict):
+        raise InvalidArgument(f"Got {value!r}; expected a Verdict.")
+    return value.value
+
+
+def read_verdict(value: Any, where: str = "verdict") -> Verdict:
+    """Read a verdict string.
+
+    >>> read_verdict("holds")
+    <Verdict.HOLDS: 'holds'>
+    """
+    return Verdict(read_str(value, where, [v.value for v in Verdict]))
+
+
+def read_kind(value: Any, where: str = "kind", extra: Collection[str] = ()) -> str:
+    """A :class:`~exactdp.kinds.CertificateKind` value or one of ``extra`` result tags."""
+    text = read_str(value, where)
+    allowed = {k.value for k in CertificateKind} | set(extra)
+    if _TAG.fullmatch(text) is None or text not in allowed:
+        raise _fail(where, f"got {_show(text)}; expected one of {sorted(allowed)}.")
+    return text
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A parsed document: its type tag and the three JSON objects it carries."""
+
+    kind: str
+    question: dict[str, Any]
+    claim: dict[str, Any]
+    evidence: dict[str, Any]
+
+
+_TOP = ("schema", "version", "kind", "question", "claim", "evidence")
+
+
+def envelope(kind: CertificateKind | str, question: dict[str, Any], claim: dict[str, Any],
+             evidence: dict[str, Any]) -> dict[str, Any]:
+    """Wrap the three parts into a document (``kind`` is a CertificateKind or a result tag)."""
+    tag = kind.value if isinstance(kind, CertificateKind) else kind
+    if not isinstance(tag, str) or _TAG.fullmatch(tag) is None:
+        raise InvalidArgument(f"Got kind={kind!r}; a tag is lower-case letters, digits and '-'.")
+    for name, part in (("question", question), ("claim", claim), ("evidence", evidence)):
+        if not isinstance(part, dict):
+            raise InvalidArgument(f"Got {name}={part!r}; each part is a JSON object (dict).")
+    return {"schema": SCHEMA, "version": SCHEMA_VERSION, "kind": tag,
+            "question": question, "claim": claim, "evidence": evidence}
+
+
+def read_envelope(doc: Any, extra_kinds: Collection[str] = ()) -> Envelope:
+    """Check the top level of a parsed document; the parts are read by their owners.
+
+    >>> read_envelope({"schema": SCHEMA, "version": 2, "kind": "farkas",
+    ...                "question": {}, "claim": {}, "evidence": {}})
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: version: got 2; it must lie in [1, 1].
+    """
+    obj = read_object(doc, "document", _TOP)
+    read_str(obj["schema"], "schema", [SCHEMA])
+    read_int(obj["version"], "version", SCHEMA_VERSION, SCHEMA_VERSION)
+    kind = read_kind(obj["kind"], "kind", extra_kinds)
+    for name in ("question", "claim", "evidence"):
+        if not isinstance(obj[name], dict):
+            raise _fail(name, f"expected a JSON object, got {type(obj[name]).__name__}.")
+    return Envelope(kind, obj["question"], obj["claim"], obj["evidence"])
+
+
+def rows_of(value: Any, where: str, n_rows: int | None = None,
+            max_entries: int = 10**7) -> Sequence[list[Any]]:
+    """A rectangular JSON array of arrays (rows of equal length ≥ 1)."""
+    rows = read_list(value, where, length=n_rows)
+    if not rows:
+        raise _fail(where, "has no rows.")
+    width = len(read_list(rows[0], f"{where}[0]"))
+    if width == 0 or len(rows) * width > max_entries:
+        raise _fail(where, f"{len(rows)}×{width} entries; need ≥ 1 column and at most "
+                    f"{max_entries} entries.")
+    for k, r in enumerate(rows):
+        read_list(r, f"{where}[{k}]", length=width)
+    return rows

@@ -1,0 +1,463 @@
+"""A metric's exact fingerprint, and its JSON form: a library constructor, or its distances.
+
+**Fingerprint.** ``"sha256:" + hex`` of this byte string (every part ASCII):
+
+1. ``b"exactdp-metric/1\\n"`` and ``f"n={n}\\n"``;
+2. ``b"squares="`` + the distinct values of d(i, j)², increasing, each ``"p/q"`` (as
+   :func:`~exactdp.kernel.jsonio.write_rational`), joined by ``","`` + ``b"\\n"`` — a distance
+   c·√r ≥ 0 is determined by its square c²r, so no normal form is needed;
+3. the n×n matrix of ranks (position of d(i, j)² in that list), row by row, as
+   little-endian unsigned 64-bit integers.
+
+It covers the point *order* and every distance, and nothing else: point labels are names,
+and the structure metadata (``kronecker_factors``, ``grid``, ...) is not data. Cost: O(n²)
+time, reading the metric's own n×n ``index`` (n² int64: 800 MB at n = 10⁴), hashed in row
+blocks without a second copy.
+
+**Encoding** (``question.metric`` of a certificate):
+
+* ``{"encoding": "builtin", "constructor": "grid", "params": {...}, "n": 6, "fingerprint": ...}``
+  for a metric equal to what a library constructor (:data:`CONSTRUCTORS`) builds from
+  ``params``: a 10⁴-point grid travels as four parameters. Reading rebuilds it with the
+  constructor, so its structure metadata comes only from the library.
+* ``{"encoding": "distances", "n": 3, "points": [...] | null, "values": [{"coef": "p/q",
+  "radicand": "r"}, ...], "index": [[0, 1, ...], ...], "fingerprint": ...}`` for any other
+  metric: the distinct distances c·√r (r squarefree, r < 2⁶⁴; increasing; each used) and
+  the n×n matrix of positions in that list. Reading rebuilds it with
+  :func:`~exactdp.kernel.axioms.metric_from_distances` (every axiom checked exactly), so it
+  carries no structure metadata at all.
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import line, from_matrix
+>>> fingerprint(line(3)) == fingerprint(from_matrix([[0, 1, 2], [1, 0, 1], [2, 1, 0]]))
+True
+>>> write_metric(*canonical_metric(line(3)))["params"]
+{'n': 3}
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+
+from exactdp.errors import ExactDPError, InstanceTooLarge, InvalidArgument, InvalidMetric
+from exactdp.kernel.axioms import metric_from_distances
+from exactdp.kernel.jsonio import (
+    dumps,
+    loads,
+    read_int,
+    read_list,
+    read_object,
+    read_rational,
+    read_str,
+    write_rational,
+)
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.metrics import (
+    FiniteMetric,
+    count_queries,
+    cycle,
+    discrete,
+    from_graph,
+    grid,
+    hamming,
+    line,
+    sum_query,
+)
+
+__all__ = [
+    "CONSTRUCTORS",
+    "MAX_POINTS",
+    "MAX_DISTANCE_POINTS",
+    "MAX_GRAPH_NODES",
+    "fingerprint",
+    "canonical_metric",
+    "write_metric",
+    "read_metric_json",
+]
+
+#: Most points of a metric read from a built-in encoding (the fingerprint reads n² indices).
+MAX_POINTS = 10_000
+#: Most points of a metric read from its distances (the exact triangle check is O(n³)).
+MAX_DISTANCE_POINTS = 1_000
+#: Most nodes of a ``from_graph`` encoding (Floyd–Warshall is O(n³) in Python).
+MAX_GRAPH_NODES = 300
+_MAX_RADICAND = 2**64
+_MAX_SQUARE = Fraction(10) ** 600  # distances ≤ 10³⁰⁰: float bounds of sums stay finite
+_MAX_LABEL_DEPTH = 4
+_MAX_LABEL_CHARS = 1000
+_BLOCK = 1 << 20  # index entries hashed per block
+
+#: JSON name -> (constructor, {parameter: kind}); kinds: "int", "rational", "norm",
+#: "labels" (hamming values), "graph" (from_graph nodes and edges).
+CONSTRUCTORS: dict[str, tuple[Callable[..., FiniteMetric], dict[str, str]]] = {
+    "line": (line, {"n": "int"}),
+    "cycle": (cycle, {"n": "int"}),
+    "discrete": (discrete, {"n": "int", "distance": "rational"}),
+    "sum_query": (sum_query, {"u": "int", "v": "int"}),
+    "count_queries": (count_queries, {"u": "int", "k": "int"}),
+    "hamming": (hamming, {"values": "labels", "individuals": "int"}),
+    "grid": (grid, {"width": "int", "height": "int", "norm": "norm", "spacing": "rational"}),
+    "from_graph": (from_graph, {"nodes": "labels", "edges": "edges"}),
+}
+# the prefix of FiniteMetric.name that each constructor writes
+_NAME_PREFIX = {"line": "line", "cycle": "cycle", "discrete": "discrete",
+                "sum_query": "sum_query", "count_queries": "count_queries",
+                "hamming": "hamming", "grid": "grid", "graph": "from_graph"}
+_NORMS = ("euclidean", "manhattan", "chebyshev")
+
+
+# ---------------------------------------------------------------------------- fingerprint
+def fingerprint(metric: FiniteMetric, max_points: int = MAX_POINTS) -> str:
+    """SHA-256 of the point order and every exact distance (see the module docstring).
+
+    Refuses (:class:`~exactdp.errors.InstanceTooLarge`) a metric over ``max_points`` points:
+    the fingerprint reads its n×n index.
+
+    >>> from exactdp.spaces.metrics import line, cycle
+    >>> fingerprint(line(2)) == fingerprint(cycle(2)), fingerprint(line(3)) == fingerprint(cycle(3))
+    (True, False)
+    >>> fingerprint(line(2))[:7]
+    'sha256:'
+    """
+    if not isinstance(metric, FiniteMetric):
+        raise InvalidMetric(f"Got metric={metric!r}; pass a FiniteMetric such as line(5).")
+    if metric.n > max_points:
+        raise InstanceTooLarge(f"{metric.name} has {metric.n} points; a question binds at most "
+                               f"max_points={max_points} (its fingerprint reads n² distances).")
+    squares: list[Fraction] = []
+    for k, v in enumerate(metric.values):
+        if (not isinstance(v, Distance) or not isinstance(v.coef, Fraction) or v.coef < 0
+                or isinstance(v.radicand, bool) or not isinstance(v.radicand, int)
+                or v.radicand < 1):
+            raise InvalidMetric(f"{metric.name}: values[{k}] = {v!r} is not a distance c·√r "
+                                "with c ≥ 0 rational and r ≥ 1 an integer.")
+        squares.append(v.square)
+    n = metric.n
+    idx = np.asarray(metric.index)
+    if idx.shape != (n, n) or (n and idx.dtype.kind not in "iu"):
+        raise InvalidMetric(f"{metric.name}: index has shape {idx.shape} and dtype {idx.dtype}; "
+                            f"expected an {n}×{n} integer matrix.")
+    if n and (int(idx.min()) < 0 or int(idx.max()) >= len(squares)):
+        raise InvalidMetric(f"{metric.name}: index refers outside values[0..{len(squares) - 1}].")
+    distinct = sorted(set(squares))
+    rank = {s: r for r, s in enumerate(distinct)}
+    remap = np.array([rank[s] for s in squares], dtype="<u8")
+    h = hashlib.sha256()
+    h.update(f"exactdp-metric/1\nn={n}\nsquares=".encode("ascii"))
+    h.update(",".join(write_rational(s, "distance²") for s in distinct).encode("ascii"))
+    h.update(b"\n")
+    rows = max(1, _BLOCK // max(n, 1))
+    for start in range(0, n, rows):
+        h.update(np.ascontiguousarray(remap[idx[start:start + rows]], dtype="<u8").tobytes())
+    return "sha256:" + h.hexdigest()
+
+
+# ------------------------------------------------------------------------------ labels
+def _write_label(label: Any, depth: int = 0) -> Any:
+    """int, str, Fraction or tuple of these -> JSON; None when not portable."""
+    if isinstance(label, np.integer):
+        label = int(label)
+    if isinstance(label, bool):
+        return None
+    if isinstance(label, int):
+        return label if abs(label) < 10**18 else None
+    if isinstance(label, str):
+        return label if len(label) <= _MAX_LABEL_CHARS else None
+    if isinstance(label, Fraction):
+        return {"rational": write_rational(label)}
+    if isinstance(label, tuple) and depth < _MAX_LABEL_DEPTH:
+        out = [_write_label(x, depth + 1) for x in label]
+        return None if any(x is None for x in out) else out
+    return None
+
+
+def _read_label(value: Any, where: str, depth: int = 0) -> Any:
+    if isinstance(value, bool) or value is None:
+        raise InvalidArgument(f"{where}: got {value!r}; a label is an integer, a string, "
+                              "{\"rational\": \"p/q\"} or an array of labels.")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        if len(value) > _MAX_LABEL_CHARS:
+            raise InvalidArgument(f"{where}: a label of {len(value)} characters (at most "
+                                  f"{_MAX_LABEL_CHARS}).")
+        return value
+    if isinstance(value, dict):
+        obj = read_object(value, where, ("rational",))
+        return read_rational(obj["rational"], where + ".rational")
+    if isinstance(value, list) and depth < _MAX_LABEL_DEPTH:
+        return tuple(_read_label(x, f"{where}[{k}]", depth + 1) for k, x in enumerate(value))
+    raise InvalidArgument(f"{where}: got {type(value).__name__}; a label is an integer, a "
+                          f"string, {{\"rational\": \"p/q\"}} or an array (depth ≤ {_MAX_LABEL_DEPTH}).")
+
+
+def _write_labels(labels: Any) -> list[Any] | None:
+    out = [_write_label(x) for x in labels]
+    return None if any(x is None for x in out) else out
+
+
+# ------------------------------------------------------------------- built-in encodings
+def _builtin_params(metric: FiniteMetric) -> tuple[str, dict[str, Any]] | None:
+    """(constructor, JSON params) that the metric's name and params claim, or None."""
+    if not isinstance(metric.name, str) or not isinstance(metric.params, dict):
+        return None
+    ctor = _NAME_PREFIX.get(metric.name.split("(", 1)[0])
+    if ctor is None:
+        return None
+    p = metric.params
+    if ctor == "from_graph":
+        if set(p) != {"edges"}:
+            return None
+        nodes = _write_labels(metric.points)
+        edges = []
+        for e in p["edges"]:
+            if not (isinstance(e, tuple) and len(e) == 3 and isinstance(e[2], str)):
+                return None
+            ends = _write_labels(e[:2])
+            if ends is None:
+                return None
+            edges.append([*ends, e[2]])
+        return None if nodes is None else (ctor, {"nodes": nodes, "edges": edges})
+    kinds = CONSTRUCTORS[ctor][1]
+    if set(p) != set(kinds):
+        return None
+    out: dict[str, Any] = {}
+    for key, kind in kinds.items():
+        v = p[key]
+        if kind == "int" and not isinstance(v, bool) and isinstance(v, int):
+            out[key] = v
+        elif kind == "rational" and isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+            out[key] = write_rational(v)
+        elif kind == "norm" and v in _NORMS:
+            out[key] = v
+        elif kind == "labels" and isinstance(v, list) and (labels := _write_labels(v)) is not None:
+            out[key] = labels
+        else:
+            return None
+    return ctor, out
+
+
+def _size(ctor: str, p: dict[str, Any], limit: int) -> int | None:
+    """Points the constructor will build, or None when more than ``limit`` (nothing is built)."""
+    if ctor in ("line", "cycle", "discrete"):
+        return int(p["n"])
+    if ctor == "sum_query":
+        return int(p["u"]) * int(p["v"]) + 1
+    if ctor == "grid":
+        return int(p["width"]) * int(p["height"])
+    if ctor == "from_graph":
+        return len(p["nodes"])
+    base, power = (int(p["u"]) + 1, int(p["k"])) if ctor == "count_queries" else (
+        len(p["values"]), int(p["individuals"]))
+    total = 1
+    for _ in range(power):
+        total *= base
+        if total > limit:
+            return None
+    return total
+
+
+def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
+    """Strictly read the JSON params of ``ctor`` into constructor arguments."""
+    kinds = CONSTRUCTORS[ctor][1]
+    obj = read_object(value, where, tuple(kinds))
+    out: dict[str, Any] = {}
+    for key, kind in kinds.items():
+        w = f"{where}.{key}"
+        if kind == "int":
+            out[key] = read_int(obj[key], w, 1, MAX_POINTS)
+        elif kind == "rational":
+            out[key] = read_rational(obj[key], w)
+            if out[key] <= 0:
+                raise InvalidArgument(f"{w}: got {out[key]}; it must be > 0.")
+        elif kind == "norm":
+            out[key] = read_str(obj[key], w, _NORMS)
+        elif kind == "labels":
+            items = read_list(obj[key], w, max_length=MAX_POINTS)
+            out[key] = [_read_label(x, f"{w}[{k}]") for k, x in enumerate(items)]
+        else:  # graph edges
+            rows = read_list(obj[key], w, max_length=MAX_GRAPH_NODES**2)
+            edges = []
+            for k, e in enumerate(rows):
+                a, b, wt = read_list(e, f"{w}[{k}]", length=3)
+                weight = read_rational(wt, f"{w}[{k}][2]")
+                edges.append((_read_label(a, f"{w}[{k}][0]"), _read_label(b, f"{w}[{k}][1]"),
+                              weight))
+            out[key] = edges
+    if ctor == "from_graph":
+        nodes = out["nodes"]
+        if len(nodes) > MAX_GRAPH_NODES:
+            raise InvalidArgument(f"{where}.nodes: {len(nodes)} nodes, over the limit of "
+                                  f"{MAX_GRAPH_NODES}; write the metric by its distances.")
+        if len(set(nodes)) != len(nodes):
+            raise InvalidArgument(f"{where}.nodes: the node labels are not distinct.")
+        known = set(nodes)
+        for k, (a, b, _) in enumerate(out["edges"]):
+            if a not in known or b not in known:
+                raise InvalidArgument(f"{where}.edges[{k}]: an end is not in nodes; list every "
+                                      "node in nodes, in point order.")
+    if ctor == "hamming" and len(set(out["values"])) != len(out["values"]):
+        raise InvalidArgument(f"{where}.values: the values are not distinct.")
+    return out
+
+
+def _build(ctor: str, args: dict[str, Any]) -> FiniteMetric:
+    fn = CONSTRUCTORS[ctor][0]
+    if ctor == "from_graph":
+        return fn(args["edges"], nodes=args["nodes"])
+    return fn(**args)
+
+
+def canonical_metric(metric: FiniteMetric) -> tuple[FiniteMetric, tuple[str, str] | None, str]:
+    """The metric rebuilt so that its structure metadata comes only from the library.
+
+    Returns ``(canonical, spec, fingerprint)``: when the metric's name and params name a
+    library constructor and that constructor rebuilds the same distances in the same order,
+    ``canonical`` is the rebuilt metric and ``spec`` is ``(constructor, params text)``;
+    otherwise ``canonical`` is built from its distinct distances by
+    :func:`~exactdp.kernel.axioms.metric_from_distances` (axioms checked exactly, no
+    structure metadata) and ``spec`` is None. Either way the fingerprint is unchanged.
+
+    >>> from exactdp.spaces.metrics import FiniteMetric, line
+    >>> star = FiniteMetric("star", range(4), [Distance.rational(k) for k in range(3)],
+    ...                     np.array([[0, 1, 1, 1], [1, 0, 2, 2], [1, 2, 0, 2], [1, 2, 2, 0]]),
+    ...                     kronecker_factors=(line(2), line(2)))
+    >>> m, spec, fp = canonical_metric(star)
+    >>> m.kronecker_factors is None, spec is None, fingerprint(m) == fp == fingerprint(star)
+    (True, True, True)
+    """
+    fp = fingerprint(metric)
+    claimed = _builtin_params(metric)
+    if claimed is not None:
+        ctor, params = claimed
+        try:
+            args = _read_params(ctor, params, "params")
+            if _size(ctor, args, metric.n) == metric.n:
+                rebuilt = _build(ctor, args)
+                if fingerprint(rebuilt) == fp:
+                    return rebuilt, (ctor, dumps(params)), fp
+        except ExactDPError:
+            pass  # not what the library builds: fall back to the distances
+    return _from_distances(metric), None, fp
+
+
+def _normal(v: Distance) -> tuple[Fraction, int]:
+    """(c, r) with c·√r = v, r squarefree (refuses r ≥ 2⁶⁴)."""
+    if v.coef == 0 or v.radicand == 1:
+        return v.coef, 1
+    if v.radicand >= _MAX_RADICAND:
+        raise InvalidMetric(f"the distance {v} has a radicand ≥ 2^64, which the JSON form "
+                            "does not carry; rescale the metric.")
+    c, r = v.coef, 1
+    for p, e in flint.fmpz(v.radicand).factor():
+        c *= int(p) ** (e // 2)
+        r *= int(p) ** (e % 2)
+    return c, r
+
+
+def _distinct(metric: FiniteMetric) -> tuple[list[Distance], np.ndarray]:
+    """The distinct distances (normal form c·√r, increasing) and the index into them."""
+    by_square: dict[Fraction, Distance] = {}
+    for v in metric.values:
+        by_square.setdefault(v.square, v)
+    order = sorted(by_square)
+    rank = {s: r for r, s in enumerate(order)}
+    remap = np.array([rank[v.square] for v in metric.values], dtype=np.int64)
+    return [Distance(*_normal(by_square[s])) for s in order], remap[np.asarray(metric.index)]
+
+
+def _from_distances(metric: FiniteMetric) -> FiniteMetric:
+    values, idx = _distinct(metric)
+    points = list(metric.points) if _write_labels(metric.points) is not None else None
+    return metric_from_distances(values, idx, points)
+
+
+def write_metric(metric: FiniteMetric, spec: tuple[str, str] | None, fp: str) -> dict[str, Any]:
+    """The JSON form of a canonical metric (``spec`` and ``fp`` from :func:`canonical_metric`)."""
+    if spec is not None:
+        return {"encoding": "builtin", "constructor": spec[0], "params": loads(spec[1]),
+                "n": metric.n, "fingerprint": fp}
+    values, idx = _distinct(metric)
+    return {"encoding": "distances", "n": metric.n, "points": _write_labels(metric.points),
+            "values": [{"coef": write_rational(v.coef), "radicand": write_rational(v.radicand)}
+                       for v in values],
+            "index": idx.tolist(), "fingerprint": fp}
+
+
+def _read_distance(value: Any, where: str) -> Distance:
+    obj = read_object(value, where, ("coef", "radicand"))
+    c = read_rational(obj["coef"], where + ".coef")
+    r = int(read_rational(obj["radicand"], where + ".radicand", integer=True))
+    if c < 0 or not 1 <= r < _MAX_RADICAND:
+        raise InvalidMetric(f"{where}: coef = {c}, radicand = {r}; need coef ≥ 0 and "
+                            "1 ≤ radicand < 2^64.")
+    if (c == 0 and r != 1) or any(e > 1 for _, e in flint.fmpz(r).factor()):
+        raise InvalidMetric(f"{where}: radicand {r} is not squarefree (or coef is 0 with "
+                            "radicand ≠ 1); write c·√r with r squarefree.")
+    if c * c * r >= _MAX_SQUARE:
+        raise InvalidMetric(f"{where}: the distance {c}·√{r} exceeds 10^300; rescale the metric.")
+    return Distance(c, r)
+
+
+def read_metric_json(value: Any, where: str = "question.metric", *,
+                     max_points: int = MAX_POINTS,
+                     max_distance_points: int = MAX_DISTANCE_POINTS,
+                     ) -> tuple[FiniteMetric, tuple[str, str] | None, str]:
+    """Rebuild a metric from its JSON form: ``(metric, spec, stated fingerprint)``.
+
+    The caller compares the stated fingerprint with the rebuilt metric's (see
+    :meth:`exactdp.kernel.question.Question.from_json`). Sizes are checked before anything
+    is built: at most ``max_points`` points for a constructor, ``max_distance_points`` for
+    distances.
+    """
+    if not isinstance(value, dict) or "encoding" not in value:
+        raise InvalidArgument(f"{where}: expected an object with \"encoding\": \"builtin\" or "
+                              "\"distances\".")
+    enc = read_str(value["encoding"], where + ".encoding", ("builtin", "distances"))
+    if enc == "builtin":
+        obj = read_object(value, where, ("encoding", "constructor", "params", "n", "fingerprint"))
+        ctor = read_str(obj["constructor"], where + ".constructor", CONSTRUCTORS)
+        n = read_int(obj["n"], where + ".n", 1, max_points)
+        fp = read_str(obj["fingerprint"], where + ".fingerprint")
+        args = _read_params(ctor, obj["params"], where + ".params")
+        size = _size(ctor, args, n)
+        if size != n:
+            count = f"more than {n}" if size is None else str(size)
+            raise InvalidArgument(f"{where}: {ctor} with these params has {count} points, not "
+                                  f"n = {n}.")
+        try:
+            metric = _build(ctor, args)
+        except ExactDPError as exc:
+            raise InvalidMetric(f"{where}: {ctor}({obj['params']}) fails: {exc}") from exc
+        return metric, (ctor, dumps(obj["params"])), fp
+    obj = read_object(value, where, ("encoding", "n", "points", "values", "index", "fingerprint"))
+    n = read_int(obj["n"], where + ".n", 1, max_distance_points)
+    fp = read_str(obj["fingerprint"], where + ".fingerprint")
+    raw_values = read_list(obj["values"], where + ".values", max_length=n * n)
+    values = [_read_distance(v, f"{where}.values[{k}]") for k, v in enumerate(raw_values)]
+    squares = [v.square for v in values]
+    if any(a >= b for a, b in zip(squares, squares[1:])):
+        raise InvalidArgument(f"{where}.values: the distances must be strictly increasing.")
+    rows = read_list(obj["index"], where + ".index", length=n)
+    used = [False] * len(values)
+    idx = np.zeros((n, n), dtype=np.int64)
+    for i, r in enumerate(rows):
+        row = read_list(r, f"{where}.index[{i}]", length=n)
+        for j, k in enumerate(row):
+            idx[i, j] = read_int(k, f"{where}.index[{i}][{j}]", 0, len(values) - 1)
+            used[idx[i, j]] = True
+    if not all(used):
+        raise InvalidArgument(f"{where}.values[{used.index(False)}] is never used; list only "
+                              "the distances that occur.")
+    points = None
+    if obj["points"] is not None:
+        labels = read_list(obj["points"], where + ".points", length=n)
+        points = [_read_label(x, f"{where}.points[{k}]") for k, x in enumerate(labels)]
+    return metric_from_distances(values, idx, points), None, fp

@@ -1,0 +1,425 @@
+"""The question a certificate answers, bound exactly: metric, right-hand side, level, property.
+
+A :class:`Question` is what a certificate's ``verify()`` re-derives everything from, and what
+its JSON ``"question"`` part carries in full, so a fresh process can re-check it::
+
+    {"metric": {...}, "property": "regular", "rhs": ["1/2", "1/2"] | "ones" | null,
+     "level": {"t": "1/2"} | {"eps": "4/5"} | {"eps_range": {"lo": "0", "hi": null}} | null,
+     "mechanism": [["1/2", "1/2"], ...] | null}
+
+(the metric's form and fingerprint: :mod:`exactdp.kernel.metricio`). Which parts a property
+needs is fixed by :data:`SHAPES`; a question whose parts do not fit its property is refused.
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import line
+>>> q = Question.of(line(3), "regular", prior="uniform", t="1/2")
+>>> q.level.t, q.rhs
+(Fraction(1, 2), (Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)))
+>>> back = Question.from_json(loads(dumps(q.to_json())))
+>>> back.matches(q), back.metric.toeplitz
+(True, True)
+>>> Question.of(line(3), "regular", prior=["1/2", "1/2", "1/2"], t="1/2")
+Traceback (most recent call last):
+...
+exactdp.errors.InvalidPrior: prior sums to 3/2, not 1 (difference 1/2); ...
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+import sympy
+
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import (
+    CertificateInvalid,
+    ExactDPError,
+    InvalidArgument,
+    InvalidMechanism,
+    InvalidMetric,
+    InvalidPrivacyLevel,
+)
+from exactdp.kernel.jsonio import (
+    dumps,
+    loads,
+    read_closed_form,
+    read_list,
+    read_object,
+    read_rational,
+    read_str,
+    rows_of,
+    write_closed_form,
+    write_rational,
+)
+from exactdp.kernel.metricio import (
+    MAX_DISTANCE_POINTS,
+    MAX_POINTS,
+    canonical_metric,
+    fingerprint,
+    read_metric_json,
+    write_metric,
+)
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.priors import read_prior, read_prior_values
+
+__all__ = ["Property", "EpsRange", "ALL_EPS", "ONES", "SHAPES", "MAX_EXP_DEPTH", "Question", "dumps",
+           "loads"]
+
+#: Deepest nesting of exp() accepted in an ε read from JSON (parse_level can hang on towers).
+MAX_EXP_DEPTH = 3
+#: The right-hand side of the tight-constraints system Φz = 1.
+ONES: Literal["ones"] = "ones"
+Rhs = tuple[Fraction, ...] | Literal["ones"] | None
+
+
+class Property(enum.StrEnum):
+    """What is asked about the metric (the ``property`` string of the JSON form)."""
+
+    TIGHT_CONSTRAINTS = "tight-constraints"  #: Φz = 1 has a solution z ≥ 0 at the level
+    REGULAR = "regular"  #: Φx = prior has a solution x ≥ 0 at the level
+    THRESHOLD_TIGHT = "threshold-tight"  #: where in the ε-range tight constraints hold
+    THRESHOLD_REGULAR = "threshold-regular"  #: where in the ε-range the prior is regular
+    PRIVATE = "private"  #: the mechanism is ε-d-private at the level
+    PRIVACY_LEVEL = "privacy-level"  #: the least ε at which the mechanism is private
+
+
+@dataclass(frozen=True)
+class EpsRange:
+    """The ε-range {ε > 0 : lo ≤ ε ≤ hi} of a threshold question (``hi=None``: no bound).
+
+    >>> ALL_EPS.contains(Fraction(10**9)), EpsRange(Fraction(1), Fraction(2)).contains(3)
+    (True, False)
+    >>> EpsRange(Fraction(2), Fraction(1))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidPrivacyLevel: Got the ε-range [2, 1]; need 0 ≤ lo < hi (hi=None for no upper bound).
+    """
+
+    lo: Fraction
+    hi: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        lo = to_fraction(self.lo, "lo")
+        hi = None if self.hi is None else to_fraction(self.hi, "hi")
+        if lo < 0 or (hi is not None and hi <= lo):
+            raise InvalidPrivacyLevel(f"Got the ε-range [{lo}, {hi}]; need 0 ≤ lo < hi "
+                                      "(hi=None for no upper bound).")
+        object.__setattr__(self, "lo", lo)
+        object.__setattr__(self, "hi", hi)
+
+    def contains(self, eps: Fraction | int) -> bool:
+        """True when ε > 0 lies in the range (exact comparison)."""
+        return eps > 0 and self.lo <= eps and (self.hi is None or eps <= self.hi)
+
+
+#: Every ε > 0.
+ALL_EPS = EpsRange(Fraction(0), None)
+
+#: property -> (right-hand side, level, needs a mechanism): rhs "ones" | "prior" | None,
+#: level "exact" (a PrivacyLevel) | "range" (an EpsRange) | None.
+SHAPES: dict[Property, tuple[str | None, str | None, bool]] = {
+    Property.TIGHT_CONSTRAINTS: ("ones", "exact", False),
+    Property.REGULAR: ("prior", "exact", False),
+    Property.THRESHOLD_TIGHT: ("ones", "range", False),
+    Property.THRESHOLD_REGULAR: ("prior", "range", False),
+    Property.PRIVATE: (None, "exact", True),
+    Property.PRIVACY_LEVEL: (None, None, True),
+}
+
+
+@dataclass(frozen=True)
+class Question:
+    """One exact question about a finite metric space.
+
+    Construction validates every part and replaces ``metric`` by its canonical form
+    (:func:`~exactdp.kernel.metricio.canonical_metric`): rebuilt by its library
+    constructor, or from its distances with *no* structure metadata — metadata set by
+    hand never reaches a certificate. Cost O(n²) (the fingerprint), plus O(n³) for a
+    metric kept as distances (its triangle inequality is re-checked).
+
+    Attributes
+    ----------
+    metric : FiniteMetric
+        The canonical metric (not compared: the fingerprint stands for it).
+    prop : Property
+        What is asked.
+    rhs : tuple of Fraction, "ones" or None
+        The prior (exact, nonnegative, summing to 1), :data:`ONES`, or None.
+    level : PrivacyLevel, EpsRange or None
+        The exact level (t = e^-ε held exactly when rational), an ε-range, or None.
+    mechanism : tuple of tuples of Fraction, or None
+        Exact row-stochastic rows, one per point (mechanism questions only).
+    fingerprint : str
+        SHA-256 of the point order and exact distances (:func:`~exactdp.kernel.metricio.fingerprint`).
+    builtin : (constructor, params JSON text) or None
+        How the metric travels: by its library constructor, or (None) by its distances.
+    """
+
+    metric: FiniteMetric = field(compare=False, repr=False)
+    prop: Property
+    rhs: Rhs = None
+    level: PrivacyLevel | EpsRange | None = None
+    mechanism: tuple[tuple[Fraction, ...], ...] | None = None
+    fingerprint: str = field(init=False)
+    builtin: tuple[str, str] | None = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._setup(*canonical_metric(_read_metric(self.metric)))
+
+    def _setup(self, metric: FiniteMetric, spec: tuple[str, str] | None, fp: str) -> None:
+        try:
+            prop = Property(self.prop)
+        except ValueError as exc:
+            raise InvalidArgument(f"Got prop={self.prop!r}; choose one of "
+                                  f"{[p.value for p in Property]}.") from exc
+        rhs_kind, level_kind, needs_mech = SHAPES[prop]
+        n = metric.n
+        rhs: Rhs
+        if rhs_kind == "ones":
+            if self.rhs != ONES:
+                raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; its right-hand "
+                                      f"side is {ONES!r}.")
+            rhs = ONES
+        elif rhs_kind == "prior":
+            if self.rhs is None or isinstance(self.rhs, str):
+                raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; pass the prior "
+                                      f"as {n} exact probabilities.")
+            rhs = read_prior_values(self.rhs, n, f"{metric.name} has {n} points")
+        else:
+            if self.rhs is not None:
+                raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; it takes none.")
+            rhs = None
+        level = _check_level(self.level, level_kind, prop)
+        mech = _check_mechanism(self.mechanism, n, prop) if needs_mech else None
+        if not needs_mech and self.mechanism is not None:
+            raise InvalidArgument(f"Got a mechanism for {prop.value!r}; only "
+                                  f"{Property.PRIVATE.value!r} and "
+                                  f"{Property.PRIVACY_LEVEL.value!r} take one.")
+        for name, value in (("metric", metric), ("prop", prop), ("rhs", rhs), ("level", level),
+                            ("mechanism", mech), ("fingerprint", fp), ("builtin", spec)):
+            object.__setattr__(self, name, value)
+
+    # -- construction --------------------------------------------------------------
+    @classmethod
+    def of(cls, metric: FiniteMetric, prop: Property | str, *, prior: Any = None,
+           eps: Any = None, t: Any = None, eps_range: tuple[Any, Any] | None = None,
+           mechanism: Sequence[Sequence[Any]] | None = None) -> Question:
+        """Build from user-style arguments: ``prior`` as :func:`~exactdp.spaces.priors.read_prior`
+        takes it, the level as ``eps=``/``t=`` (:func:`~exactdp.spaces.levels.parse_level`)
+        or ``eps_range=(lo, hi)``; the right-hand side ``"ones"`` is filled in.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> Question.of(line(2), "threshold-tight").level == ALL_EPS
+        True
+        """
+        m = _read_metric(metric)
+        try:
+            p = Property(prop)
+        except ValueError as exc:
+            raise InvalidArgument(f"Got prop={prop!r}; choose one of "
+                                  f"{[x.value for x in Property]}.") from exc
+        rhs_kind, level_kind, _ = SHAPES[p]
+        if prior is not None and rhs_kind != "prior":
+            raise InvalidArgument(f"Got prior={prior!r} for {p.value!r}, which takes no prior.")
+        rhs: Rhs = ONES if rhs_kind == "ones" else (
+            read_prior(m, prior) if rhs_kind == "prior" and prior is not None else prior)
+        level: PrivacyLevel | EpsRange | None = None
+        if eps is not None or t is not None:
+            level = parse_level(eps=eps, t=t)
+        elif eps_range is not None:
+            level = EpsRange(*eps_range)
+        elif level_kind == "range":
+            level = ALL_EPS
+        rows = None if mechanism is None else tuple(
+            tuple(to_fraction(x, "mechanism entry") for x in r) for r in mechanism)
+        return cls(m, p, rhs, level, rows)
+
+    # -- binding -------------------------------------------------------------------
+    def matches(self, other: object) -> bool:
+        """Exact equality of fingerprint, property, right-hand side, level and mechanism.
+
+        >>> from exactdp.spaces.metrics import line, from_matrix
+        >>> a = Question.of(line(2), "tight-constraints", t="1/2")
+        >>> a.matches(Question.of(from_matrix([[0, 1], [1, 0]]), "tight-constraints", t="1/2"))
+        True
+        >>> a.matches(Question.of(line(2), "tight-constraints", t="1/3"))
+        False
+        """
+        return (isinstance(other, Question) and self.fingerprint == other.fingerprint
+                and self.prop == other.prop and self.rhs == other.rhs
+                and _level_key(self.level) == _level_key(other.level)
+                and self.mechanism == other.mechanism)
+
+    # -- JSON ------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The ``"question"`` part of a certificate document (exact; see the module doc)."""
+        return {
+            "metric": write_metric(self.metric, self.builtin, self.fingerprint),
+            "property": self.prop.value,
+            "rhs": (self.rhs if self.rhs is None or isinstance(self.rhs, str)
+                    else [write_rational(p, "prior") for p in self.rhs]),
+            "level": _write_level(self.level),
+            "mechanism": None if self.mechanism is None else [
+                [write_rational(x, "mechanism") for x in row] for row in self.mechanism],
+        }
+
+    @classmethod
+    def from_json(cls, value: Any, *, max_points: int = MAX_POINTS,
+                  max_distance_points: int = MAX_DISTANCE_POINTS) -> Question:
+        """Rebuild and check a question read from JSON.
+
+        Raises :class:`~exactdp.errors.InvalidArgument` (or its subclasses InvalidMetric,
+        InvalidPrior, InvalidPrivacyLevel, InvalidMechanism) for a malformed or
+        non-canonical part, and :class:`~exactdp.errors.CertificateInvalid` when the
+        stated fingerprint is not that of the rebuilt metric (the question was altered).
+
+        >>> from exactdp.spaces.metrics import line
+        >>> doc = Question.of(line(3), "tight-constraints", t="1/2").to_json()
+        >>> doc["metric"]["params"]["n"] = 4
+        >>> Question.from_json(doc)
+        Traceback (most recent call last):
+        ...
+        exactdp.errors.InvalidArgument: question.metric: line with these params has 4 points, not n = 3.
+        """
+        obj = read_object(value, "question", ("metric", "property", "rhs", "level", "mechanism"))
+        metric, spec, stated = read_metric_json(obj["metric"], max_points=max_points,
+                                                max_distance_points=max_distance_points)
+        prop = Property(read_str(obj["property"], "question.property",
+                                 [p.value for p in Property]))
+        n = metric.n
+        rhs: Rhs
+        if obj["rhs"] is None or obj["rhs"] == ONES:
+            rhs = obj["rhs"]
+        else:
+            items = read_list(obj["rhs"], "question.rhs", length=n)
+            rhs = tuple(read_rational(x, f"question.rhs[{k}]") for k, x in enumerate(items))
+        level = _read_level(obj["level"])
+        mech = None
+        if obj["mechanism"] is not None:
+            rows = rows_of(obj["mechanism"], "question.mechanism", n_rows=n)
+            mech = tuple(tuple(read_rational(x, f"question.mechanism[{i}][{j}]")
+                               for j, x in enumerate(r)) for i, r in enumerate(rows))
+        q = object.__new__(cls)
+        for name, v in (("metric", metric), ("prop", prop), ("rhs", rhs), ("level", level),
+                        ("mechanism", mech)):
+            object.__setattr__(q, name, v)
+        fp = fingerprint(metric, max(max_points, max_distance_points))
+        if fp != stated:
+            raise CertificateInvalid(
+                f"question.metric.fingerprint is {stated[:20]!r}..., but the metric it describes "
+                f"has {fp[:20]!r}...: the question was altered (or written by other code); "
+                "re-create the certificate from the question."
+            )
+        q._setup(metric, spec, fp)
+        if dumps(q.to_json()) != dumps(obj):
+            raise InvalidArgument("question: not in the canonical form this version writes "
+                                  "(e.g. an ε that should be written as t, or reordered "
+                                  "distances); re-write it with Question.to_json().")
+        return q
+
+
+def _read_metric(metric: Any) -> FiniteMetric:
+    if not isinstance(metric, FiniteMetric):
+        raise InvalidMetric(f"Got metric={metric!r}; pass a FiniteMetric such as line(5) or "
+                            "from_matrix([[0, 1], [1, 0]]).")
+    return metric
+
+
+# ------------------------------------------------------------------------------ levels
+def _check_level(level: Any, kind: str | None, prop: Property) -> PrivacyLevel | EpsRange | None:
+    if kind is None:
+        if level is not None:
+            raise InvalidArgument(f"Got level={level!r} for {prop.value!r}; it takes none.")
+        return None
+    if kind == "range":
+        if not isinstance(level, EpsRange):
+            raise InvalidArgument(f"Got level={level!r} for {prop.value!r}; pass an EpsRange "
+                                  "(ALL_EPS for every ε > 0).")
+        return level
+    if not isinstance(level, PrivacyLevel):
+        raise InvalidArgument(f"Got level={level!r} for {prop.value!r}; pass "
+                              "parse_level(eps=...) or parse_level(t=...).")
+    out: PrivacyLevel = parse_level(t=level.t) if level.t is not None else level  # canonical
+    _write_level(out)  # refuses a closed form that cannot travel
+    return out
+
+
+def _exp_depth(expr: sympy.Basic) -> int:
+    """How deeply exp() nests in ``expr`` (E**x counts as exp)."""
+    inner = max((_exp_depth(a) for a in expr.args), default=0)
+    is_exp = isinstance(expr, sympy.exp) or (isinstance(expr, sympy.Pow) and expr.base == sympy.E)
+    return inner + 1 if is_exp else inner
+
+
+def _level_key(level: PrivacyLevel | EpsRange | None) -> tuple[Any, ...] | None:
+    if isinstance(level, PrivacyLevel):
+        return ("t", level.t) if level.t is not None else ("eps", str(level.eps))
+    if isinstance(level, EpsRange):
+        return ("range", level.lo, level.hi)
+    return None
+
+
+def _write_level(level: PrivacyLevel | EpsRange | None) -> dict[str, Any] | None:
+    if level is None:
+        return None
+    if isinstance(level, EpsRange):
+        return {"eps_range": {"lo": write_rational(level.lo, "level.lo"),
+                              "hi": None if level.hi is None else write_rational(level.hi, "level.hi")}}
+    if level.t is not None:
+        return {"t": write_rational(level.t, "level.t")}
+    return {"eps": write_closed_form(level.eps, "level.eps")}
+
+
+def _read_level(value: Any) -> PrivacyLevel | EpsRange | None:
+    where = "question.level"
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) != 1:
+        raise InvalidArgument(f"{where}: expected null or an object with one key "
+                              "\"t\", \"eps\" or \"eps_range\".")
+    (key,) = value
+    if key == "eps_range":
+        obj = read_object(value[key], where + ".eps_range", ("lo", "hi"))
+        hi = obj["hi"]
+        return EpsRange(read_rational(obj["lo"], where + ".eps_range.lo"),
+                        None if hi is None else read_rational(hi, where + ".eps_range.hi"))
+    if key not in ("t", "eps"):
+        raise InvalidArgument(f"{where}: unexpected key {key!r}; use \"t\", \"eps\" or "
+                              "\"eps_range\".")
+    try:
+        if key == "t":
+            return parse_level(t=read_rational(value["t"], where + ".t"))
+        expr = read_closed_form(value["eps"], where + ".eps")
+        if _exp_depth(expr) > MAX_EXP_DEPTH:
+            raise InvalidPrivacyLevel(f"{where}.eps nests exp() more than {MAX_EXP_DEPTH} deep; "
+                                      "such towers are refused (deciding their sign can hang).")
+        level: PrivacyLevel = parse_level(eps=expr)
+    except InvalidArgument:
+        raise
+    except ExactDPError as exc:  # e.g. the sign of ε could not be decided
+        raise InvalidPrivacyLevel(f"{where}: {exc}") from exc
+    if level.t is not None:
+        raise InvalidArgument(f"{where}: ε = {value['eps']} has t = e^-ε = {level.t}; write "
+                              f"{{\"t\": {write_rational(level.t)!r}}}.")
+    return level
+
+
+def _check_mechanism(rows: Any, n: int, prop: Property) -> tuple[tuple[Fraction, ...], ...]:
+    if rows is None:
+        raise InvalidMechanism(f"{prop.value!r} needs the mechanism: {n} rows of exact "
+                               "probabilities.")
+    out = tuple(tuple(to_fraction(x, "mechanism entry") for x in r) for r in rows)
+    if len(out) != n or not out or not out[0] or any(len(r) != len(out[0]) for r in out):
+        raise InvalidMechanism(f"Got a mechanism with {len(out)} rows of lengths "
+                               f"{sorted({len(r) for r in out})}; need {n} rows of one length ≥ 1.")
+    for i, r in enumerate(out):
+        if any(x < 0 for x in r) or sum(r, Fraction(0)) != 1:
+            raise InvalidMechanism(f"mechanism row {i} has a negative entry or sums to "
+                                   f"{sum(r, Fraction(0))}; each row is a distribution (sum 1).")
+    return out

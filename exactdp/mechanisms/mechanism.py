@@ -1,0 +1,403 @@
+"""The Mechanism type: a row-stochastic matrix from a metric's points to outputs, exact or certified.
+
+A :class:`Mechanism` holds its entries in one of two arithmetics, never mixed; its
+:class:`MechanismKind` says which:
+
+* ``MechanismKind.EXACT`` — every entry is an exact rational (``flint.fmpq``), validated
+  exactly: nonnegative, each row sums to exactly 1;
+* ``MechanismKind.CERTIFIED`` — every entry is a ball (``flint.arb``) that provably contains
+  the true probability; validated by ball arithmetic (no entry certainly negative, each
+  row's sum ball contains 1). The precision used is recorded in ``precision``.
+
+Many classical mechanisms have a *monomial form* h[y, z] = c_z · s^{E[y, z]} with an
+exact parameter s in (0, 1), integer exponents E and column factors c_z ≥ 0
+(:class:`MonomialForm`): the truncated geometric mechanism, its sum-query and k-count
+versions, randomized response, and the tight-constraints mechanism
+H = Φ·diag(z). For those, privacy ratios h[y, z]/h[y', z] = s^{E[y,z] − E[y',z]} do not
+depend on c_z, so :func:`exactdp.mechanisms.privacy.privacy_level` is *exact* even when s is
+transcendental (ε rational) and the entries themselves are only certified. The exponential
+mechanism has the row-normalized form of :class:`RowNormalizedForm`.
+
+The constructors are in :mod:`exactdp.mechanisms.constructors`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import flint
+import numpy as np
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import fmpq_to_float, fmpq_to_fraction, to_fraction
+from exactdp.errors import InvalidArgument, InvalidMechanism
+
+__all__ = [
+    "CERTIFIED_PREC",
+    "Mechanism",
+    "MechanismKind",
+    "MonomialForm",
+    "RowNormalizedForm",
+    "factor_ball",
+    "fmpq_to_float",
+]
+
+#: Precision (bits) of certified entries built by the constructors.
+CERTIFIED_PREC = 128
+
+
+class MechanismKind(enum.StrEnum):
+    """The arithmetic a mechanism's entries live in (the value is the JSON ``kind`` string)."""
+
+    EXACT = "exact"
+    CERTIFIED = "certified"
+
+
+def factor_ball(c: Any) -> arb:
+    """Ball enclosing a column factor: a closed-form sympy number or an :class:`Enclosure`.
+
+    >>> factor_ball(Enclosure(Fraction(1, 4), Fraction(1, 2))).contains(flint.fmpq(1, 3))
+    True
+    """
+    if isinstance(c, Enclosure):
+        return arb_from_fraction(c.lo).union(arb_from_fraction(c.hi))
+    return sympy_to_arb(c)
+
+
+@dataclass(frozen=True)
+class MonomialForm:
+    """Exact structure h[y, z] = c_z · s^{E[y, z]}.
+
+    Attributes
+    ----------
+    s : sympy.Expr
+        The exact parameter, 0 < s < 1 (a rational, or e.g. ``exp(-4/5)``).
+    exponents : numpy.ndarray
+        Integer matrix E (inputs × outputs), read-only.
+    column_factors : tuple
+        c_z for each output: a sympy expression (exact closed form in s) or an
+        :class:`~exactdp.arithmetic.interval.Enclosure` of it (certified, e.g. a
+        tight-constraints diagonal at transcendental t). Every c_z is ≥ 0.
+    symbol : sympy.Symbol or None
+        When set, the column factors are expressions in this symbol standing for s
+        (closed forms as functions of s); their values are taken at ``s``.
+    """
+
+    s: sympy.Expr
+    exponents: np.ndarray
+    column_factors: tuple[Any, ...]
+    symbol: sympy.Symbol | None = None
+
+    def column_value(self, k: int) -> Any:
+        """c_k with the parameter substituted (a sympy number, or an Enclosure)."""
+        c = self.column_factors[k]
+        if isinstance(c, Enclosure) or self.symbol is None:
+            return c
+        return sympy.sympify(c).subs(self.symbol, self.s)
+
+    @property
+    def s_rational(self) -> Fraction | None:
+        """s as a Fraction when it is rational."""
+        return to_fraction(self.s) if isinstance(self.s, sympy.Rational) else None
+
+    def column_factor_ball(self, k: int) -> arb:
+        """Ball enclosing c_k at the current precision."""
+        return factor_ball(self.column_value(k))
+
+    @cached_property
+    def zero_columns(self) -> np.ndarray:
+        """Boolean mask of the outputs whose factor c_z is exactly 0 (computed once)."""
+        return np.array(
+            [self.column_is_zero(k) for k in range(len(self.column_factors))], dtype=bool
+        )
+
+    def column_is_zero(self, k: int) -> bool:
+        """True when c_k is exactly 0 (that output is never produced)."""
+        c = self.column_value(k)
+        if isinstance(c, Enclosure):
+            return c.lo == 0 and c.hi == 0
+        return bool(sympy.sympify(c).is_zero)
+
+
+@dataclass(frozen=True)
+class RowNormalizedForm:
+    """Exact structure h[y, z] = s^{E[y, z]} / S_y(s) with S_y(s) = Σ_z s^{E[y, z]}.
+
+    The exponential mechanism on a metric of the polynomial case has this form with
+    s = e^{-ε/(2q)} and E = q·d. Ratios are h[a,z]/h[b,z] = s^{E[a,z]−E[b,z]}·S_b(s)/S_a(s),
+    so the privacy level is max over edges of (Δ·(−ln s) + ln S_b(s) − ln S_a(s))/d: an exact
+    closed form, decided by :func:`exactdp.mechanisms.privacy.privacy_level` even when s is
+    transcendental (ties are settled as polynomial identities in s).
+    """
+
+    s: sympy.Expr
+    exponents: np.ndarray
+
+    @property
+    def s_rational(self) -> Fraction | None:
+        """s as a Fraction when it is rational."""
+        return to_fraction(self.s) if isinstance(self.s, sympy.Rational) else None
+
+    @cached_property
+    def row_polynomials(self) -> tuple[np.ndarray, np.ndarray]:
+        """(distinct coefficient vectors of S_y, index of each row's vector)."""
+        E = self.exponents
+        K = int(E.max()) + 1 if E.size else 1
+        counts = np.stack([np.bincount(row, minlength=K) for row in E])
+        uniq, inv = np.unique(counts, axis=0, return_inverse=True)
+        return uniq, np.asarray(inv).reshape(-1)
+
+
+class Mechanism:
+    """A validated row-stochastic matrix H (inputs × outputs), exact or certified.
+
+    Build one with :func:`~exactdp.mechanisms.constructors.from_rows`,
+    :func:`~exactdp.mechanisms.constructors.from_balls` or a named constructor;
+    the instance is immutable.
+
+    Examples
+    --------
+    >>> from exactdp.mechanisms.constructors import from_rows
+    >>> H = from_rows([[1, 0], ["1/3", "2/3"]])
+    >>> H.kind, H.shape, H.entry(1, 1)
+    (<MechanismKind.EXACT: 'exact'>, (2, 2), Fraction(2, 3))
+    >>> from_rows([[1, 0], ["1/2", "1/3"]])
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidMechanism: row 1 sums to 5/6, not 1 (each row of a mechanism is ...
+    """
+
+    def __init__(
+        self,
+        entries: np.ndarray,
+        *,
+        kind: MechanismKind | str,
+        inputs: Sequence[Any] | None = None,
+        outputs: Sequence[Any] | None = None,
+        name: str = "mechanism",
+        monomial: MonomialForm | None = None,
+        row_normalized: RowNormalizedForm | None = None,
+        precision: int | None = None,
+        parameters: dict[str, Any] | None = None,
+        _validated: bool = False,
+    ) -> None:
+        try:
+            kind = MechanismKind(kind)
+        except ValueError:
+            raise InvalidArgument(f"Got kind={kind!r}; use 'exact' or 'certified'.") from None
+        arr = np.asarray(entries, dtype=object)
+        if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+            raise InvalidMechanism(
+                f"A mechanism needs a non-empty 2-D matrix; got shape {arr.shape}."
+            )
+        arr.setflags(write=False)
+        self._entries = arr
+        self.kind: MechanismKind = kind
+        self.name = name
+        self.monomial = monomial
+        self.row_normalized = row_normalized
+        self.precision = precision
+        self.parameters = dict(parameters or {})
+        n, m = arr.shape
+        self.inputs = tuple(range(n)) if inputs is None else tuple(inputs)
+        self.outputs = tuple(range(m)) if outputs is None else tuple(outputs)
+        if len(self.inputs) != n:
+            raise InvalidMechanism(f"Got {len(self.inputs)} input labels for {n} rows.")
+        if len(self.outputs) != m:
+            raise InvalidMechanism(f"Got {len(self.outputs)} output labels for {m} columns.")
+        if not _validated:
+            self._validate()
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(number of inputs, number of outputs)."""
+        return (int(self._entries.shape[0]), int(self._entries.shape[1]))
+
+    @property
+    def n_inputs(self) -> int:
+        return self.shape[0]
+
+    @property
+    def n_outputs(self) -> int:
+        return self.shape[1]
+
+    @property
+    def is_exact(self) -> bool:
+        return self.kind is MechanismKind.EXACT
+
+    def __repr__(self) -> str:
+        n, m = self.shape
+        return f"<Mechanism {self.name} {n}×{m} {self.kind}>"
+
+    def entry(self, i: int, j: int) -> Any:
+        """Entry h[i, j]: a Fraction (exact) or an arb ball (certified)."""
+        v = self._entries[i, j]
+        if self.kind is MechanismKind.EXACT:
+            return fmpq_to_fraction(v)
+        return v
+
+    def entries_object(self) -> np.ndarray:
+        """The read-only object array of entries (``fmpq`` or ``arb``)."""
+        return self._entries
+
+    def rows_fraction(self) -> list[list[Fraction]]:
+        """Exact entries as nested lists of Fractions (exact mechanisms only)."""
+        self._require_exact("rows_fraction")
+        return [[fmpq_to_fraction(v) for v in row] for row in self._entries]
+
+    def to_fmpq_mat(self) -> flint.fmpq_mat:
+        """Exact entries as a ``flint.fmpq_mat`` (exact mechanisms only)."""
+        self._require_exact("to_fmpq_mat")
+        return flint.fmpq_mat(self._entries.tolist())
+
+    def as_sympy(self, symbol: sympy.Symbol | None = None) -> sympy.Matrix:
+        """Exact closed form of the entries as a sympy matrix (small mechanisms).
+
+        With ``symbol`` given, the parameter s is replaced by it, so the entries are
+        rational functions of s (polynomials times closed-form column factors): the
+        "polynomials in s" view. Available for exact mechanisms, for monomial forms with
+        closed-form column factors, and for the exponential mechanism.
+
+        >>> from exactdp.mechanisms.constructors import truncated_geometric
+        >>> s = sympy.Symbol("s", positive=True)
+        >>> truncated_geometric(2, eps=1).as_sympy(s)
+        Matrix([
+        [1/(s + 1), s/(s + 1)],
+        [s/(s + 1), 1/(s + 1)]])
+        """
+        form = self.monomial
+        if form is not None and not any(isinstance(c, Enclosure) for c in form.column_factors):
+            E = form.exponents.tolist()
+            sv = form.s if symbol is None else symbol
+            if form.symbol is not None:
+                cols = [sympy.sympify(c).subs(form.symbol, sv) for c in form.column_factors]
+            else:
+                cols = [sympy.sympify(c) for c in form.column_factors]
+            return sympy.Matrix([[cols[j] * sv**k for j, k in enumerate(row)] for row in E])
+        expo = self.parameters.get("exponential_of")
+        if expo is not None:
+            metric, s_val = expo
+            sv = s_val if symbol is None else symbol
+            ks = metric.exponents
+            rows = []
+            for row in metric.index.tolist():
+                w = [sv ** ks[k] for k in row]
+                total = sympy.Add(*w)
+                rows.append([x / total for x in w])
+            return sympy.Matrix(rows)
+        if self.kind is MechanismKind.EXACT:
+            return sympy.Matrix([[sympy.Rational(int(v.p), int(v.q)) for v in row]
+                                 for row in self._entries])
+        raise InvalidMechanism(
+            f"{self.name} has no exact closed form (certified entries only)."
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON form: rows of "p/q" strings (exact) or "[mid +/- rad]" strings (balls).
+
+        >>> from exactdp.mechanisms.constructors import from_rows
+        >>> from_rows([["1/2", "1/2"]]).to_json()["rows"]
+        [['1/2', '1/2']]
+        """
+        if self.kind is MechanismKind.EXACT:
+            rows = [[str(fmpq_to_fraction(v)) for v in row] for row in self._entries]
+        else:
+            rows = [[v.str(45, radius=True) for v in row] for row in self._entries]
+        return {"name": self.name, "kind": self.kind.value, "precision": self.precision,
+                "rows": rows}
+
+    def to_float(self) -> np.ndarray:
+        """Float64 matrix — uncertified (exact entries rounded; balls → midpoints)."""
+        if self.kind is MechanismKind.EXACT:
+            return np.array(
+                [[fmpq_to_float(v) for v in row] for row in self._entries], dtype=float
+            )
+        return np.array([[float(v.mid()) for v in row] for row in self._entries], dtype=float)
+
+    def to_balls(self) -> np.ndarray:
+        """Object array of arb balls enclosing the entries (at the current precision)."""
+        if self.kind is MechanismKind.CERTIFIED:
+            return self._entries
+        out = np.empty(self._entries.shape, dtype=object)
+        for idx, v in np.ndenumerate(self._entries):
+            out[idx] = arb(v)
+        return out
+
+    def _require_exact(self, what: str) -> None:
+        if self.kind is not MechanismKind.EXACT:
+            raise InvalidMechanism(
+                f"{what} needs an exact mechanism; {self.name} is certified (balls). "
+                "Use to_balls() or build it at a rational parameter (t=...)."
+            )
+
+    def _validate(self) -> None:
+        arr = self._entries
+        if self.kind is MechanismKind.EXACT:
+            for (i, j), v in np.ndenumerate(arr):
+                if not isinstance(v, flint.fmpq):
+                    raise InvalidMechanism(f"entry [{i}][{j}] = {v!r} is not an exact rational.")
+                if v < 0:
+                    raise InvalidMechanism(
+                        f"entry [{i}][{j}] = {v} is negative; probabilities are ≥ 0."
+                    )
+            for i in range(arr.shape[0]):
+                total = sum(arr[i].tolist(), flint.fmpq(0))
+                if total != 1:
+                    raise InvalidMechanism(
+                        f"row {i} sums to {total}, not 1 (each row of a mechanism is a "
+                        f"probability distribution over the outputs)."
+                    )
+            return
+        for (i, j), v in np.ndenumerate(arr):
+            if not isinstance(v, arb) or not v.is_finite():
+                raise InvalidMechanism(f"entry [{i}][{j}] = {v!r} is not a finite ball.")
+            if v < 0:
+                raise InvalidMechanism(
+                    f"entry [{i}][{j}] = {v} is certainly negative; probabilities are ≥ 0."
+                )
+        for i in range(arr.shape[0]):
+            total = arb(0)
+            for v in arr[i]:
+                total += v
+            if not total.contains(1):
+                raise InvalidMechanism(
+                    f"row {i} sums to {total}, a ball that excludes 1: not row-stochastic."
+                )
+
+    def compose(self, remap: Mechanism) -> Mechanism:
+        """The mechanism H·R (exact when both are exact).
+
+        >>> from exactdp.mechanisms.constructors import from_rows
+        >>> H = from_rows([["1/2", "1/2"], [0, 1]])
+        >>> R = from_rows([[0, 1], [1, 0]])
+        >>> H.compose(R).rows_fraction()
+        [[Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 1), Fraction(0, 1)]]
+        """
+        if remap.n_inputs != self.n_outputs:
+            raise InvalidMechanism(
+                f"cannot compose a {self.shape} mechanism with a {remap.shape} remap: "
+                f"the remap needs {self.n_outputs} rows."
+            )
+        if self.kind is MechanismKind.EXACT and remap.kind is MechanismKind.EXACT:
+            prod = self.to_fmpq_mat() * remap.to_fmpq_mat()
+            rows = [[prod[i, j] for j in range(prod.ncols())] for i in range(prod.nrows())]
+            return Mechanism(
+                np.array(rows, dtype=object), kind=MechanismKind.EXACT, inputs=self.inputs,
+                outputs=remap.outputs, name=f"{self.name}∘remap",
+            )
+        a = flint.arb_mat(self.to_balls().tolist())
+        b = flint.arb_mat(remap.to_balls().tolist())
+        prod_b = a * b
+        rows_b = [[prod_b[i, j] for j in range(prod_b.ncols())] for i in range(prod_b.nrows())]
+        return Mechanism(
+            np.array(rows_b, dtype=object), kind=MechanismKind.CERTIFIED, inputs=self.inputs,
+            outputs=remap.outputs, name=f"{self.name}∘remap", precision=self.precision,
+        )

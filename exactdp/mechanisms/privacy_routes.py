@@ -1,0 +1,360 @@
+"""The four routes of :func:`exactdp.mechanisms.privacy.privacy_level`.
+
+* :func:`level_monomial` — h = c_z·s^E: integer exponent differences only, exact for any s;
+* :func:`level_rownorm` — h = s^E/S_y(s) (the exponential mechanism): balls of rising
+  precision, ties decided as polynomial identities in s;
+* :func:`level_exact` — exact rational entries: float pre-filter, then exact ``fmpz``
+  cross-multiplication;
+* :func:`level_ball` — certified (ball) entries: an enclosure of the level.
+
+Each takes the pairs to check as index arrays (I, J) and returns a
+:class:`~exactdp.mechanisms.privacy_result.PrivacyLevelResult`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import numpy as np
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import fmpq_to_fraction
+from exactdp.errors import PrecisionLimitReached
+from exactdp.kinds import proved_by
+from exactdp.mechanisms.float_filter import REL_MARGIN, float_and_masks
+from exactdp.mechanisms.level_compare import (
+    compare_kappa,
+    compare_log_ratio,
+    poly_value_ball,
+    rownorm_equal,
+    rownorm_value_ball,
+)
+from exactdp.mechanisms.mechanism import Mechanism
+from exactdp.mechanisms.privacy_result import PrivacyLevelResult, enclose_value, zero_level
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.metrics import FiniteMetric
+
+__all__ = ["level_monomial", "level_rownorm", "level_exact", "level_ball"]
+
+
+def _directed(I: np.ndarray, J: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.concatenate([I, J]), np.concatenate([J, I])
+
+
+def _group_by_distance(
+    metric: FiniteMetric, A: np.ndarray, B: np.ndarray
+) -> dict[int, np.ndarray]:
+    vidx = metric.index[A, B]
+    out: dict[int, np.ndarray] = {}
+    for v in np.unique(vidx).tolist():
+        out[int(v)] = np.nonzero(vidx == v)[0]
+    return out
+
+
+@proved_by("mech_geometric_rows")
+def level_monomial(
+    mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
+) -> PrivacyLevelResult:
+    """Monomial form h = c_z·s^E: the level is (−ln s)·max Δ/d over integer Δ, exact for any s.
+
+    h[y,z]/h[y',z] = s^{E[y,z] − E[y',z]} does not depend on c_z (outputs with c_z = 0 are
+    never produced and are skipped): proofs/mech_geometric_rows.py.
+    """
+    form = mech.monomial
+    assert form is not None
+    E = form.exponents
+    active = ~form.zero_columns
+    A, B = _directed(I, J)
+    npairs = len(I)
+    if len(A) == 0 or not active.any():
+        return zero_level(mech, metric, npairs, "monomial")
+    Ea = E[:, active]
+    cols = np.nonzero(active)[0]
+    best: tuple[Fraction, Distance, int, int, int] | None = None
+    for v, members in _group_by_distance(metric, A, B).items():
+        d = metric.values[v]
+        # ratio h[a,z]/h[b,z] = s^(E[a,z]-E[b,z]); largest where E[b,z]-E[a,z] is largest
+        chunk = max(1, 4_000_000 // max(1, Ea.shape[1]))
+        top = None
+        for start in range(0, len(members), chunk):
+            sel = members[start : start + chunk]
+            diff = Ea[B[sel]] - Ea[A[sel]]
+            flat = int(np.argmax(diff))
+            r, c = divmod(flat, diff.shape[1])
+            val = int(diff[r, c])
+            if top is None or val > top[0]:
+                top = (val, int(A[sel[r]]), int(B[sel[r]]), int(cols[c]))
+        assert top is not None
+        kappa = Fraction(top[0])
+        if best is None or compare_kappa(kappa, d, best[0], best[1]) > 0:
+            best = (kappa, d, top[1], top[2], top[3])
+    assert best is not None
+    kappa, d, y, y2, z = best
+    neg_log_s = sympy.simplify(-sympy.log(form.s))
+    value = sympy.nsimplify(kappa) * neg_log_s / d.to_sympy() if kappa else sympy.Integer(0)
+    value = sympy.simplify(value)
+    s_rat = form.s_rational
+    ratio = s_rat ** (-int(kappa)) if s_rat is not None else None
+    return PrivacyLevelResult(
+        value=value, enclosure=enclose_value(value), witness=(y, y2, z), ratio=ratio,
+        distance=d, method="monomial", pairs_checked=npairs,
+        _mechanism=mech, _metric=metric,
+    )
+
+
+def _rownorm_keys(
+    mech: Mechanism, metric: FiniteMetric, A: np.ndarray, B: np.ndarray
+) -> dict[tuple[int, int, int, int], tuple[int, int, int]]:
+    """Group directed edges by (Δ, poly(a), poly(b), distance index) → one witness (a, b, z)."""
+    form = mech.row_normalized
+    assert form is not None
+    E = form.exponents
+    _, pid = form.row_polynomials
+    vidx = metric.index[A, B]
+    keys: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+    chunk = max(1, 4_000_000 // max(1, E.shape[1]))
+    for start in range(0, len(A), chunk):
+        a, b = A[start : start + chunk], B[start : start + chunk]
+        diff = E[b] - E[a]
+        delta = diff.max(axis=1)
+        argz = diff.argmax(axis=1)
+        for i in range(len(a)):
+            key = (int(delta[i]), int(pid[a[i]]), int(pid[b[i]]), int(vidx[start + i]))
+            if key not in keys:
+                keys[key] = (int(a[i]), int(b[i]), int(argz[i]))
+    return keys
+
+
+def level_rownorm(
+    mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
+) -> PrivacyLevelResult:
+    """Row-normalized form h = s^E/S_y(s): max over edges of (Δ·(−ln s) + ln S_b − ln S_a)/d."""
+    form = mech.row_normalized
+    assert form is not None
+    A, B = _directed(I, J)
+    npairs = len(I)
+    if len(A) == 0:
+        return zero_level(mech, metric, npairs, "row-monomial")
+    keys = _rownorm_keys(mech, metric, A, B)
+    polys, _ = form.row_polynomials
+    klist = list(keys)
+    prec = 128
+    while True:
+        with workprec(prec):
+            s_ball = sympy_to_arb(form.s)
+            L = -s_ball.log()
+            lnS = [poly_value_ball(v, s_ball).log() for v in polys]
+            vals = [
+                (k[0] * L + lnS[k[2]] - lnS[k[1]]) / metric.values[k[3]].ball() for k in klist
+            ]
+            ib = max(range(len(klist)), key=lambda i: vals[i].lower())
+            best_lo = vals[ib].lower()
+            rivals = [i for i in range(len(klist)) if i != ib and not (vals[i].upper() < best_lo)]
+            unresolved = [i for i in rivals if not rownorm_equal(form, metric, klist[i],
+                                                                   klist[ib])]
+        if not unresolved:
+            break
+        if prec >= 4096:
+            raise PrecisionLimitReached("could not separate the privacy-level candidates")
+        prec *= 2
+        klist = [klist[ib]] + [klist[i] for i in rivals]
+    key = klist[ib]
+    a, b, z = keys[key]
+    d = metric.values[key[3]]
+    sv = form.s
+
+    def S(v: np.ndarray) -> sympy.Expr:
+        return sympy.Add(*[int(c) * sv**k for k, c in enumerate(v.tolist()) if c])
+
+    value = (key[0] * (-sympy.log(sv)) + sympy.log(S(polys[key[2]])) - sympy.log(S(polys[key[1]])))
+    value = value / d.to_sympy()
+    if isinstance(sv, sympy.Rational) or polys[key[1]].tolist() == polys[key[2]].tolist():
+        value = sympy.simplify(value)
+    s_rat = form.s_rational
+    ratio = None
+    if s_rat is not None:
+        def ev(v: np.ndarray) -> Fraction:
+            return sum((int(c) * s_rat**k for k, c in enumerate(v.tolist()) if c), Fraction(0))
+
+        ratio = s_rat ** (-key[0]) * ev(polys[key[2]]) / ev(polys[key[1]])
+    with workprec(128):
+        lo, hi = arb_to_fraction_interval(rownorm_value_ball(form, metric, key))
+    return PrivacyLevelResult(
+        value=value, enclosure=Enclosure(max(lo, Fraction(0)), hi), witness=(a, b, z),
+        ratio=ratio, distance=d, method="row-monomial", pairs_checked=npairs,
+        _mechanism=mech, _metric=metric,
+    )
+
+
+def _numerators_denominators(ents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Object arrays of the fmpz numerators and (positive) denominators of fmpq entries."""
+    n, m = ents.shape
+    P = np.empty((n, m), dtype=object)
+    Q = np.empty((n, m), dtype=object)
+    for i in range(n):
+        row = ents[i]
+        P[i, :] = [v.p for v in row]
+        Q[i, :] = [v.q for v in row]
+    return P, Q
+
+
+def level_exact(
+    mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
+) -> PrivacyLevelResult:
+    """Exact rational entries: float pre-filter per distance class, exact comparison after."""
+    ents = mech.entries_object()
+    A, B = _directed(I, J)
+    npairs = len(I)
+    if len(A) == 0:
+        return zero_level(mech, metric, npairs, "exact")
+    F, Z, unsafe = float_and_masks(mech)
+    P = ~Z
+    # infinite level: h[a,z] > 0 = h[b,z]
+    bad = P[A] & Z[B]
+    if bad.any():
+        r, z = np.argwhere(bad)[0]
+        a, b = int(A[r]), int(B[r])
+        return PrivacyLevelResult(
+            value=sympy.oo, enclosure=None, witness=(a, b, int(z)), ratio=None,
+            distance=metric.distance(a, b), method="exact",
+            pairs_checked=npairs, _mechanism=mech, _metric=metric,
+        )
+    best: tuple[Fraction, Distance, int, int, int] | None = None
+    m = F.shape[1]
+    chunk = max(1, 4_000_000 // max(1, m))
+    Pm, Qm = _numerators_denominators(ents)
+    for v, members in _group_by_distance(metric, A, B).items():
+        d = metric.values[v]
+        # float maximum of the class
+        fmax = 0.0
+        for start in range(0, len(members), chunk):
+            sel = members[start : start + chunk]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                R = F[A[sel]] / F[B[sel]]
+            R[~P[B[sel]]] = 0.0  # both zero: no constraint
+            R[unsafe[A[sel]] | unsafe[B[sel]]] = 0.0
+            fmax = max(fmax, float(R.max()))
+        threshold = fmax * (1 - REL_MARGIN)
+        cls_best: tuple[flint.fmpq, int, int, int] | None = None
+        for start in range(0, len(members), chunk):
+            sel = members[start : start + chunk]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                R = F[A[sel]] / F[B[sel]]
+            R[~P[B[sel]]] = -1.0
+            forced = (unsafe[A[sel]] | unsafe[B[sel]]) & P[B[sel]]
+            cand = (R >= threshold) | forced
+            rows, zs = np.nonzero(cand)
+            if len(rows) == 0:
+                continue
+            a_idx = A[sel][rows]
+            b_idx = B[sel][rows]
+            # h[a,z]/h[b,z] = (Pa/Qa)/(Pb/Qb): compare Pa·Qb·q with p·Pb·Qa in integers
+            # (fmpz products, no gcd canonicalisation: ~10× faster than fmpq arithmetic)
+            Pa, Qa = Pm[a_idx, zs], Qm[a_idx, zs]
+            Pb, Qb = Pm[b_idx, zs], Qm[b_idx, zs]
+            lhs_base = Pa * Qb
+            rhs_base = Pb * Qa
+            if cls_best is None:
+                k = int(np.argmax(R[rows, zs]))
+                cls_best = (
+                    ents[a_idx[k], zs[k]] / ents[b_idx[k], zs[k]],
+                    int(a_idx[k]), int(b_idx[k]), int(zs[k]),
+                )
+            # exact: find candidates with ratio > current best; iterate until none
+            while True:
+                cur = cls_best[0]
+                exceed = np.nonzero(lhs_base * cur.q > rhs_base * cur.p)[0]
+                if len(exceed) == 0:
+                    break
+                k = int(exceed[int(np.argmax(R[rows, zs][exceed]))])
+                cls_best = (
+                    ents[a_idx[k], zs[k]] / ents[b_idx[k], zs[k]],
+                    int(a_idx[k]), int(b_idx[k]), int(zs[k]),
+                )
+        if cls_best is None:
+            continue
+        ratio = fmpq_to_fraction(cls_best[0])
+        if best is None or compare_log_ratio(ratio, d, best[0], best[1]) > 0:
+            best = (ratio, d, cls_best[1], cls_best[2], cls_best[3])
+    if best is None:
+        return zero_level(mech, metric, npairs, "exact")
+    ratio, d, a, b, z = best
+    value = sympy.log(sympy.Rational(ratio.numerator, ratio.denominator)) / d.to_sympy()
+    return PrivacyLevelResult(
+        value=value, enclosure=enclose_value(value), witness=(a, b, z), ratio=ratio,
+        distance=d, method="exact", pairs_checked=npairs,
+        _mechanism=mech, _metric=metric,
+    )
+
+
+def level_ball(
+    mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
+) -> PrivacyLevelResult:
+    """Certified (ball) entries: an enclosure of the level, and a witness of its lower end."""
+    A, B = _directed(I, J)
+    npairs = len(I)
+    if len(A) == 0:
+        return zero_level(mech, metric, npairs, "ball")
+    balls = mech.to_balls()
+    n, m = balls.shape
+    prec = mech.precision or 128
+    with workprec(prec):
+        lo = np.empty((n, m))
+        hi = np.empty((n, m))
+        for (i, j), v in np.ndenumerate(balls):
+            lo[i, j] = max(0.0, float(v.lower()))
+            hi[i, j] = float(v.upper())
+        # float bounds inflated to cover the rounding of the float conversions
+        lo_f = lo * (1 - 1e-15)
+        hi_f = hi * (1 + 1e-15) + 1e-300
+        best_lo: arb | None = None
+        best_hi: arb | None = None
+        best_w: tuple[int, int, int] | None = None
+        best_d: Distance | None = None
+        for v, members in _group_by_distance(metric, A, B).items():
+            d = metric.values[v]
+            a, b = A[members], B[members]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r_hi = hi_f[a] / lo_f[b]  # upper bound of each ratio (inf if lo = 0)
+                r_lo = lo_f[a] / hi_f[b]
+            r_hi = np.where(hi_f[a] <= 1e-300, 0.0, r_hi)
+            if np.isinf(r_hi).any():
+                rr, zz = np.argwhere(np.isinf(r_hi))[0]
+                ya, yb = int(a[rr]), int(b[rr])
+                if balls[ya, zz] > 0 and balls[yb, zz].is_zero():
+                    return PrivacyLevelResult(
+                        value=sympy.oo, enclosure=None, witness=(ya, yb, int(zz)),
+                        ratio=None, distance=d, method="ball",
+                        pairs_checked=npairs, _mechanism=mech, _metric=metric,
+                    )
+                raise PrecisionLimitReached(
+                    f"entry [{yb}][{zz}] = {balls[yb, zz]} is a ball containing 0: cannot "
+                    "bound the privacy ratio; build the mechanism at higher precision."
+                )
+            floor = float(np.nanmax(r_lo)) * (1 - 1e-12)
+            rows, zs = np.nonzero(r_hi >= floor)
+            for rr, zz in zip(rows.tolist(), zs.tolist()):
+                ya, yb = int(a[rr]), int(b[rr])
+                ratio_ball = balls[ya, zz] / balls[yb, zz]
+                lval = ratio_ball.log() / d.ball()
+                if best_lo is None or best_hi is None:
+                    best_lo, best_hi, best_w, best_d = lval, lval, (ya, yb, zz), d
+                    continue
+                if lval.lower() > best_lo.lower():
+                    best_lo, best_w, best_d = lval, (ya, yb, zz), d
+                if lval.upper() > best_hi.upper():
+                    best_hi = lval
+        if best_lo is None or best_hi is None:
+            return zero_level(mech, metric, npairs, "ball")
+        lo_q = arb_to_fraction_interval(best_lo)[0]
+        hi_q = arb_to_fraction_interval(best_hi)[1]
+    return PrivacyLevelResult(
+        value=None, enclosure=Enclosure(max(lo_q, Fraction(0)), hi_q), witness=best_w,
+        ratio=None,
+        distance=best_d, method="ball", pairs_checked=npairs,
+        _mechanism=mech, _metric=metric,
+    )

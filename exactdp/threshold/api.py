@@ -1,0 +1,227 @@
+"""Thresholds: the exact ε at which tight constraints start to exist / a prior becomes regular.
+
+ε* = inf{ε > 0 : the property holds for every ε' ≥ ε}, where the property is
+"Φx = b has a solution x ≥ 0" with b = 1 (tight constraints, Prop. 7) or b = π
+(regularity of π, Def. 4; Φ is symmetric so αΦ = π ⇔ Φα = π).
+
+Routes (the one that ran is named in ``.method``):
+
+``prop9``
+    ball-size-symmetric space, b = 1 (or uniform π, Prop. 8): z = 1/Σ_r n_r e^{-εr} > 0
+    for every ε, so ε* = 0 (``proofs/prop9_ball_symmetric.py``).
+``kronecker``
+    Φ = ⊗Φ_k and b = ⊗b_k: the property holds iff it holds for every factor
+    (lemma in :mod:`exactdp.algebra.structure`), so ε* = max_k ε*_k; factors are solved by the
+    routes below (identical factors once).
+``exact``
+    polynomial case, n ≤ ``max_exact_n``: :mod:`exactdp.threshold.exact` (the whole ε-set,
+    ε* as an algebraic number, an exact certificate).
+``certified``
+    everything else: :mod:`exactdp.threshold.certified` (float search, a certified failing
+    point, a certified cover of [eps_upper, ∞) by the perturbation lemma and SPD Taylor or
+    mean-value Krawczyk ranges).
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import line, sum_query
+>>> r = epsilon_threshold(line(4))                 # geometric mechanism: every ε
+>>> r.eps_lower, r.eps_upper, r.method
+(Fraction(0, 1), Fraction(0, 1), 'exact')
+>>> r = epsilon_threshold(sum_query(2, 2))
+>>> r.exact.minimal_polynomial, r.eps_upper - r.eps_lower <= Fraction(1, 10**9)
+((-1, 1, 1), True)
+>>> r.certificate.verify()
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from fractions import Fraction
+from typing import Any
+
+from exactdp.algebra.structure import KroneckerSplit, kronecker_split
+from exactdp.algebra.symbolic import SYMBOLIC_MAX_N
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.validate import read_tol
+from exactdp.errors import InvalidArgument, PropertyNeverHolds
+from exactdp.progress import Progress, report
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.priors import read_prior
+from exactdp.threshold.certificates import KroneckerThresholdCertificate, Prop9Certificate
+from exactdp.threshold.certified import certified_route
+from exactdp.threshold.exact import exact_route, exact_set
+from exactdp.threshold.results import DEFAULT_TOL, EpsilonSet, ThresholdResult, property_name
+
+__all__ = ["epsilon_threshold", "regular_epsilons", "tight_constraints_epsilons", "THRESHOLD_METHODS"]
+
+#: The values of ``method=`` accepted by :func:`epsilon_threshold`.
+THRESHOLD_METHODS = ("auto", "exact", "certified")
+
+
+def epsilon_threshold(
+    metric: FiniteMetric,
+    prior: Any = None,
+    tol: Any = DEFAULT_TOL,
+    *,
+    method: str = "auto",
+    max_exact_n: int = 160,
+    eps_max: Any = None,
+    progress: Progress = None,
+) -> ThresholdResult:
+    """The least ε above which the property holds for good, enclosed with a certificate.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+    prior : "uniform", sequence or mapping, optional
+        None: tight-constraints existence (b = 1). Otherwise the threshold of the prior's
+        regularity (b = π), read by :func:`exactdp.spaces.priors.read_prior`.
+    tol : positive rational
+        Width of [eps_lower, eps_upper] (default 10⁻⁹).
+    method : {"auto", "exact", "certified"}
+        ``auto`` uses Prop. 9 / Kronecker structure first, then the exact route in the
+        polynomial case with n ≤ ``max_exact_n``, else the certified route.
+    max_exact_n : int
+        Size limit of the exact route under ``auto``.
+    eps_max : rational, optional
+        Raise :class:`PropertyNeverHolds` when the property does not hold for good
+        below ``eps_max`` (ε* > eps_max).
+    progress : callable(stage, message), optional
+        Receives progress reports (:mod:`exactdp.progress`; the CLI prints them on stderr).
+
+    Returns
+    -------
+    ThresholdResult
+
+    Notes
+    -----
+    The perturbation lemma (near t = 0) and the Kronecker sign lemma are proved in
+    ``proofs/threshold_lemmas.py``; Prop. 9 in ``proofs/prop9_ball_symmetric.py``.
+
+    Raises
+    ------
+    InvalidTolerance, InvalidPrior, PropertyNeverHolds, InstanceTooLarge
+
+    Examples
+    --------
+    >>> from exactdp.spaces.metrics import hamming
+    >>> r = epsilon_threshold(hamming(4, 2), ["1/16"] * 16)
+    >>> r.holds_everywhere, r.method
+    (True, 'prop9')
+    """
+    t_start = time.perf_counter()
+    tol_q = read_tol(tol)
+    if method not in THRESHOLD_METHODS:
+        raise InvalidArgument(f"Got method={method!r}; choose one of {THRESHOLD_METHODS}.")
+    rhs = None if prior is None else read_prior(metric, prior)
+    res = _threshold(metric, rhs, tol_q, method, max_exact_n, progress)
+    if eps_max is not None:
+        em = to_fraction(eps_max, "eps_max")
+        if res.eps_lower >= em:
+            raise PropertyNeverHolds(
+                f"On {metric.name}, {res.question} does not hold for good below "
+                f"eps_max = {em}: ε* ≥ {res.eps_lower} (certified; see .evidence).",
+                evidence=res,
+            )
+    if res.seconds == 0:
+        res = dataclasses.replace(res, seconds=time.perf_counter() - t_start)
+    return res
+
+
+def _is_uniform(rhs: tuple[Fraction, ...] | None) -> bool:
+    return rhs is None or len(set(rhs)) == 1
+
+
+def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
+               method: str, max_exact_n: int, progress: Progress) -> ThresholdResult:
+    t0 = time.perf_counter()
+    timings: list[tuple[str, float]] = []
+    prop = property_name(rhs)
+    if rhs is not None and min(rhs) == 0:
+        i = rhs.index(Fraction(0))
+        raise PropertyNeverHolds(
+            f"prior[{i}] = 0: a prior with a zero entry is regular at no ε > 0 (Prop. 1: "
+            f"π_j/π_{i} ≤ e^(ε d) fails for every j with π_j > 0). Give every point a "
+            "positive probability.",
+            evidence={"zero_index": i},
+        )
+    if method == "auto" and _is_uniform(rhs) and metric.ball_size_symmetric:
+        cert = Prop9Certificate(metric, rhs)
+        return ThresholdResult(metric.name, rhs, Fraction(0), Fraction(0), cert, None, metric.q,
+                               "prop9", time.perf_counter() - t0, (("prop9", 0.0),), prop)
+    if method == "auto":
+        split = kronecker_split(metric, rhs)
+        if split is not None:
+            return _kronecker_route(metric, rhs, split, tol, max_exact_n, progress, t0)
+    if method == "exact" or (method == "auto" and metric.q is not None
+                             and metric.n <= max_exact_n):
+        limit = max(max_exact_n, metric.n) if method == "exact" else max_exact_n
+        res, _ = exact_route(metric, rhs, tol, progress, timings, limit)
+        return res
+    if method == "auto" and metric.q is not None and metric.n > max_exact_n:
+        report(progress, "threshold", f"n = {metric.n} > max_exact_n = {max_exact_n}: certified route")
+    return certified_route(metric, rhs, tol, progress, timings)
+
+
+def _kronecker_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,
+                     split: KroneckerSplit, tol: Fraction, max_exact_n: int, progress: Progress,
+                     t0: float) -> ThresholdResult:
+    cache: dict[tuple[str, tuple[Fraction, ...]], ThresholdResult] = {}
+    results = []
+    for fm, frhs in split.factors:
+        key = (fm.name, tuple(frhs))
+        if key not in cache:
+            sub_rhs = None if all(v == 1 for v in frhs) else tuple(frhs)
+            r = _threshold(fm, sub_rhs, tol, "auto", max_exact_n, progress)
+            # factor certificates check against the factor's own rhs
+            cache[key] = ThresholdResult(
+                fm.name, tuple(frhs), r.eps_lower, r.eps_upper, r.certificate, r.exact, r.q,
+                r.method, r.seconds, r.timings, r.question, r.eps_set)
+        results.append(cache[key])
+    binding = max(range(len(results)), key=lambda k: results[k].eps_upper)
+    br = results[binding]
+    cert = KroneckerThresholdCertificate(metric, rhs, tuple(results), binding, br.eps_lower,
+                                         br.eps_upper)
+    methods = sorted({r.method.split(" ")[0] for r in results})
+    return ThresholdResult(
+        metric.name, rhs, br.eps_lower, br.eps_upper, cert, br.exact, br.q,
+        f"kronecker({len(results)} factors: {', '.join(methods)})",
+        time.perf_counter() - t0, (("kronecker factors", time.perf_counter() - t0),),
+        property_name(rhs), None,
+    )
+
+
+def regular_epsilons(metric: FiniteMetric, prior: Any, *, max_n: int = SYMBOLIC_MAX_N,
+                     progress: Progress = None) -> EpsilonSet:
+    """The exact set {ε > 0 : prior is ε·d0-regular} (polynomial case).
+
+    α(s) = πΦ(s)⁻¹ is computed exactly as rational functions (Φ(s) is always
+    invertible over Q(s), as Φ(0) = I), its sign changes on (0, 1) are isolated exactly,
+    and the set is returned as a finite union of intervals with algebraic endpoints.
+
+    The hand-derived family of ``proofs/threshold_discrete_prior.py``: on the discrete
+    metric, p is regular iff t ≤ p_min/(1 − (k−1)p_min).
+
+    >>> from exactdp.spaces.metrics import discrete
+    >>> S = regular_epsilons(discrete(3), ["1/2", "1/4", "1/4"])
+    >>> str(S), S.intervals[0].s_hi.minimal_polynomial    # t ≤ 1/2  ⇔  ε ≥ ln 2
+    ('the prior is regular: ε ∈ [0.69314718056, ∞)', (-1, 2))
+    """
+    return exact_set(metric, read_prior(metric, prior), max_n, progress)
+
+
+def tight_constraints_epsilons(metric: FiniteMetric, *, max_n: int = SYMBOLIC_MAX_N,
+                               progress: Progress = None) -> EpsilonSet:
+    """The exact set {ε > 0 : a tight-constraints mechanism exists} (polynomial case).
+
+    For the sum query with u = v = 2 the set is [ln φ, ∞), φ the golden ratio
+    (``proofs/threshold_sum_query_2_2.py``).
+
+    >>> from exactdp.spaces.metrics import sum_query
+    >>> S = tight_constraints_epsilons(sum_query(2, 2))
+    >>> S.monotone, len(S.intervals)
+    (True, 1)
+    """
+    return exact_set(metric, None, max_n, progress)

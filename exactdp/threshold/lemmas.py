@@ -1,0 +1,123 @@
+"""The perturbation lemma near t = e^{-ε} = 0, and the distance-count rows it sums over.
+
+Perturbation lemma (``proofs/threshold_lemmas.py``). Write Φ = I + E with E ≥ 0 the
+off-diagonal part and e = ‖E‖∞ (max row sum). If e < 1 then z = Φ⁻¹b = Σ_k (−E)^k b and
+‖z − b‖∞ ≤ e‖b‖∞/(1 − e). Hence z > 0 as soon as e‖b‖∞/(1 − e) < min b, i.e.
+e < min b / (min b + ‖b‖∞) (= 1/2 for b = 1). Every row sum of E is increasing in t, so
+checking it at one t0 covers all of (0, t0].
+
+Examples
+--------
+>>> from fractions import Fraction
+>>> from exactdp.spaces.metrics import line
+>>> m = line(4)
+>>> distance_count_rows(m).tolist()          # per point: how many points at each distance
+[[1, 1, 1, 1], [1, 2, 1, 0]]
+>>> lemma_holds(m, (Fraction(1),) * 4, Fraction(1, 8)), lemma_holds(m, (Fraction(1),) * 4, Fraction(1, 4))
+(True, False)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from flint import arb
+
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.rounding import dyadic_down, float_up, require_subnormals
+from exactdp.errors import PrecisionLimitReached
+from exactdp.kinds import proved_by
+from exactdp.spaces.grid import is_large_grid, offset_count_row
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.threshold.float_bounds import ProductBounds
+
+__all__ = ["distance_count_rows", "off_diag_row_sums_bound", "lemma_holds", "lemma_t0"]
+
+_COUNT_ROWS: dict[int, tuple[FiniteMetric, np.ndarray]] = {}
+
+
+def distance_count_rows(metric: FiniteMetric) -> np.ndarray:
+    """Distinct rows of the per-point distance counts (cached per metric object).
+
+    Row r, column k: how many points lie at distance ``metric.values[k]`` from some point.
+    Large grids (:func:`exactdp.spaces.grid.is_large_grid`) get one row that dominates every
+    row entrywise (:func:`exactdp.spaces.grid.offset_count_row`), without forming the n×n
+    index.
+    """
+    key = id(metric)
+    hit = _COUNT_ROWS.get(key)
+    if hit is not None and hit[0] is metric:  # identity check: ids are reused after GC
+        return hit[1]
+    _COUNT_ROWS.clear()
+    if is_large_grid(metric):
+        row = offset_count_row(metric)
+        _COUNT_ROWS[key] = (metric, row)
+        return row
+    idx = metric.index
+    k = len(metric.values)
+    n = metric.n
+    codes = (np.arange(n, dtype=np.int64)[:, None] * k + idx).ravel()
+    counts = np.bincount(codes, minlength=n * k).reshape(n, k)
+    rows = np.unique(counts, axis=0)
+    _COUNT_ROWS[key] = (metric, rows)
+    return rows
+
+
+def off_diag_row_sums_bound(metric: FiniteMetric, t: Fraction, prec: int = 128) -> Fraction:
+    """Rigorous upper bound of max_i Σ_{j≠i} t^{d(i,j)}.
+
+    Upper bounds of t^d come from arb balls; the count-weighted sums are float products
+    bounded with the F2 rounding model (nonnegative data; :mod:`exactdp.threshold.float_bounds`).
+    """
+    require_subnormals("perturbation lemma row sums")
+    rows = distance_count_rows(metric).astype(np.float64)  # small integers: exact
+    with workprec(prec):
+        lt = arb(to_fmpq(t)).log()
+        ups = []
+        for v in metric.values:
+            if v.coef == 0:
+                ups.append(0.0)
+                continue
+            _, hi = arb_to_fraction_interval((lt * v.ball()).exp())
+            ups.append(float_up(hi))
+    pw = np.array(ups, dtype=np.float64)
+    bound = ProductBounds(len(ups)).nonneg(rows, pw)
+    return Fraction(float(np.max(bound)))
+
+
+@proved_by("threshold_lemmas")
+def lemma_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], t0: Fraction) -> bool:
+    """True when the perturbation lemma proves z(t) > 0 for every t = e^{-ε} in (0, t0].
+
+    Checks e < 1 and e·‖b‖∞ < min b·(1 − e) for a rigorous e ≥ ‖E(t0)‖∞
+    (``proofs/threshold_lemmas.py``).
+    """
+    bmin, bmax = min(rhs), max(abs(v) for v in rhs)
+    if bmin <= 0:
+        return False
+    e = off_diag_row_sums_bound(metric, t0)
+    return e < 1 and e * bmax < bmin * (1 - e)
+
+
+def lemma_t0(metric: FiniteMetric, rhs: tuple[Fraction, ...]) -> Fraction:
+    """A dyadic t0 where the perturbation lemma holds (float-guided, then proved)."""
+    rows = distance_count_rows(metric).astype(np.float64)
+    d = np.array([float(v) for v in metric.values])
+    bmin, bmax = float(min(rhs)), float(max(abs(v) for v in rhs))
+    lo, hi = 0.0, 1.0
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        e = float(np.max(rows @ np.where(d > 0, mid**d, 0.0)))
+        if e < 1 and e * bmax < 0.98 * bmin * (1 - e):
+            lo = mid
+        else:
+            hi = mid
+    t0 = dyadic_down(lo, 30)
+    for _ in range(60):
+        if t0 > 0 and lemma_holds(metric, rhs, t0):
+            return t0
+        t0 = t0 * Fraction(15, 16)
+    raise PrecisionLimitReached("perturbation lemma: no t0 found where ‖E‖∞ is small enough")
+

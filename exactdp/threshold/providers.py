@@ -1,0 +1,230 @@
+"""How the SPD cover multiplies by, solves with and bounds λ_min of Φ(ε): dense or matrix-free.
+
+A provider stands for the matrices M[i, l] = table[value index of d(i, l)] of a metric,
+given a table with one entry per distinct distance value:
+
+* :class:`DenseProvider` (any metric) gathers the n×n matrix through ``metric.index``,
+  solves by Levinson (Toeplitz Φ), Cholesky or LU, and proves λ_min bounds by a chain of
+  shifted Cholesky nodes (:mod:`exactdp.threshold.lambda_bounds`);
+* :class:`GridProvider` (large Euclidean grids) never forms the n×n matrix: block-Toeplitz
+  products, FFT + conjugate gradients, and the size-free lattice symbol bound of
+  :mod:`exactdp.algebra.lattice_spectrum`.
+
+:func:`provider_for` picks one by the matrix-free size rule of :mod:`exactdp.spaces.grid`.
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import grid, line
+>>> type(provider_for(line(4))).__name__, type(provider_for(grid(51, 51))).__name__
+('DenseProvider', 'GridProvider')
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Protocol
+
+import numpy as np
+
+from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
+from exactdp.algebra.structure import cg_solve_float, fft_matvec_from_kernel
+from exactdp.arithmetic.rounding import dyadic_down
+from exactdp.errors import InvalidMetric
+from exactdp.spaces.grid import offset_value_codes, use_matrix_free
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.threshold.lambda_bounds import chord_bound, dense_lambda_node, second_derivative_row_bound
+
+__all__ = ["PhiProvider", "DenseProvider", "GridProvider", "provider_for"]
+
+
+class PhiProvider(Protocol):
+    """How to multiply by and solve with a distance-table matrix (dense or structured)."""
+
+    n: int
+    gamma_terms: int  # every output of matvec is a sum of ≤ gamma_terms products
+
+    def matvec(self, table: np.ndarray, V: np.ndarray) -> np.ndarray:
+        """fl(M V) for M[i, l] = table[value index of d(i, l)] (V of shape (n, m))."""
+
+    def solver(self, table: np.ndarray) -> Any:
+        """A float solver B ↦ M⁻¹B for the table of Φ_0 (uncertified)."""
+
+    def lambda_lower(self, a: Fraction, b: Fraction) -> Fraction:
+        """Rigorous lower bound of λ_min(Φ(ε)) for every ε in [a, b] (≤ 0: unknown)."""
+
+
+class DenseProvider:
+    """Any finite metric: gathers tables through ``metric.index``; Cholesky λ bounds."""
+
+    def __init__(self, metric: FiniteMetric) -> None:
+        self.metric = metric
+        self.n = metric.n
+        self.gamma_terms = metric.n + 2
+        self.idx = metric.index
+        self.nodes: dict[Fraction, tuple[Fraction, Fraction]] = {}  # ε → (σ, λ lower)
+        self.chain: list[Fraction] = []
+        self._cache: dict[bytes, np.ndarray] = {}
+
+    def _gather(self, table: np.ndarray) -> np.ndarray:
+        key = table.tobytes()
+        M = self._cache.get(key)
+        if M is None:
+            if len(self._cache) >= 8:
+                self._cache.pop(next(iter(self._cache)))
+            M = self._cache[key] = table[self.idx]
+        return M
+
+    def matvec(self, table: np.ndarray, V: np.ndarray) -> np.ndarray:
+        return np.asarray(self._gather(table) @ V)
+
+    def solver(self, table: np.ndarray) -> Any:
+        from scipy.linalg import (  # deferred: scipy.linalg adds ~0.5 s to `import exactdp`
+            cho_factor,
+            cho_solve,
+            lu_factor,
+            lu_solve,
+            solve_toeplitz,
+        )
+
+        if self.metric.toeplitz:  # Levinson, O(n²) per right-hand side
+            col = table[self.idx[:, 0]]
+            return lambda B: solve_toeplitz(col, B, check_finite=False)
+        M = self._gather(table)
+        try:
+            f = cho_factor(M, lower=True, check_finite=False)
+            return lambda B: cho_solve(f, B, check_finite=False)
+        except np.linalg.LinAlgError:
+            lu = lu_factor(M, check_finite=False)
+            return lambda B: lu_solve(lu, B, check_finite=False)
+
+    def node(self, eps: Fraction, hint: Fraction | None = None) -> Fraction:
+        if eps not in self.nodes:
+            if hint is None and self.nodes:
+                near = min(self.nodes, key=lambda e: abs(e - eps))
+                if abs(near - eps) < Fraction(1, 100) and self.nodes[near][1] > 0:
+                    hint = self.nodes[near][0]
+            self.nodes[eps] = dense_lambda_node(self.metric, eps, hint)
+        return self.nodes[eps][1]
+
+    def lambda_lower(self, a: Fraction, b: Fraction) -> Fraction:
+        """Proved λ_min lower bound on [a, b] from a chain of Cholesky nodes (chord lemma).
+
+        The chain starts at the first ``a`` asked for and grows to the right with steps
+        Δ = √(2λ/S₂) (so the chord loss (Δ²/8)·S₂ is ≤ λ/4); ranges left of the chain
+        get their own two nodes.
+        """
+        if not self.chain or a < self.chain[0]:
+            return self._single(a, b)
+        while self.chain[-1] < b:
+            e = self.chain[-1]
+            lam = self.node(e)
+            if lam <= 0:
+                return Fraction(0)
+            s2 = float(second_derivative_row_bound(self.metric, e))
+            step = math.sqrt(2 * float(lam) / s2) if s2 > 0 else 1.0
+            step_q = max(dyadic_down(step, 20), Fraction(1, 2**20))
+            for _ in range(4):  # a node that cannot be proved: try a shorter step
+                nxt = e + step_q
+                if self.node(nxt, hint=self.nodes[e][0]) > 0:
+                    break
+                step_q = max(step_q / 4, Fraction(1, 2**20))
+            else:
+                return Fraction(0)
+            self.chain.append(nxt)
+        segs = [k for k in range(len(self.chain) - 1)
+                if self.chain[k] < b and self.chain[k + 1] > a]
+        if not segs:
+            return self._single(a, b)
+        return min(self.segment_bound(k) for k in segs)
+
+    def _single(self, a: Fraction, b: Fraction) -> Fraction:
+        la, lb = self.node(a), self.node(b)
+        if la <= 0 or lb <= 0:
+            return Fraction(0)
+        return chord_bound(self.metric, a, b, la, lb)
+
+    def segment_bound(self, k: int) -> Fraction:
+        e0, e1 = self.chain[k], self.chain[k + 1]
+        return chord_bound(self.metric, e0, e1, self.nodes[e0][1], self.nodes[e1][1])
+
+    def start_chain(self, eps: Fraction) -> None:
+        self.chain = [eps]
+
+
+class GridProvider:
+    """Planar Euclidean grid, never forming the n×n matrix: block-Toeplitz products.
+
+    ``matvec`` computes, for every row offset dy, a W×W Toeplitz matrix times all rows
+    (BLAS, inner sums of W products) and accumulates at most 2H − 1 such partial sums:
+    each output is a sum of W·(2H − 1) products with a summation tree of height
+    ≤ W + 2H, so γ_{W+2H+2} bounds its rounding error.
+
+    Raises
+    ------
+    InvalidMetric
+        When the metric is not a Euclidean grid.
+    """
+
+    def __init__(self, metric: FiniteMetric) -> None:
+        g = metric.grid
+        if g is None or g.norm != "euclidean":
+            raise InvalidMetric(
+                f"GridProvider needs a Euclidean grid metric; got {metric.name} (build it with "
+                "grid(W, H, 'euclidean'), or use DenseProvider)."
+            )
+        self.metric = metric
+        self.W, self.H, self.spacing = g.width, g.height, g.spacing
+        self.n = metric.n
+        self.gamma_terms = self.W + 2 * self.H + 2
+        self.code = offset_value_codes(metric)  # value index of offset (dx, dy), shape (W, H)
+        # Toeplitz index for every dy: (W, W) matrix of |x − x'|
+        ax = np.arange(self.W)
+        self.absdx = np.abs(ax[:, None] - ax[None, :])
+
+    def _kernel(self, table: np.ndarray) -> np.ndarray:
+        return np.asarray(table[self.code])  # (W, H): entry for (dx, dy)
+
+    def matvec(self, table: np.ndarray, V: np.ndarray) -> np.ndarray:
+        W, H = self.W, self.H
+        m = V.shape[1]
+        ker = self._kernel(table)
+        V3 = V.reshape(H, W, m)
+        Vt = np.ascontiguousarray(V3.transpose(1, 0, 2)).reshape(W, H * m)
+        out = np.zeros((H, W, m))
+        for dy in range(H):
+            T = ker[:, dy][self.absdx]  # (W, W)
+            Z = (T @ Vt).reshape(W, H, m).transpose(1, 0, 2)  # Z[y'] = T_dy V[y']
+            if dy == 0:
+                out += Z
+            else:
+                out[dy:] += Z[: H - dy]
+                out[: H - dy] += Z[dy:]
+        return out.reshape(self.n, m)
+
+    def solver(self, table: np.ndarray) -> Any:
+        mv = fft_matvec_from_kernel(self._kernel(table))
+        maxiter = 20 * self.W + 200
+
+        def solve(B: np.ndarray) -> np.ndarray:
+            if B.ndim == 1:
+                return cg_solve_float(mv, B, 1e-15, maxiter)
+            return np.stack([cg_solve_float(mv, B[:, i], 1e-15, maxiter)
+                             for i in range(B.shape[1])], axis=1)
+
+        return solve
+
+    def lambda_lower(self, a: Fraction, b: Fraction) -> Fraction:
+        return euclidean_lattice_lambda_lower(a, b, spacing=self.spacing)
+
+
+def provider_for(metric: FiniteMetric, prefer_grid: bool | None = None) -> PhiProvider:
+    """The grid provider when Φ is handled matrix-free (:func:`exactdp.spaces.grid.use_matrix_free`)
+    or when asked (``prefer_grid``, Euclidean grids only), else the dense one."""
+    g = metric.grid
+    is_grid = g is not None and g.norm == "euclidean"
+    if prefer_grid is None:
+        prefer_grid = use_matrix_free(metric)
+    if prefer_grid and is_grid:
+        return GridProvider(metric)
+    return DenseProvider(metric)

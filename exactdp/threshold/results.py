@@ -1,0 +1,256 @@
+"""What the threshold questions return: ε-sets (exact) and thresholds ε* (enclosed, certified).
+
+Examples
+--------
+>>> from fractions import Fraction
+>>> from exactdp.threshold import epsilon_threshold
+>>> from exactdp.spaces.metrics import sum_query
+>>> r = epsilon_threshold(sum_query(2, 2))
+>>> r.verdict, r.eps_enclosure.width <= DEFAULT_TOL
+(<Verdict.HOLDS: 'holds'>, True)
+>>> r.eps_enclosure.contains(r.eps_lower)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from exactdp.algebra.algebraic import AlgebraicNumber, log_enclosure
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
+from exactdp.kinds import Verdict
+
+__all__ = [
+    "DEFAULT_TOL",
+    "EpsilonInterval",
+    "EpsilonSet",
+    "ThresholdResult",
+    "eps_enclosure",
+    "property_name",
+    "short_rational",
+]
+
+#: Default width of a threshold enclosure [eps_lower, eps_upper].
+DEFAULT_TOL = Fraction(1, 10**9)
+
+
+def property_name(rhs: tuple[Fraction, ...] | None) -> str:
+    """The question in words: b = 1 (tight constraints) or b = π (regularity)."""
+    return "tight constraints exist" if rhs is None else "the prior is regular"
+
+
+def short_rational(x: Fraction, slack: Fraction, direction: int) -> Fraction:
+    """A dyadic rational within ``slack`` of x, below x (direction < 0) or above it.
+
+    >>> short_rational(Fraction(1, 3), Fraction(1, 100), -1)
+    Fraction(85, 256)
+    """
+    k = max(1, (1 / slack).__ceil__().bit_length() + 1)
+    return dyadic_down(x, k) if direction < 0 else dyadic_up(x, k)
+
+
+def eps_enclosure(s: AlgebraicNumber, q: int, tol: Fraction) -> tuple[Fraction, Fraction]:
+    """Rational (a, b) with a ≤ −q ln s ≤ b and b − a ≤ tol."""
+    a = s
+    while True:
+        lo, hi = a.isolating_interval
+        if lo <= 0:
+            a = a.refine(a.width / 4)
+            continue
+        prec = 128 + max(0, (1 / tol).__ceil__().bit_length())
+        e_lo, e_hi = log_enclosure(lo, hi, Fraction(-q), prec=prec)
+        if e_hi - e_lo <= tol:
+            return e_lo, e_hi
+        a = a.refine(max(a.width / 16, Fraction(1, 2**4000)))
+
+
+def _eps_mid(s: AlgebraicNumber, q: int) -> Fraction:
+    lo, hi = eps_enclosure(s, q, Fraction(1, 10**15))
+    return (lo + hi) / 2
+
+
+@dataclass(frozen=True)
+class EpsilonInterval:
+    """A piece of an ε-set, stored by its s-endpoints (s = e^{-ε/q}; ε = −q·ln s).
+
+    ``s_lo`` None means s → 0 (ε → ∞); ``s_hi`` None means s → 1 (ε → 0).
+    The ε-interval is [−q ln s_hi, −q ln s_lo] with the closedness of the s-ends swapped.
+    """
+
+    s_lo: AlgebraicNumber | None
+    s_hi: AlgebraicNumber | None
+    s_lo_closed: bool
+    s_hi_closed: bool
+    q: int
+
+    def eps_lower_bounds(self, tol: Fraction = DEFAULT_TOL) -> tuple[Fraction, Fraction] | None:
+        """Rational (lo, hi) enclosing the lower ε-end (None when it is 0).
+
+        :meth:`eps_lower_enclosure` returns the same as an :class:`Enclosure`.
+        """
+        return None if self.s_hi is None else eps_enclosure(self.s_hi, self.q, tol)
+
+    def eps_upper_bounds(self, tol: Fraction = DEFAULT_TOL) -> tuple[Fraction, Fraction] | None:
+        """Rational (lo, hi) enclosing the upper ε-end (None when it is ∞).
+
+        :meth:`eps_upper_enclosure` returns the same as an :class:`Enclosure`.
+        """
+        return None if self.s_lo is None else eps_enclosure(self.s_lo, self.q, tol)
+
+    def eps_lower_enclosure(self, tol: Fraction = DEFAULT_TOL) -> Enclosure | None:
+        """Enclosure of width ≤ tol of the lower ε-end (None when it is 0)."""
+        b = self.eps_lower_bounds(tol)
+        return None if b is None else Enclosure(*b)
+
+    def eps_upper_enclosure(self, tol: Fraction = DEFAULT_TOL) -> Enclosure | None:
+        """Enclosure of width ≤ tol of the upper ε-end (None when it is ∞)."""
+        b = self.eps_upper_bounds(tol)
+        return None if b is None else Enclosure(*b)
+
+    def __str__(self) -> str:
+        lo = "0" if self.s_hi is None else f"{float(_eps_mid(self.s_hi, self.q)):.12g}"
+        hi = "∞" if self.s_lo is None else f"{float(_eps_mid(self.s_lo, self.q)):.12g}"
+        left = "[" if (self.s_hi is not None and self.s_hi_closed) else "("
+        right = "]" if (self.s_lo is not None and self.s_lo_closed) else ")"
+        return f"ε ∈ {left}{lo}, {hi}{right}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "s_low": None if self.s_lo is None else self.s_lo.to_json(),
+            "s_high": None if self.s_hi is None else self.s_hi.to_json(),
+            "s_low_closed": self.s_lo_closed,
+            "s_high_closed": self.s_hi_closed,
+            "eps_low": None if self.s_hi is None
+            else [str(v) for v in eps_enclosure(self.s_hi, self.q, DEFAULT_TOL)],
+            "eps_high": None if self.s_lo is None
+            else [str(v) for v in eps_enclosure(self.s_lo, self.q, DEFAULT_TOL)],
+            "q": self.q,
+        }
+
+
+@dataclass(frozen=True)
+class EpsilonSet:
+    """The exact set of ε > 0 where the property holds: a finite union of intervals.
+
+    Attributes
+    ----------
+    intervals : tuple of EpsilonInterval
+        In increasing ε.
+    singular_points : tuple of AlgebraicNumber
+        s-values in (0, 1) where z(s) has a pole (Φ(s) singular); their status is not
+        decided and they are excluded from ``intervals``.
+    monotone : bool
+        True when the set is [ε*, ∞) or (ε*, ∞) (or every ε): existence is monotone.
+    question : str
+    method : str
+    seconds : float
+    """
+
+    intervals: tuple[EpsilonInterval, ...]
+    singular_points: tuple[AlgebraicNumber, ...]
+    monotone: bool
+    question: str
+    method: str
+    seconds: float
+    q: int
+
+    def __str__(self) -> str:
+        if not self.intervals:
+            return f"{self.question}: for no ε > 0"
+        return f"{self.question}: " + " ∪ ".join(str(i) for i in self.intervals)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "intervals": [i.to_json() for i in self.intervals],
+            "singular_points_s": [a.to_json() for a in self.singular_points],
+            "monotone": self.monotone,
+            "method": self.method,
+            "seconds": self.seconds,
+        }
+
+
+@dataclass(frozen=True)
+class ThresholdResult:
+    """ε* enclosed by exact rationals, with a certificate for both sides.
+
+    Attributes
+    ----------
+    eps_lower, eps_upper : Fraction
+        eps_lower ≤ ε* ≤ eps_upper, eps_upper − eps_lower ≤ tol. The property fails at
+        eps_lower and holds on [eps_upper, ∞). Both are 0 when it holds for every ε.
+        :attr:`eps_enclosure` is the same pair as an :class:`Enclosure`.
+    certificate
+        ``verify()`` re-checks both sides.
+    exact : AlgebraicNumber or None
+        s* = e^{-ε*/q} (ε* = −q·ln s*) when the exact route ran (t* when q = 1).
+    q : int or None
+    method : str
+    seconds : float
+    timings : tuple of (str, float)
+    question : str
+    eps_set : EpsilonSet or None
+        The whole exact ε-set when the exact route ran.
+    """
+
+    metric_name: str
+    rhs: tuple[Fraction, ...] | None = field(repr=False)
+    eps_lower: Fraction
+    eps_upper: Fraction
+    certificate: Any = field(repr=False)
+    exact: AlgebraicNumber | None
+    q: int | None
+    method: str
+    seconds: float
+    timings: tuple[tuple[str, float], ...] = field(repr=False)
+    question: str = "tight constraints exist"
+    eps_set: EpsilonSet | None = field(default=None, repr=False)
+
+    @property
+    def holds_everywhere(self) -> bool:
+        return self.eps_upper == 0
+
+    @property
+    def eps_enclosure(self) -> Enclosure:
+        """[eps_lower, eps_upper] ∋ ε*, as an :class:`~exactdp.arithmetic.interval.Enclosure`."""
+        return Enclosure(self.eps_lower, self.eps_upper)
+
+    @property
+    def verdict(self) -> Verdict:
+        """The certificate's verdict on the claim "fails at eps_lower, holds on [eps_upper, ∞)".
+
+        A threshold is only returned once certified, so this is ``Verdict.HOLDS``.
+        """
+        v = getattr(self.certificate, "verdict", Verdict.HOLDS)
+        return v if isinstance(v, Verdict) else Verdict.HOLDS
+
+    def __str__(self) -> str:
+        if self.holds_everywhere:
+            return f"{self.metric_name}: {self.question} for every ε > 0 ({self.method})"
+        mid = float((self.eps_lower + self.eps_upper) / 2)
+        txt = (f"{self.metric_name}: {self.question} for every ε ≥ ε*, "
+               f"ε* ∈ [{float(self.eps_lower):.12f}, {float(self.eps_upper):.12f}] "
+               f"(≈ {mid:.10f}; width {float(self.eps_upper - self.eps_lower):.2e}; "
+               f"{self.method}, {self.seconds:.2f} s)")
+        if self.exact is not None:
+            art = "" if self.exact.degree == 1 else "the "
+            txt += f"\n  s* = e^(-ε*/{self.q}) is {art}{self.exact}"
+        return txt
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric_name,
+            "question": self.question,
+            "eps_lower": str(self.eps_lower),
+            "eps_upper": str(self.eps_upper),
+            "exact_s": None if self.exact is None else self.exact.to_json(),
+            "q": self.q,
+            "method": self.method,
+            "seconds": self.seconds,
+            "timings": {k: v for k, v in self.timings},
+            "eps_set": None if self.eps_set is None else self.eps_set.to_json(),
+            "monotone": None if self.eps_set is None else self.eps_set.monotone,
+        }
