@@ -11,10 +11,10 @@ from exactdp.arithmetic.interval import Interval
 from exactdp.engine.core import EngineResult, FloatEstimate, solve_nonnegative
 from exactdp.errors import ExactDPError
 from exactdp.mechanisms.bounds import database_leakage_bound, leakage_bound, uniform_leakage_bound, utility_bound
+from exactdp.mechanisms.gain import min_entropy_leakage, utility
 from exactdp.mechanisms.mechanism import Mechanism
 from exactdp.mechanisms.optimality import is_optimal
 from exactdp.mechanisms.privacy import is_private, privacy_level
-from exactdp.mechanisms.utility import min_entropy_leakage, utility
 from exactdp.regularity import RegularityResult, is_regular, uniform_prior, validate_prior
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric

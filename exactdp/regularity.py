@@ -78,10 +78,15 @@ class RegularityResult:
 
     @property
     def alpha(self) -> tuple[Fraction, ...] | tuple[Enclosure, ...] | None:
-        """α as computed by the engine: exact values or enclosures (see the class doc)."""
+        """α as computed by the engine: exact values or enclosures (see the class doc).
+
+        When the deciding backend gave signs only (the symbolic route at an irrational
+        level), the enclosures are computed on first access, as :attr:`alpha_enclosure`
+        does (and as ``TightConstraintsResult.z`` does for z).
+        """
         if self.engine.x_exact is not None:
             return self.engine.x_exact
-        return self.engine.x_enclosure
+        return self.alpha_enclosure
 
     @property
     def alpha_exact(self) -> tuple[Fraction, ...] | None:

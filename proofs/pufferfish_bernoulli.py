@@ -25,8 +25,15 @@ u = e^{1/θ} > 1. By proofs/pufferfish_supremum.py the privacy loss is the maxim
  (h) the W_1 calibration θ = W_1/ε is NOT sufficient: for S_{P,⊥} with P = Bern(p),
      0 < p < 1, W_1 = p and at θ = p/ε the right-tail ratio is 1 − p + p e^{ε/p} > e^ε
      (h(ε) = 1 − p + p e^{ε/p} − e^ε has h(0) = 0 and h'(ε) = e^{ε/p} − e^ε > 0).
- (g) the expressions returned by exactdp.pufferfish.closed_forms.closed_forms() are
+ (g) the expressions returned by exactdp.pufferfish.bernoulli_forms.closed_forms() are
      the ones derived here.
+ (i) checking a closed form (ExactScale.verify, closed_form_solves): by (a) the loss at θ
+     is L(θ) = ln max(R_A(u), R_B(u)) with u = e^{h/θ} on a support {a, a + h} (scaling (f));
+     by (b) R_A, R_B are strictly increasing in u, and u = e^{h/θ} is strictly decreasing in
+     θ > 0, so L is strictly decreasing wherever it is > 0. Hence a θ₀ > 0 with
+     max(R_A, R_B)(e^{h/θ₀}) = E exactly has L(θ₀) = ε and L(θ) > ε for every θ < θ₀:
+     θ₀ = θ* (the least θ with L(θ) ≤ ε). A candidate that is not a root (e.g. the rational
+     upper end of the bracket) is rejected, because R(u) − E is then not zero.
 
 SPEC section E's formulas are confirmed (no difference found).
 """
@@ -38,9 +45,10 @@ import sys
 import sympy as sp
 
 PROVES = [
-    "exactdp.pufferfish.closed_forms.closed_forms",
-    "exactdp.pufferfish.closed_forms.bernoulli_theta_expr",
+    "exactdp.pufferfish.bernoulli_forms.closed_forms",
+    "exactdp.pufferfish.bernoulli_forms.bernoulli_theta_expr",
     "exactdp.pufferfish.calibration.exact_scale",
+    "exactdp.pufferfish.bernoulli_forms.closed_form_solves",
 ]
 
 failures: list[str] = []
@@ -150,7 +158,7 @@ check("(h) the tail ratio at u = e^{ε/p} is 1 − p + p e^{ε/p}",
 
 # (g) the code's expressions
 sys.path.insert(0, ".")
-from exactdp.pufferfish.closed_forms import closed_forms  # noqa: E402
+from exactdp.pufferfish.bernoulli_forms import closed_forms  # noqa: E402
 
 cf = closed_forms()
 pc, qc, ec = sp.symbols("p q epsilon", positive=True)
@@ -161,6 +169,32 @@ check("(g) code u_B matches", sp.simplify(cf["u_B"].subs(sub) - uB.subs(E, Ee)) 
 check("(g) code theta_absent matches 1/ln(u_A at q = 0)",
       sp.simplify(cf["theta_absent"].subs(sub) - 1 / sp.log(uA0.subs(E, Ee))) == 0)
 check("(g) code theta_values = 1/ε", sp.simplify(cf["theta_values"] - 1 / ec) == 0)
+
+# (i) strict monotonicity of the loss in θ, and the check on concrete closed forms
+th0 = sp.Symbol("theta0", positive=True)
+uu = sp.exp(h / th0)
+check("(i) du/dθ = −(h/θ²) e^{h/θ} < 0",
+      sp.simplify(sp.diff(uu, th0) + h / th0**2 * sp.exp(h / th0)) == 0)
+
+from exactdp.pufferfish.bernoulli_forms import closed_form_solves  # noqa: E402
+from exactdp.pufferfish.calibration import exact_scale  # noqa: E402
+from exactdp.pufferfish.distributions import bernoulli, point_mass  # noqa: E402
+from exactdp.pufferfish.secrets import DistributionPair, DistributionVsAbsent  # noqa: E402
+from exactdp.spaces.levels import parse_level  # noqa: E402
+
+for pair, eps_text in ((DistributionVsAbsent(bernoulli("1/2")), "ln(2)"),
+                       (DistributionPair(bernoulli("3/4"), bernoulli("1/4")), "1"),
+                       (DistributionPair(bernoulli("1/10"), bernoulli("2/3")), "1/2")):
+    r = exact_scale(pair, eps_text)
+    lv = parse_level(eps=eps_text)
+    hi = sp.Rational(r.hi.numerator, r.hi.denominator)
+    check(f"(i) closed form {r.theta_expr} solves the loss equation ({eps_text})",
+          closed_form_solves(pair.P, pair.Q, lv, r.theta_expr))
+    check(f"(i) the bracket end {r.hi} does not ({eps_text})",
+          not closed_form_solves(pair.P, pair.Q, lv, hi))
+three = DistributionPair(bernoulli("1/2"), point_mass(2))  # support {0, 1, 2}
+check("(i) a three-point support has no closed form to check (rejected, never assumed)",
+      not closed_form_solves(three.P, three.Q, parse_level(eps=1), sp.Integer(1)))
 
 if failures:
     print(f"{len(failures)} step(s) failed")

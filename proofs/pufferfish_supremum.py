@@ -40,7 +40,7 @@ PROVES = [
     "exactdp.pufferfish.calibration.exact_scale",
     "exactdp.pufferfish.calibration.conservative_scale",
     "exactdp.pufferfish.loss.decide_loss",
-    "exactdp.pufferfish.certify.certify",
+    "exactdp.pufferfish.certification.certify",
 ]
 
 failures: list[str] = []

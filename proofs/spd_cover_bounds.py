@@ -46,10 +46,15 @@ dense_lambda_node's λ ≤ the true λ_min on sum_query, count_queries, line, gr
 random metrics (eigvalsh with a margin far below the bound's own slack, and 40-digit
 mpmath eigenvalues for the small ones).
 
-Theorem E (exact re-check). For ANY matrix L with entries on the grid 2^−bits and Ã the
-grid-2^−2bits rounding of Φ_mid − σI, E := LLᵀ − Ã is an exact integer matrix (scaled)
-and symmetric; Ã = LLᵀ − E ⪰ −E (congruence: xᵀLLᵀx = ‖Lᵀx‖² ≥ 0), so
-λ_min(Ã) ≥ −λ_max(E) ≥ −‖E‖∞, and λ_min(Φ) ≥ σ − ‖E‖∞ − n2^−(2bits+1) − n·rad. Checked on
+Theorem E (exact re-check). Each distinct entry e^{−εd_k} is enclosed by an arb ball,
+rounded outward to a rational interval [lo_k, hi_k], and represented by the integer A_k
+nearest its centre on the grid 2^−2bits, with r_k := max(hi_k − A_k2^−2bits,
+A_k2^−2bits − lo_k) ≥ |e^{−εd_k} − A_k2^−2bits| (exact rationals, no float). For ANY
+matrix L with entries on the grid 2^−bits and Ã := (A_{k(i,j)})2^−2bits − σI, E := LLᵀ − Ã
+is an exact integer matrix (scaled) and symmetric; Ã = LLᵀ − E ⪰ −E (congruence:
+xᵀLLᵀx = ‖Lᵀx‖² ≥ 0), so λ_min(Ã) ≥ −λ_max(E) ≥ −‖E‖∞; Φ − σI = Ã + Δ with
+|Δ_ij| ≤ max_k r_k, so ‖Δ‖₂ ≤ ‖Δ‖∞ ≤ n·max_k r_k and
+λ_min(Φ) ≥ σ − ‖E‖∞ − n·max_k r_k (Weyl). Checked on
 random and tampered inputs: exact_lambda_check never accepts a claim above the true
 λ_min (claims λ_min + 10⁻³ and σ-based claims with σ above λ_min are rejected).
 

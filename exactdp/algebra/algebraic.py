@@ -38,9 +38,11 @@ from flint import arb, fmpq, fmpq_poly, fmpz_poly
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fmpq, to_fraction
-from exactdp.errors import InvalidArgument, InvalidTolerance
+from exactdp.arithmetic.validate import read_tol
+from exactdp.errors import InvalidArgument
 
 __all__ = [
+    "lowest_sign",
     "AlgebraicNumber",
     "real_roots_between",
     "poly_sign_at",
@@ -194,9 +196,7 @@ class AlgebraicNumber:
         >>> a.width <= Fraction(1, 100), a.verify()
         (True, True)
         """
-        tol_q = to_fraction(tol, "tol")
-        if tol_q <= 0:
-            raise InvalidTolerance(f"Got tol={tol!r}; it must be a positive rational.")
+        tol_q = read_tol(tol)
         lo, hi = self.isolating_interval
         if self.is_rational:
             r = self.as_fraction()
@@ -483,3 +483,15 @@ def log_enclosure(
         a1, b1 = arb_to_fraction_interval(lo_b)
         a2, b2 = arb_to_fraction_interval(hi_b)
     return min(a1, a2), max(b1, b2)
+
+
+def lowest_sign(p: fmpz_poly) -> int:
+    """Sign of the lowest-order nonzero coefficient: the sign of p(s) as s → 0+ (0 for p = 0).
+
+    >>> lowest_sign(fmpz_poly([0, -3, 1]))
+    -1
+    """
+    for c in p.coeffs():
+        if c != 0:
+            return 1 if c > 0 else -1
+    return 0

@@ -50,7 +50,7 @@ import flint
 import numpy as np
 from flint import arb
 
-from exactdp.arithmetic.ball import workprec
+from exactdp.arithmetic.ball import arb_lower_dyadic, workprec
 from exactdp.arithmetic.rationals import to_fmpq, to_fraction
 from exactdp.arithmetic.rounding import round_down_bits
 from exactdp.errors import InvalidArgument, InvalidMetric, InvalidPrivacyLevel, PrecisionLimitReached
@@ -361,7 +361,7 @@ def _poisson_low(pieces: list[tuple[tuple[int, int, int, int], int]], a: Fractio
         b_float = math.inf
     lowest: Fraction | None = None
     for box, radius in pieces:
-        low = _lower_end(_arb_box_bound(box, radius, a_ball, b_ball, b_float))
+        low = arb_lower_dyadic(_arb_box_bound(box, radius, a_ball, b_ball, b_float))
         if low is None:
             return None
         lowest = low if lowest is None else min(lowest, low)
@@ -386,7 +386,7 @@ def _unit_lattice_bound(a: Fraction, b: Fraction) -> Fraction:
             best: Fraction | None = None
             if a >= _GERSHGORIN_FROM:
                 ball = _gershgorin_ball(arb(to_fmpq(a)))
-                best = _lower_end(ball)
+                best = arb_lower_dyadic(ball)
             # the float Poisson estimate is a point value: no box bound exceeds it by more
             # than rounding, so skip the Poisson cover when the Gershgorin bound already wins
             if best is None or best <= 0 or float(best) < poisson_estimate * (1 + 1e-9):
@@ -402,14 +402,4 @@ def _unit_lattice_bound(a: Fraction, b: Fraction) -> Fraction:
     )
 
 
-def _lower_end(ball: arb) -> Fraction | None:
-    """Exact lower end of a ball (rounded down at the working precision), None if the
-    ball is not finite or the end is not a reasonably sized dyadic number."""
-    if not ball.is_finite():
-        return None
-    low = ball.lower()  # exact: midpoint minus radius, rounded down
-    man, exp = (int(v) for v in low.man_exp())
-    if not low.is_exact() or abs(exp) > 10**6:
-        return None
-    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
 

@@ -110,6 +110,13 @@ def phi_enclosure(metric: FiniteMetric, level: PrivacyLevel) -> tuple[np.ndarray
 
     Built from 128-bit balls of the distinct entries; each ball is rounded to a double
     and the conversion error is added to the radius (then rounded up).
+
+    Sound for every entry e^{-εd} ∈ (0, 1] (no overflow possible): the error bound is an
+    arb upper bound, its float conversion errs by less than one spacing (faithful), and
+    ``succ`` adds one spacing; an entry or error below the double range converts to 0 or a
+    subnormal and ``succ`` still returns a float above it (the smallest subnormal at
+    least), so underflow widens the radius, never hides the entry. The consumer,
+    :func:`~exactdp.linalg.verified.verified_solve`, refuses when subnormals are flushed.
     """
     with flint.ctx.workprec(128):
         vals = entry_values_ball(metric, level)

@@ -29,6 +29,7 @@ __all__ = [
     "certified_sign",
     "sympy_to_arb",
     "arb_to_fraction_interval",
+    "arb_lower_dyadic",
     "workprec",
 ]
 
@@ -164,3 +165,21 @@ def sympy_to_arb(expr: sympy.Expr) -> arb:
     raise ExactnessRequired(
         f"cannot evaluate {expr!r} rigorously; use rationals, log, exp, sqrt, pi, E"
     )
+
+
+def arb_lower_dyadic(ball: arb, max_exp: int = 10**6) -> Fraction | None:
+    """Exact lower end of a ball (midpoint minus radius, rounded down at the working precision).
+
+    None when the ball is not finite or its lower end is not a dyadic number with a binary
+    exponent of at most ``max_exp`` in absolute value (a guard against huge exact integers).
+
+    >>> arb_lower_dyadic(arb(3) / 4)
+    Fraction(3, 4)
+    """
+    if not ball.is_finite():
+        return None
+    low = ball.lower()
+    man, exp = (int(v) for v in low.man_exp())
+    if not low.is_exact() or abs(exp) > max_exp:
+        return None
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))

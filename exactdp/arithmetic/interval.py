@@ -8,9 +8,11 @@ never share a type.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+from exactdp.arithmetic.rounding import float_down, float_up
 from exactdp.errors import InvalidArgument
 
 __all__ = ["Enclosure", "Interval"]
@@ -25,6 +27,9 @@ class Enclosure:
     (True, Fraction(1, 6), 1)
     >>> I.as_float()
     0.4166666666666667
+    >>> lo, hi = I
+    >>> (lo, hi) == (I[0], I[1]) == (Fraction(1, 3), Fraction(1, 2))
+    True
     """
 
     lo: Fraction
@@ -72,8 +77,21 @@ class Enclosure:
         """The midpoint rounded to a float: an *approximation*, labelled as such by its type."""
         return float(self.mid)
 
+    def __iter__(self) -> Iterator[Fraction]:
+        """``lo, hi = enclosure`` (kept for code written when enclosures were ``(lo, hi)`` tuples)."""
+        return iter((self.lo, self.hi))
+
+    def __getitem__(self, i: int) -> Fraction:
+        """``enclosure[0]`` is ``lo`` and ``enclosure[1]`` is ``hi`` (tuple-era compatibility)."""
+        return (self.lo, self.hi)[i]
+
     def __str__(self) -> str:
-        return f"[{float(self.lo):.17g}, {float(self.hi):.17g}]"
+        """Outward-rounded decimal endpoints: the printed interval still contains the truth.
+
+        >>> str(Enclosure(Fraction(1, 3), Fraction(1, 3)))
+        '[0.33333333333333331, 0.33333333333333337]'
+        """
+        return f"[{float_down(self.lo):.17g}, {float_up(self.hi):.17g}]"
 
 
 #: The historical name of :class:`Enclosure` (the same class).

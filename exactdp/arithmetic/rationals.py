@@ -18,7 +18,7 @@ import sympy
 
 from exactdp.errors import ExactnessRequired, InexactInputWarning, InvalidArgument
 
-__all__ = ["to_fraction", "to_fmpq", "fmpq_to_fraction", "fmpq_to_float", "is_exact_number"]
+__all__ = ["to_fraction", "to_fmpq", "fmpq_to_fraction", "fmpq_to_float", "to_sympy", "is_exact_number"]
 
 
 def is_exact_number(value: Any) -> bool:
@@ -129,3 +129,13 @@ def fmpq_to_float(x: flint.fmpq) -> float:
     0.3333333333333333
     """
     return int(x.p) / int(x.q)
+
+
+def to_sympy(value: Fraction | int) -> sympy.Rational:
+    """Exact conversion of a Fraction (or int) to ``sympy.Rational``.
+
+    >>> to_sympy(Fraction(2, 6))
+    1/3
+    """
+    f = value if isinstance(value, Fraction) else Fraction(value)
+    return sympy.Rational(f.numerator, f.denominator)

@@ -1,5 +1,5 @@
 """The ``exactdp`` command line (``exactdp …`` or ``python -m exactdp``)."""
 
-from exactdp.cli.main import build_parser, main
+from exactdp.cli.app import build_parser, main
 
 __all__ = ["main", "build_parser"]

@@ -2,6 +2,6 @@
 
 import sys
 
-from exactdp.cli.main import main
+from exactdp.cli.app import main
 
 sys.exit(main())

@@ -8,7 +8,9 @@ Register with ``register(subparsers)``. Examples::
     exactdp reproduce fig6-sum --quick
 
 Exit codes (:mod:`exactdp.cli.exitcodes`): ``optimal`` exits with its verdict (0 optimal,
-1 not optimal); the other commands compute values and exit 0 on success.
+1 not optimal); ``privacy-level --at-eps E`` (or ``--at-t``) decides privacy at that level and
+exits with the verdict (0 private, 1 not private); ``privacy-level`` without it, ``utility``,
+``bounds`` and ``reproduce`` compute values and exit 0 on success.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from exactdp.cli.common import (
     metric_from_args,
     prior_from_args,
 )
-from exactdp.cli.exitcodes import ExitCode, HandlerResult
-from exactdp.errors import InvalidArgument
-from exactdp.mechanisms.bounds import leakage_bound, uniform_leakage_bound
+from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
+from exactdp.errors import InvalidArgument, NotRegular
+from exactdp.kinds import Verdict
+from exactdp.mechanisms.bounds import LeakageBound, leakage_bound, uniform_leakage_bound
 from exactdp.mechanisms.constructors import (
     count_queries_geometric,
     exponential_mechanism,
@@ -37,10 +40,10 @@ from exactdp.mechanisms.constructors import (
     tight_constraints_mechanism,
     truncated_geometric,
 )
+from exactdp.mechanisms.gain import min_entropy_leakage
 from exactdp.mechanisms.mechanism import Mechanism
 from exactdp.mechanisms.optimality import RemapCertificate, is_optimal
-from exactdp.mechanisms.privacy import privacy_level
-from exactdp.mechanisms.utility import min_entropy_leakage
+from exactdp.mechanisms.privacy import is_private, privacy_level
 from exactdp.reproduce import fig4, fig6, fig7
 from exactdp.spaces.metrics import FiniteMetric
 
@@ -53,6 +56,9 @@ def register(sub: Any) -> None:
     """Add this module's subcommands to an argparse subparsers object."""
     p = sub.add_parser("privacy-level", help="exact least ε for which a mechanism is private")
     _common(p)
+    at = p.add_mutually_exclusive_group()
+    at.add_argument("--at-eps", help="decide ε·d0-privacy at this level (exit 0 private, 1 not)")
+    at.add_argument("--at-t", help="… or at t = e^-ε")
     p.set_defaults(func=_privacy_level)
     u = sub.add_parser("utility", help="utility and min-entropy leakage of a mechanism")
     _common(u)
@@ -116,6 +122,8 @@ def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
 def _privacy_level(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
+    if args.at_eps is not None or args.at_t is not None:
+        return _privacy_at(args, H, metric)
     r = privacy_level(H, metric)
     if args.json:
         emit_json({"mechanism": H.name, "metric": metric.name, **r.to_json()})
@@ -128,6 +136,27 @@ def _privacy_level(args: argparse.Namespace) -> HandlerResult:
     print(f"  witness (y, y', z) = {r.witness}, ratio = {r.ratio}, d0 = {r.distance}; "
           f"{r.pairs_checked} pairs checked ({r.method})")
     return ExitCode.OK
+
+
+def _privacy_at(args: argparse.Namespace, H: Mechanism, metric: FiniteMetric) -> HandlerResult:
+    """Decide privacy at --at-eps / --at-t: the verdict, re-checked (exit 0, 1; 4 if the check fails)."""
+    lv = {"eps": args.at_eps} if args.at_eps is not None else {"t": args.at_t}
+    c = is_private(H, metric, **lv)
+    verdict = Verdict.from_bool(c.private)
+    ok = c.verify()
+    if args.json:
+        emit_json({"mechanism": H.name, "metric": metric.name, "eps": str(c.eps),
+                   "private": c.private, "verdict": verdict.value,
+                   "violation": None if c.violation is None else list(c.violation),
+                   "level": c.level.to_json(), "verified": ok})
+        return checked_verdict(verdict, ok)
+    if c.private:
+        print(f"{H.name} is private at ε = {c.eps} on {metric.name} (its least ε is "
+              f"{c.level.value if c.level.value is not None else c.level.enclosure}).")
+    else:
+        print(f"{H.name} is NOT private at ε = {c.eps} on {metric.name}: violation "
+              f"(y, y', z) = {c.violation}.")
+    return checked_verdict(verdict, ok)
 
 
 def _optimal(args: argparse.Namespace) -> HandlerResult:
@@ -150,7 +179,7 @@ def _optimal(args: argparse.Namespace) -> HandlerResult:
             "remap": cert.remap if isinstance(cert, RemapCertificate) else None,
             "farkas": None if cert is None or isinstance(cert, RemapCertificate) else cert.w,
         })
-        return r.verdict
+        return Verdict.from_bool(r.optimal)
     if not r.private.private:
         print(f"{H.name} is not private at this level (witness {r.private.violation}).")
     elif r.optimal:
@@ -158,7 +187,7 @@ def _optimal(args: argparse.Namespace) -> HandlerResult:
     else:
         print(f"{H.name}: NOT optimal for every regular prior (Farkas certificate); "
               f"tight-constraints mechanism exists at this level: {r.tight_constraints_exist}")
-    return r.verdict
+    return Verdict.from_bool(r.optimal)
 
 
 def _utility(args: argparse.Namespace) -> HandlerResult:
@@ -187,15 +216,16 @@ def _bounds(args: argparse.Namespace) -> HandlerResult:
     prior = prior_from_args(metric, args.prior)
     lb = leakage_bound(metric, prior, **lv)
     ub = lb.utility
+    cor2: LeakageBound | NotRegular
     try:
-        cor2: Any = uniform_leakage_bound(metric, **lv)
-    except Exception as exc:  # the uniform prior is not regular: Cor. 2 does not apply
+        cor2 = uniform_leakage_bound(metric, **lv)
+    except NotRegular as exc:  # the uniform prior is not regular: Cor. 2 does not apply
         cor2 = exc
     if args.json:
         emit_json({
             "utility_bound": ub.value, "utility_bound_enclosure": ub.enclosure,
             "leakage_bound_ratio": lb.ratio, "leakage_bound_enclosure": lb.enclosure,
-            "uniform_leakage_bound_enclosure": None if isinstance(cor2, Exception)
+            "uniform_leakage_bound_enclosure": None if isinstance(cor2, NotRegular)
             else cor2.enclosure,
             "regularity_certificate": str(ub.regularity.certificate.kind),
         })
@@ -204,7 +234,7 @@ def _bounds(args: argparse.Namespace) -> HandlerResult:
           f" ≈ {float(ub):.10g}  (certificate: {ub.regularity.certificate.kind})")
     print(f"Prop. 5: leakage ≤ {lb.value if lb.value is not None else lb.enclosure}"
           f" ≈ {float(lb):.10g} bits")
-    if isinstance(cor2, Exception):
+    if isinstance(cor2, NotRegular):
         print(f"Cor. 2: not applicable ({cor2})")
     else:
         print(f"Cor. 2 (every prior): leakage ≤ {float(cor2):.10g} bits")

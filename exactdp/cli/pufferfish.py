@@ -29,9 +29,9 @@ from exactdp.pufferfish.adult import (
     markdown_table,
     wide_markdown_table,
 )
+from exactdp.pufferfish.bernoulli_forms import closed_forms
 from exactdp.pufferfish.calibration import conservative_scale, exact_scale
-from exactdp.pufferfish.certify import certify
-from exactdp.pufferfish.closed_forms import closed_forms
+from exactdp.pufferfish.certification import certify
 from exactdp.pufferfish.distributions import DiscreteDistribution, bernoulli
 from exactdp.pufferfish.population import Population
 from exactdp.pufferfish.secrets import (

@@ -3,7 +3,7 @@
 Points are written ``"x1,y1; x2,y2"`` (``;`` between points, ``,`` between coordinates;
 rationals like ``1/4``); a box is ``"l1,l2:u1,u2"``; repeat ``--box`` for a union.
 
-Examples (once registered in ``exactdp.cli.main``)::
+Examples (once registered in ``exactdp.cli.app``)::
 
     exactdp sets-check --X "0; 1/4" --Y "0" --box "0:1/4" --eps 1
     exactdp sets-capacity --X "0,0; 1,0" --box "0,0:1/2,1/2" --eps 1 --json

@@ -72,7 +72,7 @@ def _threshold(args: argparse.Namespace) -> HandlerResult:
     verified = None
     if not args.no_verify:
         t0 = time.perf_counter()
-        verified = bool(res.certificate.verify())
+        verified = res.verify()
         vt = time.perf_counter() - t0
     if args.json:
         payload = res.to_json()

@@ -16,13 +16,20 @@ none does), ``verdict`` (the same claim as a :class:`~exactdp.kinds.Verdict`) an
   the solution is unique, so none is nonnegative.
 * :class:`FarkasCertificate` — y with Φᵀy ≥ 0 and bᵀy < 0: no x ≥ 0 solves Φx = b
   (for any x ≥ 0, 0 ≤ (Φᵀy)ᵀx = yᵀb < 0 would be a contradiction).
-* :class:`BallCertificate` — at the recorded precision, flint's ``arb_mat.solve``
-  proves Φ (every matrix in the ball) nonsingular and encloses x; the signs of the
-  enclosure settle the question.
+* :class:`BallCertificate` — a rational enclosure of x at the recorded precision;
+  ``verify()`` proves that the STORED enclosure contains x (Krawczyk in balls, or the
+  ball solve recomputed and contained in it) and reads the verdict from it.
 * :class:`VerifiedFloatCertificate` — a float approximate inverse R and a rigorous
-  componentwise enclosure [lo, hi] of x (Krawczyk-type bound); re-checked in arb.
-* :class:`KroneckerCertificate` — Φ = ⊗Φ_k, b = ⊗b_k and one certificate per factor.
-* :class:`SymbolicCertificate` — z(s) = N(s)/D(s) exactly over Q(s) and its signs.
+  componentwise enclosure [lo, hi] of x (Krawczyk-type bound); re-checked in arb, at a
+  precision raised until it is proved (recorded in ``verified_precision``).
+* :class:`KroneckerCertificate` — Φ = ⊗Φ_k, b = ⊗b_k and one certificate per factor,
+  each bound to its factor's metric, right-hand side and this level.
+* :class:`SymbolicCertificate` — z(s) = N(s)/D(s) exactly over Q(s) and its signs; the
+  identity is re-checked for the certificate's own metric and right-hand side.
+
+Every ``verify()`` re-derives what it needs from the question (metric, right-hand side,
+level), re-checks every stored claim, and returns False (never raises) on tampered or
+malformed data.
 
 Examples
 --------
@@ -37,26 +44,32 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import flint
 import numpy as np
 from numpy.typing import NDArray
 
 from exactdp.algebra.phi import entry_values_exact, phi_ball
-from exactdp.algebra.symbolic import RationalSolution, rational_function_signs
-from exactdp.arithmetic.ball import arb_from_fraction, workprec
+from exactdp.algebra.symbolic import RationalSolution, rational_function_signs, verify_identity
+from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
-from exactdp.arithmetic.rounding import float_down, float_up
 from exactdp.kinds import Certificate, CertificateKind, Sign, Verdict, proved_by
-from exactdp.linalg.arb_check import check_enclosure_arb
+from exactdp.linalg.arb_check import (
+    check_enclosure_arb,
+    check_enclosure_refined_arb,
+    residual_enclosure_arb,
+)
 from exactdp.linalg.enclosure import FloatEnclosure
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.claims import kronecker_claim_error
 
 __all__ = [
     "Certificate",
@@ -82,6 +95,12 @@ def _exact_phi_times(metric: FiniteMetric, level: PrivacyLevel,
     prod = phi * _fmpq_column(x)
     return [fmpq_to_fraction(e) for e in prod.entries()]
 
+
+#: Highest precision (bits) that ``VerifiedFloatCertificate.verify()`` raises to.
+VERIFY_MAX_PREC = 1024
+#: A recorded precision above this is refused as malformed (a user may raise ``max_prec``
+#: far above the default, but not to millions of bits).
+_PREC_LIMIT = 1 << 20
 
 _PRIMES = (4611686018427387847, 4611686018427387817, 4611686018427387787)
 
@@ -117,7 +136,34 @@ def exact_nonsingular(metric: FiniteMetric, level: PrivacyLevel) -> bool:
 
 
 def _witness_ok(witness: int | None, n: int) -> bool:
-    return isinstance(witness, int) and 0 <= witness < n
+    return isinstance(witness, int) and not isinstance(witness, bool) and 0 <= witness < n
+
+
+def _never_raises(verify: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """A tampered or malformed certificate makes ``verify()`` return False, never raise."""
+
+    @functools.wraps(verify)
+    def checked(self: Any) -> bool:
+        try:
+            return bool(verify(self))
+        except Exception:  # noqa: BLE001 - any failure to re-check is "not verified"
+            return False
+
+    return checked
+
+
+def _enclosure_ok(enclosure: Any, n: int) -> bool:
+    return (isinstance(enclosure, tuple) and len(enclosure) == n
+            and all(isinstance(e, Enclosure) and isinstance(e.lo, Fraction)
+                    and isinstance(e.hi, Fraction) and e.lo <= e.hi for e in enclosure))
+
+
+def _contained(ball: flint.arb, e: Enclosure) -> bool:
+    """The ball lies inside [e.lo, e.hi], compared exactly."""
+    if not ball.is_finite():
+        return False
+    lo, hi = arb_to_fraction_interval(ball)
+    return e.lo <= lo and hi <= e.hi
 
 
 @dataclass(frozen=True)
@@ -151,6 +197,7 @@ class ExactSolution:
         """The historical name of :attr:`holds`."""
         return self.holds
 
+    @_never_raises
     def verify(self) -> bool:
         """Multiply back exactly; for a negative entry also prove uniqueness (det Φ ≠ 0)."""
         if len(self.x) != self.metric.n or len(self.rhs) != self.metric.n:
@@ -186,6 +233,7 @@ class FarkasCertificate:
         """Always ``FAILS``."""
         return Verdict.FAILS
 
+    @_never_raises
     def verify(self) -> bool:
         """Φ is symmetric, so Φᵀy = Φy; check it is ≥ 0 and that b·y < 0, exactly."""
         if len(self.y) != self.metric.n or len(self.rhs) != self.metric.n:
@@ -218,46 +266,59 @@ class BallCertificate:
         """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
         return Verdict.from_bool(bool(self.holds))
 
+    @_never_raises
     def verify(self) -> bool:
-        """Re-check the enclosure by a routine independent of ``arb_mat.solve``.
+        """Prove that the STORED enclosure contains Φ⁻¹b, and that the verdict follows from it.
 
-        The stored rational enclosure is rounded outward to a float box and proved to
-        contain Φ⁻¹b by a Krawczyk test evaluated in arb (``check_enclosure_arb``: a float
-        approximate inverse R, ‖I − RΦ‖ < 1 and the residual, all in balls). Only when the
-        float box is too coarse to carry the verdict (an entry within a few ulps of 0, the
-        reason a high precision was needed) is the ball solve itself recomputed instead.
+        1. The verdict is read off the stored rational enclosure, exactly: "holds" needs every
+           lower end > 0, "fails" the witness's upper end < 0.
+        2. Containment, first by a route independent of ``arb_mat.solve``: a Krawczyk/Rump
+           bound (``residual_enclosure_arb``) around the stored midpoints, with an
+           approximate inverse R of Φ's midpoint matrix taken exactly, evaluated in balls at
+           the recorded precision; every resulting ball must lie inside the stored interval
+           (compared exactly). When that bound is too coarse, the ball solve is recomputed
+           at the recorded precision and each of its balls must lie inside the stored
+           interval. Either way the true solution is in the stored enclosure.
         """
         n = self.metric.n
-        if len(self.enclosure) != n or len(self.rhs) != n:
+        if len(self.rhs) != n or not _enclosure_ok(self.enclosure, n):
             return False
-        if not self.holds and not _witness_ok(self.witness, n):
+        if isinstance(self.precision, bool) or not isinstance(self.precision, int) or not (
+                2 <= self.precision <= _PREC_LIMIT):
             return False
-        lo = np.array([float_down(e.lo) for e in self.enclosure])
-        hi = np.array([float_up(e.hi) for e in self.enclosure])
-        carries = bool(np.all(lo > 0)) if self.holds else (
-            self.witness is not None and bool(hi[self.witness] < 0))
+        if self.holds:
+            if not all(e.lo > 0 for e in self.enclosure):
+                return False
+        else:
+            if not _witness_ok(self.witness, n):
+                return False
+            assert self.witness is not None
+            if not self.enclosure[self.witness].hi < 0:
+                return False
         with workprec(self.precision):
             phi = phi_ball(self.metric, self.level)
             b = flint.arb_mat([[arb_from_fraction(v)] for v in self.rhs])
-            if carries and np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)):
-                mid = np.array([[float(e.mid()) for e in row] for row in phi.tolist()])
-                try:
-                    R = np.linalg.inv(mid)
-                except np.linalg.LinAlgError:
-                    R = None
-                if R is not None:
-                    box = FloatEnclosure(lo, hi, 0.0, (lo + hi) / 2, "ball certificate box")
-                    if check_enclosure_arb(phi, b, R, box, max(64, self.precision)):
-                        return True
+            if self._krawczyk_contains(phi, b):
+                return True
             try:
                 x = phi.solve(b)
             except ZeroDivisionError:
                 return False
-            entries = x.entries()
-            if self.holds:
-                return all(bool(e > 0) for e in entries)
-            assert self.witness is not None
-            return bool(entries[self.witness] < 0)
+            return all(_contained(v, e) for v, e in zip(x.entries(), self.enclosure))
+
+    def _krawczyk_contains(self, phi: flint.arb_mat, b: flint.arb_mat) -> bool:
+        n = self.metric.n
+        with workprec(self.precision):
+            mid = flint.arb_mat(n, n, [flint.arb(e.mid()) for e in phi.entries()])
+            try:
+                inv = mid.inv()
+            except ZeroDivisionError:
+                return False
+            R = flint.arb_mat(n, n, [flint.arb(e.mid()) for e in inv.entries()])
+        with workprec(max(2 * self.precision, self.precision + 64)):
+            m = [arb_from_fraction((e.lo + e.hi) / 2) for e in self.enclosure]
+        balls = residual_enclosure_arb(phi, b, R, m, self.precision)
+        return balls is not None and all(_contained(v, e) for v, e in zip(balls, self.enclosure))
 
 
 @dataclass(frozen=True)
@@ -274,17 +335,26 @@ class VerifiedFloatCertificate:
     R: NDArray[np.float64] = field(repr=False)
     enclosure: FloatEnclosure = field(repr=False)
     verify_precision: int = 64
+    #: The precision at which the last successful ``verify()`` proved the enclosure.
+    verified_precision: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def verdict(self) -> Verdict:
         """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
         return Verdict.from_bool(bool(self.holds))
 
+    @_never_raises
     def verify(self) -> bool:
-        """Re-check the enclosure in flint ball arithmetic, then re-read the signs."""
-        lo, hi = self.enclosure.lo, self.enclosure.hi
+        """Re-check the enclosure in flint ball arithmetic, then re-read the signs.
+
+        The ball check starts at ``verify_precision`` bits and doubles, up to
+        :data:`VERIFY_MAX_PREC`, until it proves the enclosure (a correct enclosure whose
+        solution has tiny entries, e.g. a zero-entry prior at a large ε, needs more than 64
+        bits); the precision that proved it is recorded in ``verified_precision``.
+        """
+        lo, hi = np.asarray(self.enclosure.lo), np.asarray(self.enclosure.hi)
         n = self.metric.n
-        if len(lo) != n or len(hi) != n or len(self.rhs) != n:
+        if lo.shape != (n,) or hi.shape != (n,) or len(self.rhs) != n:
             return False
         if self.holds:
             if not bool(np.all(lo > 0)):
@@ -292,10 +362,19 @@ class VerifiedFloatCertificate:
         else:
             if not _witness_ok(self.witness, n) or not hi[self.witness] < 0:
                 return False
-        with workprec(self.verify_precision):
-            phi = phi_ball(self.metric, self.level)
-            b = flint.arb_mat([[arb_from_fraction(v)] for v in self.rhs])
-            return bool(check_enclosure_arb(phi, b, self.R, self.enclosure, self.verify_precision))
+        prec = self.verify_precision
+        if isinstance(prec, bool) or not isinstance(prec, int) or prec < 2:
+            return False
+        while prec <= max(self.verify_precision, VERIFY_MAX_PREC):
+            with workprec(prec):
+                phi = phi_ball(self.metric, self.level)
+                b = flint.arb_mat([[arb_from_fraction(v)] for v in self.rhs])
+                if (check_enclosure_arb(phi, b, self.R, self.enclosure, prec)
+                        or check_enclosure_refined_arb(phi, b, self.R, self.enclosure, prec)):
+                    object.__setattr__(self, "verified_precision", prec)
+                    return True
+            prec *= 2
+        return False
 
 
 @proved_by("kronecker_split")
@@ -307,11 +386,17 @@ class KroneckerCertificate:
     x = ⊗x_k is ≥ 0 iff every x_k ≥ 0. A factor that *holds* is certified by its own
     certificate; a factor that *fails* must also prove Φ_k invertible, which every failing
     certificate here does except the LP one (never used for a Kronecker split).
+
+    The factor metrics are those of the factor certificates: ``verify()`` checks from the
+    distances that the product really factors over them, that each factor certificate
+    answers the question for its factor (its own right-hand side ``factor_rhs[k]`` and this
+    certificate's level), and only then re-checks each factor certificate.
     """
 
     kind: ClassVar[CertificateKind] = CertificateKind.KRONECKER
 
     metric: FiniteMetric = field(repr=False)
+    level: PrivacyLevel
     rhs: tuple[Fraction, ...] = field(repr=False)
     factor_rhs: tuple[tuple[Fraction, ...], ...] = field(repr=False)
     factors: tuple[Certificate, ...]
@@ -322,53 +407,55 @@ class KroneckerCertificate:
         """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
         return Verdict.from_bool(bool(self.holds))
 
+    @_never_raises
     def verify(self) -> bool:
-        """Check the factorisation of Φ and b exactly, then every factor certificate."""
-        fm = self.metric.kronecker_factors
-        if fm is None or len(fm) != len(self.factors) or len(fm) != len(self.factor_rhs):
+        """Check Φ = ⊗Φ_k and b = ⊗b_k exactly, bind every factor certificate, re-check them."""
+        factors: tuple[Any, ...] = tuple(self.factors)
+        frhs = tuple(self.factor_rhs)
+        if not factors or len(factors) != len(frhs) or len(self.rhs) != self.metric.n:
             return False
-        sizes = [f.n for f in fm]
-        q = self.metric.q
-        if q is None:
+        if not all(isinstance(c, _ENGINE_TYPES) for c in factors):
             return False
+        fms = tuple(c.metric for c in factors)
         # d(a, b) = Σ_k d_k(a_k, b_k) for every pair (row-major multi-indices), exactly:
-        total = np.zeros((1, 1), dtype=object)
-        for f in fm:
-            scaled = [v.coef * q for v in f.values]
-            if any(not v.is_rational for v in f.values) or any(x.denominator != 1 for x in scaled):
-                return False
-            dk = np.array([int(x) for x in scaled], dtype=object)[f.index]
-            total = (total[:, None, :, None] + dk[None, :, None, :]).reshape(
-                total.shape[0] * f.n, total.shape[1] * f.n)
-        if not np.array_equal(total, self.metric.exponent_matrix().astype(object)):
+        if kronecker_claim_error(self.metric, fms) is not None:
             return False
-        for multi, v in zip(itertools.product(*(range(s) for s in sizes)), self.rhs):
+        for c, b in zip(factors, frhs):
+            # each factor certificate answers the factor's own question at this level
+            if c.level != self.level or tuple(c.rhs) != tuple(b) or len(b) != c.metric.n:
+                return False
+        sizes = [f.n for f in fms]
+        for multi, v in zip(itertools.product(*(range(s) for s in sizes)), self.rhs, strict=True):
             prod = Fraction(1)
             for k, i in enumerate(multi):
-                prod *= self.factor_rhs[k][i]
+                prod *= frhs[k][i]
             if prod != v:
                 return False
-        if any(all(v == 0 for v in b) or any(v < 0 for v in b) for b in self.factor_rhs):
+        if any(all(v == 0 for v in b) or any(v < 0 for v in b) for b in frhs):
             return False
-        if not all(c.verify() for c in self.factors):
+        if not all(c.verify() for c in factors):
             return False
         if self.holds:
-            return all(c.verdict is Verdict.HOLDS for c in self.factors)
+            return all(c.verdict is Verdict.HOLDS for c in factors)
         # "fails" uses the lemma's ⇒ direction, which needs EVERY Φ_k invertible: ball and
-        # verified-float certificates prove it by solving; exact ones are checked here.
-        if any(isinstance(c, FarkasCertificate) for c in self.factors):
-            return False
-        for f, c in zip(fm, self.factors):
+        # verified-float certificates prove it by solving; exact ones are checked here;
+        # the others do not prove it.
+        for f, c in zip(fms, factors):
+            if isinstance(c, (FarkasCertificate, KroneckerCertificate)):
+                return False
+            if isinstance(c, SymbolicCertificate) and c.holds:
+                return False
             if isinstance(c, ExactSolution) and c.holds and not exact_nonsingular(f, c.level):
                 return False
-        return any(c.verdict is Verdict.FAILS for c in self.factors)
+        return any(c.verdict is Verdict.FAILS for c in factors)
 
 
 @dataclass(frozen=True)
 class SymbolicCertificate:
     """z(s) = N(s)/D(s) exactly over Q(s), and the signs of z_i at this level.
 
-    ``verify()`` re-checks the identity Φ(s)·N(s) = D(s)·b over Z[s] (modular, exact), then
+    ``verify()`` re-checks the identity Φ(s)·N(s) = D(s)·b over Z[s] (modular, exact) for
+    THIS certificate's metric and right-hand side (never the solution's own), then
     re-evaluates the sign of every N_i(s)/D(s) at the level's s in balls at the recorded
     precision, and for a "fails" verdict re-proves Φ nonsingular at the level (ball solve).
     """
@@ -377,6 +464,7 @@ class SymbolicCertificate:
 
     metric: FiniteMetric = field(repr=False)
     level: PrivacyLevel
+    rhs: tuple[Fraction, ...] = field(repr=False)
     solution: RationalSolution = field(repr=False)
     holds: bool
     witness: int | None
@@ -387,13 +475,22 @@ class SymbolicCertificate:
         """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
         return Verdict.from_bool(bool(self.holds))
 
+    @_never_raises
     def verify(self) -> bool:
-        """Re-check the Q(s) identity exactly, then the signs at the level in balls."""
-        if not self.solution.verify():
+        """Re-check the Q(s) identity exactly for this question, then the signs in balls."""
+        sol, n = self.solution, self.metric.n
+        if len(self.rhs) != n or sol.n != n or self.metric.q is None or sol.q != self.metric.q:
             return False
-        signs = rational_function_signs(self.solution, self.level, self.precision)
+        if not verify_identity(self.metric, sol.numerators, sol.denominator, self.rhs):
+            return False
+        if isinstance(self.precision, bool) or not isinstance(self.precision, int) or not (
+                2 <= self.precision <= _PREC_LIMIT):
+            return False
+        signs = rational_function_signs(sol, self.level, self.precision)
         if self.holds:
-            return all(sg is Sign.POSITIVE or sg is Sign.ZERO for sg in signs)
+            # some N_i(s)·D(s) > 0 shows D(s) ≠ 0, so x = N(s)/D(s) solves Φx = b
+            return (all(sg is Sign.POSITIVE or sg is Sign.ZERO for sg in signs)
+                    and any(sg is Sign.POSITIVE for sg in signs))
         if not _witness_ok(self.witness, len(signs)):
             return False
         assert self.witness is not None
@@ -407,6 +504,9 @@ class SymbolicCertificate:
                 return False
         return True
 
+
+_ENGINE_TYPES = (ExactSolution, FarkasCertificate, BallCertificate, VerifiedFloatCertificate,
+                 KroneckerCertificate, SymbolicCertificate)
 
 #: Every certificate the engine emits.
 EngineCertificate = (ExactSolution | FarkasCertificate | BallCertificate | VerifiedFloatCertificate

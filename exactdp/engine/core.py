@@ -317,7 +317,7 @@ def _symbolic_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Frac
         verdict, witness = _read_signs(rational_function_signs(sol, level, prec))
         if verdict is not Verdict.UNDECIDED:
             holds = verdict is Verdict.HOLDS
-            cert = SymbolicCertificate(metric, level, sol, holds, witness, prec)
+            cert = SymbolicCertificate(metric, level, rhs, sol, holds, witness, prec)
             return EngineResult(holds, cert, "symbolic", prec)
         prec *= 2
     return None
@@ -339,8 +339,8 @@ def _kronecker_backend(metric: FiniteMetric, level: PrivacyLevel, rhs: tuple[Fra
         return None  # the lemma needs invertible factors: let the dense route answer
     holds = all(p.holds for p in parts)
     factor_certs: tuple[Certificate, ...] = tuple(p.certificate for p in parts)
-    cert = KroneckerCertificate(metric, rhs, tuple(b for _, b in split.factors), factor_certs,
-                                holds)
+    cert = KroneckerCertificate(metric, level, rhs, tuple(b for _, b in split.factors),
+                                factor_certs, holds)
     exact_parts = [p.x_exact for p in parts]
     x_exact = None
     if all(v is not None for v in exact_parts):

@@ -55,6 +55,7 @@ import sympy
 
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument
 from exactdp.kinds import CertificateKind, Verdict
 
@@ -391,12 +392,12 @@ def _descending(poly: Any, where: str) -> list[Any]:
     if isinstance(poly, sympy.Poly):
         if len(poly.gens) != 1 or not (poly.domain.is_ZZ or poly.domain.is_QQ):
             raise _fail(where, f"{poly} is not univariate over ZZ or QQ.")
-        return [Fraction(int(c.p), int(c.q)) for c in poly.all_coeffs()]
+        return [to_fraction(c) for c in poly.all_coeffs()]
     if isinstance(poly, (flint.fmpz_poly, flint.fmpq_poly)):
         out = []
         for c in reversed(poly.coeffs()):
             if isinstance(c, flint.fmpq):
-                out.append(Fraction(int(c.p), int(c.q)))
+                out.append(to_fraction(c))
             elif isinstance(c, flint.fmpz):
                 out.append(Fraction(int(c)))
         return out

@@ -325,13 +325,13 @@ def canonical_metric(metric: FiniteMetric) -> tuple[FiniteMetric, tuple[str, str
     :func:`~exactdp.kernel.axioms.metric_from_distances` (axioms checked exactly, no
     structure metadata) and ``spec`` is None. Either way the fingerprint is unchanged.
 
-    >>> from exactdp.spaces.metrics import FiniteMetric, line
-    >>> star = FiniteMetric("star", range(4), [Distance.rational(k) for k in range(3)],
+    >>> from exactdp.spaces.metrics import FiniteMetric, hamming
+    >>> star = FiniteMetric("hamming(2, 2)", range(4), [Distance.rational(k) for k in range(3)],
     ...                     np.array([[0, 1, 1, 1], [1, 0, 2, 2], [1, 2, 0, 2], [1, 2, 2, 0]]),
-    ...                     kronecker_factors=(line(2), line(2)))
-    >>> m, spec, fp = canonical_metric(star)
-    >>> m.kronecker_factors is None, spec is None, fingerprint(m) == fp == fingerprint(star)
-    (True, True, True)
+    ...                     params={"values": [0, 1], "individuals": 2})
+    >>> m, spec, fp = canonical_metric(star)   # a built-in's name on other distances
+    >>> spec is None, fingerprint(m) == fp == fingerprint(star), fp == fingerprint(hamming(2, 2))
+    (True, True, False)
     """
     fp = fingerprint(metric)
     claimed = _builtin_params(metric)

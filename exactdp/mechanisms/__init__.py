@@ -12,7 +12,7 @@ Modules (each a question or the machinery of one):
   :mod:`~exactdp.mechanisms.privacy_result`, exact comparisons in
   :mod:`~exactdp.mechanisms.level_compare`, float pre-filters in
   :mod:`~exactdp.mechanisms.float_filter`);
-* :mod:`~exactdp.mechanisms.utility` — :func:`utility` and :func:`min_entropy_leakage`;
+* :mod:`~exactdp.mechanisms.gain` — :func:`utility` and :func:`min_entropy_leakage`;
 * :mod:`~exactdp.mechanisms.bounds` — the paper's bounds (Thm. 2, Prop. 5, Cor. 2, Thm. 3);
 * :mod:`~exactdp.mechanisms.optimality` — Thm. 4's exact optimality LP.
 """
@@ -36,6 +36,12 @@ from exactdp.mechanisms.constructors import (
     tight_constraints_mechanism,
     truncated_geometric,
 )
+from exactdp.mechanisms.gain import (
+    LeakageResult,
+    UtilityResult,
+    min_entropy_leakage,
+    utility,
+)
 from exactdp.mechanisms.mechanism import (
     Mechanism,
     MechanismKind,
@@ -44,12 +50,6 @@ from exactdp.mechanisms.mechanism import (
 )
 from exactdp.mechanisms.optimality import is_optimal
 from exactdp.mechanisms.privacy import PrivacyCheck, PrivacyLevelResult, is_private, privacy_level
-from exactdp.mechanisms.utility import (
-    LeakageResult,
-    UtilityResult,
-    min_entropy_leakage,
-    utility,
-)
 
 __all__ = [
     "Mechanism",

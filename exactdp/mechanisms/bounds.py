@@ -27,6 +27,7 @@ from flint import arb
 from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_parameter
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import CertificateInvalid, InvalidArgument, NotRegular
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.mechanisms.mechanism import factor_ball
@@ -208,7 +209,7 @@ def _log2_bound(ratio_enc: Enclosure, exact: Fraction | None, ub: UtilityBound) 
         hi = arb_to_fraction_interval(arb_from_fraction(ratio_enc.hi).log() / arb(2).log())[1]
     value = (
         None if exact is None
-        else sympy.log(sympy.Rational(exact.numerator, exact.denominator)) / sympy.log(2)
+        else sympy.log(to_sympy(exact)) / sympy.log(2)
     )
     return LeakageBound(exact, value, Enclosure(lo, hi), ub)
 
@@ -346,7 +347,7 @@ def database_leakage_bound(
         raise InvalidArgument(f"Got individuals={individuals!r}; it must be an integer u ≥ 1.")
     k, u = values, individuals
     if level.t is not None:
-        tt = sympy.Rational(level.t.numerator, level.t.denominator)
+        tt = to_sympy(level.t)
         inner = sympy.nsimplify(k / (1 + (k - 1) * tt))  # = k e^ε/(k − 1 + e^ε)
     else:
         E = sympy.exp(level.eps)

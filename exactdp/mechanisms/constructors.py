@@ -26,7 +26,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fmpq, to_fraction
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
 from exactdp.errors import InvalidArgument, InvalidMechanism, PropertyNeverHolds
 from exactdp.kinds import proved_by
 from exactdp.mechanisms.mechanism import (
@@ -105,7 +105,17 @@ def _rectangular_rows(rows: Any) -> tuple[list[list[Any]], int]:
         rows = [[rows[i, j] for j in range(rows.ncols())] for i in range(rows.nrows())]
     elif isinstance(rows, np.ndarray):
         rows = rows.tolist()
-    rows = [list(r) for r in rows]
+    if rows is None or isinstance(rows, (str, bytes)):
+        raise InvalidMechanism(
+            f"Got rows={rows!r}; pass a matrix: a list of rows such as [['1/2', '1/2']], a "
+            "numpy array or a flint.fmpq_mat."
+        )
+    try:
+        rows = [list(r) for r in rows]
+    except TypeError:
+        raise InvalidMechanism(
+            f"Got rows={rows!r}, which is not a list of rows; pass e.g. [['1/2', '1/2']]."
+        ) from None
     if not rows or not rows[0]:
         raise InvalidMechanism("A mechanism needs at least one row and one column.")
     m = len(rows[0])
@@ -173,7 +183,7 @@ def _from_monomial(
             if isinstance(c, Enclosure):
                 cols.append(to_fmpq(c.lo))
             else:
-                cols.append(flint.fmpq(int(c.p), int(c.q)))
+                cols.append(to_fmpq(to_fraction(c)))  # c is a sympy.Rational
         arr = np.empty(E.shape, dtype=object)
         Elist = E.tolist()
         for i, row in enumerate(Elist):
@@ -200,7 +210,7 @@ def _s_expr(level: PrivacyLevel, q: int) -> sympy.Expr:
     """Exact s = e^{-ε/q} as a sympy expression (a Rational when it is rational)."""
     s = level.s_rational(q)
     if s is not None:
-        return sympy.Rational(s.numerator, s.denominator)
+        return to_sympy(s)
     return sympy.exp(-level.eps / q)
 
 
@@ -434,7 +444,7 @@ def tight_constraints_mechanism(
             cols.append(zi)
         else:
             f = Fraction(zi)
-            cols.append(sympy.Rational(f.numerator, f.denominator))
+            cols.append(to_sympy(f))
     if q is not None:
         s = _s_expr(level, q)
         E = metric.exponent_matrix().copy()
@@ -555,7 +565,7 @@ def _parse_parameter(s: Any, name: str) -> sympy.Expr:
         expr = sympy.sympify(s)
     else:
         f = to_fraction(s, name)
-        expr = sympy.Rational(f.numerator, f.denominator)
+        expr = to_sympy(f)
     with workprec(128):
         b = sympy_to_arb(expr)
         ok = b > 0 and b < 1

@@ -12,20 +12,93 @@ from fractions import Fraction
 
 import flint
 import numpy as np
+import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import Sign, arb_from_fraction, certified_sign, sympy_to_arb
+from exactdp.arithmetic.ball import (
+    Sign,
+    arb_from_fraction,
+    arb_to_fraction_interval,
+    certified_sign,
+    sympy_to_arb,
+)
+from exactdp.arithmetic.rationals import to_sympy
 from exactdp.mechanisms.mechanism import RowNormalizedForm
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
+    "log_ratio_bounds",
+    "log_ratio_points",
+    "log_ratio_value",
+    "monomial_value",
+    "rownorm_value",
     "compare_kappa",
     "compare_log_ratio",
     "poly_value_ball",
     "rownorm_equal",
     "rownorm_value_ball",
 ]
+
+
+def log_ratio_bounds(hx: arb, hy: arb, d: Distance) -> tuple[Fraction | None, Fraction | None]:
+    """Exact rationals lo ≤ ln(x/y)/d ≤ hi for every x in the ball ``hx``, y in ``hy``.
+
+    ``lo`` is None (−∞) when ``hx`` reaches 0; both are None (+∞: unbounded) when ``hy``
+    reaches 0.
+    Computed from the balls' endpoints at the current precision (call with ``hx`` not an
+    exact zero: a zero numerator never constrains a privacy level).
+
+    >>> from flint import fmpq
+    >>> log_ratio_bounds(arb(fmpq(1, 2)), arb(fmpq(1, 4)), Distance.rational(1))[0] > 0
+    True
+    """
+    lo, hi = log_ratio_points(hx, hy, d)
+    return (None if lo is None else arb_to_fraction_interval(lo)[0],
+            None if hi is None else arb_to_fraction_interval(hi)[1])
+
+
+def log_ratio_points(hx: arb, hy: arb, d: Distance) -> tuple[arb | None, arb | None]:
+    """:func:`log_ratio_bounds` as exact arb points (cheap to compare; no rational conversion)."""
+    y_lo = hy.lower()
+    if not y_lo > 0:
+        return None, None
+    db = d.ball()
+    hi = ((hx.upper() / y_lo).log() / db).upper()
+    x_lo = hx.lower()
+    lo = ((x_lo / hy.upper()).log() / db).lower() if x_lo > 0 else None
+    return lo, hi
+
+
+def log_ratio_value(ratio: Fraction, d: Distance) -> sympy.Expr:
+    """The exact level ln(R)/d as the sympy expression every route and re-check builds."""
+    return sympy.log(to_sympy(ratio)) / d.to_sympy()
+
+
+def monomial_value(s: sympy.Expr, kappa: Fraction, d: Distance) -> sympy.Expr:
+    """The exact level κ·(−ln s)/d of a monomial form (0 when κ = 0)."""
+    if not kappa:
+        return sympy.Integer(0)
+    neg_log_s = sympy.simplify(-sympy.log(s))
+    return sympy.simplify(sympy.nsimplify(kappa) * neg_log_s / d.to_sympy())
+
+
+def rownorm_value(
+    form: RowNormalizedForm, metric: FiniteMetric, key: tuple[int, int, int, int]
+) -> sympy.Expr:
+    """The exact edge value (Δ·(−ln s) + ln S_b(s) − ln S_a(s))/d of a row-normalized form."""
+    polys, _ = form.row_polynomials
+    sv = form.s
+
+    def S(v: np.ndarray) -> sympy.Expr:
+        return sympy.Add(*[int(c) * sv**k for k, c in enumerate(v.tolist()) if c])
+
+    value = (key[0] * (-sympy.log(sv)) + sympy.log(S(polys[key[2]]))
+             - sympy.log(S(polys[key[1]])))
+    value = value / metric.values[key[3]].to_sympy()
+    if isinstance(sv, sympy.Rational) or polys[key[1]].tolist() == polys[key[2]].tolist():
+        value = sympy.simplify(value)
+    return value
 
 
 def compare_kappa(k1: Fraction, d1: Distance, k2: Fraction, d2: Distance) -> int:

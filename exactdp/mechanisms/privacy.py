@@ -15,8 +15,9 @@ integer arithmetic only, exact for any s, even when the entries are only certifi
 
 *Exact rational mechanisms*: float to find, exact to prove. Entries are converted to
 floats with correct rounding, ratios are formed with one correctly rounded division,
-so a float ratio is within a relative 2⁻⁵⁰ of the true ratio (entries below 2⁻¹⁰⁰⁰,
-where floats lose relative accuracy, are always treated as candidates). For each
+so a float ratio is within a relative 2⁻⁵⁰ of the true ratio (entries whose float is below
+2⁻¹⁰⁰⁰ — including every entry that underflows to 0 — are unknown and always treated as
+candidates; proofs/mech_float_filter.py, lemma E1). For each
 distance class, every (pair, z) whose float ratio is within a relative 10⁻¹² of the
 class's float maximum is a *candidate*; the true maximum is among them. Candidates are
 then compared exactly (``fmpq`` cross-multiplication), and the classes' maxima are
@@ -28,13 +29,21 @@ max over edges of (Δ·(−ln s) + ln S_b(s) − ln S_a(s))/d; candidates are se
 rising precision and ties are decided exactly as polynomial identities in s (s transcendental)
 or as identities of rationals (s rational).
 
-*Certified mechanisms* (ball entries): the same search with balls; the result is an
-enclosure, not an exact value.
+*Certified mechanisms* (ball entries): candidates are chosen with directed float bounds of the
+entries' *logarithms* (an entry whose ball reaches 0 is unknown and always kept — never read
+as small, so entries of 10⁻⁴⁰⁰ or 10⁻⁸⁰⁰ are never dropped), then enclosed with balls; the
+result is an enclosure, not an exact value. Every float filter is proved sound for every
+representable input in ``proofs/mech_float_filter.py``.
+
+*The verdict at ε* (:func:`is_private`) compares an exact level ln(R)/d with ε = ln(T)/d′
+exactly (integer powers when d/d′ is rational, balls otherwise), with no float and no
+simplification of large integers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -45,10 +54,12 @@ from exactdp.arithmetic.ball import Sign, arb_from_fraction, certified_sign, sym
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument, InvalidMechanism, PrecisionLimitReached
 from exactdp.kinds import Verdict, proved_by
+from exactdp.mechanisms.level_compare import compare_log_ratio
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.mechanisms.privacy_result import PrivacyLevelResult
 from exactdp.mechanisms.privacy_routes import level_ball, level_exact, level_monomial, level_rownorm
-from exactdp.spaces.levels import parse_level
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.levels import parse_epsilon, parse_level
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["PrivacyLevelResult", "PrivacyCheck", "privacy_level", "is_private"]
@@ -182,31 +193,94 @@ class PrivacyCheck:
         """Re-verify the level, and the comparison with ε."""
         if not self.level.verify():
             return False
+        expected_violation = None if self.private else self.level.witness
+        if self.violation != expected_violation:
+            return False
         if self.level.is_infinite:
             return not self.private
-        return self.private == (_level_le_eps(self.level, self.eps)[0])
+        try:
+            return self.private == (_level_le_eps(self.level, self.eps)[0])
+        except PrecisionLimitReached:
+            return False
+
+
+def _log_form(eps: sympy.Expr) -> tuple[Fraction, Distance] | None:
+    """ε = ln(T)/d exactly, with T > 1 rational and d = c·√r, when ε = k·√r·ln(T′); else None.
+
+    Reads the sympy tree without evaluating or simplifying anything (no float, no factoring of
+    large integers): factors are a rational k, at most one √r (r a positive integer) and
+    exactly one log of a positive rational.
+    """
+    k = Fraction(1)
+    radicand = 1
+    log_arg: Fraction | None = None
+    for f in sympy.Mul.make_args(eps):
+        if isinstance(f, sympy.Rational):
+            k *= to_fraction(f)
+        elif (isinstance(f, sympy.Pow) and f.exp == sympy.Rational(1, 2)
+              and isinstance(f.base, sympy.Integer) and f.base > 1 and radicand == 1):
+            radicand = int(f.base)
+        elif (isinstance(f, sympy.log) and log_arg is None
+              and isinstance(f.args[0], sympy.Rational) and f.args[0] > 0):
+            log_arg = to_fraction(f.args[0])
+        else:
+            return None
+    if log_arg is None or log_arg == 1 or k == 0:
+        return None
+    if log_arg < 1:
+        log_arg, k = 1 / log_arg, -k
+    if k < 0:
+        return None
+    # ε = k √r ln T = ln T / d with d = 1/(k √r) = √r/(k r)
+    if radicand.bit_length() <= 64:
+        root = Distance.sqrt_of(Fraction(radicand))  # squarefree radicand (small: cheap)
+        d = Distance(1 / (k * root.coef * root.radicand), root.radicand)  # √r = c·√r′
+    else:
+        d = Distance(1 / (k * radicand), radicand)
+    return log_arg, d
 
 
 def _level_le_eps(level: PrivacyLevelResult, eps: sympy.Expr) -> tuple[bool, int | None]:
+    """Decide level ≤ ε exactly (or with balls of rising precision where the values differ).
+
+    No float and no ``sympy.simplify`` of large rationals: an exact level ln(R)/d is compared
+    with ε = ln(T)/d′ by :func:`~exactdp.mechanisms.level_compare.compare_log_ratio` (integer
+    powers when d/d′ is rational; balls otherwise, where Gelfond–Schneider rules out equality).
+    """
     if level.is_infinite:
         return False, None
-    # exact route: level = ln(R)/d with R, d rational and ε = −ln t with t rational:
-    # ln(R)/d ≤ −ln t ⇔ R ≤ t^(−d) ⇔ R^q ≤ (1/t)^p for d = p/q
-    t_val = sympy.exp(-eps)
-    if (
-        level.ratio is not None and level.distance is not None and level.distance.is_rational
-        and isinstance(t_val, sympy.Rational) and level.method in ("exact", "monomial")
-    ):
-        d = level.distance.coef
-        tq = to_fraction(t_val)
-        return level.ratio ** d.denominator <= (1 / tq) ** d.numerator, None
+    if level.value is not None and level.value == eps:
+        return True, None  # the same closed form
+    R, dist = level.ratio, level.distance
+    if level.value is not None and R is not None and dist is not None and R >= 1:
+        # value = ln(R)/d exactly (exact, monomial with rational s, row-monomial)
+        form = _log_form(eps)
+        if form is not None:
+            return compare_log_ratio(R, dist, form[0], form[1]) <= 0, None
+        if isinstance(eps, sympy.Rational) and R != 1:
+            # ln(R)/d = rational q > 0 would make e^{q·d} algebraic: impossible (Lindemann)
+            sign, prec = certified_sign(
+                lambda p: arb_from_fraction(R).log() / dist.ball() - sympy_to_arb(eps),
+                what="level − ε")
+            return sign is Sign.NEGATIVE, prec
     if level.value is not None:
-        diff = sympy.simplify(level.value - eps)
+        diff = level.value - eps
         if diff == 0:
             return True, None
-        if diff.is_number and diff.is_comparable:
-            sign, prec = certified_sign(lambda p: sympy_to_arb(diff), what="level − ε")
-            return sign is not Sign.POSITIVE, prec
+        if diff.is_number and diff.is_comparable is not False:
+            try:
+                sign, prec = certified_sign(lambda p: sympy_to_arb(diff), max_prec=1024,
+                                            what="level − ε")
+                return sign is not Sign.POSITIVE, prec
+            except PrecisionLimitReached:
+                pass
+            if _is_zero_symbolically(diff):
+                return True, None
+            raise PrecisionLimitReached(
+                f"could not decide whether the level {level.value} is ≤ ε = {eps}: they agree "
+                "to 1024 bits and sympy cannot prove them equal; pass ε as the level's own "
+                "closed form (privacy_level(H, d).value) or a rational."
+            )
     assert level.enclosure is not None
     lo, hi = level.enclosure.lo, level.enclosure.hi
 
@@ -227,6 +301,17 @@ def _level_le_eps(level: PrivacyLevelResult, eps: sympy.Expr) -> tuple[bool, int
     )
 
 
+def _is_zero_symbolically(diff: sympy.Expr) -> bool:
+    """sympy's simplification of a small expression; large integers are never factored."""
+    if any(isinstance(a, sympy.Integer) and abs(int(a)).bit_length() > 64
+           for a in diff.atoms(sympy.Integer)):
+        return False
+    try:
+        return bool(sympy.simplify(diff) == 0)
+    except (OverflowError, RecursionError):
+        return False
+
+
 def is_private(
     mechanism: Mechanism, metric: FiniteMetric, eps: Any = None, *, t: Any = None
 ) -> PrivacyCheck:
@@ -240,10 +325,16 @@ def is_private(
     >>> is_private(H, line(4), t="3/4").violation     # h[0,0] = 2·h[1,0] > e^ε·h[1,0]
     (0, 1, 0)
     """
-    lv = parse_level(eps=eps, t=t)
+    _check_shapes(mechanism, metric)
+    if t is None and eps is not None:
+        # parse_epsilon, not parse_level: nothing here needs t = e^-ε, and parse_level's
+        # simplification of e^-ε factors the integers of ε (OverflowError at 10^101 digits)
+        eps_expr = parse_epsilon(eps)
+    else:
+        eps_expr = parse_level(eps=eps, t=t).eps
     level = privacy_level(mechanism, metric)
-    ok, prec = _level_le_eps(level, lv.eps)
+    ok, prec = _level_le_eps(level, eps_expr)
     return PrivacyCheck(
-        private=ok, eps=lv.eps, level=level, violation=None if ok else level.witness,
+        private=ok, eps=eps_expr, level=level, violation=None if ok else level.witness,
         precision=prec,
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import sympy
 
 from exactdp.arithmetic.ball import (
@@ -21,10 +22,16 @@ from exactdp.arithmetic.ball import (
     workprec,
 )
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.mechanisms.float_filter import float_below, log_bounds, log_ratio_upper
 from exactdp.mechanisms.level_compare import (
     compare_kappa,
     compare_log_ratio,
+    log_ratio_bounds,
+    log_ratio_value,
+    monomial_value,
     rownorm_equal,
+    rownorm_value,
     rownorm_value_ball,
 )
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
@@ -126,82 +133,190 @@ def enclose_value(value: sympy.Expr, prec: int = 128) -> Enclosure:
         return Enclosure(*arb_to_fraction_interval(sympy_to_arb(value)))
 
 
+_METHODS = ("monomial", "row-monomial", "exact", "ball")
+
+
+def _encloses(enc: Enclosure | None, value: sympy.Expr) -> bool:
+    """True when the rational interval ``enc`` provably contains the closed form ``value``."""
+    if enc is None or enc.lo > enc.hi:
+        return False
+    if isinstance(value, sympy.Rational):
+        return enc.lo <= to_fraction(value) <= enc.hi
+    for prec in (128, 256, 512, 1024):
+        with workprec(prec):
+            lo, hi = arb_to_fraction_interval(sympy_to_arb(value))
+        if enc.lo <= lo and hi <= enc.hi:
+            return True
+        if hi < enc.lo or lo > enc.hi:
+            return False
+    return False
+
+
+def _valid_witness(w: Any, n: int, m: int) -> bool:
+    return (isinstance(w, tuple) and len(w) == 3 and all(isinstance(i, int) for i in w)
+            and 0 <= w[0] < n and 0 <= w[1] < n and w[0] != w[1] and 0 <= w[2] < m)
+
+
 def _verify_level(res: PrivacyLevelResult) -> bool:
+    """Re-derive every stored claim (value, enclosure, witness, ratio, distance) from H and d0."""
     mech, metric = res._mechanism, res._metric
-    if res.method == "row-monomial":
-        return _verify_rownorm(res)
-    edges = metric.check_edges()
+    if res.method not in _METHODS or res.pairs_checked != len(metric.check_edges()):
+        return False
+    n, m = mech.shape
     if res.value is sympy.oo:
-        assert res.witness is not None
-        a, b, z = res.witness
+        w = res.witness
+        if res.enclosure is not None or w is None or not _valid_witness(w, n, m):
+            return False
+        a, b, z = w
+        if res.distance != metric.distance(a, b):
+            return False
         if mech.kind is MechanismKind.EXACT:
             return mech.entry(a, z) > 0 and mech.entry(b, z) == 0
         return bool(mech.entry(a, z) > 0 and mech.entry(b, z).is_zero())
-    if mech.kind is MechanismKind.EXACT and res.value is not None:
-        # every ratio r on a pair at distance d must satisfy ln r / d ≤ value
-        rows = mech.rows_fraction()
-        if res.witness is None:
-            return all(
-                rows[a][z] == rows[b][z]
-                for a, b in edges
-                for z in range(mech.n_outputs)
-            )
-        a0, b0, z0 = res.witness
-        if rows[b0][z0] == 0:
-            return False
-        r0 = rows[a0][z0] / rows[b0][z0]
-        d0 = metric.distance(a0, b0)
-        with workprec(256):
-            if not sympy_to_arb(res.value).overlaps(arb_from_fraction(r0).log() / d0.ball()):
-                return False
-        for a, b in edges:
-            d = metric.distance(a, b)
-            for x, y in ((a, b), (b, a)):
-                for z in range(mech.n_outputs):
-                    hx, hy = rows[x][z], rows[y][z]
-                    if hx == 0:
-                        continue
-                    if hy == 0:
-                        return False
-                    if compare_log_ratio(hx / hy, d, r0, d0) > 0:
-                        return False
-        return True
-    if mech.monomial is not None and res.method == "monomial":
-        # exact integer re-check: every Δ/d ≤ κ/d* with Δ = E[y,z] − E[x,z] on active columns
-        form = mech.monomial
-        if res.witness is None or res.distance is None:
-            return False
-        a0, b0, z0 = res.witness
-        E = form.exponents
-        kappa = Fraction(int(E[b0, z0]) - int(E[a0, z0]))
-        with workprec(256):
-            claim = sympy_to_arb(-sympy.log(form.s)) * int(kappa) / res.distance.ball()
-            if res.value is None or not sympy_to_arb(res.value).overlaps(claim):
-                return False
-        active = [z for z in range(mech.n_outputs) if not form.zero_columns[z]]
-        for a, b in edges:
-            d = metric.distance(a, b)
-            for x, y in ((a, b), (b, a)):
-                delta = max(int(E[y, z]) - int(E[x, z]) for z in active)
-                if compare_kappa(Fraction(delta), d, kappa, res.distance) > 0:
-                    return False
-        return True
-    # certified entries: every ratio's ball must lie below the enclosure's upper end
-    if res.enclosure is None:
+    if res.witness is not None and not _valid_witness(res.witness, n, m):
         return False
-    hi = res.enclosure.hi
-    balls = mech.to_balls()
-    with workprec(mech.precision or 128):
-        bound = arb_from_fraction(hi)
-        for a, b in edges:
-            db = metric.distance(a, b).ball()
-            for x, y in ((a, b), (b, a)):
-                for z in range(mech.n_outputs):
-                    hx, hy = balls[x, z], balls[y, z]
-                    if hx.is_zero():
-                        continue
-                    if not ((hx / hy).log() / db <= bound):
-                        return False
+    if res.method == "ball":
+        return res.value is None and _verify_ball(res)
+    if res.value is None or not _encloses(res.enclosure, res.value):
+        return False
+    if res.method == "row-monomial":
+        return _verify_rownorm(res)
+    if mech.kind is MechanismKind.EXACT:
+        return _verify_exact(res)
+    if res.method == "monomial":
+        return _verify_monomial(res)
+    return False
+
+
+def _verify_exact(res: PrivacyLevelResult) -> bool:
+    """Exact entries: the witness attains the value and no ratio exceeds it (exact rationals)."""
+    mech, metric = res._mechanism, res._metric
+    edges = metric.check_edges()
+    rows = mech.rows_fraction()
+    if res.witness is None:
+        return res.value == 0 and all(
+            rows[a][z] == rows[b][z] for a, b in edges for z in range(mech.n_outputs))
+    a0, b0, z0 = res.witness
+    if rows[b0][z0] == 0 or rows[a0][z0] == 0:
+        return False
+    r0 = rows[a0][z0] / rows[b0][z0]
+    d0 = metric.distance(a0, b0)
+    if res.distance != d0 or (res.ratio is not None and res.ratio != r0):
+        return False
+    if res.method == "exact" and res.ratio is None:
+        return False
+    if r0 < 1 or (res.value != log_ratio_value(r0, d0) and not (
+        res.method == "monomial" and _monomial_value_ok(res)
+    )):
+        return False
+    for a, b in edges:
+        d = metric.distance(a, b)
+        for x, y in ((a, b), (b, a)):
+            for z in range(mech.n_outputs):
+                hx, hy = rows[x][z], rows[y][z]
+                if hx == 0:
+                    continue
+                if hy == 0:
+                    return False
+                if compare_log_ratio(hx / hy, d, r0, d0) > 0:
+                    return False
+    return True
+
+
+def _monomial_value_ok(res: PrivacyLevelResult) -> bool:
+    """The stored value is κ·(−ln s)/d for the witness's exponent difference κ."""
+    form = res._mechanism.monomial
+    if form is None or res.witness is None or res.distance is None:
+        return False
+    a0, b0, z0 = res.witness
+    E = form.exponents
+    kappa = Fraction(int(E[b0, z0]) - int(E[a0, z0]))
+    if kappa < 0 or form.zero_columns[z0]:
+        return False
+    return bool(res.value == monomial_value(form.s, kappa, res.distance))
+
+
+def _verify_monomial(res: PrivacyLevelResult) -> bool:
+    """Monomial form: exact integer re-check, every Δ/d ≤ κ/d* on active columns."""
+    mech, metric = res._mechanism, res._metric
+    form = mech.monomial
+    if form is None:
+        return False
+    E = form.exponents
+    active = [z for z in range(mech.n_outputs) if not form.zero_columns[z]]
+    if res.witness is None:
+        if res.value != 0:
+            return False
+        kappa, dstar = Fraction(0), Distance.rational(1)
+    else:
+        a0, b0, z0 = res.witness
+        if res.distance != metric.distance(a0, b0) or not _monomial_value_ok(res):
+            return False
+        s_rat = form.s_rational
+        kappa = Fraction(int(E[b0, z0]) - int(E[a0, z0]))
+        if res.ratio is not None and (s_rat is None or res.ratio != s_rat ** (-int(kappa))):
+            return False
+        dstar = res.distance
+    for a, b in metric.check_edges():
+        d = metric.distance(a, b)
+        for x, y in ((a, b), (b, a)):
+            delta = max((int(E[y, z]) - int(E[x, z]) for z in active), default=0)
+            if compare_kappa(Fraction(max(delta, 0)), d, kappa, dstar) > 0:
+                return False
+    return True
+
+
+def _verify_ball(res: PrivacyLevelResult) -> bool:
+    """Certified entries: the witness's ratio reaches the lower end, every ratio stays below
+    the upper end (balls, at the mechanism's precision and then at twice and four times it)."""
+    enc = res.enclosure
+    if enc is None or enc.lo > enc.hi or enc.hi < 0:
+        return False
+    if enc.lo > 0 and res.witness is None:
+        return False
+    base = res._mechanism.precision or 128
+    return any(_ball_bounds_hold(res, prec) for prec in (base, 2 * base, 4 * base))
+
+
+def _ball_bounds_hold(res: PrivacyLevelResult, prec: int) -> bool:
+    mech, metric = res._mechanism, res._metric
+    enc = res.enclosure
+    assert enc is not None
+    with workprec(prec):
+        balls = mech.to_balls()
+        if res.witness is not None:
+            a0, b0, z0 = res.witness
+            d0 = metric.distance(a0, b0)
+            if res.distance != d0:
+                return False
+            lo, _ = log_ratio_bounds(balls[a0, z0], balls[b0, z0], d0)
+            if lo is None or lo < enc.lo:
+                return False
+        elif res.distance is not None:
+            return False
+        edges = metric.check_edges()
+        if not edges:
+            return True
+        arr = np.asarray(edges, dtype=np.int64).reshape(len(edges), 2)
+        A = np.concatenate([arr[:, 0], arr[:, 1]])
+        B = np.concatenate([arr[:, 1], arr[:, 0]])
+        L, U = log_bounds(balls)
+        hi_ball = arb_from_fraction(enc.hi)
+        vidx = metric.index[A, B]
+        for v in np.unique(vidx).tolist():
+            sel = np.nonzero(vidx == v)[0]
+            d = metric.values[int(v)]
+            # every ratio whose proved float upper bound ru satisfies ru ≤ hi·d is settled
+            # (proofs/mech_float_filter.py, lemma B); the rest are enclosed with balls
+            ru = log_ratio_upper(L, U, A[sel], B[sel])
+            rows, zs = np.nonzero(ru > float_below(hi_ball * d.ball()))
+            for r, z in zip(rows.tolist(), zs.tolist()):
+                hx = balls[int(A[sel[r]]), z]
+                if not hx.upper() > 0:
+                    continue
+                _, hi = log_ratio_bounds(hx, balls[int(B[sel[r]]), z], d)
+                if hi is None or hi > enc.hi:
+                    return False
     return True
 
 
@@ -218,12 +333,19 @@ def _verify_rownorm(res: PrivacyLevelResult) -> bool:
     m = len(E[0])
     d0 = metric.index[a0, b0]
     k0 = (max(E[b0][z] - E[a0][z] for z in range(m)), int(pid[a0]), int(pid[b0]), int(d0))
-    if E[b0][z0] - E[a0][z0] != k0[0]:
+    if E[b0][z0] - E[a0][z0] != k0[0] or res.distance != metric.values[k0[3]]:
         return False
-    with workprec(256):
-        if res.value is None or not sympy_to_arb(res.value).overlaps(
-            rownorm_value_ball(form, metric, k0)
-        ):
+    if res.value != rownorm_value(form, metric, k0):
+        return False
+    s_rat = form.s_rational
+    if res.ratio is not None:
+        if s_rat is None:
+            return False
+
+        def ev(v: Any) -> Fraction:
+            return sum((int(c) * s_rat**k for k, c in enumerate(v.tolist()) if c), Fraction(0))
+
+        if res.ratio != s_rat ** (-k0[0]) * ev(polys[k0[2]]) / ev(polys[k0[1]]):
             return False
     seen = set()
     for a, b in metric.check_edges():

@@ -25,12 +25,21 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_fraction
 from exactdp.errors import PrecisionLimitReached
 from exactdp.kinds import proved_by
-from exactdp.mechanisms.float_filter import REL_MARGIN, float_and_masks
+from exactdp.mechanisms.float_filter import (
+    REL_MARGIN,
+    float_and_masks,
+    log_bounds,
+    log_ratio_candidates,
+)
 from exactdp.mechanisms.level_compare import (
     compare_kappa,
     compare_log_ratio,
+    log_ratio_points,
+    log_ratio_value,
+    monomial_value,
     poly_value_ball,
     rownorm_equal,
+    rownorm_value,
     rownorm_value_ball,
 )
 from exactdp.mechanisms.mechanism import Mechanism
@@ -94,9 +103,7 @@ def level_monomial(
             best = (kappa, d, top[1], top[2], top[3])
     assert best is not None
     kappa, d, y, y2, z = best
-    neg_log_s = sympy.simplify(-sympy.log(form.s))
-    value = sympy.nsimplify(kappa) * neg_log_s / d.to_sympy() if kappa else sympy.Integer(0)
-    value = sympy.simplify(value)
+    value = monomial_value(form.s, kappa, d)
     s_rat = form.s_rational
     ratio = s_rat ** (-int(kappa)) if s_rat is not None else None
     return PrivacyLevelResult(
@@ -165,15 +172,7 @@ def level_rownorm(
     key = klist[ib]
     a, b, z = keys[key]
     d = metric.values[key[3]]
-    sv = form.s
-
-    def S(v: np.ndarray) -> sympy.Expr:
-        return sympy.Add(*[int(c) * sv**k for k, c in enumerate(v.tolist()) if c])
-
-    value = (key[0] * (-sympy.log(sv)) + sympy.log(S(polys[key[2]])) - sympy.log(S(polys[key[1]])))
-    value = value / d.to_sympy()
-    if isinstance(sv, sympy.Rational) or polys[key[1]].tolist() == polys[key[2]].tolist():
-        value = sympy.simplify(value)
+    value = rownorm_value(form, metric, key)
     s_rat = form.s_rational
     ratio = None
     if s_rat is not None:
@@ -202,10 +201,16 @@ def _numerators_denominators(ents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return P, Q
 
 
+@proved_by("mech_float_filter")
 def level_exact(
     mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
 ) -> PrivacyLevelResult:
-    """Exact rational entries: float pre-filter per distance class, exact comparison after."""
+    """Exact rational entries: float pre-filter per distance class, exact comparison after.
+
+    The filter keeps every pair within a relative ``REL_MARGIN`` of the class's float maximum
+    and every pair with an entry whose float is below ``TINY`` (underflow is "unknown"), so the
+    exact maximiser is always kept (proofs/mech_float_filter.py, lemma E1).
+    """
     ents = mech.entries_object()
     A, B = _directed(I, J)
     npairs = len(I)
@@ -233,7 +238,7 @@ def level_exact(
         fmax = 0.0
         for start in range(0, len(members), chunk):
             sel = members[start : start + chunk]
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 R = F[A[sel]] / F[B[sel]]
             R[~P[B[sel]]] = 0.0  # both zero: no constraint
             R[unsafe[A[sel]] | unsafe[B[sel]]] = 0.0
@@ -242,7 +247,7 @@ def level_exact(
         cls_best: tuple[flint.fmpq, int, int, int] | None = None
         for start in range(0, len(members), chunk):
             sel = members[start : start + chunk]
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 R = F[A[sel]] / F[B[sel]]
             R[~P[B[sel]]] = -1.0
             forced = (unsafe[A[sel]] | unsafe[B[sel]]) & P[B[sel]]
@@ -283,7 +288,7 @@ def level_exact(
     if best is None:
         return zero_level(mech, metric, npairs, "exact")
     ratio, d, a, b, z = best
-    value = sympy.log(sympy.Rational(ratio.numerator, ratio.denominator)) / d.to_sympy()
+    value = log_ratio_value(ratio, d)
     return PrivacyLevelResult(
         value=value, enclosure=enclose_value(value), witness=(a, b, z), ratio=ratio,
         distance=d, method="exact", pairs_checked=npairs,
@@ -291,26 +296,26 @@ def level_exact(
     )
 
 
+@proved_by("mech_float_filter")
 def level_ball(
     mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
 ) -> PrivacyLevelResult:
-    """Certified (ball) entries: an enclosure of the level, and a witness of its lower end."""
+    """Certified (ball) entries: an enclosure of the level, and a witness of its lower end.
+
+    Candidates are chosen per distance class by directed float bounds of the entries'
+    logarithms (:func:`~exactdp.mechanisms.float_filter.log_ratio_candidates`): an entry whose
+    ball reaches 0 is unknown and always kept, never dropped as small, so the maximiser is
+    always among the candidates (proofs/mech_float_filter.py, lemma B). Each candidate's ratio
+    is then enclosed with balls (:func:`~exactdp.mechanisms.level_compare.log_ratio_bounds`).
+    """
     A, B = _directed(I, J)
     npairs = len(I)
     if len(A) == 0:
         return zero_level(mech, metric, npairs, "ball")
-    balls = mech.to_balls()
-    n, m = balls.shape
     prec = mech.precision or 128
     with workprec(prec):
-        lo = np.empty((n, m))
-        hi = np.empty((n, m))
-        for (i, j), v in np.ndenumerate(balls):
-            lo[i, j] = max(0.0, float(v.lower()))
-            hi[i, j] = float(v.upper())
-        # float bounds inflated to cover the rounding of the float conversions
-        lo_f = lo * (1 - 1e-15)
-        hi_f = hi * (1 + 1e-15) + 1e-300
+        balls = mech.to_balls()
+        Lg, Ug = log_bounds(balls)
         best_lo: arb | None = None
         best_hi: arb | None = None
         best_w: tuple[int, int, int] | None = None
@@ -318,43 +323,37 @@ def level_ball(
         for v, members in _group_by_distance(metric, A, B).items():
             d = metric.values[v]
             a, b = A[members], B[members]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                r_hi = hi_f[a] / lo_f[b]  # upper bound of each ratio (inf if lo = 0)
-                r_lo = lo_f[a] / hi_f[b]
-            r_hi = np.where(hi_f[a] <= 1e-300, 0.0, r_hi)
-            if np.isinf(r_hi).any():
-                rr, zz = np.argwhere(np.isinf(r_hi))[0]
-                ya, yb = int(a[rr]), int(b[rr])
-                if balls[ya, zz] > 0 and balls[yb, zz].is_zero():
-                    return PrivacyLevelResult(
-                        value=sympy.oo, enclosure=None, witness=(ya, yb, int(zz)),
-                        ratio=None, distance=d, method="ball",
-                        pairs_checked=npairs, _mechanism=mech, _metric=metric,
-                    )
-                raise PrecisionLimitReached(
-                    f"entry [{yb}][{zz}] = {balls[yb, zz]} is a ball containing 0: cannot "
-                    "bound the privacy ratio; build the mechanism at higher precision."
-                )
-            floor = float(np.nanmax(r_lo)) * (1 - 1e-12)
-            rows, zs = np.nonzero(r_hi >= floor)
+            rows, zs = log_ratio_candidates(Lg, Ug, a, b)
             for rr, zz in zip(rows.tolist(), zs.tolist()):
                 ya, yb = int(a[rr]), int(b[rr])
-                ratio_ball = balls[ya, zz] / balls[yb, zz]
-                lval = ratio_ball.log() / d.ball()
-                if best_lo is None or best_hi is None:
-                    best_lo, best_hi, best_w, best_d = lval, lval, (ya, yb, zz), d
-                    continue
-                if lval.lower() > best_lo.lower():
-                    best_lo, best_w, best_d = lval, (ya, yb, zz), d
-                if lval.upper() > best_hi.upper():
-                    best_hi = lval
-        if best_lo is None or best_hi is None:
+                hx, hy = balls[ya, zz], balls[yb, zz]
+                if not hx.upper() > 0:
+                    continue  # h[ya, zz] = 0: no constraint
+                lo, hi = log_ratio_points(hx, hy, d)
+                if hi is None:
+                    if hx > 0 and hy.is_zero():
+                        return PrivacyLevelResult(
+                            value=sympy.oo, enclosure=None, witness=(ya, yb, zz),
+                            ratio=None, distance=d, method="ball",
+                            pairs_checked=npairs, _mechanism=mech, _metric=metric,
+                        )
+                    raise PrecisionLimitReached(
+                        f"entry [{yb}][{zz}] = {hy} is a ball containing 0: cannot "
+                        "bound the privacy ratio; build the mechanism at higher precision."
+                    )
+                if best_hi is None or hi > best_hi:
+                    best_hi = hi
+                if lo is not None and (best_lo is None or lo > best_lo):
+                    best_lo, best_w, best_d = lo, (ya, yb, zz), d
+        if best_hi is None:
             return zero_level(mech, metric, npairs, "ball")
-        lo_q = arb_to_fraction_interval(best_lo)[0]
         hi_q = arb_to_fraction_interval(best_hi)[1]
+        lo_q = Fraction(0) if best_lo is None else arb_to_fraction_interval(best_lo)[0]
+    if lo_q <= 0:
+        lo_q = Fraction(0)
+        best_w = best_d = None  # the lower end 0 needs no witness
     return PrivacyLevelResult(
-        value=None, enclosure=Enclosure(max(lo_q, Fraction(0)), hi_q), witness=best_w,
-        ratio=None,
-        distance=best_d, method="ball", pairs_checked=npairs,
+        value=None, enclosure=Enclosure(lo_q, max(hi_q, lo_q)), witness=best_w,
+        ratio=None, distance=best_d, method="ball", pairs_checked=npairs,
         _mechanism=mech, _metric=metric,
     )

@@ -18,14 +18,14 @@ True
 """
 
 from exactdp.kinds import Verdict
+from exactdp.pufferfish.bernoulli_forms import closed_forms
 from exactdp.pufferfish.calibration import (
     ConservativeScale,
     ExactScale,
     conservative_scale,
     exact_scale,
 )
-from exactdp.pufferfish.certify import PopulationCertificate, certify, parse_scale
-from exactdp.pufferfish.closed_forms import closed_forms
+from exactdp.pufferfish.certification import PopulationCertificate, certify, parse_scale
 from exactdp.pufferfish.distributions import (
     DiscreteDistribution,
     bernoulli,

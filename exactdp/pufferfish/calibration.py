@@ -13,6 +13,7 @@ Both results are frozen dataclasses with ``verify()``. Verdicts are
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -28,17 +29,18 @@ from exactdp.arithmetic.ball import (
 )
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.rationals import to_fmpq, to_sympy
 from exactdp.arithmetic.validate import read_tol
 from exactdp.errors import (
     CertificateInvalid,
+    ExactDPError,
     InvalidArgument,
     PrecisionLimitReached,
 )
 from exactdp.kinds import Sign, Verdict, proved_by
-from exactdp.pufferfish.closed_forms import bernoulli_theta_expr, exact_sign
+from exactdp.pufferfish.bernoulli_forms import bernoulli_theta_expr, closed_form_solves, exact_sign
 from exactdp.pufferfish.distributions import DiscreteDistribution
-from exactdp.pufferfish.loss import decide_loss, loss_float, union_points
+from exactdp.pufferfish.loss import decide_loss, is_worst_point, loss_float, union_points
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.pufferfish.transport import TransportPlan, transport_plan
 from exactdp.spaces.levels import PrivacyLevel, parse_level
@@ -92,11 +94,19 @@ class ConservativeScale:
     eps: sympy.Expr
 
     def verify(self) -> bool:
-        """Re-check the plan and that θ = W_∞/ε."""
-        winf = sympy.Rational(self.winf.numerator, self.winf.denominator)
-        return self.plan.verify() and self.plan.winf == self.winf and sympy.simplify(
-            self.theta - winf / self.eps
-        ) == 0
+        """Re-check the plan (marginals, monotone hence optimal, both costs), that the stored
+        W_∞ and W_1 are the plan's, and that θ = W_∞/ε exactly."""
+        if not (self.plan.verify() and self.plan.winf == self.winf and self.plan.w1 == self.w1):
+            return False
+        try:
+            eps = parse_level(eps=self.eps).eps
+            winf = to_sympy(self.winf)
+            expected = winf / eps
+            if self.theta == expected:
+                return True
+            return exact_sign(self.theta - expected, max_prec=MAX_PREC) is Sign.ZERO
+        except ExactDPError:
+            return False
 
     def ball(self, prec: int = 64) -> arb:
         """Certified enclosure of θ."""
@@ -115,7 +125,7 @@ def conservative_scale(pair: Any, eps: Any) -> ConservativeScale:
     pr = as_pair(pair)
     level = _level(eps)
     plan = transport_plan(pr.P, pr.Q)
-    winf = sympy.Rational(plan.winf.numerator, plan.winf.denominator)
+    winf = to_sympy(plan.winf)
     return ConservativeScale(
         theta=winf / level.eps, winf=plan.winf, w1=plan.w1, plan=plan, eps=level.eps
     )
@@ -176,32 +186,54 @@ class ExactScale:
         return float((self.lo + self.hi) / 2)
 
     def verify(self) -> bool:
-        """Re-check the claim by the independent O(m²) double sums.
+        """Re-check every claim by the independent O(m²) double sums and exact algebra.
 
-        θ* = 0: the pmf ratio is checked exactly. Otherwise: not private (FAILS) at lo
-        and private (HOLDS) at hi (direct sums), 0 < lo < hi, hi − lo ≤ tol·hi, and the closed
-        form's ball (if any) lies in [lo, hi].
+        θ* = 0: the pmf ratio is checked exactly (and ``identical`` against P = Q). Otherwise:
+        not private (FAILS) at lo and private (HOLDS) at hi (direct sums), 0 < lo < hi,
+        hi − lo ≤ tol·hi, the stored verdicts and worst point agree, and a closed form is
+        *proved equal* to θ*, not only placed in (lo, hi]: θ* is substituted into the defining
+        equation — the binding end ratio equals e^ε exactly (symbolic zero), the other end
+        ratio is ≤ e^ε — and the loss is strictly decreasing in θ, so that root is the least
+        private scale (proofs/pufferfish_bernoulli.py, steps (a)–(d)).
         """
+        try:
+            return self._verify()
+        except ExactDPError:
+            return False
+
+    def _verify(self) -> bool:
         level = parse_level(eps=self.eps)
+        if self.identical != (self.P == self.Q):
+            return False
         if self.zero_noise:
-            return self.lo == self.hi == 0 and is_zero_noise(self.P, self.Q, level)
+            return (self.lo == self.hi == 0 and self.method == "zero_noise"
+                    and self.theta_expr in (None, 0) and is_zero_noise(self.P, self.Q, level))
+        if self.method not in ("closed_form", "root_finding"):
+            return False
+        if (self.theta_expr is None) != (self.method == "root_finding"):
+            return False
+        if (self.verdict_lo not in (None, Verdict.FAILS)
+                or self.verdict_hi not in (None, Verdict.HOLDS)):
+            return False
         if not (0 < self.lo < self.hi and self.hi - self.lo <= self.tol * self.hi):
             return False
         at_lo = decide_loss(self.P, self.Q, self.lo, level, direct=True, symbolic_ties=False)
         at_hi = decide_loss(self.P, self.Q, self.hi, level, direct=True, symbolic_ties=False)
         if at_lo.verdict is not Verdict.FAILS or at_hi.verdict is not Verdict.HOLDS:
             return False
+        if self.worst_point_lo is not None and not is_worst_point(
+                self.P, self.Q, self.lo, self.worst_point_lo):
+            return False
         if self.theta_expr is not None:
             # lo < θ* ≤ hi, signs decided at rising precision (a fixed 128 bits is not
             # enough when ε is within 10⁻³⁰ of a threshold)
-            lo = sympy.Rational(self.lo.numerator, self.lo.denominator)
-            hi = sympy.Rational(self.hi.numerator, self.hi.denominator)
-            try:
-                above = exact_sign(self.theta_expr - lo, max_prec=MAX_PREC)
-                below = exact_sign(hi - self.theta_expr, max_prec=MAX_PREC)
-            except PrecisionLimitReached:
-                return False
+            lo = to_sympy(self.lo)
+            hi = to_sympy(self.hi)
+            above = exact_sign(self.theta_expr - lo, max_prec=MAX_PREC)
+            below = exact_sign(hi - self.theta_expr, max_prec=MAX_PREC)
             if above is not Sign.POSITIVE or below is Sign.NEGATIVE:
+                return False
+            if not closed_form_solves(self.P, self.Q, level, self.theta_expr):
                 return False
         return True
 
@@ -327,8 +359,11 @@ def _float_guided(
 ) -> tuple[Fraction, Fraction, int, Fraction] | None:
     """Float to find, balls to prove: certify a bracket of relative width 2·tol/3 around
     the float guess; None (fall back to certified bisection) if either verdict disagrees."""
-    guess = _float_root(P, Q, level.eps_float(), float(upper))
-    if guess is None or guess <= 0:
+    try:
+        guess = _float_root(P, Q, level.eps_float(), float(upper))
+    except OverflowError:  # supports or ε beyond the float range: no guess, bisect instead
+        return None
+    if guess is None or guess <= 0 or not math.isfinite(guess):
         return None
     g = Fraction(guess)
     w = tol / 3
@@ -482,7 +517,7 @@ def exact_scale(
             raise CertificateInvalid(
                 f"closed form says θ* = 0 ({branch}) but the exact pmf test did not (a bug)"
             )
-        theta_expr = sympy.Rational(width.numerator, width.denominator) * expr
+        theta_expr = to_sympy(width) * expr
         prec = 64
         while True:
             with workprec(prec):

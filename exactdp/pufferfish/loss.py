@@ -28,8 +28,8 @@ from fractions import Fraction
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import arb_from_fraction, workprec
-from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.rationals import to_fmpq, to_sympy
 from exactdp.errors import PrecisionLimitReached
 from exactdp.kinds import Verdict, proved_by
 from exactdp.pufferfish.distributions import DiscreteDistribution
@@ -44,7 +44,12 @@ __all__ = [
     "loss_float",
     "decide_loss",
     "log_ratio_expr",
+    "is_worst_point",
+    "WORST_POINT_REL",
 ]
+
+#: Relative slack within which a stored "worst point" must attain the largest log-ratio.
+WORST_POINT_REL = Fraction(1, 2**40)
 
 
 def union_points(P: DiscreteDistribution, Q: DiscreteDistribution) -> list[Fraction]:
@@ -114,6 +119,26 @@ def loss_float(
     if min(gp) <= 0 or min(gq) <= 0:
         return math.inf
     return max(abs(math.log(a) - math.log(b)) for a, b in zip(gp, gq))
+
+
+def is_worst_point(
+    P: DiscreteDistribution, Q: DiscreteDistribution, theta: Fraction, point: Fraction
+) -> bool:
+    """``point`` is a support point whose |ln g_P − ln g_Q| at θ is the largest to within a
+    relative :data:`WORST_POINT_REL` (the search names it by float midpoints, so two points
+    whose values agree to ~10⁻¹⁶ may come in either order; a point certainly further below is
+    rejected). Independent O(m²) sums at 128 bits.
+    """
+    points = union_points(P, Q)
+    if point not in points:
+        return False
+    with workprec(128):
+        gp = kernel_sums_direct(points, _masses(P, points), theta)
+        gq = kernel_sums_direct(points, _masses(Q, points), theta)
+        logs = [abs(a.log() - b.log()) for a, b in zip(gp, gq)]
+        mine = arb_to_fraction_interval(logs[points.index(point)])[1]
+        top = max(arb_to_fraction_interval(v)[0] for v in logs)
+    return mine >= top * (1 - WORST_POINT_REL)
 
 
 def kernel_sums_direct(
@@ -187,7 +212,7 @@ def log_ratio_expr(
     def g(dist: DiscreteDistribution) -> sympy.Expr:
         return sympy.Add(
             *[
-                sympy.Rational(w.numerator, w.denominator)
+                to_sympy(w)
                 * sympy.exp(-sympy.Rational(abs(y - d) / theta))
                 for d, w in zip(dist.support, dist.probs)
             ]

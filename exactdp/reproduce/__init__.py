@@ -37,5 +37,5 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     """Import on first use (keeps ``python -m exactdp.reproduce.fig6`` free of warnings)."""
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        return getattr(importlib.import_module(_LAZY[name]), name)  # deferred: python -m exactdp.reproduce.figN
     raise AttributeError(f"module 'exactdp.reproduce' has no attribute {name!r}")

@@ -33,6 +33,7 @@ from exactdp.arithmetic.ball import (
     workprec,
 )
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_sympy
 from exactdp.kinds import Verdict, proved_by
 from exactdp.mechanisms.bounds import database_leakage_bound
 from exactdp.reproduce.fig6 import eps_grid, fmt_interval
@@ -138,7 +139,7 @@ def product_prior_regularity(
         neg = [i for i, a in enumerate(alpha) if a < 0]
         regular = not neg
         ratio = 1 / ((1 + (k - 1) * tq) * pmax)
-        exact = u * sympy.log(sympy.Rational(ratio.numerator, ratio.denominator)) / sympy.log(2)
+        exact = u * sympy.log(to_sympy(ratio)) / sympy.log(2)
         with workprec(128):
             enc = Enclosure(*arb_to_fraction_interval(
                 u * arb_from_fraction(ratio).log() / arb(2).log()))
@@ -168,7 +169,7 @@ def product_prior_regularity(
     neg = [i for i, s in enumerate(signs) if s is Sign.NEGATIVE]
     regular = not neg
     E = sympy.exp(level.eps)
-    exact = u * sympy.log(E / ((E + k - 1) * sympy.Rational(pmax.numerator, pmax.denominator)))
+    exact = u * sympy.log(E / ((E + k - 1) * to_sympy(pmax)))
     exact = exact / sympy.log(2)
     return ProductRegularity(regular, alpha_iv, neg[0] if neg else None, used,
                              enc if regular else None, exact if regular else None,

@@ -26,6 +26,7 @@ import sympy
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_sympy
 from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric, count_queries, sum_query
 from exactdp.tight import TightConstraintsResult, tight_constraints
@@ -136,7 +137,7 @@ def _rows(metric: FiniteMetric, eps_values: list[Fraction], geo: Any) -> list[Fi
     for e in eps_values:
         res = tight_constraints(metric, eps=e)
         assert isinstance(res, TightConstraintsResult)
-        g = geo(sympy.Rational(e.numerator, e.denominator))
+        g = geo(to_sympy(e))
         rows.append(
             Fig6Row(
                 eps=e,

@@ -27,7 +27,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import certified_sign
-from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.rationals import to_fmpq, to_sympy
 from exactdp.errors import InvalidArgument
 from exactdp.kinds import Sign, proved_by
 from exactdp.spaces.levels import PrivacyLevel
@@ -145,8 +145,8 @@ class ExpPoly:
         """The closed form at ε = ``eps`` as a sympy expression."""
         return sympy.Add(
             *[
-                sympy.Rational(c.numerator, c.denominator)
-                * sympy.exp(-eps * sympy.Rational(r.numerator, r.denominator))
+                to_sympy(c)
+                * sympy.exp(-eps * to_sympy(r))
                 for r, c in sorted(self._terms.items())
             ]
         )

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import sympy
 
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.rationals import to_fraction, to_sympy
 from exactdp.errors import InvalidArgument, InvalidSet
 
 __all__ = [
@@ -179,7 +179,7 @@ def comparison_key(a: Point, b: Point, norm: Norm) -> Fraction:
 
 def key_to_sympy(key: Fraction, norm: Norm) -> sympy.Expr:
     """The distance whose :func:`comparison_key` is ``key``, as an exact sympy number."""
-    r = sympy.Rational(key.numerator, key.denominator)
+    r = to_sympy(key)
     return sympy.sqrt(r) if norm == "l2" else r
 
 

@@ -30,7 +30,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import certified_sign, sympy_to_arb, workprec
 from exactdp.arithmetic.expressions import parse_closed_form
-from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq, to_sympy
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.kinds import Sign, Verdict, proved_by
 from exactdp.sets._boxes import Box, as_boxes, region_diameter
@@ -112,7 +112,7 @@ def factor_terms(bound: str, X: PointSet, Y: PointSet, d_H: sympy.Expr, diam_K: 
 
 
 def _factor_expr(terms: _Factor, eps: sympy.Expr) -> sympy.Expr:
-    return sympy.Add(*[sympy.Rational(a.numerator, a.denominator) * sympy.exp(eps * b) for a, b in terms])
+    return sympy.Add(*[to_sympy(a) * sympy.exp(eps * b) for a, b in terms])
 
 
 @proved_by("sets_correct_bound")
@@ -270,7 +270,7 @@ def _decide(T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: Pri
     if all(isinstance(b, sympy.Rational) for _, b in terms):
         margin = (
             ExpPoly.sum(
-                T_Y.value.shift(-Fraction(int(b.p), int(b.q))) * a
+                T_Y.value.shift(-fmpq_to_fraction(b)) * a
                 for a, b in terms  # type: ignore[attr-defined]
             )
             - T_X.value
@@ -284,7 +284,7 @@ def _decide(T_X: CapacityResult, T_Y: CapacityResult, terms: _Factor, level: Pri
         acc[key] = acc.get(key, Fraction(0)) - c
     for a, b in terms:
         for r, c in T_Y.value.terms.items():
-            key = sympy.expand(b - sympy.Rational(r.numerator, r.denominator))
+            key = sympy.expand(b - to_sympy(r))
             acc[key] = acc.get(key, Fraction(0)) + a * c
     live = [(k, c) for k, c in acc.items() if c]
     if not live:
@@ -321,7 +321,7 @@ def _exact_factor(value: Any, name: str) -> sympy.Expr:
     elif isinstance(value, int):
         expr = sympy.Integer(value)
     elif isinstance(value, Fraction):
-        expr = sympy.Rational(value.numerator, value.denominator)
+        expr = to_sympy(value)
     elif isinstance(value, sympy.Expr):
         expr = value
     else:
@@ -361,7 +361,7 @@ def _guaranteed(name: str, nm: Norm, X: PointSet, Y: PointSet, diam_K: sympy.Exp
         return True  # Theorem C
     if name == "paper" and isinstance(diam_K, sympy.Rational):
         # Corollary E: |X| ≤ e^{ε·diam₁ K} makes "paper" weaker than Theorem B
-        d = Fraction(int(diam_K.p), int(diam_K.q))
+        d = fmpq_to_fraction(diam_K)
         margin = ExpPoly({-d: 1}) - ExpPoly.constant(len(X))
         return exp_poly_sign(margin, level)[0] is not Sign.NEGATIVE
     return False

@@ -30,6 +30,7 @@ from exactdp.arithmetic.ball import (
     workprec,
 )
 from exactdp.arithmetic.expressions import parse_closed_form
+from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import (
     ExactnessRequired,
     InstanceTooLarge,
@@ -67,9 +68,9 @@ def _real(value: Any, name: str) -> sympy.Expr:
         f = float(value)
         if math.isnan(f) or math.isinf(f):
             raise InvalidSet(f"Got {name}={value!r}; coordinates must be finite numbers.")
-        return sympy.Rational(*Fraction(f).as_integer_ratio())
+        return to_sympy(Fraction(f))
     if isinstance(value, Fraction):
-        return sympy.Rational(value.numerator, value.denominator)
+        return to_sympy(value)
     if isinstance(value, str):
         expr = parse_closed_form(value, name, InvalidSet)  # never sympify/eval user text
     elif isinstance(value, int):
@@ -316,8 +317,8 @@ _MAX_IE_BOXES = 14
 def _real_raw_boxes(X: RealPointSet, K: tuple[Box, ...]) -> list[tuple[RealPoint, RealPoint]]:
     return [
         (
-            tuple(sympy.Rational(lo.numerator, lo.denominator) - c for lo, c in zip(b.lower, x)),
-            tuple(sympy.Rational(hi.numerator, hi.denominator) - c for hi, c in zip(b.upper, x)),
+            tuple(to_sympy(lo) - c for lo, c in zip(b.lower, x)),
+            tuple(to_sympy(hi) - c for hi, c in zip(b.upper, x)),
         )
         for x in X.points
         for b in K

@@ -17,9 +17,10 @@ from typing import Any
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import sympy_to_arb, workprec
+from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
 from exactdp.arithmetic.expressions import parse_real_expression
-from exactdp.arithmetic.rationals import to_fmpq, to_fraction
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
+from exactdp.arithmetic.rounding import float_down, float_up
 from exactdp.errors import ExactnessRequired, InvalidArgument, InvalidMetric
 
 __all__ = ["Distance", "as_distance", "triangle_holds"]
@@ -81,6 +82,19 @@ class Distance:
     def __float__(self) -> float:
         return float(self.coef) * math.sqrt(self.radicand)
 
+    def float_bounds(self) -> tuple[float, float]:
+        """Floats ``lo ≤ self ≤ hi`` for every value (no overflow error: ``hi`` may be inf,
+        ``lo`` the largest float; underflow gives ``lo = 0``).
+
+        >>> Distance.rational(10**400).float_bounds()[1], Distance.sqrt_of(2).float_bounds()[0] < 2**0.5 + 1e-15
+        (inf, True)
+        """
+        if self.is_rational:
+            return float_down(self.coef), float_up(self.coef)
+        with workprec(80):
+            lo, hi = arb_to_fraction_interval(self.ball())
+        return max(0.0, float_down(lo)), float_up(hi)
+
     def ball(self) -> arb:
         """Ball enclosure at the current flint precision."""
         c = arb(to_fmpq(self.coef))
@@ -89,7 +103,7 @@ class Distance:
         return c * arb(self.radicand).sqrt()
 
     def to_sympy(self) -> sympy.Expr:
-        return sympy.Rational(self.coef.numerator, self.coef.denominator) * sympy.sqrt(
+        return to_sympy(self.coef) * sympy.sqrt(
             self.radicand
         )
 

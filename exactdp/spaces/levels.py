@@ -19,7 +19,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import certified_sign, sympy_to_arb
 from exactdp.arithmetic.expressions import parse_real_expression
-from exactdp.arithmetic.rationals import to_fmpq, to_fraction
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
 from exactdp.errors import InvalidArgument, InvalidPrivacyLevel
 from exactdp.kinds import Sign
 
@@ -198,7 +198,7 @@ def parse_level(eps: Any = None, t: Any = None) -> PrivacyLevel:
                 f"Got t={t!r}; t = e^-ε must lie strictly between 0 and 1 "
                 f"(t = 1/2 means ε = ln 2)."
             )
-        eps_expr = -sympy.log(sympy.Rational(tq.numerator, tq.denominator))
+        eps_expr = -sympy.log(to_sympy(tq))
         eps_expr = sympy.expand_log(eps_expr, force=True)
         return PrivacyLevel(eps=sympy.simplify(eps_expr), t=tq, eps_rational=None)
     value = parse_epsilon(eps)

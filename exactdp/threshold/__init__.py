@@ -9,7 +9,12 @@ Modules (each imports only the ones above it in this list):
 * :mod:`~exactdp.threshold.lambda_bounds`, :mod:`~exactdp.threshold.providers`,
   :mod:`~exactdp.threshold.taylor`, :mod:`~exactdp.threshold.exact_checks` — the SPD cover's
   λ_min bounds, dense / matrix-free Φ, Taylor ranges and their exact re-checks;
-* :mod:`~exactdp.threshold.certificates` — every threshold certificate and its ``verify()``;
+* :mod:`~exactdp.threshold.binding` — exact question binding: same distances, same rhs,
+  Kronecker and grid structure checked against the distances;
+* :mod:`~exactdp.threshold.krawczyk_check` — the Krawczyk ranges re-proved in arb balls
+  (the cover certificate's independent verifier);
+* :mod:`~exactdp.threshold.exact_certificate`, :mod:`~exactdp.threshold.certificates` —
+  every threshold certificate and its ``verify()``;
 * :mod:`~exactdp.threshold.spd_cover` — the SPD Taylor cover of [eps_upper, −ln t0];
 * :mod:`~exactdp.threshold.exact`, :mod:`~exactdp.threshold.certified` — the exact and the
   certified routes;

@@ -25,24 +25,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
-from flint import arb, fmpz_poly
 from threadpoolctl import threadpool_limits
 
-from exactdp.algebra.algebraic import AlgebraicNumber, count_roots_between, log_enclosure, poly_sign_at
-from exactdp.algebra.structure import kronecker_split
-from exactdp.algebra.symbolic import RationalSolution
-from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
-from exactdp.arithmetic.rationals import to_fmpq
-from exactdp.arithmetic.rounding import succ
+from exactdp.algebra.algebraic import log_enclosure
+from exactdp.arithmetic.rounding import require_subnormals, succ
 from exactdp.engine.certificates import ExactSolution, FarkasCertificate
+from exactdp.errors import PrecisionLimitReached
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.threshold.binding import (
+    REJECTED_ERRORS,
+    certificate_bounds,
+    certificate_question,
+    grid_structure_holds,
+    kronecker_structure_holds,
+    product_rhs_holds,
+    same_distances,
+    same_rhs,
+)
+from exactdp.threshold.exact_certificate import ExactThresholdCertificate, s_enclosure_of_eps
 from exactdp.threshold.exact_checks import exact_lambda_check, exact_piece_check
 from exactdp.threshold.float_bounds import rhs_float
-from exactdp.threshold.krawczyk import mean_value_piece
+from exactdp.threshold.krawczyk_check import arb_mean_value_check
 from exactdp.threshold.lambda_bounds import chord_bound
 from exactdp.threshold.lemmas import lemma_holds
 from exactdp.threshold.providers import DenseProvider, GridProvider, PhiProvider, provider_for
@@ -60,16 +67,11 @@ __all__ = [
     "claims_failure",
     "fail_matches",
     "cover_frame_holds",
+    "float_model_holds",
 ]
 
 #: Number K of Taylor terms of the SPD cover's ranges.
 TAYLOR_ORDER = 3
-
-
-def s_enclosure_of_eps(eps: Fraction, q: int, prec: int = 128) -> tuple[Fraction, Fraction]:
-    """Rational enclosure [lo, hi] of s = e^{-eps/q}."""
-    with workprec(prec):
-        return arb_to_fraction_interval((-arb(to_fmpq(eps)) / q).exp())
 
 
 @proved_by("prop9_ball_symmetric")
@@ -80,135 +82,55 @@ class Prop9Certificate:
 
     metric: FiniteMetric = field(repr=False)
     rhs: tuple[Fraction, ...] | None = field(repr=False)
-    kind: CertificateKind = CertificateKind.PROP9
+    kind: ClassVar[CertificateKind] = CertificateKind.PROP9
 
     @property
     def verdict(self) -> Verdict:
         """``HOLDS``: the property holds for every ε > 0."""
         return Verdict.HOLDS
 
-    def verify(self) -> bool:
-        """Recount the distance multiset of every row exactly; rhs must be constant."""
-        idx = self.metric.index
-        counts = np.stack([np.bincount(r, minlength=len(self.metric.values)) for r in idx])
-        if not bool(np.all(counts == counts[0])):
-            return False
-        return self.rhs is None or len(set(self.rhs)) == 1 and self.rhs[0] > 0
-
-
-def _odd_part(p: fmpz_poly) -> fmpz_poly:
-    """Product of the squarefree factors of odd multiplicity (where p changes sign)."""
-    _, fl = p.factor_squarefree()
-    out = fmpz_poly([1])
-    for g, e in fl:
-        if int(e) % 2 == 1:
-            out *= g
-    return out
-
-
-def _sqfree(p: fmpz_poly) -> fmpz_poly:
-    _, fl = p.factor_squarefree()
-    out = fmpz_poly([1])
-    for g, _e in fl:
-        out *= g
-    return out
-
-
-def _lowest_sign(p: fmpz_poly) -> int:
-    for c in p.coeffs():
-        if c != 0:
-            return 1 if c > 0 else -1
-    return 0
-
-
-@dataclass(frozen=True)
-class ExactThresholdCertificate:
-    """Exact proof of ε* ∈ [eps_lower, eps_upper] from the rational solution z(s).
-
-    * ``solution``: Φ(s)N(s) = D(s)b over Z[s] (re-checked);
-    * holds on [eps_upper, ∞) ⇔ s ∈ (0, s_up] with s_up ≥ e^{-eps_upper/q} rational:
-      D has no root in (0, s_up], no N_i changes sign there, and every z_i starts ≥ 0
-      at s → 0+ (so z(s) ≥ 0 solves Φz = b);
-    * fails at eps_lower (when ``fail_index`` is set): s_low = e^{-eps_lower/q} is
-      transcendental (Lindemann), so Φ(s_low) is invertible (det Φ is a nonzero integer
-      polynomial) and z(s_low) is the unique solution; on a rational interval containing
-      s_low neither N_i nor D vanishes and z_i < 0 there.
-    """
-
-    solution: RationalSolution = field(repr=False)
-    eps_lower: Fraction
-    eps_upper: Fraction
-    fail_index: int | None
-    s_star: AlgebraicNumber | None
-    kind: CertificateKind = CertificateKind.EXACT_THRESHOLD
+    @property
+    def eps_lower(self) -> Fraction:
+        """0: nothing fails."""
+        return Fraction(0)
 
     @property
-    def verdict(self) -> Verdict:
-        """``HOLDS``: the claim ε* ∈ [eps_lower, eps_upper] is proved exactly."""
-        return Verdict.HOLDS
+    def eps_upper(self) -> Fraction:
+        """0: the property holds for every ε > 0."""
+        return Fraction(0)
 
     def verify(self) -> bool:
-        """Re-check the identity, s*, and both sides (raising the precision of e^{-ε/q})."""
-        sol = self.solution
-        if not sol.verify():
-            return False
-        if self.s_star is not None and not self.s_star.verify():
-            return False
-        return any(self._check(prec) for prec in (128, 512, 2048, 8192))
+        """Recount the distance multiset of every row exactly; rhs must be constant > 0.
 
-    def _check(self, prec: int) -> bool:
-        sol = self.solution
-        q = sol.q
-        D = sol.denominator
-        # --- holds on (0, s_up] ---------------------------------------------------
-        if self.eps_upper == 0:
-            s_up = Fraction(1)
-            closed = False
-        else:
-            _, s_up = s_enclosure_of_eps(self.eps_upper, q, prec)
-            closed = True
-        zero = Fraction(0)
-        if s_up <= 0 or s_up > 1:
-            return False
-        dsq = _sqfree(D)
-        if dsq.degree() >= 1 and count_roots_between(dsq, zero, s_up) != 0:
-            return False
-        if closed and poly_sign_at(D, s_up) == 0:
-            return False
-        sd = _lowest_sign(D)
-        seen: dict[tuple[int, ...], bool] = {}
-        for p in sol.numerators:
-            key = tuple(int(c) for c in p.coeffs())
-            if key in seen:
-                if not seen[key]:
-                    return False
-                continue
-            ok = True
-            if p.degree() >= 0:
-                if _lowest_sign(p) * sd < 0:
-                    ok = False
-                odd = _odd_part(p)
-                if ok and odd.degree() >= 1 and count_roots_between(odd, zero, s_up) != 0:
-                    ok = False
-            seen[key] = ok
-            if not ok:
+        Equal distance values stored twice are merged first (exact comparison).
+        """
+        try:
+            if not isinstance(self.metric, FiniteMetric) or self.metric.n < 1:
                 return False
-        # --- fails at eps_lower --------------------------------------------------
-        if self.fail_index is None:
-            return self.eps_lower == 0 and (self.eps_upper == 0 or self.s_star is None)
-        if self.eps_lower <= 0:
-            return False
-        lo, hi = s_enclosure_of_eps(self.eps_lower, q, prec)
-        if not (0 < lo <= hi < 1):
-            return False
-        N = sol.numerators[self.fail_index]
-        for p in (N, D):
-            sq = _sqfree(p)
-            if poly_sign_at(p, lo) == 0 or poly_sign_at(p, hi) == 0:
+            if self.rhs is not None and (len(self.rhs) != self.metric.n
+                                         or len(set(self.rhs)) != 1 or not self.rhs[0] > 0):
                 return False
-            if sq.degree() >= 1 and count_roots_between(sq, lo, hi) != 0:
-                return False
-        return poly_sign_at(N, lo) * poly_sign_at(D, lo) < 0
+            canon: dict[Any, int] = {}
+            ids = np.array([canon.setdefault(v, len(canon)) for v in self.metric.values],
+                           dtype=np.int64)
+            idx = ids[np.asarray(self.metric.index)]
+            counts = np.stack([np.bincount(r, minlength=len(canon)) for r in idx])
+            return bool(np.all(counts == counts[0]))
+        except REJECTED_ERRORS:
+            return False
+
+
+def float_model_holds(where: str) -> bool:
+    """The IEEE rounding model with subnormals kept holds in this process (F1/F2).
+
+    ``verify()`` of a certificate whose re-check uses the float rounding analysis returns
+    False (never raises) when subnormals are flushed to zero.
+    """
+    try:
+        require_subnormals(where)
+    except PrecisionLimitReached:
+        return False
+    return True
 
 
 def claims_failure(fail: Any) -> bool:
@@ -229,11 +151,9 @@ def fail_matches(fail: Any, metric: FiniteMetric, rhs: tuple[Fraction, ...],
     fm = getattr(fail, "metric", None)
     if fm is None:
         return False
-    if fm is not metric and not (fm.name == metric.name and fm.n == metric.n
-                                 and fm.values == metric.values
-                                 and np.array_equal(fm.index, metric.index)):
+    if not same_distances(fm, metric):
         return False
-    if tuple(getattr(fail, "rhs", ())) != tuple(rhs):
+    if not same_rhs(getattr(fail, "rhs", ()), rhs, metric.n):
         return False
     if isinstance(fail, SpdPointCertificate):
         return fail.eps == eps
@@ -258,7 +178,7 @@ def cover_frame_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps_lower
         return False
     if any(not (a < b) for a, b in ranges):
         return False
-    if not lemma_holds(metric, rhs, t0):
+    if not lemma_holds(metric, rhs, t0, exact=True):
         return False
     _, e_end = log_enclosure(t0, t0, Fraction(-1))
     cur = eps_upper
@@ -279,10 +199,12 @@ class CoverCertificate:
       Krawczyk argument (:mod:`exactdp.threshold.krawczyk`) proves z(ε) > 0 for every ε
       in [a, b].
 
-    ``verify()`` recomputes everything from the metric (fresh approximate inverses); it
-    re-runs the same rounding analysis as the search, so it guards against stale or
-    edited certificates rather than against a flaw in that analysis (the fail side is
-    re-checked independently by the engine certificate's own ``verify``).
+    ``verify()`` recomputes everything from the metric, independently of the search's
+    floating-point rounding analysis: every range is re-proved in arb ball arithmetic
+    (:func:`exactdp.threshold.krawczyk_check.arb_mean_value_check`; floats are only
+    candidates), the perturbation lemma's row sums are exact rationals, and the fail side
+    is re-checked by its own certificate's ``verify``. Nothing in it depends on the float
+    rounding model (so not on subnormals being kept).
     """
 
     metric: FiniteMetric = field(repr=False)
@@ -292,7 +214,7 @@ class CoverCertificate:
     fail: Any = field(repr=False)
     t0: Fraction
     pieces: tuple[tuple[Fraction, Fraction], ...] = field(repr=False)
-    kind: CertificateKind = CertificateKind.CERTIFIED_COVER
+    kind: ClassVar[CertificateKind] = CertificateKind.CERTIFIED_COVER
 
     @property
     def verdict(self) -> Verdict:
@@ -300,18 +222,20 @@ class CoverCertificate:
         return Verdict.HOLDS
 
     def verify(self) -> bool:
-        """Re-check the fail certificate, the lemma at t0, and every piece (fresh R each)."""
+        """Re-check the fail certificate, the lemma at t0, and every piece in arb balls.
+
+        Never raises: a malformed certificate is rejected.
+        """
+        try:
+            return self._verify()
+        except REJECTED_ERRORS:
+            return False
+
+    def _verify(self) -> bool:
         if not cover_frame_holds(self.metric, self.rhs, self.eps_lower, self.eps_upper,
                                  self.fail, self.t0, list(self.pieces)):
             return False
-        R = None
-        for a, b in self.pieces:
-            ok, R = mean_value_piece(self.metric, self.rhs, a, b, R)
-            if not ok:
-                ok, R = mean_value_piece(self.metric, self.rhs, a, b, None)
-            if not ok:
-                return False
-        return True
+        return all(arb_mean_value_check(self.metric, self.rhs, a, b) for a, b in self.pieces)
 
 
 @proved_by("threshold_lemmas")
@@ -326,7 +250,7 @@ class KroneckerThresholdCertificate:
     binding: int
     eps_lower: Fraction
     eps_upper: Fraction
-    kind: CertificateKind = CertificateKind.KRONECKER_THRESHOLD
+    kind: ClassVar[CertificateKind] = CertificateKind.KRONECKER_THRESHOLD
 
     @property
     def verdict(self) -> Verdict:
@@ -334,18 +258,56 @@ class KroneckerThresholdCertificate:
         return Verdict.HOLDS
 
     def verify(self) -> bool:
-        split = kronecker_split(self.metric, self.rhs)
-        if split is None or len(split.factors) != len(self.factor_results):
+        """Re-derive every factor's bounds from the factor's own certificate.
+
+        * the factors' metrics reproduce this metric exactly: d(x, y) = Σ_k d_k(x_k, y_k)
+          for every pair (:func:`~exactdp.threshold.binding.kronecker_structure_holds`;
+          ``metric.kronecker_factors`` is not trusted), and the right-hand side is the
+          exact product of the factors' right-hand sides;
+        * each factor certificate is about that factor (same exact distances, same rhs),
+          verifies, and its own [eps_lower_k, eps_upper_k] is read from it (result fields
+          are ignored);
+        * ε* = max_k ε*_k (the sign lemma), so the stored claim must satisfy
+          eps_upper ≥ max_k eps_upper_k and eps_lower = eps_lower_b for the binding
+          factor b (the product fails where that factor fails), eps_lower ≤ eps_upper.
+
+        Never raises: a malformed certificate is rejected.
+        """
+        try:
+            return self._verify()
+        except REJECTED_ERRORS:
             return False
-        for (fm, frhs), res in zip(split.factors, self.factor_results):
-            if res.metric_name != fm.name or tuple(res.rhs) != tuple(frhs):
+
+    def _verify(self) -> bool:
+        if not isinstance(self.metric, FiniteMetric) or not self.factor_results:
+            return False
+        if not (isinstance(self.eps_lower, Fraction) and isinstance(self.eps_upper, Fraction)):
+            return False
+        if not 0 <= self.eps_lower <= self.eps_upper:
+            return False
+        if not 0 <= self.binding < len(self.factor_results):
+            return False
+        certs = [getattr(res, "certificate", res) for res in self.factor_results]
+        questions = [certificate_question(c) for c in certs]
+        if any(qn is None for qn in questions):
+            return False
+        fmetrics = [qn[0] for qn in questions if qn is not None]
+        frhs = [qn[1] for qn in questions if qn is not None]
+        if not kronecker_structure_holds(self.metric, fmetrics):
+            return False
+        if not product_rhs_holds(self.rhs, frhs, [f.n for f in fmetrics]):
+            return False
+        if any(r is not None and min(Fraction(v) for v in r) <= 0 for r in frhs):
+            return False  # the sign lemma needs every b_k > 0 (π_k > 0 when π > 0)
+        bounds = []
+        for c in certs:
+            bd = certificate_bounds(c)
+            if bd is None or not c.verify():
                 return False
-            if not res.certificate.verify():
-                return False
-            if res.eps_upper > self.eps_upper:
-                return False
-        b = self.factor_results[self.binding]
-        return b.eps_lower == self.eps_lower and self.eps_upper - self.eps_lower >= 0
+            bounds.append(bd)
+        if self.eps_upper < max(hi for _, hi in bounds):
+            return False
+        return bounds[self.binding][0] == self.eps_lower
 
 
 @dataclass(frozen=True)
@@ -364,7 +326,7 @@ class SpdPointCertificate:
     lam: Fraction
     upper: float  # certified upper bound of z_index(eps)
     holds: bool = False
-    kind: CertificateKind = CertificateKind.SPD_POINT
+    kind: ClassVar[CertificateKind] = CertificateKind.SPD_POINT
 
     @property
     def verdict(self) -> Verdict:
@@ -372,11 +334,26 @@ class SpdPointCertificate:
         return Verdict.from_bool(self.holds)
 
     def verify(self) -> bool:
-        """Re-prove the λ bound independently, then recompute the residual bound."""
+        """Re-prove the λ bound independently, then recompute the residual bound.
+
+        Dense metrics: exact integer re-checks only (no float rounding analysis). Grids
+        handled matrix-free: ``metric.grid`` must reproduce the distances
+        (:func:`~exactdp.threshold.binding.grid_structure_holds`) and subnormals must be
+        kept (the residual bound uses the float rounding model). Never raises.
+        """
+        try:
+            return self._verify()
+        except REJECTED_ERRORS:
+            return False
+
+    def _verify(self) -> bool:
         prov = provider_for(self.metric)
         if self.lam <= 0 or not 0 <= self.index < self.metric.n:
             return False
         if isinstance(prov, GridProvider):
+            if not float_model_holds("SpdPointCertificate.verify (grid)") \
+                    or not grid_structure_holds(self.metric):
+                return False
             if prov.lambda_lower(self.eps, self.eps) < self.lam:
                 return False
         elif not exact_lambda_check(self.metric, self.eps, self.sigma, self.lam):
@@ -422,7 +399,7 @@ class SpdCoverCertificate:
     nodes: tuple[tuple[Fraction, Fraction, Fraction], ...] = field(repr=False)
     pieces: tuple[tuple[Fraction, Fraction, Fraction], ...] = field(repr=False)
     order: int = TAYLOR_ORDER
-    kind: CertificateKind = CertificateKind.SPD_TAYLOR_COVER
+    kind: ClassVar[CertificateKind] = CertificateKind.SPD_TAYLOR_COVER
 
     @property
     def verdict(self) -> Verdict:
@@ -439,20 +416,27 @@ class SpdCoverCertificate:
         best = None
         for k in range(len(eps) - 1):
             if eps[k] < b and eps[k + 1] > a:
-                cb = chord_bound(self.metric, eps[k], eps[k + 1], lamd[eps[k]], lamd[eps[k + 1]])
+                cb = chord_bound(self.metric, eps[k], eps[k + 1], lamd[eps[k]], lamd[eps[k + 1]],
+                                 exact=True)
                 best = cb if best is None else min(best, cb)
         if best is None:
             if a in lamd and b in lamd:
-                best = chord_bound(self.metric, a, b, lamd[a], lamd[b])
+                best = chord_bound(self.metric, a, b, lamd[a], lamd[b], exact=True)
             else:
                 return False
         covered = any(eps[k] <= a for k in range(len(eps))) and any(e >= b for e in eps)
         return covered and lam <= best
 
     def verify(self) -> bool:
-        """Re-check frame, nodes and pieces (BLAS pinned to one thread, restored after)."""
-        with threadpool_limits(limits=1, user_api="blas"):
-            return self._verify()
+        """Re-check frame, nodes and pieces (BLAS pinned to one thread, restored after).
+
+        Never raises: a malformed certificate is rejected.
+        """
+        try:
+            with threadpool_limits(limits=1, user_api="blas"):
+                return self._verify()
+        except REJECTED_ERRORS:
+            return False
 
     def _verify(self) -> bool:
         if self.order < 0 or not cover_frame_holds(
@@ -460,6 +444,10 @@ class SpdCoverCertificate:
                 [(a, b) for a, b, _ in self.pieces]):
             return False
         prov = provider_for(self.metric)
+        if isinstance(prov, GridProvider):
+            if not float_model_holds("SpdCoverCertificate.verify (grid)") \
+                    or not grid_structure_holds(self.metric):
+                return False
         if isinstance(prov, DenseProvider):
             eps_sorted = [e for e, _, _ in self.nodes]
             if eps_sorted != sorted(eps_sorted):

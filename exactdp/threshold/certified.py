@@ -39,7 +39,7 @@ from exactdp.algebra.algebraic import log_enclosure
 from exactdp.algebra.structure import solve_float
 from exactdp.arithmetic.rounding import dyadic_up, require_subnormals
 from exactdp.engine.core import solve_nonnegative
-from exactdp.errors import InstanceTooLarge, PrecisionLimitReached, PropertyNeverHolds
+from exactdp.errors import PrecisionLimitReached, PropertyNeverHolds
 from exactdp.progress import Progress, report
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
@@ -130,23 +130,28 @@ def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progre
 
 def certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
                     progress: Progress, timings: list[tuple[str, float]],
-                    max_pieces: int = 4000) -> ThresholdResult:
+                    max_pieces: int = 4000,
+                    everywhere: Callable[[], ThresholdResult] | None = None) -> ThresholdResult:
     """The certified route with BLAS pinned to one thread.
 
     Its work is many O(n²) products and n ≈ 10³ factorisations, which run about twice as
     fast without thread synchronisation (measured in ``benchmarks/bench_threshold.py``);
     threadpoolctl restores the caller's setting afterwards. ``timings`` receives
-    (stage, seconds) pairs.
+    (stage, seconds) pairs. When the float search finds no failure at all, ``everywhere``
+    (if given) is asked for a certified "holds for every ε" answer (the API passes the
+    exact route in the polynomial case); without it, :class:`PrecisionLimitReached`.
     """
     require_subnormals("certified threshold route")
     with threadpool_limits(limits=1, user_api="blas"):
-        return _certified_route_body(metric, rhs, tol, progress, timings, max_pieces)
+        return _certified_route_body(metric, rhs, tol, progress, timings, max_pieces,
+                                     everywhere)
 
 
 def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,
                           tol: Fraction, progress: Progress,
                           timings: list[tuple[str, float]],
-                          max_pieces: int) -> ThresholdResult:
+                          max_pieces: int,
+                          everywhere: Callable[[], ThresholdResult] | None) -> ThresholdResult:
     t0 = time.perf_counter()
     b = rhs if rhs is not None else tuple(Fraction(1) for _ in range(metric.n))
     prop = property_name(rhs)
@@ -162,9 +167,14 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
     eps_f = float_find(metric, b, progress, float(tol), prov)
     timings.append(("float search", time.perf_counter() - t0))
     if eps_f == 0.0:
-        raise InstanceTooLarge(
-            f"the float search found no failure of '{prop}' on t ∈ [0.02, 0.98]; proving "
-            "'for every ε' needs the exact route (polynomial case) or Prop. 9."
+        if everywhere is not None:
+            report(progress, "float search", "no failure found: proving 'for every ε' exactly")
+            return everywhere()
+        raise PrecisionLimitReached(
+            f"on {metric.name} the float search found no failure of '{prop}' on "
+            "t ∈ [0.02, 0.98], but the certified route cannot prove 'for every ε > 0' "
+            "(it covers [ε*, ∞) only); that needs the exact route (rational distances) or "
+            "Prop. 9 (ball-size symmetric spaces)."
         )
     ef = Fraction(eps_f)
     # fail point just below, cover from just above

@@ -29,7 +29,6 @@ from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.threshold.lambda_bounds import phi_mid_rad
 
 __all__ = ["exact_lambda_check", "exact_hist_product", "exact_piece_check"]
 
@@ -39,33 +38,49 @@ def exact_lambda_check(metric: FiniteMetric, eps: Fraction, sigma: Fraction,
                        claimed: Fraction, bits: int = 60) -> bool:
     """Independent re-proof of λ_min(Φ(eps)) ≥ claimed, by exact integer arithmetic.
 
-    Takes a float Cholesky factor of Φ_mid − σI rounded to the grid 2^−bits (any lower
-    triangular L will do), computes E = LLᵀ − A exactly over the integers, where A is
-    Φ_mid − σI rounded to the grid 2^−2bits, and uses A = LLᵀ − E ⪰ −E: so
-    λ_min(Φ) ≥ σ − ‖E‖∞ − n·2^−(2bits+1) − n·(max entry radius). No rounding-error analysis
-    is involved, only ball enclosures of the entries and integer arithmetic (python-flint).
-    The congruence argument is in ``proofs/spd_cover_bounds.py``.
+    Each distinct entry e^{-eps·d} is enclosed by an arb ball, rounded outward to a
+    rational interval, and represented by the integer A_k nearest its centre on the grid
+    2^−2bits with an exact rational bound r_k ≥ |e^{-eps·d} − A_k·2^−2bits|. A float
+    Cholesky factor of Φ_mid − σI, rounded to the grid 2^−bits, is only a candidate (any
+    lower triangular L will do): E = LLᵀ − (A − σI) is computed exactly over the integers,
+    and A − σI = LLᵀ − E ⪰ −E gives λ_min(Φ) ≥ σ − ‖E‖∞·2^−2bits − n·max_k r_k. No
+    floating-point rounding analysis is involved (so it does not depend on subnormals
+    being kept), only ball enclosures and integer arithmetic (python-flint). The
+    congruence argument is in ``proofs/spd_cover_bounds.py``.
     """
     n = metric.n
-    if Fraction(sigma).denominator > 2**bits:
+    sigma = Fraction(sigma)
+    if sigma.denominator > 2**bits or n < 1:
         return False
-    A, rad = phi_mid_rad(metric, eps)
+    scale = 1 << (2 * bits)
+    ints: list[int] = []
+    rmax = Fraction(0)
+    with workprec(2 * bits + 64):
+        e = arb(to_fmpq(eps))
+        for v in metric.values:
+            lo, hi = arb_to_fraction_interval((-e * v.ball()).exp())
+            a_k = round((lo + hi) / 2 * scale)
+            ints.append(a_k)
+            rmax = max(rmax, hi - Fraction(a_k, scale), Fraction(a_k, scale) - lo)
+    A = np.ldexp(np.array(ints, dtype=np.float64), -2 * bits)[metric.index]
     As = A.copy()
     np.fill_diagonal(As, np.diagonal(A) - float(sigma))
     try:
         L = np.linalg.cholesky(As)
     except np.linalg.LinAlgError:
         return False
+    if not np.all(np.isfinite(L)):
+        return False
     Lm = fmpz_mat(n, n, [int(x) for x in np.rint(L * 2.0**bits).ravel()])
-    Ai = [int(x) for x in np.rint(A * 2.0 ** (2 * bits)).ravel()]
-    shift = int(Fraction(sigma) * 2 ** (2 * bits))
+    idx = np.asarray(metric.index)
+    Ai = [ints[int(k)] for k in idx.ravel()]
+    shift = int(sigma * scale)  # exact: σ has denominator ≤ 2^bits
     for i in range(n):
         Ai[i * n + i] -= shift
     E = Lm * Lm.transpose() - fmpz_mat(n, n, Ai)
     ent = [abs(int(x)) for x in E.entries()]
     worst = max(sum(ent[i * n:(i + 1) * n]) for i in range(n))
-    bound = (sigma - Fraction(worst, 2 ** (2 * bits)) - Fraction(n, 2 ** (2 * bits + 1))
-             - n * Fraction(rad))
+    bound = sigma - Fraction(worst, scale) - n * rmax
     return bound >= claimed
 
 

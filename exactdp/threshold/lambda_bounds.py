@@ -34,11 +34,12 @@ from exactdp.kinds import proved_by
 from exactdp.linalg.verified import float_enclosure
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.float_bounds import ABS_SLACK, ABS_SLACK_Q, TINY, sum_up
-from exactdp.threshold.lemmas import distance_count_rows
+from exactdp.threshold.lemmas import distance_count_rows, exact_count_row_max
 
 __all__ = [
     "chord_bound",
     "second_derivative_row_bound",
+    "exact_second_derivative_row_bound",
     "phi_mid_rad",
     "cholesky_lambda",
     "dyadic_below",
@@ -48,14 +49,29 @@ __all__ = [
 
 @proved_by("spd_cover_bounds")
 def chord_bound(metric: FiniteMetric, e0: Fraction, e1: Fraction, l0: Fraction,
-                l1: Fraction) -> Fraction:
+                l1: Fraction, exact: bool = False) -> Fraction:
     """min(λ(e0), λ(e1)) − ((e1 − e0)²/8)·max_i Σ_l d²e^{−e0·d}, rounded down to 2^−60.
 
     A lower bound of λ_min(Φ(ε)) for every ε in [e0, e1] when l0, l1 bound λ_min at the
-    ends (chord lemma, ``proofs/spd_cover_bounds.py``).
+    ends (chord lemma, ``proofs/spd_cover_bounds.py``). ``exact=True`` (the certificates'
+    ``verify()``) computes the row sums in exact rational arithmetic
+    (:func:`exact_second_derivative_row_bound`).
     """
-    v = min(l0, l1) - (e1 - e0) ** 2 / 8 * second_derivative_row_bound(metric, e0)
+    s2 = (exact_second_derivative_row_bound(metric, e0) if exact
+          else second_derivative_row_bound(metric, e0))
+    v = min(l0, l1) - (e1 - e0) ** 2 / 8 * s2
     return dyadic_down(v, 60)
+
+
+def exact_second_derivative_row_bound(metric: FiniteMetric, a: Fraction) -> Fraction:
+    """Rational ≥ max_i Σ_l d(i,l)² e^{−a·d(i,l)}, exactly: distance-count histograms
+    (integers) times rational upper bounds of d²e^{−ad} rounded outward from arb balls."""
+    rows = distance_count_rows(metric)
+    with workprec(96):
+        aa = arb(to_fmpq(a))
+        ups = [arb_to_fraction_interval(v.ball() * v.ball() * (-aa * v.ball()).exp())[1]
+               for v in metric.values]
+    return exact_count_row_max(rows, ups)
 
 
 _S2_CACHE: dict[tuple[int, Fraction], tuple[FiniteMetric, Fraction]] = {}

@@ -22,10 +22,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from flint import arb
+from flint import arb, fmpq_mat, fmpz_mat
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
-from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
 from exactdp.arithmetic.rounding import dyadic_down, float_up, require_subnormals
 from exactdp.errors import PrecisionLimitReached
 from exactdp.kinds import proved_by
@@ -33,7 +33,14 @@ from exactdp.spaces.grid import is_large_grid, offset_count_row
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.float_bounds import ProductBounds
 
-__all__ = ["distance_count_rows", "off_diag_row_sums_bound", "lemma_holds", "lemma_t0"]
+__all__ = [
+    "distance_count_rows",
+    "off_diag_row_sums_bound",
+    "exact_off_diag_row_sums_bound",
+    "exact_count_row_max",
+    "lemma_holds",
+    "lemma_t0",
+]
 
 _COUNT_ROWS: dict[int, tuple[FiniteMetric, np.ndarray]] = {}
 
@@ -87,17 +94,49 @@ def off_diag_row_sums_bound(metric: FiniteMetric, t: Fraction, prec: int = 128) 
     return Fraction(float(np.max(bound)))
 
 
+def exact_count_row_max(rows: np.ndarray, ups: list[Fraction]) -> Fraction:
+    """max_r Σ_k rows[r, k]·ups[k], exactly (integer counts, rational weights; flint).
+
+    No floating-point arithmetic: the counts are integers (``np.bincount``) and the
+    product is an exact ``fmpq_mat`` product.
+    """
+    R, k = rows.shape
+    if R == 0 or k == 0:
+        return Fraction(0)
+    C = fmpz_mat(R, k, [int(x) for x in rows.ravel()])
+    w = fmpq_mat(k, 1, [to_fmpq(u) for u in ups])
+    prod = fmpq_mat(C) * w
+    return max(fmpq_to_fraction(prod[i, 0]) for i in range(R))
+
+
+def exact_off_diag_row_sums_bound(metric: FiniteMetric, t: Fraction, prec: int = 128) -> Fraction:
+    """Rigorous upper bound of max_i Σ_{j≠i} t^{d(i,j)} in exact rational arithmetic.
+
+    The verifier's version of :func:`off_diag_row_sums_bound`: the same distance-count
+    histograms, upper bounds of t^d as rationals rounded outward from arb balls, and an
+    exact integer × rational row sum (no floating-point rounding analysis).
+    """
+    rows = distance_count_rows(metric)
+    with workprec(prec):
+        lt = arb(to_fmpq(t)).log()
+        ups = [Fraction(0) if v.coef == 0 else arb_to_fraction_interval((lt * v.ball()).exp())[1]
+               for v in metric.values]
+    return exact_count_row_max(rows, ups)
+
+
 @proved_by("threshold_lemmas")
-def lemma_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], t0: Fraction) -> bool:
+def lemma_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], t0: Fraction,
+                exact: bool = False) -> bool:
     """True when the perturbation lemma proves z(t) > 0 for every t = e^{-ε} in (0, t0].
 
     Checks e < 1 and e·‖b‖∞ < min b·(1 − e) for a rigorous e ≥ ‖E(t0)‖∞
-    (``proofs/threshold_lemmas.py``).
+    (``proofs/threshold_lemmas.py``). ``exact=True`` (the certificates' ``verify()``)
+    bounds e in exact rational arithmetic (:func:`exact_off_diag_row_sums_bound`).
     """
     bmin, bmax = min(rhs), max(abs(v) for v in rhs)
-    if bmin <= 0:
+    if bmin <= 0 or t0 <= 0:
         return False
-    e = off_diag_row_sums_bound(metric, t0)
+    e = exact_off_diag_row_sums_bound(metric, t0) if exact else off_diag_row_sums_bound(metric, t0)
     return e < 1 and e * bmax < bmin * (1 - e)
 
 

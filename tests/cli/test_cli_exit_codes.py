@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import exactdp.cli.sets as cli_sets
+from exactdp.cli.app import build_parser, main
 from exactdp.cli.exitcodes import (
     ArgumentParser,
     ExitCode,
@@ -23,7 +24,6 @@ from exactdp.cli.exitcodes import (
     exit_code_for_exception,
     exit_code_for_result,
 )
-from exactdp.cli.main import build_parser, main
 from exactdp.errors import (
     CertificateInvalid,
     InstanceTooLarge,
@@ -68,7 +68,7 @@ def test_exit_2_when_undecided() -> None:
         "def undecided(*a, **k):\n"
         "    raise PrecisionLimitReached('sign not decided within 4096 bits')\n"
         "s.check_set_privacy = undecided\n"
-        "from exactdp.cli.main import main\n"
+        "from exactdp.cli.app import main\n"
         f"sys.exit(main({SETS_CHECK!r}))\n"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -154,3 +154,16 @@ def test_every_subparser_uses_the_exit_code_parser() -> None:
                     stack.append(sub)
                     seen += 1
     assert seen >= 15  # every command and the pufferfish subcommands
+
+
+def test_json_output_on_a_negative_or_undecided_outcome_is_one_json_object():
+    """With --json, stdout stays parseable even when the command ends by an exception (exit 1)."""
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "exactdp", "bounds", "line", "--n", "5", "--eps", "1",
+                          "--prior", "1,0,0,0,0", "--json"], capture_output=True, text=True)
+    assert out.returncode == 1
+    doc = json.loads(out.stdout)
+    assert doc["exit_code"] == 1 and doc["outcome"] == "fails" and doc["error"] == "NotRegular"

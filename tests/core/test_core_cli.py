@@ -2,7 +2,7 @@
 
 import json
 
-from exactdp.cli.main import main
+from exactdp.cli.app import main
 
 
 def test_tight_constraints_json(capsys):

@@ -175,10 +175,15 @@ def test_fingerprint_rejects_non_distances():
 
 
 # ------------------------------------------------------------------ structure is never trusted
-def test_false_kronecker_factors_are_dropped():
-    """Issue 11 point 5: the 4-point star with false kronecker_factors=(line(2), line(2))."""
-    star = _star(kronecker_factors=(M.line(2), M.line(2)), toeplitz=True,
-                 grid_info=M.GridInfo(2, 2, "manhattan", Fraction(1)))
+def test_false_kronecker_factors_are_refused_or_dropped():
+    """Issue 11 point 5: the 4-point star with false kronecker_factors=(line(2), line(2)).
+
+    FiniteMetric refuses the false claim at construction; a question never carries structure."""
+    for meta in ({"kronecker_factors": (M.line(2), M.line(2))}, {"toeplitz": True},
+                 {"grid_info": M.GridInfo(2, 2, "manhattan", Fraction(1))}):
+        with pytest.raises(InvalidMetric, match="false"):
+            _star(**meta)
+    star = _star()
     q = Question.of(star, "threshold-tight")
     assert q.metric.kronecker_factors is None and q.metric.grid is None and not q.metric.toeplitz
     doc = q.to_json()
@@ -193,8 +198,7 @@ def test_false_kronecker_factors_are_dropped():
 
 def test_builtin_name_on_other_distances_is_not_a_builtin():
     fake = M.FiniteMetric("hamming(2, 2)", range(4), [Distance.rational(k) for k in range(3)],
-                          np.array(STAR), kronecker_factors=(M.line(2), M.line(2)),
-                          params={"values": [0, 1], "individuals": 2})
+                          np.array(STAR), params={"values": [0, 1], "individuals": 2})
     m, spec, fp = canonical_metric(fake)
     assert spec is None and m.kronecker_factors is None and fp == fingerprint(fake)
     # and a builtin encoding whose constructor builds other distances is rejected
@@ -206,7 +210,7 @@ def test_builtin_name_on_other_distances_is_not_a_builtin():
 
 def test_true_structure_comes_from_the_constructor():
     honest_name = M.FiniteMetric("line(3)", range(3), M.line(3).values, M.line(3).index,
-                                 kronecker_factors=(M.line(1),), params={"n": 3})
+                                 params={"n": 3})
     q = Question.of(honest_name, "tight-constraints", t="1/2")
     assert q.builtin is not None and q.metric.kronecker_factors is None and q.metric.toeplitz
 
@@ -298,7 +302,7 @@ DOCS = [
                 eps_range=("1/10", None)).to_json(),
     Question.of(M.from_graph([("a", "b", 2), ("b", "c")]), "tight-constraints", eps="sqrt(2)").to_json(),
     Question.of(RAW[1], "private", mechanism=[["1/2", "1/2"], [1, 0], ["1/3", "2/3"]], eps=1).to_json(),
-    Question.of(_star(kronecker_factors=(M.line(2), M.line(2))), "threshold-tight").to_json(),
+    Question.of(_star(), "threshold-tight").to_json(),
     Question.of(M.grid(2, 2, "manhattan", "1/3"), "privacy-level", mechanism=[[1]] * 4).to_json(),
 ]
 

@@ -1,4 +1,4 @@
-"""The mechanisms CLI, through a parser built here (the lead wires it into exactdp.cli.main)."""
+"""The mechanisms CLI, through a parser built here (the lead wires it into exactdp.cli.app)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from exactdp.mechanisms import (
     utility,
 )
 from exactdp.mechanisms.bounds import database_leakage_bound, leakage_bound, utility_bound
-from exactdp.mechanisms.utility import parse_prior
+from exactdp.mechanisms.gain import parse_prior
 from exactdp.spaces.metrics import line
 from exactdp.spaces.priors import read_prior_values
 

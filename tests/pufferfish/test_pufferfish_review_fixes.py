@@ -13,8 +13,8 @@ from exactdp.cli import pufferfish as cli
 from exactdp.cli.exitcodes import exit_code_for_result
 from exactdp.errors import InvalidArgument, InvalidDistribution
 from exactdp.pufferfish import DistributionPair, DistributionVsAbsent, bernoulli
+from exactdp.pufferfish.bernoulli_forms import exact_sign
 from exactdp.pufferfish.calibration import ExactScale, exact_scale
-from exactdp.pufferfish.closed_forms import exact_sign
 
 
 def _payload(marker: Path) -> str:

@@ -81,3 +81,18 @@ def test_entry_point_and_python_m():
     from exactdp.cli import main
 
     assert callable(main)
+
+
+def test_no_submodule_is_shadowed_by_a_public_name():
+    """``import exactdp.x.y as m`` must give the module y, not a function the package exports."""
+    import pkgutil
+
+    import exactdp
+
+    for info in pkgutil.walk_packages(exactdp.__path__, "exactdp."):
+        parent, _, child = info.name.rpartition(".")
+        if child == "__main__":
+            continue
+        pkg = importlib.import_module(parent)
+        mod = importlib.import_module(info.name)
+        assert getattr(pkg, child, mod) is mod, f"{parent}.{child} is shadowed by {getattr(pkg, child)!r}"

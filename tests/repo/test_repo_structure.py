@@ -31,14 +31,26 @@ PRIMITIVE_HOME = "arithmetic"
 KERNEL_ALLOWED = ("arithmetic", "spaces", "kinds", "errors")
 BUILTIN_ERRORS = {"ValueError", "TypeError", "RuntimeError", "AssertionError", "KeyError",
                   "IndexError", "ArithmeticError", "ZeroDivisionError", "OverflowError",
-                  "Exception"}
+                  "Exception", "NotImplementedError", "LookupError", "OSError", "StopIteration"}
 # validator functions that must exist only in their one home
 VALIDATOR_NAMES = re.compile(r"^_?(read_tol|tol|read_prior|prior|parse_prior|validate_prior|"
                              r"read_probability|read_precision|read_positive|check_tol)$")
 VALIDATOR_HOMES = ("arithmetic/validate.py", "spaces/priors.py")
 # code patterns that betray a copy of a numeric primitive
 PRIMITIVE_PATTERNS = [
-    (re.compile(r"2(\.0)?\s*\*\*\s*\(?\s*-\s*53\b"), "unit roundoff 2**-53"),
+    (re.compile(r"2(\.0?)?\s*\*\*\s*\(?\s*-\s*5[23]\b"), "unit roundoff 2**-53"),
+    (re.compile(r"0?\.5\s*\*\*\s*5[23]\b|\bpow\(\s*2(\.0?)?\s*,\s*-\s*5[23]\s*\)"), "unit roundoff 2**-53"),
+    (re.compile(r"1\s*<<\s*5[23]\b"), "2**53"),
+    (re.compile(r"\bmath\.ulp\(|float_info\.epsilon|finfo\([^)]*\)\.eps\b"),
+     "unit roundoff from math.ulp / float_info / finfo"),
+    (re.compile(r"1\.1102230246251565[eE]-16|2\.220446049250313[01]?[eE]-16"), "2**-53 / 2**-52 spelled out"),
+    (re.compile(r"\bfmpq\(\s*int\(|\bfmpq\(\s*\*|as_integer_ratio\(\)"),
+     "inline conversion to fmpq (use arithmetic.rationals.to_fmpq)"),
+    (re.compile(r"Rational\(\s*([\w.\[\]]+)\.numerator\s*,\s*\1\.denominator\s*\)"),
+     "inline Fraction→sympy.Rational (use arithmetic.rationals.to_sympy)"),
+    (re.compile(r"Fraction\(\s*int\(\s*([\w.\[\]]+)\.p\s*\)\s*,\s*int\(\s*\1\.q\s*\)\s*\)"),
+     "inline fmpq→Fraction (use arithmetic.rationals.fmpq_to_fraction)"),
+    (re.compile(r"\bman_exp\(|\.mid_rad_10exp\(|\.lower\(\)\.man_exp"), "arb endpoint conversion"),
     (re.compile(r"2\s*\*\*\s*53\b"), "2**53"),
     (re.compile(r"9007199254740992|1\.1102230246251565e-16"), "2**53 / 2**-53 spelled out"),
     (re.compile(r"\bldexp\(\s*1(\.0)?\s*,\s*-\s*(53|1074)\s*\)"), "ldexp(1, -53/-1074)"),
@@ -46,7 +58,8 @@ PRIMITIVE_PATTERNS = [
     (re.compile(r"\bspacing\("), "np.spacing"),
     (re.compile(r"\bfmpq\(\s*([\w.\[\]]+)\.numerator\s*,\s*\1\.denominator\s*\)"),
      "inline Fraction→fmpq (use arithmetic.rationals.to_fmpq)"),
-    (re.compile(r"\b(\w+)\s*\*\s*_?u\w*\s*/\s*\(\s*1\s*-\s*\1\s*\*\s*_?u", re.I), "γ_k formula"),
+    (re.compile(r"\(?\s*\b(\w+)\s*\*\s*(_?u\w*|eps)\s*\)?\s*/\s*\(\s*1\s*-\s*\1\s*\*\s*\2", re.I), "γ_k formula"),
+    (re.compile(r"\(?\s*\b(_?u\w*|eps)\s*\*\s*(\w+)\s*\)?\s*/\s*\(\s*1\s*-\s*\1\s*\*\s*\2", re.I), "γ_k formula"),
 ]
 
 
@@ -64,7 +77,7 @@ def modules(pkg: Path) -> dict[str, Path]:
 def _type_checking_lines(tree: ast.AST) -> set[int]:
     lines: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
             for sub in node.body:
                 for n in ast.walk(sub):
                     if hasattr(n, "lineno"):
@@ -77,11 +90,18 @@ def _imports(name: str, path: Path, mods: dict[str, Path]):
     root = name.split(".")[0]
     tree = ast.parse(path.read_text())
     tc = _type_checking_lines(tree)
-    top = {id(n) for n in tree.body}
-    for stmt in tree.body:  # module-level try/if blocks count as the top
-        if isinstance(stmt, (ast.Try, ast.If)):
-            for n in ast.walk(stmt):
-                top.add(id(n))
+    top: set[int] = set()
+
+    def mark_top(stmts: list[ast.stmt]) -> None:  # module level, and module-level if/try/with blocks
+        for st in stmts:
+            top.add(id(st))
+            if isinstance(st, (ast.If, ast.Try, ast.With)):
+                for block in ("body", "orelse", "finalbody"):
+                    mark_top(getattr(st, block, []))
+                for h in getattr(st, "handlers", []):
+                    mark_top(h.body)
+
+    mark_top(tree.body)
     is_pkg = path.name == "__init__.py"
     base = name.split(".") if is_pkg else name.split(".")[:-1]
     for node in ast.walk(tree):
@@ -107,6 +127,17 @@ def _imports(name: str, path: Path, mods: dict[str, Path]):
                     yield a.name, None, node, id(node) in top
                 else:
                     yield None, None, node, id(node) in top
+        elif isinstance(node, ast.Call) and _dynamic_import(node):
+            arg = node.args[0] if node.args else None
+            target = arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+            yield (target if target and target.split(".")[0] == root else None), None, node, False
+
+
+def _dynamic_import(node: ast.Call) -> bool:
+    """``importlib.import_module(...)``, ``import_module(...)`` or ``__import__(...)``."""
+    f = node.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return name in ("import_module", "__import__")
 
 
 def import_graph(pkg: Path) -> dict[str, set[str]]:
@@ -181,7 +212,7 @@ def late_imports(pkg: Path) -> list[str]:
             if at_top:
                 continue
             text = " ".join(lines[node.lineno - 1: (node.end_lineno or node.lineno)])
-            if "# deferred:" not in text:
+            if not re.search(r"#\s*deferred:\s*\S{3,}", text):
                 bad.append(f"{path.relative_to(pkg.parent)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
     return sorted(set(bad))
 
@@ -223,8 +254,10 @@ def bare_builtin_raises(pkg: Path) -> list[str]:
         for node in ast.walk(ast.parse(p.read_text())):
             if isinstance(node, ast.Raise) and node.exc is not None:
                 exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-                if isinstance(exc, ast.Name) and exc.id in BUILTIN_ERRORS:
-                    bad.append(f"{p.relative_to(pkg.parent)}:{node.lineno} raises {exc.id}")
+                name = exc.id if isinstance(exc, ast.Name) else (
+                    exc.attr if isinstance(exc, ast.Attribute) and ast.unparse(exc.value) == "builtins" else "")
+                if name in BUILTIN_ERRORS:
+                    bad.append(f"{p.relative_to(pkg.parent)}:{node.lineno} raises {name}")
     return bad
 
 

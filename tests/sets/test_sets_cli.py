@@ -1,4 +1,4 @@
-"""The sets-* CLI subcommands, through a parser built here (the lead wires exactdp.cli.main)."""
+"""The sets-* CLI subcommands, through a parser built here (the lead wires exactdp.cli.app)."""
 
 import argparse
 import json

@@ -1,4 +1,4 @@
-"""The threshold CLI module, through its own parser (the lead wires it into exactdp.cli.main)."""
+"""The threshold CLI module, through its own parser (the lead wires it into exactdp.cli.app)."""
 
 import argparse
 import json

@@ -12,6 +12,7 @@ from exactdp.algebra.algebraic import (
     AlgebraicNumber,
     descartes_root_count,
     irreducible_roots_between,
+    lowest_sign,
     primitive_positive,
     separate_roots,
 )
@@ -50,13 +51,6 @@ class SignPattern:
     gaps: tuple[bool, ...]
     gap_witness: tuple[int | None, ...]
     gap_samples: tuple[Fraction, ...]
-
-
-def _lowest_sign(p: fmpz_poly) -> int:
-    for c in p.coeffs():
-        if c != 0:
-            return 1 if c > 0 else -1
-    return 0
 
 
 def sign_pattern(sol: RationalSolution, progress: Progress = None) -> SignPattern:
@@ -111,7 +105,7 @@ def sign_pattern(sol: RationalSolution, progress: Progress = None) -> SignPatter
     separate_roots(items)
     # after separation the order is preserved (distinct roots); recompute keys by poly
     keys = [tuple(a.minimal_polynomial) for a, _ in items]
-    sgn0 = [_lowest_sign(p) for p in distinct]
+    sgn0 = [lowest_sign(p) for p in distinct]
     cur = list(sgn0)
     n = sol.n
     gaps: list[bool] = []

@@ -58,7 +58,7 @@ def line(n: int) -> FiniteMetric:
     n = _positive_int(n, "n")
     idx = np.abs(np.arange(n)[:, None] - np.arange(n)[None, :])
     edges = tuple((i, i + 1) for i in range(n - 1))
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"line({n})", range(n), _rational_values(n), idx, toeplitz=True,
         graph_edges=edges, params={"n": n},
     )
@@ -74,7 +74,7 @@ def cycle(n: int) -> FiniteMetric:
     diff = np.abs(np.arange(n)[:, None] - np.arange(n)[None, :])
     idx = np.minimum(diff, n - diff)
     edges = tuple(sorted({tuple(sorted((i, (i + 1) % n))) for i in range(n) if n > 1}))
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"cycle({n})", range(n), _rational_values(n // 2 + 1), idx,
         graph_edges=edges,  # type: ignore[arg-type]
         params={"n": n},
@@ -93,7 +93,7 @@ def discrete(n: int, distance: Any = 1) -> FiniteMetric:
         raise InvalidMetric(f"Got distance={distance!r}; off-diagonal distances must be > 0.")
     idx = 1 - np.eye(n, dtype=np.int64)
     edges = tuple(itertools.combinations(range(n), 2))
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"discrete({n}, {d})", range(n), [Distance.rational(0), Distance.rational(d)], idx,
         toeplitz=True, graph_edges=edges, params={"n": n, "distance": d},
     )
@@ -115,7 +115,7 @@ def sum_query(u: int, v: int) -> FiniteMetric:
     def edges() -> tuple[tuple[int, int], ...]:
         return tuple((i, j) for i in range(n) for j in range(i + 1, min(n, i + v + 1)))
 
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"sum_query({u}, {v})", range(n), _rational_values(u + 1), idx, toeplitz=True,
         graph_edges=edges(), params={"u": u, "v": v},
     )
@@ -144,7 +144,7 @@ def count_queries(u: int, k: int = 2) -> FiniteMetric:
     u = _positive_int(u, "u")
     k = _positive_int(k, "k")
     pts, idx = _chebyshev_index(u, k)
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"count_queries({u}, k={k})", pts, _rational_values(u + 1), idx,
         graph_edges=_king_edges(idx), params={"u": u, "k": k},
     )
@@ -178,7 +178,7 @@ def hamming(values: int | Sequence[Any], individuals: int) -> FiniteMetric:
         return idx
 
     factor = discrete(k)
-    factor = FiniteMetric(
+    factor = FiniteMetric._from_library(
         f"discrete({k})", vals, factor.values, factor.index, toeplitz=True,
         graph_edges=factor.graph_edges, params=factor.params,
     )
@@ -193,7 +193,7 @@ def hamming(values: int | Sequence[Any], individuals: int) -> FiniteMetric:
                     out.append((a, a + (dv - da) * step))
         return tuple(sorted(out))
 
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"hamming({k}, {u})", dbs, _rational_values(u + 1), build,
         kronecker_factors=tuple([factor] * u), graph_edges=edges(),
         params={"values": vals, "individuals": u},
@@ -265,7 +265,7 @@ def grid(width: int, height: int, norm: str = "euclidean", spacing: Any = 1) -> 
                 and abs(int(ys[i]) - int(ys[j])) <= 1 and i != j
             )
         )
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"grid({width}, {height}, {norm}, spacing={h})", pts, values, build,
         kronecker_factors=kron, graph_edges=edges, grid_info=info,
         params={"width": width, "height": height, "norm": norm, "spacing": h},
@@ -275,7 +275,7 @@ def grid(width: int, height: int, norm: str = "euclidean", spacing: Any = 1) -> 
 def line_scaled(n: int, h: Fraction) -> FiniteMetric:
     """Line 0..n-1 with spacing h (a Kronecker factor of Manhattan grids)."""
     base = line(n)
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"line({n}, spacing={h})", [k * h for k in range(n)],
         [Distance.rational(k * h) for k in range(n)], base.index, toeplitz=True,
         graph_edges=base.graph_edges, params={"n": n, "spacing": h},

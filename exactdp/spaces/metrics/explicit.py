@@ -11,6 +11,7 @@ import numpy as np
 
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import ExactnessRequired, InvalidArgument, InvalidMetric
+from exactdp.kinds import proved_by
 from exactdp.spaces.distances import Distance, as_distance, triangle_holds
 from exactdp.spaces.metrics.space import FiniteMetric
 
@@ -100,7 +101,7 @@ def from_graph(edges: Iterable[Sequence[Any]], nodes: Iterable[Any] | None = Non
             if dist[order[a]][order[b]] == w
         }
     )
-    return FiniteMetric(
+    return FiniteMetric._from_library(
         f"graph({n} nodes, {len(edge_list)} edges)", list(order),
         [Distance.rational(v) for v in table], idx, graph_edges=tuple(tight),
         params={"edges": [(a, b, str(w)) for a, b, w in edge_list]},
@@ -166,7 +167,7 @@ def from_matrix(D: Any, points: Sequence[Any] | None = None) -> FiniteMetric:
     pts = list(range(n)) if points is None else list(points)
     if len(pts) != n:
         raise InvalidArgument(f"Got {len(pts)} point labels for a {n}×{n} matrix.")
-    return FiniteMetric(f"matrix({n})", pts, values, idx, params={})
+    return FiniteMetric._from_library(f"matrix({n})", pts, values, idx, params={})
 
 
 def _hashable(label: Any, what: str) -> None:
@@ -197,15 +198,32 @@ def _matrix_rows(D: Any) -> list[list[Any]]:
     return rows
 
 
+@proved_by("triangle_prefilter")
 def _check_triangle(values: Sequence[Distance], idx: np.ndarray) -> None:
+    """Refuse the matrix when some d(i, k) > d(i, j) + d(j, k), exactly.
+
+    A float pre-filter only *clears* triples; every triple it does not clear is decided
+    exactly. Lemma (proofs/triangle_prefilter.py): with floats lo ≤ d ≤ hi for every
+    distance (directed conversions, :meth:`Distance.float_bounds`: overflow gives
+    hi = inf, underflow lo = 0, never an exception), ``fl(lo_ij + lo_jk) > hi_ik`` implies
+    d_ik ≤ d_ij + d_jk. Proof: round-to-nearest is monotone and fixes floats, so
+    lo_ij + lo_jk ≤ hi_ik would give fl(lo_ij + lo_jk) ≤ fl(hi_ik) = hi_ik; hence
+    d_ij + d_jk ≥ lo_ij + lo_jk > hi_ik ≥ d_ik. This holds for every representable input:
+    the sum of two nonnegative floats is never NaN, overflow gives inf (and the exact sum
+    then exceeds every finite hi_ik; hi_ik = inf never clears), subnormal sums are
+    correctly rounded, and a flush-to-zero unit only lowers the sum or the compared values
+    to 0, which only makes fewer triples clear. Underflow to 0 therefore means "decide
+    exactly", never "small".
+    """
     n = idx.shape[0]
-    fl = np.array([float(v) for v in values])[idx]
-    scale = max(1.0, float(fl.max()))
+    bounds = [v.float_bounds() for v in values]
+    lo = np.array([b[0] for b in bounds], dtype=np.float64)[idx]
+    hi = np.array([b[1] for b in bounds], dtype=np.float64)[idx]
     exact_rational = all(v.is_rational for v in values)
     for j in range(n):
-        slack = fl[:, j][:, None] + fl[j, :][None, :] - fl
-        suspects = np.argwhere(slack < 1e-9 * scale)
-        for i, k in suspects:
+        with np.errstate(over="ignore"):
+            cleared = (lo[:, j][:, None] + lo[j, :][None, :]) > hi
+        for i, k in np.argwhere(~cleared):
             i, k = int(i), int(k)
             d_ik, d_ij, d_jk = values[idx[i, k]], values[idx[i, j]], values[idx[j, k]]
             ok = (d_ik.coef <= d_ij.coef + d_jk.coef) if exact_rational else triangle_holds(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -29,6 +29,12 @@ import numpy as np
 
 from exactdp.errors import ExactnessRequired, InvalidMetric
 from exactdp.spaces.distances import Distance
+from exactdp.spaces.metrics.claims import (
+    graph_claim_error,
+    grid_claim_error,
+    kronecker_claim_error,
+    toeplitz_claim_error,
+)
 
 __all__ = ["FiniteMetric", "GridInfo", "read_metric"]
 
@@ -47,7 +53,21 @@ class FiniteMetric:
     """A finite metric space with exact distances (immutable after construction).
 
     Use the constructors (:func:`line`, :func:`sum_query`, :func:`from_matrix`, ...)
-    rather than this class directly: they validate input and record structure.
+    rather than this class directly: they validate input and record structure. Built
+    directly, every structure claim is checked exactly and a false one is refused:
+
+    >>> import numpy as np
+    >>> from exactdp.spaces.metrics import line
+    >>> star = [[0, 1, 1, 1], [1, 0, 2, 2], [1, 2, 0, 2], [1, 2, 2, 0]]
+    >>> FiniteMetric("star", range(4), [Distance.rational(k) for k in range(3)],
+    ...              np.array(star), kronecker_factors=(line(2), line(2)))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidMetric: star: the claim kronecker_factors=(line(2), line(2)) is false: ...
+    >>> line(3).toeplitz = False
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'toeplitz': ...
 
     Examples
     --------
@@ -58,6 +78,16 @@ class FiniteMetric:
     >>> m.exponent_matrix()[0].tolist()
     [0, 1, 2, 3]
     """
+
+    name: str
+    points: tuple[Any, ...]
+    values: tuple[Distance, ...]
+    toeplitz: bool
+    kronecker_factors: tuple[FiniteMetric, ...] | None
+    graph_edges: tuple[tuple[int, int], ...] | None
+    grid: GridInfo | None
+    params: dict[str, Any]
+    _index_source: np.ndarray | Callable[[], np.ndarray]
 
     def __init__(
         self,
@@ -72,15 +102,101 @@ class FiniteMetric:
         grid_info: GridInfo | None = None,
         params: dict[str, Any] | None = None,
     ) -> None:
-        self.name = name
-        self.points = tuple(points)
-        self.values: tuple[Distance, ...] = tuple(values)
-        self._index_source = index
-        self.toeplitz = toeplitz
-        self.kronecker_factors = kronecker_factors
-        self.graph_edges = graph_edges
-        self.grid = grid_info
-        self.params = dict(params or {})
+        """Build a metric; every structure claim is checked exactly against the distances.
+
+        ``toeplitz``, ``kronecker_factors``, ``grid_info`` and ``graph_edges`` are claims
+        that fast routes rely on, so a claim that does not hold raises
+        :class:`InvalidMetric` naming it (O(n²) exact comparisons, O(n·Σdeg) for the
+        edges; see :mod:`exactdp.spaces.metrics.claims`). The library constructors, which
+        establish the structure themselves, skip the check.
+        """
+        self._setup(name, points, values, index, toeplitz, kronecker_factors, graph_edges,
+                    grid_info, params)
+        self._check_claims()
+
+    @classmethod
+    def _from_library(
+        cls,
+        name: str,
+        points: Sequence[Any],
+        values: Sequence[Distance],
+        index: np.ndarray | Callable[[], np.ndarray],
+        *,
+        toeplitz: bool = False,
+        kronecker_factors: tuple[FiniteMetric, ...] | None = None,
+        graph_edges: tuple[tuple[int, int], ...] | None = None,
+        grid_info: GridInfo | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> FiniteMetric:
+        """For the library constructors only: the structure holds by construction."""
+        self = cls.__new__(cls)
+        self._setup(name, points, values, index, toeplitz, kronecker_factors, graph_edges,
+                    grid_info, params)
+        return self
+
+    def _setup(self, name: str, points: Sequence[Any], values: Sequence[Distance],
+               index: np.ndarray | Callable[[], np.ndarray], toeplitz: bool,
+               kronecker_factors: tuple[FiniteMetric, ...] | None,
+               graph_edges: tuple[tuple[int, int], ...] | None, grid_info: GridInfo | None,
+               params: dict[str, Any] | None) -> None:
+        put = object.__setattr__
+        put(self, "name", name)
+        put(self, "points", tuple(points))
+        put(self, "values", tuple(values))
+        put(self, "_index_source", index)
+        put(self, "toeplitz", toeplitz)
+        put(self, "kronecker_factors", kronecker_factors)
+        put(self, "graph_edges", graph_edges)
+        put(self, "grid", grid_info)
+        put(self, "params", dict(params or {}))
+
+    def _check_claims(self) -> None:
+        if not isinstance(self.toeplitz, bool):
+            raise InvalidMetric(f"Got toeplitz={self.toeplitz!r}; pass True or False.")
+        if self.kronecker_factors is not None:
+            factors = self.kronecker_factors
+            if isinstance(factors, list):
+                factors = tuple(factors)
+                object.__setattr__(self, "kronecker_factors", factors)
+            if not isinstance(factors, tuple) or not all(
+                    isinstance(f, FiniteMetric) for f in factors):
+                raise InvalidMetric(f"Got kronecker_factors={factors!r}; pass a tuple of "
+                                    "FiniteMetric (or None).")
+            err = kronecker_claim_error(self, factors)
+            if err is not None:
+                raise InvalidMetric(
+                    f"{self.name}: the claim kronecker_factors=({', '.join(f.name for f in factors)}"
+                    f") is false: {err}. Drop the claim (the distances alone define the metric) "
+                    "or build the product with exactdp.metrics.hamming / grid(..., 'manhattan')."
+                )
+        if self.grid is not None:
+            err = grid_claim_error(self, self.grid)
+            if err is not None:
+                raise InvalidMetric(f"{self.name}: the claim grid_info={self.grid!r} is false: "
+                                    f"{err}. Drop the claim or use exactdp.metrics.grid.")
+        if self.graph_edges is not None:
+            edges = self.graph_edges
+            if isinstance(edges, list):
+                edges = tuple(tuple(e) if isinstance(e, list) else e for e in edges)
+                object.__setattr__(self, "graph_edges", edges)
+            err = graph_claim_error(self, edges)
+            if err is not None:
+                raise InvalidMetric(f"{self.name}: the claim graph_edges is false: {err}. Drop "
+                                    "the claim or use exactdp.metrics.from_graph.")
+        if self.toeplitz:
+            err = toeplitz_claim_error(self)
+            if err is not None:
+                raise InvalidMetric(f"{self.name}: the claim toeplitz=True is false: {err}. "
+                                    "Drop the claim.")
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise FrozenInstanceError(
+            f"cannot assign to field {key!r}: a FiniteMetric is immutable (its structure "
+            "claims are checked once, at construction); build a new metric instead."
+        )
+
+    def __delattr__(self, key: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {key!r}: a FiniteMetric is immutable.")
 
     # -- basic facts -------------------------------------------------------------
     @property

@@ -19,12 +19,15 @@ from fractions import Fraction
 
 import sympy
 
-from exactdp.arithmetic.ball import certified_sign, sympy_to_arb
+from exactdp.arithmetic.ball import MAX_PREC, certified_sign, sympy_to_arb
 from exactdp.arithmetic.expressions import parse_closed_form
+from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.kinds import Sign, proved_by
+from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["closed_forms", "bernoulli_theta_expr", "exact_sign"]
+__all__ = ["closed_forms", "bernoulli_theta_expr", "closed_form_solves", "exact_sign"]
 
 _p, _q, _eps = sympy.symbols("p q epsilon", positive=True)
 
@@ -104,7 +107,7 @@ def bernoulli_theta_expr(p: Fraction, q: Fraction, eps: sympy.Expr) -> tuple[sym
         return sympy.Integer(0), "equal"
     if p < q:
         p, q = q, p
-    P, Q = sympy.Rational(p.numerator, p.denominator), sympy.Rational(q.numerator, q.denominator)
+    P, Q = to_sympy(p), to_sympy(q)
     big_e = sympy.exp(eps)
     cond_a = exact_sign(P - Q * big_e) is Sign.POSITIVE
     cond_b = exact_sign((1 - Q) - (1 - P) * big_e) is Sign.POSITIVE
@@ -124,3 +127,51 @@ def bernoulli_theta_expr(p: Fraction, q: Fraction, eps: sympy.Expr) -> tuple[sym
         return sympy.Integer(0), "none"
     u = sympy.factor(sympy.together(u_a if branch == "A" else u_b))
     return 1 / sympy.log(u), branch
+
+
+@proved_by("pufferfish_bernoulli")
+def closed_form_solves(
+    P: DiscreteDistribution, Q: DiscreteDistribution, level: PrivacyLevel, theta: sympy.Expr
+) -> bool:
+    """Prove that the closed form ``theta`` *is* θ* for a pair on two support points.
+
+    With h = the gap of the two points, p > q the masses of the upper point (P and Q swapped
+    if needed), u = e^{h/θ} and E = e^ε, the loss at θ is ln max(R_A(u), R_B(u)) with
+    R_A = (1 − p + p u)/(1 − q + q u), R_B = (q + (1 − q) u)/(p + (1 − p) u), both strictly
+    increasing in u (proofs/pufferfish_bernoulli.py, steps (a), (b)). So θ = θ* exactly iff
+    θ > 0 and max(R_A, R_B) = E at u = e^{h/θ}: one of R_A − E, R_B − E is identically zero
+    (its numerator expands to 0 as a polynomial in E) and the other is ≤ 0 (certified sign).
+    Derived here from P and Q afresh, not from the closed forms that produced ``theta``.
+
+    >>> from exactdp.pufferfish.distributions import bernoulli, point_mass
+    >>> from exactdp.spaces.levels import parse_level
+    >>> lv = parse_level(eps="ln(2)")
+    >>> closed_form_solves(bernoulli("1/2"), point_mass(0), lv, 1 / sympy.log(3))
+    True
+    >>> closed_form_solves(bernoulli("1/2"), point_mass(0), lv, sympy.Rational(91, 100))
+    False
+    """
+    pts = sorted(set(P.support) | set(Q.support))
+    if len(pts) != 2 or exact_sign(theta) is not Sign.POSITIVE:
+        return False
+    width = pts[1] - pts[0]
+    p, q = P.as_dict().get(pts[1], Fraction(0)), Q.as_dict().get(pts[1], Fraction(0))
+    if p == q:
+        return False
+    if p < q:
+        p, q = q, p
+    pr, qr = to_sympy(p), to_sympy(q)
+    u = sympy.exp(to_sympy(width) / theta)
+    big_e = sympy.exp(level.eps)
+    r_a = (1 - pr + pr * u) / (1 - qr + qr * u)
+    r_b = (qr + (1 - qr) * u) / (pr + (1 - pr) * u)
+    for binding, other in ((r_a, r_b), (r_b, r_a)):
+        if _identically_zero(binding - big_e):
+            return exact_sign(other - big_e, max_prec=MAX_PREC) is not Sign.POSITIVE
+    return False
+
+
+def _identically_zero(expr: sympy.Expr) -> bool:
+    """The numerator of ``expr`` (over a common denominator) expands to exactly 0."""
+    num, _ = sympy.fraction(sympy.together(expr))
+    return bool(sympy.expand(num) == 0)

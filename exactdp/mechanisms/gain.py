@@ -21,7 +21,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import fmpq_to_float, fmpq_to_fraction, to_fmpq
+from exactdp.arithmetic.rationals import fmpq_to_float, fmpq_to_fraction, to_fmpq, to_sympy
 from exactdp.errors import InvalidMechanism
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.float_filter import column_argmax_exact
@@ -211,7 +211,7 @@ def min_entropy_leakage(mechanism: Mechanism, prior: Any = "uniform") -> Leakage
     pmax = max(U._prior)
     if U.value is not None:
         ratio = U.value / pmax
-        value = sympy.log(sympy.Rational(ratio.numerator, ratio.denominator)) / sympy.log(2)
+        value = sympy.log(to_sympy(ratio)) / sympy.log(2)
         with workprec(128):
             enc = Enclosure(*arb_to_fraction_interval(
                 arb_from_fraction(ratio).log() / arb(2).log()

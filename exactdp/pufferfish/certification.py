@@ -17,8 +17,9 @@ from typing import Any
 import sympy
 from flint import arb
 
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.validate import read_positive, read_tol
-from exactdp.errors import CertificateInvalid, InvalidArgument, InvalidScale
+from exactdp.errors import CertificateInvalid, ExactDPError, InvalidArgument, InvalidScale
 from exactdp.kinds import Verdict, proved_by
 from exactdp.pufferfish.calibration import (
     DEFAULT_TOL,
@@ -28,12 +29,45 @@ from exactdp.pufferfish.calibration import (
     zero_noise_scale,
 )
 from exactdp.pufferfish.distributions import DiscreteDistribution, convolve
-from exactdp.pufferfish.loss import decide_loss, log_ratio_expr
+from exactdp.pufferfish.loss import (
+    decide_loss,
+    is_worst_point,
+    kernel_sums_direct,
+    log_ratio_expr,
+    union_points,
+)
 from exactdp.pufferfish.population import Population
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.spaces.levels import parse_level
 
 __all__ = ["PopulationCertificate", "certify", "parse_scale"]
+
+
+def _worst_output_ok(
+    P: DiscreteDistribution, Q: DiscreteDistribution, theta: Fraction, y: Fraction,
+    claimed: arb,
+) -> bool:
+    """``claimed`` contains ln g_P(y) − ln g_Q(y), and y attains the largest |log-ratio| to
+    within a relative ``WORST_POINT_REL`` (it was named by float midpoints)."""
+    points = union_points(P, Q)
+    if not isinstance(claimed, arb) or not claimed.is_finite():
+        return False
+    if not is_worst_point(P, Q, theta, y):
+        return False
+    pp, qq = P.as_dict(), Q.as_dict()
+    for prec in (128, 256, 512):
+        with workprec(prec):
+            gp = kernel_sums_direct(points, [pp.get(x, Fraction(0)) for x in points], theta)
+            gq = kernel_sums_direct(points, [qq.get(x, Fraction(0)) for x in points], theta)
+            logs = [a.log() - b.log() for a, b in zip(gp, gq)]
+            mine = logs[points.index(y)]
+            lo, hi = arb_to_fraction_interval(mine)
+            c_lo, c_hi = arb_to_fraction_interval(claimed)
+            if c_lo <= lo and hi <= c_hi:
+                return True
+            if c_hi < lo or hi < c_lo:
+                return False
+    return False
 
 
 def parse_scale(theta: Any) -> Fraction:
@@ -70,6 +104,10 @@ class PopulationCertificate:
         The population-independent least θ (never smaller), when asked for.
     P_total, Q_total : DiscreteDistribution
         Laws of the query under the two secrets.
+    population : Population or None
+        The question: the other users (``verify()`` re-derives P_total and Q_total from it).
+    pair : SecretPair or None
+        The question: the target user's secret pair.
     """
 
     verdict: Verdict
@@ -83,6 +121,8 @@ class PopulationCertificate:
     Q_total: DiscreteDistribution
     population_theta: ExactScale | None = None
     independent_theta: ExactScale | None = None
+    population: Population | None = None
+    pair: Any = None
 
     @property
     def private(self) -> bool:
@@ -94,16 +134,44 @@ class PopulationCertificate:
         return log_ratio_expr(self.P_total, self.Q_total, self.theta, self.worst_output)
 
     def verify(self) -> bool:
-        """Re-decide with the independent O(m²) double sums and re-check the brackets."""
+        """Re-derive the question's laws, re-decide, and check every stored claim.
+
+        The laws P_total, Q_total are recomputed from ``population`` and ``pair`` (a
+        certificate without its question does not verify); the verdict and ``tight`` are
+        re-decided with the independent O(m²) double sums; ``worst_log_ratio`` must contain
+        the true log-ratio at ``worst_output``, a support point not certainly beaten by
+        another; each scale must answer its own sub-question (the population's laws, or the
+        pair's, at the same ε) and verify; the population's least θ is ≤ the independent one.
+        """
+        try:
+            return self._verify()
+        except ExactDPError:
+            return False
+
+    def _verify(self) -> bool:
+        if not isinstance(self.population, Population) or self.pair is None:
+            return False
+        pr = as_pair(self.pair)
+        rest = self.population.sum_distribution()
+        P_total, Q_total = convolve(rest, pr.P), convolve(rest, pr.Q)
+        if (self.P_total, self.Q_total) != (P_total, Q_total):
+            return False
         level = parse_level(eps=self.eps)
-        again = decide_loss(self.P_total, self.Q_total, self.theta, level, direct=True)
-        ok = again.verdict is self.verdict
-        for scale in (self.population_theta, self.independent_theta):
-            if scale is not None:
-                ok = ok and scale.verify()
+        again = decide_loss(P_total, Q_total, self.theta, level, direct=True)
+        if again.verdict is not self.verdict or bool(again.tight_points) != self.tight:
+            return False
+        if not _worst_output_ok(P_total, Q_total, self.theta, self.worst_output,
+                                self.worst_log_ratio):
+            return False
+        for scale, (P, Q) in ((self.population_theta, (P_total, Q_total)),
+                              (self.independent_theta, (pr.P, pr.Q))):
+            if scale is None:
+                continue
+            if (scale.P, scale.Q) != (P, Q) or scale.eps != level.eps or not scale.verify():
+                return False
         if self.population_theta is not None and self.independent_theta is not None:
-            ok = ok and self.population_theta.lo <= self.independent_theta.hi
-        return ok
+            return self.population_theta.lo <= self.independent_theta.hi
+        return True
 
     def to_json(self) -> dict[str, object]:
         """Exact JSON form (rationals as "p/q" strings; balls as strings)."""
@@ -187,4 +255,6 @@ def certify(
         Q_total=Q_total,
         population_theta=pop_scale,
         independent_theta=ind_scale,
+        population=population,
+        pair=pr,
     )

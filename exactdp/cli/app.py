@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 import traceback
 from collections.abc import Sequence
@@ -54,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=SubcommandParser)
     for name in _SUBCOMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+        importlib.import_module(name).register(sub)  # deferred: the registry names each command module
     return parser
 
 
@@ -74,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"exactdp: internal error: {exc} (a bug: please report it)", file=sys.stderr)
         else:
             print(f"exactdp: {_LABEL[ExitCode(code)]}: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):  # --json: stdout stays one parseable JSON object
+            print(json.dumps({"exit_code": int(code), "outcome": _LABEL.get(ExitCode(code), "internal error"),
+                              "error": type(exc).__name__, "message": str(exc)}))
         return code
 
 
