@@ -35,6 +35,7 @@ from exactdp.engine.core import (
 )
 from exactdp.errors import ExactnessRequired
 from exactdp.kinds import Method, Verdict
+from exactdp.progress import Progress
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric, read_metric
 from exactdp.spaces.priors import read_prior, uniform_prior
@@ -119,12 +120,12 @@ class RegularityResult:
 
 @overload
 def is_regular(metric: FiniteMetric, prior: Any, eps: Any = ..., t: Any = ..., *,
-               method: Literal["float"], max_prec: int = ...) -> FloatEstimate: ...
+               method: Literal["float"], max_prec: int = ..., progress: Progress = ...) -> FloatEstimate: ...
 
 
 @overload
 def is_regular(metric: FiniteMetric, prior: Any, eps: Any = ..., t: Any = ..., *,
-               method: CertifiedMethod = ..., max_prec: int = ...) -> RegularityResult: ...
+               method: CertifiedMethod = ..., max_prec: int = ..., progress: Progress = ...) -> RegularityResult: ...
 
 
 @overload
@@ -140,6 +141,7 @@ def is_regular(
     *,
     method: Method | str = "auto",
     max_prec: int = MAX_PREC,
+    progress: Progress = None,
 ) -> RegularityResult | FloatEstimate:
     """Decide whether ``prior`` is ε·d0-regular on ``metric`` (αΦ = π with α ≥ 0).
 
@@ -168,5 +170,5 @@ def is_regular(
     level = parse_level(eps=eps, t=t)
     if method == "float":
         return float_solve(metric, level, pi)
-    res = solve_nonnegative(metric, level, pi, method=method, max_prec=max_prec)
+    res = solve_nonnegative(metric, level, pi, method=method, max_prec=max_prec, progress=progress)
     return RegularityResult(metric, level, pi, res.holds, res.certificate, res.method, res)

@@ -31,6 +31,7 @@ from exactdp.engine.core import (
 )
 from exactdp.errors import ExactnessRequired, PropertyNeverHolds
 from exactdp.kinds import Method, Verdict
+from exactdp.progress import Progress
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric, read_metric
 
@@ -189,17 +190,18 @@ def _interval_mechanism(metric: FiniteMetric, level: PrivacyLevel,
 
 @overload
 def tight_constraints(metric: FiniteMetric, eps: Any = ..., t: Any = ..., *,
-                      method: Literal["float"], max_prec: int = ...) -> FloatEstimate: ...
+                      method: Literal["float"], max_prec: int = ..., progress: Progress = ...) -> FloatEstimate: ...
 
 
 @overload
 def tight_constraints(metric: FiniteMetric, eps: Any = ..., t: Any = ..., *,
-                      method: CertifiedMethod = ..., max_prec: int = ...) -> TightConstraintsResult: ...
+                      method: CertifiedMethod = ..., max_prec: int = ...,
+                      progress: Progress = ...) -> TightConstraintsResult: ...
 
 
 @overload
 def tight_constraints(metric: FiniteMetric, eps: Any = ..., t: Any = ..., *,
-                      method: str = ..., max_prec: int = ...
+                      method: str = ..., max_prec: int = ..., progress: Progress = ...
                       ) -> TightConstraintsResult | FloatEstimate: ...
 
 
@@ -210,6 +212,7 @@ def tight_constraints(
     *,
     method: Method | str = "auto",
     max_prec: int = MAX_PREC,
+    progress: Progress = None,
 ) -> TightConstraintsResult | FloatEstimate:
     """Decide whether a tight-constraints mechanism exists for ``metric`` at ε (or t = e^-ε).
 
@@ -223,6 +226,8 @@ def tight_constraints(
         (and is typed so).
     max_prec : int
         Ball precision limit in bits (≥ 53).
+    progress : callable, optional
+        ``progress(stage, message)`` for long runs (see :mod:`exactdp.progress`).
 
     Raises
     ------
@@ -246,5 +251,5 @@ def tight_constraints(
     level = parse_level(eps=eps, t=t)
     if method == "float":
         return float_solve(metric, level)
-    res = solve_nonnegative(metric, level, None, method=method, max_prec=max_prec)
+    res = solve_nonnegative(metric, level, None, method=method, max_prec=max_prec, progress=progress)
     return TightConstraintsResult(metric, level, res.holds, res.certificate, res.method, res)

@@ -21,14 +21,16 @@ from exactdp.cli.common import (
     prior_from_args,
 )
 from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
+from exactdp.engine.core import CERTIFIED_METHODS
 from exactdp.kinds import Verdict
+from exactdp.progress import stderr_progress
 from exactdp.regularity import RegularityResult, is_regular
 from exactdp.threshold import epsilon_threshold
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
 __all__ = ["register"]
 
-_METHODS = ("auto", "exact", "symbolic", "ball", "verified-float")
+_METHODS = CERTIFIED_METHODS  # the engine's one list (float estimates are not a CLI verdict)
 
 
 def register(sub: Any) -> None:
@@ -38,6 +40,7 @@ def register(sub: Any) -> None:
     p.add_argument("--method", default="auto", choices=_METHODS)
     p.add_argument("--show-z", action="store_true", help="print z (exact when t is rational)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(func=_tight)
 
     e = sub.add_parser("example", help="run the main job on built-in examples")
@@ -52,6 +55,7 @@ def register(sub: Any) -> None:
                    help="'uniform', 'p1,p2,...', or 'product:p1,...' (hamming)")
     r.add_argument("--method", default="auto", choices=_METHODS)
     r.add_argument("--json", action="store_true")
+    r.add_argument("--quiet", action="store_true", help="no progress on stderr")
     r.set_defaults(func=_regular)
 
 
@@ -99,7 +103,8 @@ def _example(args: argparse.Namespace) -> HandlerResult:
 def _tight(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     t0 = time.perf_counter()
-    res = tight_constraints(metric, **level_kwargs(args), method=args.method)
+    res = tight_constraints(metric, **level_kwargs(args), method=args.method,
+                            progress=None if args.quiet else stderr_progress())
     assert isinstance(res, TightConstraintsResult)
     elapsed = time.perf_counter() - t0
     verified = res.certificate.verify()
@@ -127,7 +132,8 @@ def _regular(args: argparse.Namespace) -> HandlerResult:
     metric = metric_from_args(args)
     prior = prior_from_args(metric, args.prior)
     t0 = time.perf_counter()
-    res = is_regular(metric, prior, **level_kwargs(args), method=args.method)
+    res = is_regular(metric, prior, **level_kwargs(args), method=args.method,
+                     progress=None if args.quiet else stderr_progress())
     assert isinstance(res, RegularityResult)
     elapsed = time.perf_counter() - t0
     verified = res.certificate.verify()

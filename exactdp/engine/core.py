@@ -77,6 +77,7 @@ from exactdp.errors import InvalidArgument, InvalidPrivacyLevel, PrecisionLimitR
 from exactdp.kinds import METHODS, Method, Sign, Verdict, proved_by
 from exactdp.linalg.enclosure import float_enclosure
 from exactdp.linalg.verified import verified_solve
+from exactdp.progress import Progress, report
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric, read_metric
 
@@ -415,6 +416,7 @@ def solve_nonnegative(
     method: Method | str = "auto",
     start_prec: int = 64,
     max_prec: int = MAX_PREC,
+    progress: Progress = None,
 ) -> EngineResult:
     """Certified answer to: does Φx = rhs have a solution x ≥ 0? (rhs=None means all ones.)
 
@@ -428,6 +430,9 @@ def solve_nonnegative(
         :func:`float_solve`).
     start_prec, max_prec : int
         Ball precision range in bits (``max_prec`` ≥ 53, ``start_prec`` ≤ ``max_prec``).
+    progress : callable, optional
+        ``progress(stage, message)`` receives one line per backend tried (and per ball
+        precision), see :mod:`exactdp.progress`.
 
     Raises
     ------
@@ -461,6 +466,7 @@ def solve_nonnegative(
             return kron
     tried: list[str] = []
     for backend in _choose_methods(metric, level, method):
+        report(progress, "engine", f"{backend} backend on {metric.name} (n = {metric.n}) at {level}")
         if backend == "exact":
             return _exact_backend(metric, level, b)
         if backend == "symbolic":
@@ -477,6 +483,7 @@ def solve_nonnegative(
             continue
         prec = start_prec
         while prec <= max_prec:
+            report(progress, "engine", f"ball solve at {prec} bits")
             res = _ball_backend(metric, level, b, prec)
             if res is not None:
                 return res
