@@ -90,6 +90,7 @@ EXCEPTION_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
     (CertificateInvalid, ExitCode.INTERNAL_ERROR),  # a certificate failed its re-check: a bug
     (PrecisionLimitReached, ExitCode.UNDECIDED),  # balls could not decide within max_prec
     (InstanceTooLarge, ExitCode.UNDECIDED),  # beyond the size/time limits of the method
+    (MemoryError, ExitCode.UNDECIDED),  # beyond this machine's memory: nothing was decided
     (PropertyNeverHolds, ExitCode.FAILS),  # proved: the property holds nowhere asked
     (NotRegular, ExitCode.FAILS),  # proved: the prior is not regular (certificate attached)
     (ExactDPError, ExitCode.BAD_INPUT),  # every other library error is about the input

@@ -73,7 +73,7 @@ from exactdp.engine.certificates import (
     SymbolicCertificate,
     VerifiedFloatCertificate,
 )
-from exactdp.errors import InvalidArgument, InvalidPrivacyLevel, PrecisionLimitReached
+from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidPrivacyLevel, PrecisionLimitReached
 from exactdp.kinds import METHODS, Method, Sign, Verdict, proved_by
 from exactdp.linalg.enclosure import float_enclosure
 from exactdp.linalg.verified import verified_solve
@@ -98,6 +98,9 @@ __all__ = [
 CERTIFIED_METHODS: tuple[str, ...] = tuple(m for m in METHODS if m != "float")
 #: The same names as a type (for the ``typing.overload`` of the questions).
 CertifiedMethod = Literal["auto", "exact", "symbolic", "ball", "verified-float"]
+
+#: Above this size the dense backends (an n×n matrix: 3.2 GB of floats at 2·10⁴) are refused.
+DENSE_MAX_N = 20_000
 
 #: Below this size, rational levels go straight to the exact solver.
 EXACT_FIRST_MAX_N = 80
@@ -273,6 +276,8 @@ def _verified_float_backend(metric: FiniteMetric, level: PrivacyLevel,
     a_mid, a_rad = phi_enclosure(metric, level)
     with workprec(128):
         b_mid, b_rad = float_enclosure([arb_from_fraction(v) for v in rhs])
+    if not all(np.all(np.isfinite(a)) for a in (a_mid, a_rad, b_mid, b_rad)):
+        return None  # beyond the double range (e.g. ε = 1e400): the ball backend decides
     try:
         R = np.linalg.inv(a_mid)
     except np.linalg.LinAlgError:
@@ -464,6 +469,12 @@ def solve_nonnegative(
         kron = _kronecker_backend(metric, level, b, method, max_prec)
         if kron is not None:
             return kron
+    if metric.n > DENSE_MAX_N:
+        raise InstanceTooLarge(
+            f"{metric.name} has n = {metric.n} points; the engine's dense backends need an n×n "
+            f"matrix (n ≤ {DENSE_MAX_N}). Use a structured metric (hamming, Manhattan grid) or, "
+            "for Euclidean grids, epsilon_threshold's matrix-free route."
+        )
     tried: list[str] = []
     for backend in _choose_methods(metric, level, method):
         report(progress, "engine", f"{backend} backend on {metric.name} (n = {metric.n}) at {level}")

@@ -167,3 +167,17 @@ def test_json_output_on_a_negative_or_undecided_outcome_is_one_json_object():
     assert out.returncode == 1
     doc = json.loads(out.stdout)
     assert doc["exit_code"] == 1 and doc["outcome"] == "fails" and doc["error"] == "NotRegular"
+
+
+def test_valid_extreme_levels_and_sizes_get_a_verdict_or_undecided_not_bad_input():
+    """ε = 1e400 is valid input (Φ ≈ I): decided by balls (exit 0), not 'bad input'; an
+    instance beyond the machine's memory is 'undecided' (2), not an internal error."""
+    import subprocess
+    import sys
+
+    big_eps = subprocess.run([sys.executable, "-m", "exactdp", "tight-constraints", "line", "--n", "5",
+                              "--eps", "1e400", "--quiet"], capture_output=True, text=True)
+    assert big_eps.returncode == 0 and "EXISTS" in big_eps.stdout
+    huge = subprocess.run([sys.executable, "-m", "exactdp", "tight-constraints", "line", "--n", "100000000",
+                           "--eps", "1", "--quiet"], capture_output=True, text=True)
+    assert huge.returncode == 2 and "Traceback" not in huge.stderr
