@@ -44,6 +44,7 @@ from exactdp.mechanisms.gain import min_entropy_leakage
 from exactdp.mechanisms.mechanism import Mechanism
 from exactdp.mechanisms.optimality import RemapCertificate, is_optimal
 from exactdp.mechanisms.privacy import is_private, privacy_level
+from exactdp.progress import stderr_progress
 from exactdp.reproduce import fig4, fig6, fig7
 from exactdp.spaces.metrics import FiniteMetric
 
@@ -78,6 +79,7 @@ def register(sub: Any) -> None:
     r = sub.add_parser("reproduce", help="regenerate a figure's data (markdown table)")
     r.add_argument("figure", choices=("fig4", "fig6-sum", "fig6-count", "fig7"))
     r.add_argument("--quick", action="store_true", help="small sizes")
+    r.add_argument("--quiet", action="store_true", help="no progress on stderr")
     r.set_defaults(func=_reproduce)
 
 
@@ -242,12 +244,13 @@ def _bounds(args: argparse.Namespace) -> HandlerResult:
 
 
 def _reproduce(args: argparse.Namespace) -> HandlerResult:
+    prog = None if args.quiet else stderr_progress()
     if args.figure == "fig7":
-        print(fig7.to_markdown(fig7.fig7(quick=args.quick)))
+        print(fig7.to_markdown(fig7.fig7(quick=args.quick, progress=prog)))
     elif args.figure == "fig4":
-        print(fig4.to_markdown(fig4.fig4(quick=args.quick)))
+        print(fig4.to_markdown(fig4.fig4(quick=args.quick, progress=prog)))
     elif args.figure == "fig6-sum":
-        print(fig6.to_markdown(fig6.fig6_sum_query(quick=args.quick)))
+        print(fig6.to_markdown(fig6.fig6_sum_query(quick=args.quick, progress=prog)))
     else:
-        print(fig6.to_markdown(fig6.fig6_count_queries(quick=args.quick)))
+        print(fig6.to_markdown(fig6.fig6_count_queries(quick=args.quick, progress=prog)))
     return ExitCode.OK

@@ -36,6 +36,7 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.kinds import Verdict, proved_by
 from exactdp.mechanisms.bounds import database_leakage_bound
+from exactdp.progress import Progress, report
 from exactdp.reproduce.fig6 import eps_grid, fmt_interval
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 
@@ -188,7 +189,8 @@ class Fig4Row:
 
 
 def fig4(
-    eps_values: list[Fraction] | None = None, *, individuals: int = 5, quick: bool = False
+    eps_values: list[Fraction] | None = None, *, individuals: int = 5, quick: bool = False,
+    progress: Progress = None,
 ) -> list[Fig4Row]:
     """Fig. 4's data (paper: ε = 0.48..1.00, step 0.01, u = 5, k = 4).
 
@@ -200,7 +202,8 @@ def fig4(
         eps_values = eps_values or [Fraction(1, 2), Fraction(7, 10), Fraction(1)]
     eps_values = eps_values or eps_grid("48/100", "1")
     rows = []
-    for e in eps_values:
+    for k, e in enumerate(eps_values, 1):
+        report(progress, "fig4", f"ε = {e} ({k}/{len(eps_values)})")
         b = database_leakage_bound(len(EXAMPLE3_P), individuals, eps=e)
         r = product_prior_regularity(EXAMPLE3_P, individuals, eps=e)
         rows.append(Fig4Row(e, b.enclosure, b.value, r.regular, r.leakage_bound))

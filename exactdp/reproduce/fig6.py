@@ -28,6 +28,7 @@ from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, work
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.kinds import proved_by
+from exactdp.progress import Progress, report
 from exactdp.spaces.metrics import FiniteMetric, count_queries, sum_query
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
@@ -132,9 +133,11 @@ def eps_grid(start: str, stop: str, step: str = "1/100") -> list[Fraction]:
     return out
 
 
-def _rows(metric: FiniteMetric, eps_values: list[Fraction], geo: Any) -> list[Fig6Row]:
+def _rows(metric: FiniteMetric, eps_values: list[Fraction], geo: Any,
+          progress: Progress = None) -> list[Fig6Row]:
     rows = []
-    for e in eps_values:
+    for k, e in enumerate(eps_values, 1):
+        report(progress, "fig6", f"{metric.name}: ε = {e} ({k}/{len(eps_values)})")
         res = tight_constraints(metric, eps=e)
         assert isinstance(res, TightConstraintsResult)
         g = geo(to_sympy(e))
@@ -153,7 +156,8 @@ def _rows(metric: FiniteMetric, eps_values: list[Fraction], geo: Any) -> list[Fi
 
 
 def fig6_sum_query(
-    u: int = 150, v: int = 5, eps_values: list[Fraction] | None = None, *, quick: bool = False
+    u: int = 150, v: int = 5, eps_values: list[Fraction] | None = None, *, quick: bool = False,
+    progress: Progress = None,
 ) -> list[Fig6Row]:
     """Fig. 6(a): sum query (paper: u = 150, v = 5, ε = 0.80..1.30 step 0.01).
 
@@ -171,11 +175,12 @@ def fig6_sum_query(
     def geo(eps: sympy.Expr) -> sympy.Expr:
         return geometric_uniform_utility(n, sympy.exp(-eps / v))
 
-    return _rows(metric, eps_values, geo)
+    return _rows(metric, eps_values, geo, progress)
 
 
 def fig6_count_queries(
-    u: int = 30, eps_values: list[Fraction] | None = None, *, quick: bool = False
+    u: int = 30, eps_values: list[Fraction] | None = None, *, quick: bool = False,
+    progress: Progress = None,
 ) -> list[Fig6Row]:
     """Fig. 6(b): 2-count query (paper: u = 30, ε = 0.90..1.30 step 0.01).
 
@@ -192,7 +197,7 @@ def fig6_count_queries(
     def geo(eps: sympy.Expr) -> sympy.Expr:
         return geometric_uniform_utility(u + 1, sympy.exp(-eps / 2)) ** 2
 
-    return _rows(metric, eps_values, geo)
+    return _rows(metric, eps_values, geo, progress)
 
 
 def to_markdown(rows: list[Fig6Row], digits: int = 6) -> str:

@@ -26,6 +26,7 @@ import numpy as np
 from exactdp.arithmetic.interval import Interval
 from exactdp.arithmetic.rounding import pred, succ
 from exactdp.mechanisms import planar_laplace_grid, utility
+from exactdp.progress import Progress, report
 from exactdp.reproduce.fig6 import fmt_interval, tight_constraints_uniform_utility
 from exactdp.spaces.grid import use_matrix_free
 from exactdp.spaces.metrics import grid
@@ -53,6 +54,7 @@ def fig7(
     *,
     subdivisions: int = 64,
     quick: bool = False,
+    progress: Progress = None,
 ) -> list[Fig7Row]:
     """Certified utilities on a width×height Euclidean grid (spacing 1).
 
@@ -66,7 +68,8 @@ def fig7(
     eps_values = eps_values or [Fraction(k, 10) for k in (4, 7, 10, 13)]
     metric = grid(width, height, "euclidean")
     rows = []
-    for e in eps_values:
+    for k, e in enumerate(eps_values, 1):
+        report(progress, "fig7", f"{metric.name}: ε = {e} ({k}/{len(eps_values)})")
         res = tight_constraints(metric, eps=e)
         assert isinstance(res, TightConstraintsResult)
         tc = tight_constraints_uniform_utility(res) if res.exists else None
@@ -88,7 +91,7 @@ class ExistenceRow:
 
 
 def existence(
-    width: int, eps_values: list[Fraction], *, method: str = "auto"
+    width: int, eps_values: list[Fraction], *, method: str = "auto", progress: Progress = None
 ) -> list[ExistenceRow]:
     """Existence only, on a width×width Euclidean grid (used for the paper's 100×100 size).
 
@@ -106,7 +109,8 @@ def existence(
     """
     metric = grid(width, width, "euclidean")
     out = []
-    for e in eps_values:
+    for k, e in enumerate(eps_values, 1):
+        report(progress, "fig7", f"{metric.name} existence: ε = {e} ({k}/{len(eps_values)})")
         row = _spd_existence(metric, width, e) if method == "auto" and use_matrix_free(metric) else None
         if row is None:
             res = tight_constraints(metric, eps=e, method=method)

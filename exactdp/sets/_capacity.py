@@ -28,6 +28,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidBox
 from exactdp.kinds import Sign, proved_by
@@ -259,10 +260,10 @@ class CapacityResult:
         with workprec(prec):
             return self.value.ball(self.level)
 
-    def interval(self, prec: int = 64) -> tuple[Fraction, Fraction]:
-        """Rational endpoints of a certified enclosure."""
+    def interval(self, prec: int = 64) -> Enclosure:
+        """A certified enclosure with exact rational endpoints (``lo, hi = r.interval()`` works)."""
         with workprec(prec):
-            return arb_to_fraction_interval(self.value.ball(self.level))
+            return Enclosure(*arb_to_fraction_interval(self.value.ball(self.level)))
 
     @property
     def value_float(self) -> float:

@@ -30,6 +30,7 @@ from exactdp.arithmetic.ball import (
     workprec,
 )
 from exactdp.arithmetic.expressions import parse_closed_form
+from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import (
     ExactnessRequired,
@@ -182,7 +183,7 @@ class CertifiedHausdorffResult:
     """d_H as an exact closed form chosen by certified comparisons, with its enclosure."""
 
     value: sympy.Expr
-    enclosure: tuple[Fraction, Fraction]
+    enclosure: Enclosure
     norm: Norm
     witness: RealPoint
     nearest: RealPoint
@@ -263,7 +264,7 @@ def hausdorff_distance_certified(X: Any, Y: Any, norm: Any = "l1") -> CertifiedH
     assert best is not None
     value = sympy.simplify(best[0])
     with workprec(128):
-        enc = arb_to_fraction_interval(sympy_to_arb(value))
+        enc = Enclosure(*arb_to_fraction_interval(sympy_to_arb(value)))
     return CertifiedHausdorffResult(value, enc, nm, best[1], best[2], best[3], Xs, Ys)
 
 
