@@ -24,7 +24,7 @@ from exactdp.algebra.phi import exact_parameter
 from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.validate import read_precision
-from exactdp.engine.certificates import EngineCertificate
+from exactdp.engine.certificates import EngineCertificate, answers_question
 from exactdp.engine.core import (
     CertifiedMethod,
     EngineResult,
@@ -76,6 +76,16 @@ class RegularityResult:
     def verdict(self) -> Verdict:
         """``HOLDS`` when the prior is regular, else ``FAILS`` (certified)."""
         return Verdict.from_bool(self.regular)
+
+    def verify(self) -> bool:
+        """Re-check the result: its certificate is about this metric (exact distances), this
+        level and this prior, claims ``regular``, and passes its own ``verify()``.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> is_regular(line(3), "uniform", t="1/2").verify()
+        True
+        """
+        return answers_question(self.certificate, self.metric, self.level, tuple(self.prior), self.regular)
 
     @property
     def alpha(self) -> tuple[Fraction, ...] | tuple[Enclosure, ...] | None:

@@ -20,7 +20,7 @@ from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_par
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.validate import read_precision
-from exactdp.engine.certificates import EngineCertificate
+from exactdp.engine.certificates import EngineCertificate, answers_question
 from exactdp.engine.core import (
     CertifiedMethod,
     EngineResult,
@@ -69,6 +69,17 @@ class TightConstraintsResult:
     def verdict(self) -> Verdict:
         """``HOLDS`` when a tight-constraints mechanism exists, else ``FAILS`` (certified)."""
         return Verdict.from_bool(self.exists)
+
+    def verify(self) -> bool:
+        """Re-check the result: its certificate is about this metric (exact distances), this
+        level and the right-hand side 1, claims ``exists``, and passes its own ``verify()``.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> tight_constraints(line(3), t="1/3").verify()
+        True
+        """
+        ones = tuple(Fraction(1) for _ in range(self.metric.n))
+        return answers_question(self.certificate, self.metric, self.level, ones, self.exists)
 
     @property
     def is_exact(self) -> bool:

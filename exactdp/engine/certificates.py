@@ -60,6 +60,7 @@ from exactdp.algebra.symbolic import RationalSolution, rational_function_signs, 
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
+from exactdp.errors import ExactDPError
 from exactdp.kinds import Certificate, CertificateKind, Sign, Verdict, proved_by
 from exactdp.linalg.arb_check import (
     check_enclosure_arb,
@@ -69,9 +70,11 @@ from exactdp.linalg.arb_check import (
 from exactdp.linalg.enclosure import FloatEnclosure
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.spaces.metrics.claims import kronecker_claim_error
+from exactdp.spaces.metrics.claims import kronecker_claim_error, same_distances
 
 __all__ = [
+    "answers_question",
+    "ENGINE_CERTIFICATE_TYPES",
     "Certificate",
     "ExactSolution",
     "FarkasCertificate",
@@ -363,9 +366,9 @@ class VerifiedFloatCertificate:
             if not _witness_ok(self.witness, n) or not hi[self.witness] < 0:
                 return False
         prec = self.verify_precision
-        if isinstance(prec, bool) or not isinstance(prec, int) or prec < 2:
-            return False
-        while prec <= max(self.verify_precision, VERIFY_MAX_PREC):
+        if isinstance(prec, bool) or not isinstance(prec, int) or not 2 <= prec <= VERIFY_MAX_PREC:
+            return False  # a stated precision beyond the cap is refused, not attempted
+        while prec <= VERIFY_MAX_PREC:
             with workprec(prec):
                 phi = phi_ball(self.metric, self.level)
                 b = flint.arb_mat([[arb_from_fraction(v)] for v in self.rhs])
@@ -511,3 +514,25 @@ _ENGINE_TYPES = (ExactSolution, FarkasCertificate, BallCertificate, VerifiedFloa
 #: Every certificate the engine emits.
 EngineCertificate = (ExactSolution | FarkasCertificate | BallCertificate | VerifiedFloatCertificate
                      | KroneckerCertificate | SymbolicCertificate)
+ENGINE_CERTIFICATE_TYPES = (ExactSolution, FarkasCertificate, BallCertificate, VerifiedFloatCertificate,
+                            KroneckerCertificate, SymbolicCertificate)
+
+
+def answers_question(cert: Any, metric: FiniteMetric, level: PrivacyLevel,
+                     rhs: tuple[Fraction, ...], holds: bool) -> bool:
+    """True when ``cert`` is a certificate about exactly this question — the same distances
+    (compared exactly, not by name), the same level, the same right-hand side — that claims
+    ``holds`` and passes its own ``verify()``. Used by the results' ``verify()`` so that a
+    certificate of another question cannot stand behind a result.
+    """
+    try:
+        return (
+            isinstance(cert, ENGINE_CERTIFICATE_TYPES)
+            and same_distances(cert.metric, metric)
+            and cert.level == level
+            and tuple(cert.rhs) == tuple(rhs)
+            and bool(cert.holds) is bool(holds)
+            and cert.verify()
+        )
+    except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+        return False

@@ -23,6 +23,7 @@ from exactdp.arithmetic.ball import (
 )
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import ExactDPError
 from exactdp.mechanisms.float_filter import float_below, log_bounds, log_ratio_upper
 from exactdp.mechanisms.level_compare import (
     compare_kappa,
@@ -37,6 +38,7 @@ from exactdp.mechanisms.level_compare import (
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.claims import graph_claim_error
 
 __all__ = ["PrivacyLevelResult", "zero_level", "enclose_value"]
 
@@ -100,7 +102,10 @@ class PrivacyLevelResult:
         no (y, y', z) exceeds it (exact rationals; balls for certified mechanisms).
         Cost is O(pairs × outputs) Python operations: meant for small and medium sizes.
         """
-        return _verify_level(self)
+        try:
+            return _verify_level(self)
+        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+            return False  # a malformed (tampered) result is rejected, never an exception
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +167,8 @@ def _verify_level(res: PrivacyLevelResult) -> bool:
     mech, metric = res._mechanism, res._metric
     if res.method not in _METHODS or res.pairs_checked != len(metric.check_edges()):
         return False
+    if metric.graph_edges is not None and graph_claim_error(metric, metric.graph_edges) is not None:
+        return False  # only edges proved to carry every shortest path may stand for all pairs
     n, m = mech.shape
     if res.value is sympy.oo:
         w = res.witness

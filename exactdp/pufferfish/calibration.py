@@ -105,7 +105,7 @@ class ConservativeScale:
             if self.theta == expected:
                 return True
             return exact_sign(self.theta - expected, max_prec=MAX_PREC) is Sign.ZERO
-        except ExactDPError:
+        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
             return False
 
     def ball(self, prec: int = 64) -> arb:
@@ -198,7 +198,7 @@ class ExactScale:
         """
         try:
             return self._verify()
-        except ExactDPError:
+        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
             return False
 
     def _verify(self) -> bool:

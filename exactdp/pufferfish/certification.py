@@ -145,7 +145,7 @@ class PopulationCertificate:
         """
         try:
             return self._verify()
-        except ExactDPError:
+        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
             return False
 
     def _verify(self) -> bool:

@@ -142,6 +142,7 @@ def epsilon_threshold(
             )
     if res.seconds == 0:
         res = dataclasses.replace(res, seconds=time.perf_counter() - t_start)
+    res = dataclasses.replace(res, metric=metric)  # what verify() binds the certificate to
     if verify and not res.verify():
         raise CertificateInvalid(
             f"the certificate of the threshold on {metric.name} ({res.method}) failed its "

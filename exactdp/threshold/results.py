@@ -21,7 +21,11 @@ from typing import Any
 from exactdp.algebra.algebraic import AlgebraicNumber, log_enclosure
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
+from exactdp.errors import ExactDPError
 from exactdp.kinds import Verdict
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.claims import same_distances
+from exactdp.threshold.binding import certificate_question, same_rhs
 
 __all__ = [
     "DEFAULT_TOL",
@@ -226,6 +230,7 @@ class ThresholdResult:
     question: str = "tight constraints exist"
     eps_set: EpsilonSet | None = field(default=None, repr=False)
     verified: bool = field(default=False, compare=False)
+    metric: FiniteMetric | None = field(default=None, repr=False, compare=False)
 
     @property
     def holds_everywhere(self) -> bool:
@@ -235,14 +240,36 @@ class ThresholdResult:
         """Run the certificate's independent ``verify()``; on success record ``verified``.
 
         The certificate re-checks its own stored claim; this also checks that the claim
-        is this result's: the same [eps_lower, eps_upper].
+        is this result's: the same [eps_lower, eps_upper], the same question (the metric's
+        exact distances when the result carries its metric, the same prior or ones), and the
+        same exact value s* (an exact result's ``exact`` must be the certificate's ``s_star``).
         """
-        cert = self.certificate
-        ok = bool(cert.verify()) and getattr(cert, "eps_lower", None) == self.eps_lower \
-            and getattr(cert, "eps_upper", None) == self.eps_upper
+        try:
+            ok = self._bound_to_certificate() and bool(self.certificate.verify())
+        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+            ok = False
         if ok:
             object.__setattr__(self, "verified", True)  # a record of the check, not data
         return ok
+
+    def _bound_to_certificate(self) -> bool:
+        cert = self.certificate
+        if getattr(cert, "eps_lower", None) != self.eps_lower or \
+                getattr(cert, "eps_upper", None) != self.eps_upper:
+            return False
+        if self.exact != _certified_s_star(cert):
+            return False
+        asked = certificate_question(cert)
+        if asked is None:
+            return self.metric is None and self.rhs is None
+        cmetric, crhs = asked
+        if self.metric is not None and not same_distances(cmetric, self.metric):
+            return False
+        if self.metric is None and cmetric.name != self.metric_name:
+            return False
+        if self.q is not None and cmetric.q is not None and self.q != cmetric.q:
+            return False
+        return same_rhs(self.rhs, crhs, cmetric.n)
 
     @property
     def eps_enclosure(self) -> Enclosure:
@@ -286,3 +313,16 @@ class ThresholdResult:
             "monotone": None if self.eps_set is None else self.eps_set.monotone,
             "verified": self.verified,
         }
+
+
+def _certified_s_star(cert: Any) -> AlgebraicNumber | None:
+    """The exact s* a threshold certificate proves: its own ``s_star``, or for a Kronecker
+    certificate that of its binding factor (whose eps_lower is the product's)."""
+    if hasattr(cert, "s_star"):
+        return cert.s_star  # type: ignore[no-any-return]
+    factors = getattr(cert, "factor_results", None)
+    binding = getattr(cert, "binding", None)
+    if factors is not None and isinstance(binding, int) and 0 <= binding < len(factors):
+        sub = factors[binding]
+        return _certified_s_star(getattr(sub, "certificate", None)) if sub is not None else None
+    return None
