@@ -23,7 +23,8 @@ from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
 from exactdp.arithmetic.rounding import float_down, float_up
 from exactdp.errors import ExactnessRequired, InvalidArgument, InvalidMetric
 
-__all__ = ["Distance", "as_distance", "triangle_holds"]
+__all__ = [
+    "grid_offset_distance", "Distance", "as_distance", "triangle_holds"]
 
 
 def _squarefree_split(m: int) -> tuple[int, int]:
@@ -189,3 +190,18 @@ def as_distance(value: Any, where: str = "distance") -> Distance:
     if not nonneg:
         raise InvalidMetric(f"{where}={value!r} is negative; distances are ≥ 0.")
     return Distance.sqrt_of(to_fraction(sq, where))
+
+
+def grid_offset_distance(dx: int, dy: int, norm: str, h: Fraction) -> Distance:
+    """The exact length of the lattice offset (dx, dy) × spacing h under ``norm``
+    ("euclidean": h·√(dx² + dy²), "manhattan": h·(|dx| + |dy|), else Chebyshev h·max).
+
+    >>> grid_offset_distance(1, 1, "euclidean", Fraction(1))
+    Distance(coef=Fraction(1, 1), radicand=2)
+    """
+    dx, dy = abs(dx), abs(dy)
+    if norm == "euclidean":
+        return Distance.sqrt_of(Fraction(dx * dx + dy * dy) * h * h)
+    if norm == "manhattan":
+        return Distance.rational((dx + dy) * h)
+    return Distance.rational(max(dx, dy) * h)

@@ -20,12 +20,10 @@ Examples
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 
 from exactdp.errors import InvalidMetric
-from exactdp.spaces.distances import Distance
+from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.metrics import FiniteMetric, GridInfo
 
 __all__ = [
@@ -67,12 +65,7 @@ def offset_distance(info: GridInfo, dx: int, dy: int) -> Distance:
     >>> offset_distance(grid(3, 3).grid, 1, 1)
     Distance(coef=Fraction(1, 1), radicand=2)
     """
-    h = info.spacing
-    if info.norm == "euclidean":
-        return Distance.sqrt_of(Fraction(dx * dx + dy * dy) * h**2)
-    if info.norm == "manhattan":
-        return Distance.rational((dx + dy) * h)
-    return Distance.rational(max(dx, dy) * h)
+    return grid_offset_distance(dx, dy, info.norm, info.spacing)
 
 
 def offset_value_codes(metric: FiniteMetric) -> np.ndarray:

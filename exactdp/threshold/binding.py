@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from exactdp.errors import ExactDPError
-from exactdp.spaces.distances import Distance
+from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
@@ -223,12 +223,7 @@ def grid_structure_holds(metric: FiniteMetric, full_check_n: int = GRID_FULL_CHE
     code = np.empty((W, H), dtype=np.int64)
     for dx in range(W):
         for dy in range(H):
-            if norm == "euclidean":
-                d = Distance.sqrt_of(Fraction(dx * dx + dy * dy) * h * h)
-            elif norm == "manhattan":
-                d = Distance.rational((dx + dy) * h)
-            else:
-                d = Distance.rational(max(dx, dy) * h)
+            d = grid_offset_distance(dx, dy, norm, h)
             hit = pos.get(d)
             if hit is None:
                 return False

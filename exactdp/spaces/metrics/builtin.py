@@ -12,7 +12,7 @@ import numpy as np
 
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument, InvalidMetric
-from exactdp.spaces.distances import Distance
+from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.metrics.space import FiniteMetric, GridInfo
 
 __all__ = [
@@ -231,12 +231,7 @@ def grid(width: int, height: int, norm: str = "euclidean", spacing: Any = 1) -> 
     code_to_value = np.zeros(width * height, dtype=np.int64)
     for dx in range(width):
         for dy in range(height):
-            if norm == "euclidean":
-                d = Distance.sqrt_of(Fraction(dx * dx + dy * dy) * h * h)
-            elif norm == "manhattan":
-                d = Distance.rational((dx + dy) * h)
-            else:
-                d = Distance.rational(max(dx, dy) * h)
+            d = grid_offset_distance(dx, dy, norm, h)
             code_to_value[pair_code[dx, dy]] = table.setdefault(d, len(table))
     values = list(table)
 

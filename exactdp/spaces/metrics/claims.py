@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from exactdp.spaces.distances import Distance
+from exactdp.spaces.distances import Distance, grid_offset_distance
 
 __all__ = ["kronecker_claim_error", "grid_claim_error", "toeplitz_claim_error",
            "graph_claim_error", "same_distances", "canonical_index"]
@@ -117,14 +117,6 @@ def kronecker_claim_error(metric: Any, factors: Any) -> str | None:
     return None
 
 
-def _norm_distance(dx: int, dy: int, norm: str, h: Fraction) -> Distance:
-    if norm == "euclidean":
-        return Distance.sqrt_of(Fraction(dx * dx + dy * dy) * h * h)
-    if norm == "manhattan":
-        return Distance.rational((dx + dy) * h)
-    return Distance.rational(max(dx, dy) * h)
-
-
 def grid_claim_error(metric: Any, info: Any) -> str | None:
     """None when d(i, j) = ‖(x_i − x_j, y_i − y_j)‖·spacing exactly (points row-major)."""
     try:
@@ -145,7 +137,7 @@ def grid_claim_error(metric: Any, info: Any) -> str | None:
     expected = np.full((w, h), -1, dtype=np.int64)
     for dx in range(w):
         for dy in range(h):
-            expected[dx, dy] = ids.get(_key(_norm_distance(dx, dy, norm, Fraction(spacing))), -1)
+            expected[dx, dy] = ids.get(_key(grid_offset_distance(dx, dy, norm, Fraction(spacing))), -1)
     xs = np.tile(np.arange(w), h)
     ys = np.repeat(np.arange(h), w)
     want = expected[np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :])]
@@ -153,7 +145,7 @@ def grid_claim_error(metric: Any, info: Any) -> str | None:
     bad = np.argwhere(want != got)
     if len(bad):
         i, j = (int(x) for x in bad[0])
-        d = _norm_distance(abs(int(xs[i] - xs[j])), abs(int(ys[i] - ys[j])), norm,
+        d = grid_offset_distance(abs(int(xs[i] - xs[j])), abs(int(ys[i] - ys[j])), norm,
                            Fraction(spacing))
         return (f"d({i}, {j}) = {metric.values[int(metric.index[i, j])]} but the {norm} "
                 f"grid distance is {d}")
