@@ -163,7 +163,7 @@ def residual_enclosure_arb(
     >>> from flint import arb, arb_mat
     >>> A = arb_mat([[2, 1], [1, 3]])
     >>> R = arb_mat([[0.6, -0.2], [-0.2, 0.4]])
-    >>> x = residual_enclosure_arb(A, arb_mat([[1], [1.75]]), R, [arb(0.25), arb(0.4)], 64)
+    >>> x = residual_enclosure_arb(A, arb_mat([[1], [1.75]]), R, [arb(0.25), arb(2) / 5], 64)
     >>> bool(x[0].contains(arb(0.25))), bool(x[1].contains(arb(0.5))), bool(x[1].rad() < 0.2)
     (True, True, True)
     """
