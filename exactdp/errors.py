@@ -28,6 +28,7 @@ __all__ = [
     "CertificateInvalid",
     "NoTruthValue",
     "UnboundedObjective",
+    "REJECTED_ERRORS",
     "InexactInputWarning",
     "FallbackWarning",
 ]
@@ -126,3 +127,10 @@ class FallbackWarning(UserWarning):
 
 class UnboundedObjective(ExactDPError, ArithmeticError):
     """An exact LP whose objective is unbounded below on its feasible set."""
+
+
+#: What a certificate's ``verify()`` turns into ``False``: a malformed (tampered) certificate is
+#: rejected, never answered with an exception.
+REJECTED_ERRORS: tuple[type[Exception], ...] = (
+    ExactDPError, ArithmeticError, ValueError, TypeError, IndexError, AttributeError, KeyError,
+)

@@ -60,7 +60,7 @@ from exactdp.algebra.symbolic import RationalSolution, rational_function_signs, 
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
-from exactdp.errors import ExactDPError
+from exactdp.errors import REJECTED_ERRORS
 from exactdp.kinds import Certificate, CertificateKind, Sign, Verdict, proved_by
 from exactdp.linalg.arb_check import (
     check_enclosure_arb,
@@ -534,5 +534,5 @@ def answers_question(cert: Any, metric: FiniteMetric, level: PrivacyLevel,
             and bool(cert.holds) is bool(holds)
             and cert.verify()
         )
-    except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+    except REJECTED_ERRORS:
         return False

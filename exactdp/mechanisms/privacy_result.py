@@ -23,7 +23,7 @@ from exactdp.arithmetic.ball import (
 )
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import ExactDPError
+from exactdp.errors import REJECTED_ERRORS
 from exactdp.mechanisms.float_filter import float_below, log_bounds, log_ratio_upper
 from exactdp.mechanisms.level_compare import (
     compare_kappa,
@@ -104,7 +104,7 @@ class PrivacyLevelResult:
         """
         try:
             return _verify_level(self)
-        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+        except REJECTED_ERRORS:
             return False  # a malformed (tampered) result is rejected, never an exception
 
     def to_json(self) -> dict[str, Any]:

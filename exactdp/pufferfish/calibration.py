@@ -32,8 +32,8 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq, to_sympy
 from exactdp.arithmetic.validate import read_tol
 from exactdp.errors import (
+    REJECTED_ERRORS,
     CertificateInvalid,
-    ExactDPError,
     InvalidArgument,
     PrecisionLimitReached,
 )
@@ -105,7 +105,7 @@ class ConservativeScale:
             if self.theta == expected:
                 return True
             return exact_sign(self.theta - expected, max_prec=MAX_PREC) is Sign.ZERO
-        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+        except REJECTED_ERRORS:
             return False
 
     def ball(self, prec: int = 64) -> arb:
@@ -198,7 +198,7 @@ class ExactScale:
         """
         try:
             return self._verify()
-        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+        except REJECTED_ERRORS:
             return False
 
     def _verify(self) -> bool:

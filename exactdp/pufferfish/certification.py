@@ -19,7 +19,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.validate import read_positive, read_tol
-from exactdp.errors import CertificateInvalid, ExactDPError, InvalidArgument, InvalidScale
+from exactdp.errors import REJECTED_ERRORS, CertificateInvalid, InvalidArgument, InvalidScale
 from exactdp.kinds import Verdict, proved_by
 from exactdp.pufferfish.calibration import (
     DEFAULT_TOL,
@@ -145,7 +145,7 @@ class PopulationCertificate:
         """
         try:
             return self._verify()
-        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+        except REJECTED_ERRORS:
             return False
 
     def _verify(self) -> bool:

@@ -36,9 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from exactdp.errors import ExactDPError
+from exactdp.errors import REJECTED_ERRORS
 from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.claims import same_distances
 
 __all__ = [
     "REJECTED_ERRORS",
@@ -56,10 +57,6 @@ __all__ = [
 #: :func:`grid_structure_holds` (larger ones: the O(n) checks only, see there).
 GRID_FULL_CHECK_N = 4096
 
-#: What a ``verify()`` catches and turns into False (a malformed certificate is rejected,
-#: never an exception).
-REJECTED_ERRORS = (ExactDPError, ArithmeticError, ValueError, TypeError, IndexError,
-                   AttributeError, KeyError)
 
 #: Rows of the product checked at once (bounds the memory of the n×n comparison).
 _ROW_BLOCK = 256
@@ -70,22 +67,6 @@ def _codes(values: Sequence[Distance], table: dict[Distance, int]) -> np.ndarray
     for k, v in enumerate(values):
         out[k] = table.setdefault(v, len(table))
     return out
-
-
-def same_distances(a: Any, b: Any) -> bool:
-    """Same number of points and the same exact d(i, j) for every pair (not by name)."""
-    if not isinstance(a, FiniteMetric) or not isinstance(b, FiniteMetric):
-        return False
-    if a is b:
-        return True
-    if a.n != b.n:
-        return False
-    table: dict[Distance, int] = {}
-    ca, cb = _codes(a.values, table), _codes(b.values, table)
-    ia, ib = np.asarray(a.index), np.asarray(b.index)
-    if ia.shape != (a.n, a.n) or ib.shape != (b.n, b.n):
-        return False
-    return bool(np.array_equal(ca[ia], cb[ib]))
 
 
 def same_rhs(a: Sequence[Any] | None, b: Sequence[Any] | None, n: int) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 from exactdp.algebra.algebraic import AlgebraicNumber, log_enclosure
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
-from exactdp.errors import ExactDPError
+from exactdp.errors import REJECTED_ERRORS
 from exactdp.kinds import Verdict
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import same_distances
@@ -246,7 +246,7 @@ class ThresholdResult:
         """
         try:
             ok = self._bound_to_certificate() and bool(self.certificate.verify())
-        except (ExactDPError, ArithmeticError, TypeError, ValueError, AttributeError, IndexError):
+        except REJECTED_ERRORS:
             ok = False
         if ok:
             object.__setattr__(self, "verified", True)  # a record of the check, not data
