@@ -37,6 +37,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "exactdp.cli.threshold",
     "exactdp.cli.pufferfish",
     "exactdp.cli.sets",
+    "exactdp.cli.verify",
 )
 
 _LABEL = {

@@ -44,9 +44,6 @@ Examples
 
 from __future__ import annotations
 
-import functools
-import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -55,22 +52,18 @@ import flint
 import numpy as np
 from numpy.typing import NDArray
 
-from exactdp.algebra.phi import entry_values_exact, phi_ball
-from exactdp.algebra.symbolic import RationalSolution, rational_function_signs, verify_identity
-from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.algebra.phi import entry_values_exact
+from exactdp.algebra.symbolic import RationalSolution
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
-from exactdp.errors import REJECTED_ERRORS
-from exactdp.kinds import Certificate, CertificateKind, Sign, Verdict, proved_by
-from exactdp.linalg.arb_check import (
-    check_enclosure_arb,
-    check_enclosure_refined_arb,
-    residual_enclosure_arb,
-)
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.kernel.jsonio import loads
+from exactdp.kernel.linear import MAX_CHECK_PREC, LinearClaim, check_linear, nonsingular_exact
+from exactdp.kernel.linear_json import read_linear, write_linear
+from exactdp.kinds import Certificate, CertificateKind, Verdict, proved_by
 from exactdp.linalg.enclosure import FloatEnclosure
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.spaces.metrics.claims import kronecker_claim_error, same_distances
+from exactdp.spaces.metrics.claims import same_distances
 
 __all__ = [
     "answers_question",
@@ -84,35 +77,20 @@ __all__ = [
     "SymbolicCertificate",
     "EngineCertificate",
     "exact_nonsingular",
+    "certificate_from_json",
 ]
 
 
-def _fmpq_column(values: tuple[Fraction, ...]) -> flint.fmpq_mat:
-    return flint.fmpq_mat([[to_fmpq(v)] for v in values])
-
-
-def _exact_phi_times(metric: FiniteMetric, level: PrivacyLevel,
-                     x: tuple[Fraction, ...]) -> list[Fraction]:
-    fvals = [to_fmpq(v) for v in entry_values_exact(metric, level)]
-    phi = flint.fmpq_mat([[fvals[k] for k in row] for row in metric.index.tolist()])
-    prod = phi * _fmpq_column(x)
-    return [fmpq_to_fraction(e) for e in prod.entries()]
-
-
-#: Highest precision (bits) that ``VerifiedFloatCertificate.verify()`` raises to.
-VERIFY_MAX_PREC = 1024
-#: A recorded precision above this is refused as malformed (a user may raise ``max_prec``
-#: far above the default, but not to millions of bits).
-_PREC_LIMIT = 1 << 20
-
-_PRIMES = (4611686018427387847, 4611686018427387817, 4611686018427387787)
+#: Highest precision (bits) that a ball re-check doubles to (the kernel's limit).
+VERIFY_MAX_PREC = MAX_CHECK_PREC
 
 
 def exact_nonsingular(metric: FiniteMetric, level: PrivacyLevel) -> bool:
     """Exactly decide whether Φ is nonsingular at a level with rational s.
 
     Full rank modulo a prime p of the integer matrix b^K·Φ proves det Φ ≠ 0; if every
-    prime tried divides the determinant, the exact rank over Q decides.
+    prime tried divides the determinant, the exact rank over Q decides (the kernel's
+    :func:`~exactdp.kernel.linear.nonsingular_exact`).
 
     >>> from exactdp.spaces.metrics import line
     >>> from exactdp.spaces.levels import parse_level
@@ -120,57 +98,35 @@ def exact_nonsingular(metric: FiniteMetric, level: PrivacyLevel) -> bool:
     True
     """
     entry_values_exact(metric, level)  # raises ExactnessRequired unless s is rational
-    base = level.s_rational(metric.q or 1)
-    assert base is not None
-    a, b = base.numerator, base.denominator
-    ks = metric.exponents
-    kmax = max(ks)
-    n = metric.n
-    for p in _PRIMES:
-        if a % p == 0 or b % p == 0:
-            continue
-        vals = [pow(a, k, p) * pow(b, kmax - k, p) % p for k in ks]
-        mat = flint.nmod_mat([[vals[k] for k in row] for row in metric.index.tolist()], p)
-        if mat.rank() == n:
-            return True
-    fv = [to_fmpq(v) for v in entry_values_exact(metric, level)]
-    phi = flint.fmpq_mat([[fv[k] for k in row] for row in metric.index.tolist()])
-    return bool(phi.rank() == n)
+    s = level.s_rational(metric.q or 1)
+    assert s is not None
+    return nonsingular_exact(metric, s)
 
 
-def _witness_ok(witness: int | None, n: int) -> bool:
-    return isinstance(witness, int) and not isinstance(witness, bool) and 0 <= witness < n
+class _KernelChecked:
+    """``verify()`` and ``to_json()`` of every engine certificate: the kernel re-checks
+    :meth:`linear_claim`, the claim with the question it answers and its evidence."""
 
+    def linear_claim(self) -> LinearClaim:
+        """This certificate as the kernel's claim (each certificate type defines it)."""
+        raise InvalidArgument(f"{type(self).__name__} does not state a linear claim.")
 
-def _never_raises(verify: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    """A tampered or malformed certificate makes ``verify()`` return False, never raise."""
-
-    @functools.wraps(verify)
-    def checked(self: Any) -> bool:
+    def verify(self) -> bool:
+        """Re-check every claim in the kernel (:func:`~exactdp.kernel.linear.check_linear`);
+        False, never an exception, on tampered or malformed data."""
         try:
-            return bool(verify(self))
-        except Exception:  # noqa: BLE001 - any failure to re-check is "not verified"
+            claim = self.linear_claim()
+        except REJECTED_ERRORS:
             return False
+        return check_linear(claim)
 
-    return checked
-
-
-def _enclosure_ok(enclosure: Any, n: int) -> bool:
-    return (isinstance(enclosure, tuple) and len(enclosure) == n
-            and all(isinstance(e, Enclosure) and isinstance(e.lo, Fraction)
-                    and isinstance(e.hi, Fraction) and e.lo <= e.hi for e in enclosure))
-
-
-def _contained(ball: flint.arb, e: Enclosure) -> bool:
-    """The ball lies inside [e.lo, e.hi], compared exactly."""
-    if not ball.is_finite():
-        return False
-    lo, hi = arb_to_fraction_interval(ball)
-    return e.lo <= lo and hi <= e.hi
+    def to_json(self) -> dict[str, Any]:
+        """The certificate as a JSON document (:mod:`exactdp.kernel.linear_json`)."""
+        return write_linear(self.linear_claim())
 
 
 @dataclass(frozen=True)
-class ExactSolution:
+class ExactSolution(_KernelChecked):
     """x with Φx = b exactly (and, when x has a negative entry, Φ nonsingular).
 
     Attributes
@@ -200,20 +156,14 @@ class ExactSolution:
         """The historical name of :attr:`holds`."""
         return self.holds
 
-    @_never_raises
-    def verify(self) -> bool:
-        """Multiply back exactly; for a negative entry also prove uniqueness (det Φ ≠ 0)."""
-        if len(self.x) != self.metric.n or len(self.rhs) != self.metric.n:
-            return False
-        if _exact_phi_times(self.metric, self.level, self.x) != list(self.rhs):
-            return False
-        if self.holds:
-            return all(v >= 0 for v in self.x)
-        return any(v < 0 for v in self.x) and exact_nonsingular(self.metric, self.level)
+    def linear_claim(self) -> LinearClaim:
+        return LinearClaim("exact-solution", self.metric, self.level, tuple(self.rhs), self.holds,
+                           {"x": tuple(self.x)})
+
 
 
 @dataclass(frozen=True)
-class FarkasCertificate:
+class FarkasCertificate(_KernelChecked):
     """y with Φᵀy ≥ 0 and bᵀy < 0 (exact): Φx = b has no solution x ≥ 0.
 
     ``holds`` is always False (the certificate proves that the property fails).
@@ -236,19 +186,14 @@ class FarkasCertificate:
         """Always ``FAILS``."""
         return Verdict.FAILS
 
-    @_never_raises
-    def verify(self) -> bool:
-        """Φ is symmetric, so Φᵀy = Φy; check it is ≥ 0 and that b·y < 0, exactly."""
-        if len(self.y) != self.metric.n or len(self.rhs) != self.metric.n:
-            return False
-        phi_y = _exact_phi_times(self.metric, self.level, self.y)
-        return all(v >= 0 for v in phi_y) and sum(
-            (b * y for b, y in zip(self.rhs, self.y)), Fraction(0)
-        ) < 0
+    def linear_claim(self) -> LinearClaim:
+        return LinearClaim("farkas", self.metric, self.level, tuple(self.rhs), False,
+                           {"y": tuple(self.y)})
+
 
 
 @dataclass(frozen=True)
-class BallCertificate:
+class BallCertificate(_KernelChecked):
     """A ball enclosure of the unique solution at ``precision`` bits settles the signs.
 
     ``holds`` True: every enclosure is > 0. ``holds`` False: ``witness`` has an enclosure < 0.
@@ -269,64 +214,21 @@ class BallCertificate:
         """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
         return Verdict.from_bool(bool(self.holds))
 
-    @_never_raises
-    def verify(self) -> bool:
-        """Prove that the STORED enclosure contains Φ⁻¹b, and that the verdict follows from it.
+    def linear_claim(self) -> LinearClaim:
+        return LinearClaim("ball", self.metric, self.level, tuple(self.rhs), self.holds,
+                           {"enclosure": tuple(self.enclosure), "witness": self.witness,
+                            "precision": self.precision})
 
-        1. The verdict is read off the stored rational enclosure, exactly: "holds" needs every
-           lower end > 0, "fails" the witness's upper end < 0.
-        2. Containment, first by a route independent of ``arb_mat.solve``: a Krawczyk/Rump
-           bound (``residual_enclosure_arb``) around the stored midpoints, with an
-           approximate inverse R of Φ's midpoint matrix taken exactly, evaluated in balls at
-           the recorded precision; every resulting ball must lie inside the stored interval
-           (compared exactly). When that bound is too coarse, the ball solve is recomputed
-           at the recorded precision and each of its balls must lie inside the stored
-           interval. Either way the true solution is in the stored enclosure.
-        """
-        n = self.metric.n
-        if len(self.rhs) != n or not _enclosure_ok(self.enclosure, n):
-            return False
-        if isinstance(self.precision, bool) or not isinstance(self.precision, int) or not (
-                2 <= self.precision <= _PREC_LIMIT):
-            return False
-        if self.holds:
-            if not all(e.lo > 0 for e in self.enclosure):
-                return False
-        else:
-            if not _witness_ok(self.witness, n):
-                return False
-            assert self.witness is not None
-            if not self.enclosure[self.witness].hi < 0:
-                return False
-        with workprec(self.precision):
-            phi = phi_ball(self.metric, self.level)
-            b = flint.arb_mat([[arb_from_fraction(v)] for v in self.rhs])
-            if self._krawczyk_contains(phi, b):
-                return True
-            try:
-                x = phi.solve(b)
-            except ZeroDivisionError:
-                return False
-            return all(_contained(v, e) for v, e in zip(x.entries(), self.enclosure))
-
-    def _krawczyk_contains(self, phi: flint.arb_mat, b: flint.arb_mat) -> bool:
-        n = self.metric.n
-        with workprec(self.precision):
-            mid = flint.arb_mat(n, n, [flint.arb(e.mid()) for e in phi.entries()])
-            try:
-                inv = mid.inv()
-            except ZeroDivisionError:
-                return False
-            R = flint.arb_mat(n, n, [flint.arb(e.mid()) for e in inv.entries()])
-        with workprec(max(2 * self.precision, self.precision + 64)):
-            m = [arb_from_fraction((e.lo + e.hi) / 2) for e in self.enclosure]
-        balls = residual_enclosure_arb(phi, b, R, m, self.precision)
-        return balls is not None and all(_contained(v, e) for v, e in zip(balls, self.enclosure))
 
 
 @dataclass(frozen=True)
-class VerifiedFloatCertificate:
-    """Rigorous float enclosure [lo, hi] of the solution, from an approximate inverse R."""
+class VerifiedFloatCertificate(_KernelChecked):
+    """Rigorous float enclosure [lo, hi] of the solution, from an approximate inverse R.
+
+    ``R`` is the search's evidence only: the kernel re-checks the enclosure (its float
+    endpoints read as exact dyadic rationals) without it, so a certificate read from JSON
+    has ``R = None``.
+    """
 
     kind: ClassVar[CertificateKind] = CertificateKind.VERIFIED_FLOAT
 
@@ -335,54 +237,25 @@ class VerifiedFloatCertificate:
     rhs: tuple[Fraction, ...] = field(repr=False)
     holds: bool
     witness: int | None
-    R: NDArray[np.float64] = field(repr=False)
+    R: NDArray[np.float64] | None = field(repr=False, compare=False)
     enclosure: FloatEnclosure = field(repr=False)
     verify_precision: int = 64
-    #: The precision at which the last successful ``verify()`` proved the enclosure.
-    verified_precision: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def verdict(self) -> Verdict:
         """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
         return Verdict.from_bool(bool(self.holds))
 
-    @_never_raises
-    def verify(self) -> bool:
-        """Re-check the enclosure in flint ball arithmetic, then re-read the signs.
+    def linear_claim(self) -> LinearClaim:
+        return LinearClaim("verified-float", self.metric, self.level, tuple(self.rhs), self.holds,
+                           {"enclosure": _exact_enclosure(self.enclosure, self.metric.n),
+                            "witness": self.witness, "precision": self.verify_precision})
 
-        The ball check starts at ``verify_precision`` bits and doubles, up to
-        :data:`VERIFY_MAX_PREC`, until it proves the enclosure (a correct enclosure whose
-        solution has tiny entries, e.g. a zero-entry prior at a large ε, needs more than 64
-        bits); the precision that proved it is recorded in ``verified_precision``.
-        """
-        lo, hi = np.asarray(self.enclosure.lo), np.asarray(self.enclosure.hi)
-        n = self.metric.n
-        if lo.shape != (n,) or hi.shape != (n,) or len(self.rhs) != n:
-            return False
-        if self.holds:
-            if not bool(np.all(lo > 0)):
-                return False
-        else:
-            if not _witness_ok(self.witness, n) or not hi[self.witness] < 0:
-                return False
-        prec = self.verify_precision
-        if isinstance(prec, bool) or not isinstance(prec, int) or not 2 <= prec <= VERIFY_MAX_PREC:
-            return False  # a stated precision beyond the cap is refused, not attempted
-        while prec <= VERIFY_MAX_PREC:
-            with workprec(prec):
-                phi = phi_ball(self.metric, self.level)
-                b = flint.arb_mat([[arb_from_fraction(v)] for v in self.rhs])
-                if (check_enclosure_arb(phi, b, self.R, self.enclosure, prec)
-                        or check_enclosure_refined_arb(phi, b, self.R, self.enclosure, prec)):
-                    object.__setattr__(self, "verified_precision", prec)
-                    return True
-            prec *= 2
-        return False
 
 
 @proved_by("kronecker_split")
 @dataclass(frozen=True)
-class KroneckerCertificate:
+class KroneckerCertificate(_KernelChecked):
     """Φ = Φ_1 ⊗ … ⊗ Φ_m and b = b_1 ⊗ … ⊗ b_m (b_k ≥ 0, nonzero); per-factor certificates.
 
     Lemma (proofs/kronecker_split.py): with every Φ_k invertible, the unique solution
@@ -410,57 +283,20 @@ class KroneckerCertificate:
         """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
         return Verdict.from_bool(bool(self.holds))
 
-    @_never_raises
-    def verify(self) -> bool:
-        """Check Φ = ⊗Φ_k and b = ⊗b_k exactly, bind every factor certificate, re-check them."""
-        factors: tuple[Any, ...] = tuple(self.factors)
-        frhs = tuple(self.factor_rhs)
-        if not factors or len(factors) != len(frhs) or len(self.rhs) != self.metric.n:
-            return False
-        if not all(isinstance(c, _ENGINE_TYPES) for c in factors):
-            return False
-        fms = tuple(c.metric for c in factors)
-        # d(a, b) = Σ_k d_k(a_k, b_k) for every pair (row-major multi-indices), exactly:
-        if kronecker_claim_error(self.metric, fms) is not None:
-            return False
-        for c, b in zip(factors, frhs):
-            # each factor certificate answers the factor's own question at this level
-            if c.level != self.level or tuple(c.rhs) != tuple(b) or len(b) != c.metric.n:
-                return False
-        sizes = [f.n for f in fms]
-        for multi, v in zip(itertools.product(*(range(s) for s in sizes)), self.rhs, strict=True):
-            prod = Fraction(1)
-            for k, i in enumerate(multi):
-                prod *= frhs[k][i]
-            if prod != v:
-                return False
-        if any(all(v == 0 for v in b) or any(v < 0 for v in b) for b in frhs):
-            return False
-        if not all(c.verify() for c in factors):
-            return False
-        if self.holds:
-            return all(c.verdict is Verdict.HOLDS for c in factors)
-        # "fails" uses the lemma's ⇒ direction, which needs EVERY Φ_k invertible: ball and
-        # verified-float certificates prove it by solving; exact ones are checked here;
-        # the others do not prove it.
-        for f, c in zip(fms, factors):
-            if isinstance(c, (FarkasCertificate, KroneckerCertificate)):
-                return False
-            if isinstance(c, SymbolicCertificate) and c.holds:
-                return False
-            if isinstance(c, ExactSolution) and c.holds and not exact_nonsingular(f, c.level):
-                return False
-        return any(c.verdict is Verdict.FAILS for c in factors)
+    def linear_claim(self) -> LinearClaim:
+        return LinearClaim("kronecker", self.metric, self.level, tuple(self.rhs), self.holds,
+                           {"factors": _factor_claims(self.factors, self.factor_rhs)})
+
 
 
 @dataclass(frozen=True)
-class SymbolicCertificate:
+class SymbolicCertificate(_KernelChecked):
     """z(s) = N(s)/D(s) exactly over Q(s), and the signs of z_i at this level.
 
-    ``verify()`` re-checks the identity Φ(s)·N(s) = D(s)·b over Z[s] (modular, exact) for
-    THIS certificate's metric and right-hand side (never the solution's own), then
-    re-evaluates the sign of every N_i(s)/D(s) at the level's s in balls at the recorded
-    precision, and for a "fails" verdict re-proves Φ nonsingular at the level (ball solve).
+    ``verify()`` re-checks the identity Φ(s)·N(s) = D(s)·b over Q[s] for THIS certificate's
+    metric and right-hand side (never the solution's own), then the sign of every
+    N_i(s)/D(s) at the level's s (exactly at rational s, else in balls at the recorded
+    precision), and for a "fails" verdict re-proves Φ nonsingular at the level.
     """
 
     kind: ClassVar[CertificateKind] = CertificateKind.SYMBOLIC
@@ -478,34 +314,12 @@ class SymbolicCertificate:
         """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
         return Verdict.from_bool(bool(self.holds))
 
-    @_never_raises
-    def verify(self) -> bool:
-        """Re-check the Q(s) identity exactly for this question, then the signs in balls."""
-        sol, n = self.solution, self.metric.n
-        if len(self.rhs) != n or sol.n != n or self.metric.q is None or sol.q != self.metric.q:
-            return False
-        if not verify_identity(self.metric, sol.numerators, sol.denominator, self.rhs):
-            return False
-        if isinstance(self.precision, bool) or not isinstance(self.precision, int) or not (
-                2 <= self.precision <= _PREC_LIMIT):
-            return False
-        signs = rational_function_signs(sol, self.level, self.precision)
-        if self.holds:
-            # some N_i(s)·D(s) > 0 shows D(s) ≠ 0, so x = N(s)/D(s) solves Φx = b
-            return (all(sg is Sign.POSITIVE or sg is Sign.ZERO for sg in signs)
-                    and any(sg is Sign.POSITIVE for sg in signs))
-        if not _witness_ok(self.witness, len(signs)):
-            return False
-        assert self.witness is not None
-        if signs[self.witness] is not Sign.NEGATIVE:
-            return False
-        with workprec(self.precision):
-            phi = phi_ball(self.metric, self.level)
-            try:
-                phi.solve(flint.arb_mat([[1]] * self.metric.n))
-            except ZeroDivisionError:
-                return False
-        return True
+    def linear_claim(self) -> LinearClaim:
+        return LinearClaim("symbolic", self.metric, self.level, tuple(self.rhs), self.holds,
+                           {"numerators": tuple(_descending(p) for p in self.solution.numerators),
+                            "denominator": _descending(self.solution.denominator),
+                            "witness": self.witness, "precision": self.precision})
+
 
 
 _ENGINE_TYPES = (ExactSolution, FarkasCertificate, BallCertificate, VerifiedFloatCertificate,
@@ -536,3 +350,73 @@ def answers_question(cert: Any, metric: FiniteMetric, level: PrivacyLevel,
         )
     except REJECTED_ERRORS:
         return False
+
+
+def _exact_enclosure(enc: FloatEnclosure, n: int) -> tuple[Enclosure, ...]:
+    """The float endpoints as exact rationals (a NaN or ±inf endpoint is malformed)."""
+    lo, hi = np.asarray(enc.lo, dtype=np.float64), np.asarray(enc.hi, dtype=np.float64)
+    if lo.shape != (n,) or hi.shape != (n,):
+        raise InvalidArgument(f"the enclosure has shapes {lo.shape}, {hi.shape}; need ({n},)")
+    return tuple(Enclosure(Fraction(float(a)), Fraction(float(b))) for a, b in zip(lo, hi))
+
+
+def _factor_claims(factors: Any, factor_rhs: Any) -> tuple[LinearClaim, ...]:
+    """Each factor certificate's claim; its own right-hand side must be ``factor_rhs[k]``."""
+    factors, frhs = tuple(factors), tuple(factor_rhs)
+    if len(factors) != len(frhs) or not all(isinstance(c, _KernelChecked) for c in factors):
+        raise InvalidArgument("one certificate of an engine type per factor right-hand side needed")
+    claims = tuple(c.linear_claim() for c in factors)
+    if any(tuple(c.rhs) != tuple(b) for c, b in zip(claims, frhs)):
+        raise InvalidArgument("a factor certificate answers another right-hand side")
+    return claims
+
+
+def _descending(poly: flint.fmpz_poly) -> tuple[int, ...]:
+    """Integer coefficients, leading first; the zero polynomial is (0,)."""
+    return tuple(int(c) for c in reversed(poly.coeffs())) or (0,)
+
+
+def certificate_from_json(doc: Any) -> EngineCertificate:
+    """Rebuild an engine certificate from its JSON document (parsed or text).
+
+    Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
+    :class:`~exactdp.errors.CertificateInvalid` for an altered question. The rebuilt
+    certificate is only as good as its ``verify()``.
+
+    >>> from exactdp.tight import tight_constraints
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.kernel.jsonio import dumps
+    >>> cert = tight_constraints(line(3), t="1/2").certificate
+    >>> again = certificate_from_json(dumps(cert.to_json()))
+    >>> again.to_json() == cert.to_json(), again.verify()
+    (True, True)
+    """
+    return _from_claim(read_linear(loads(doc) if isinstance(doc, (str, bytes)) else doc))
+
+
+def _from_claim(c: LinearClaim) -> EngineCertificate:
+    ev, base = c.evidence, (c.metric, c.level, c.rhs)
+    if c.kind == "exact-solution":
+        return ExactSolution(*base, ev["x"], c.holds)
+    if c.kind == "farkas":
+        return FarkasCertificate(*base, ev["y"])
+    if c.kind == "ball":
+        return BallCertificate(*base, ev["precision"], c.holds, ev["witness"], ev["enclosure"])
+    if c.kind == "verified-float":
+        lo = [float(e.lo) for e in ev["enclosure"]]
+        hi = [float(e.hi) for e in ev["enclosure"]]
+        if any(Fraction(a) != e.lo or Fraction(b) != e.hi
+               for a, b, e in zip(lo, hi, ev["enclosure"])):
+            raise InvalidArgument("claim.enclosure: a verified-float enclosure has double "
+                                  "endpoints; write it as kind \"ball\" instead.")
+        enc = FloatEnclosure(np.array(lo), np.array(hi), float("nan"),
+                             (np.array(lo) + np.array(hi)) / 2, "read from JSON")
+        return VerifiedFloatCertificate(*base, c.holds, ev["witness"], None, enc, ev["precision"])
+    if c.kind == "symbolic":
+        sol = RationalSolution(c.metric, tuple(flint.fmpz_poly(list(reversed(p)))
+                                               for p in ev["numerators"]),
+                               flint.fmpz_poly(list(reversed(ev["denominator"]))),
+                               c.metric.q or 1, c.rhs, method="read from JSON")
+        return SymbolicCertificate(*base, sol, c.holds, ev["witness"], ev["precision"])
+    factors = tuple(_from_claim(f) for f in ev["factors"])
+    return KroneckerCertificate(*base, tuple(f.rhs for f in ev["factors"]), factors, c.holds)

@@ -87,6 +87,7 @@ class Property(enum.StrEnum):
     THRESHOLD_REGULAR = "threshold-regular"  #: where in the ε-range the prior is regular
     PRIVATE = "private"  #: the mechanism is ε-d-private at the level
     PRIVACY_LEVEL = "privacy-level"  #: the least ε at which the mechanism is private
+    NONNEGATIVE_SOLUTION = "nonnegative-solution"  #: Φx = b (any exact b) has a solution x ≥ 0
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ class EpsRange:
 #: Every ε > 0.
 ALL_EPS = EpsRange(Fraction(0), None)
 
-#: property -> (right-hand side, level, needs a mechanism): rhs "ones" | "prior" | None,
+#: property -> (right-hand side, level, needs a mechanism): rhs "ones" | "prior" | "vector" | None,
 #: level "exact" (a PrivacyLevel) | "range" (an EpsRange) | None.
 SHAPES: dict[Property, tuple[str | None, str | None, bool]] = {
     Property.TIGHT_CONSTRAINTS: ("ones", "exact", False),
@@ -130,6 +131,7 @@ SHAPES: dict[Property, tuple[str | None, str | None, bool]] = {
     Property.THRESHOLD_REGULAR: ("prior", "range", False),
     Property.PRIVATE: (None, "exact", True),
     Property.PRIVACY_LEVEL: (None, None, True),
+    Property.NONNEGATIVE_SOLUTION: ("vector", "exact", False),
 }
 
 
@@ -191,6 +193,11 @@ class Question:
                 raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; pass the prior "
                                       f"as {n} exact probabilities.")
             rhs = read_prior_values(self.rhs, n, f"{metric.name} has {n} points")
+        elif rhs_kind == "vector":
+            if self.rhs is None or isinstance(self.rhs, str) or len(self.rhs) != n:
+                raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; pass b as {n} "
+                                      "exact rationals.")
+            rhs = tuple(to_fraction(v, "rhs entry") for v in self.rhs)
         else:
             if self.rhs is not None:
                 raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; it takes none.")
@@ -225,10 +232,12 @@ class Question:
             raise InvalidArgument(f"Got prop={prop!r}; choose one of "
                                   f"{[x.value for x in Property]}.") from exc
         rhs_kind, level_kind, _ = SHAPES[p]
-        if prior is not None and rhs_kind != "prior":
+        if prior is not None and rhs_kind not in ("prior", "vector"):
             raise InvalidArgument(f"Got prior={prior!r} for {p.value!r}, which takes no prior.")
         rhs: Rhs = ONES if rhs_kind == "ones" else (
             read_prior(m, prior) if rhs_kind == "prior" and prior is not None else prior)
+        if rhs_kind == "vector" and prior is not None:
+            rhs = tuple(to_fraction(v, "rhs entry") for v in prior)
         level: PrivacyLevel | EpsRange | None = None
         if eps is not None or t is not None:
             level = parse_level(eps=eps, t=t)

@@ -1,5 +1,6 @@
 """Independent re-check of a float enclosure in flint ball arithmetic (the Krawczyk/Rump
-argument F3 of :mod:`exactdp.linalg.verified`, evaluated with balls only)."""
+argument F3 of :mod:`exactdp.linalg.verified`, evaluated with balls only; the bound itself,
+:func:`~exactdp.kernel.linear.residual_enclosure_arb`, lives in the kernel)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import flint
 import numpy as np
 
 from exactdp.errors import InvalidArgument
+from exactdp.kernel.linear import residual_enclosure_arb
 from exactdp.linalg.enclosure import FloatEnclosure
 
 __all__ = ["check_enclosure_arb", "check_enclosure_refined_arb", "residual_enclosure_arb"]
@@ -142,62 +144,3 @@ def check_enclosure_refined_arb(
     with flint.ctx.workprec(rprec):
         return all(bool(x.lower() >= lo_i and x.upper() <= hi_i)
                    for x, lo_i, hi_i in zip(balls, lo_a, hi_a, strict=True))
-
-
-def residual_enclosure_arb(
-    A: flint.arb_mat,
-    b: flint.arb_mat,
-    R: flint.arb_mat,
-    mid: list[flint.arb],
-    prec: int,
-) -> list[flint.arb] | None:
-    """Balls proved to contain A⁻¹b for every A, b in the balls, or None (not proved).
-
-    The Krawczyk/Rump argument F3 of :mod:`exactdp.linalg.verified` in ball arithmetic:
-    with E = I − RA (R any matrix, taken exactly) and β = ‖E‖∞ < 1, A is nonsingular and
-    for every point m̃ in the balls ``mid``, z = R(b − Am̃) gives
-    |x − m̃| ≤ |z| + |E|·1·‖z‖∞/(1 − β) componentwise. ``R(b − A·mid)`` is evaluated at
-    ``max(2 prec, prec + 64)`` bits (the residual suffers cancellation), ``RA`` at ``prec``.
-    The answer is ``mid_i ± bound_i`` as balls; nothing is assumed about a box.
-
-    >>> from flint import arb, arb_mat
-    >>> A = arb_mat([[2, 1], [1, 3]])
-    >>> R = arb_mat([[0.6, -0.2], [-0.2, 0.4]])
-    >>> x = residual_enclosure_arb(A, arb_mat([[1], [1.75]]), R, [arb(0.25), arb(2) / 5], 64)
-    >>> bool(x[0].contains(arb(0.25))), bool(x[1].contains(arb(0.5))), bool(x[1].rad() < 0.2)
-    (True, True, True)
-    """
-    n = A.nrows()
-    zero = flint.arb(0)
-    one = flint.arb(1)
-    with flint.ctx.workprec(prec):
-        E = R * A
-        entries = E.entries()
-        row_abs: list[flint.arb] = []
-        for i in range(n):
-            total = zero
-            for j in range(n):
-                e = entries[i * n + j]
-                total += (one - e).abs_upper() if i == j else e.abs_upper()
-            row_abs.append(total)
-        beta = row_abs[0]
-        for v in row_abs[1:]:
-            beta = beta.max(v)
-        if not beta < 1:
-            return None
-    rprec = max(2 * prec, prec + 64)
-    with flint.ctx.workprec(rprec):
-        m = flint.arb_mat(n, 1, list(mid))
-        z = R * (b - A * m)
-        z_abs = [z[i, 0].abs_upper() for i in range(n)]
-        zmax = z_abs[0]
-        for v in z_abs[1:]:
-            zmax = zmax.max(v)
-        delta = zmax / (one - beta)
-        out = []
-        for i in range(n):
-            bound = z_abs[i] + row_abs[i] * delta
-            out.append(m[i, 0] + bound * flint.arb(0, 1))
-            if not out[-1].is_finite():
-                return None
-    return out

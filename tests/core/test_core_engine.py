@@ -231,7 +231,7 @@ def test_mechanism_of_nonexistent_raises_with_certificate():
 def test_ball_certificate_verifies_independently_and_rejects_tampering(monkeypatch):
     from dataclasses import replace
 
-    import exactdp.engine.certificates as C
+    import exactdp.kernel.linear as C
 
     res = solve_nonnegative(M.sum_query(6, 3), parse_level(eps="1/2"), method="ball")
     cert = res.certificate

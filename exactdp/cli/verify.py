@@ -1,0 +1,50 @@
+"""``exactdp verify CERT.json``: re-check a certificate document with the kernel only.
+
+Exit codes (:mod:`exactdp.cli.exitcodes`): 0 verified, 1 rejected (well formed, but a
+claim does not re-check or the question was altered), 3 malformed (not this schema, or a
+kind without a JSON form yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from exactdp.cli.exitcodes import ExitCode, HandlerResult
+from exactdp.errors import InvalidArgument
+from exactdp.kernel.verify import SUPPORTED_KINDS, verify_json
+
+__all__ = ["register"]
+
+
+def _verify(args: argparse.Namespace) -> HandlerResult:
+    try:
+        text = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()
+    except OSError as exc:
+        raise InvalidArgument(f"cannot read {args.file!r}: {exc.strerror}; pass the path of a "
+                              "certificate written by to_json() (or - for stdin).") from exc
+    verdict = verify_json(text)
+    if args.json:
+        print(json.dumps({"exit_code": 0 if verdict.verified else 1,
+                          "outcome": "verified" if verdict.verified else "rejected",
+                          "kind": verdict.kind, "reason": verdict.reason}))
+    else:
+        print(f"{verdict.kind}: verified" if verdict.verified
+              else f"{verdict.kind}: REJECTED ({verdict.reason})")
+    return ExitCode.OK if verdict.verified else ExitCode.FAILS
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``verify`` subcommand."""
+    p = subparsers.add_parser(
+        "verify",
+        help="re-check a certificate JSON document with the kernel (0 verified, 1 rejected, "
+             "3 malformed)",
+        description="Re-check a certificate document from scratch with the kernel "
+                    f"(exactdp/kernel). Kinds with a JSON form: {', '.join(SUPPORTED_KINDS)}.",
+    )
+    p.add_argument("file", help="the certificate document (JSON), or - for stdin")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_verify)

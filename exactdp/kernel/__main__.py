@@ -1,0 +1,31 @@
+"""``python -m exactdp.kernel CERT.json``: re-check a certificate with the kernel alone
+(no search code is imported). Exit 0 verified, 1 rejected, 3 malformed."""
+
+import sys
+
+from exactdp.errors import ExactDPError
+from exactdp.kernel.verify import verify_json
+
+
+def main(argv: list[str]) -> int:
+    """Check each file named; the exit code is the worst outcome."""
+    if not argv:
+        print("usage: python -m exactdp.kernel CERT.json [CERT.json ...]", file=sys.stderr)
+        return 3
+    worst = 0
+    for path in argv:
+        try:
+            with open(path, "rb") as fh:
+                verdict = verify_json(fh.read())
+        except (OSError, ExactDPError) as exc:
+            print(f"{path}: malformed: {exc}", file=sys.stderr)
+            worst = 3
+            continue
+        print(f"{path}: {verdict.kind}: {'verified' if verdict.verified else 'REJECTED'}"
+              + ("" if verdict.verified else f" ({verdict.reason})"))
+        worst = max(worst, 0 if verdict.verified else 1)
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,427 @@
+"""The kernel's checks of claims about one linear system Φx = b (tight constraints, regularity).
+
+Φ = (e^{-ε·d(i, j)}) is re-derived here from the question (metric, level), never taken
+from a certificate; b is the question's right-hand side. Each check re-proves the claim
+from scratch with exact rationals (``flint.fmpq_mat``, ``nmod_mat``) or arb balls — no
+float arithmetic, so nothing can underflow or be flushed — and returns True only when
+every stated claim holds:
+
+=================  ==========================================================================
+kind               what is checked
+=================  ==========================================================================
+exact-solution     Φx = b exactly; "holds": x ≥ 0; "fails": some x_i < 0 and det Φ ≠ 0
+farkas             Φy ≥ 0 and b·y < 0 exactly (Φ symmetric, so Φᵀy = Φy): no x ≥ 0
+ball,              every stated interval [lo_i, hi_i] contains x_i, where x is the unique
+verified-float     solution: a Krawczyk/Rump bound in balls around the stated midpoints
+                   (:func:`residual_enclosure_arb`; β = ‖I − RΦ‖∞ < 1 proves Φ
+                   nonsingular) at the stated precision, doubled up to
+                   :data:`MAX_CHECK_PREC`; "holds": every lo_i ≥ 0; "fails": the
+                   witness has hi_w < 0
+symbolic           Φ(s)·N(s) = D(s)·b as a polynomial identity over Q[s] (s = e^{-ε/q}),
+                   then the signs of N_i(s)/D(s) at the level (exact at rational s, else
+                   balls); "fails" also needs Φ nonsingular at the level
+kronecker          d((a_k), (b_k)) = Σ_k d_k(a_k, b_k) for every pair, b = ⊗ b_k with b_k ≥ 0
+                   nonzero, every factor claim at this level checked recursively; "holds":
+                   every factor holds; "fails": one fails and every Φ_k is nonsingular
+=================  ==========================================================================
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import line
+>>> from exactdp.spaces.levels import parse_level
+>>> half = parse_level(t="1/2")
+>>> q = Fraction
+>>> check_linear(LinearClaim("exact-solution", line(2), half, (q(1), q(1)), True,
+...                          {"x": (q(2, 3), q(2, 3))}))
+True
+>>> check_linear(LinearClaim("exact-solution", line(2), half, (q(1), q(1)), True,
+...                          {"x": (q(2, 3), q(1, 3))}))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
+from exactdp.errors import REJECTED_ERRORS
+from exactdp.spaces.levels import PrivacyLevel
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.claims import kronecker_claim_error
+
+__all__ = ["LinearClaim", "LINEAR_KINDS", "MAX_CHECK_PREC", "MAX_STATED_PREC", "check_linear",
+           "nonsingular_exact", "residual_enclosure_arb"]
+
+#: The kinds of claim this module checks (``CertificateKind`` values).
+LINEAR_KINDS = ("exact-solution", "farkas", "ball", "verified-float", "symbolic", "kronecker")
+#: A ball check doubles the stated precision up to this many bits before giving up.
+MAX_CHECK_PREC = 4096
+#: A stated precision above this is malformed (not attempted).
+MAX_STATED_PREC = 1 << 16
+#: Primes for the modular rank test (det Φ ≠ 0 mod p ⇒ det Φ ≠ 0).
+_PRIMES = (4611686018427387847, 4611686018427387817, 4611686018427387787)
+
+
+@dataclass(frozen=True)
+class LinearClaim:
+    """One claim "Φx = b has a solution x ≥ 0" (``holds``) or "has none" (not ``holds``).
+
+    ``evidence`` holds exactly what the kind needs (module table): ``x`` or ``y`` (tuples
+    of Fraction); ``enclosure`` (tuple of Enclosure), ``witness`` (int or None),
+    ``precision`` (int); ``numerators`` / ``denominator`` (integer coefficient lists in
+    descending order); ``factors`` (tuple of LinearClaim).
+    """
+
+    kind: str
+    metric: FiniteMetric
+    level: PrivacyLevel
+    rhs: tuple[Fraction, ...]
+    holds: bool
+    evidence: Mapping[str, Any]
+
+
+def check_linear(claim: LinearClaim) -> bool:
+    """True when every part of ``claim`` is re-proved (module table); False otherwise.
+
+    Never raises on malformed evidence: a value of the wrong type or size is "not proved".
+    """
+    try:
+        n = claim.metric.n
+        if (claim.kind not in LINEAR_KINDS or not isinstance(claim.holds, bool)
+                or not isinstance(claim.level, PrivacyLevel) or len(claim.rhs) != n
+                or not all(isinstance(v, Fraction) for v in claim.rhs)):
+            return False
+        return bool(_CHECKS[claim.kind](claim))
+    except REJECTED_ERRORS + (AssertionError, KeyError, IndexError):
+        return False
+
+
+# ------------------------------------------------------------------------------ Φ itself
+def _s_exact(metric: FiniteMetric, level: PrivacyLevel) -> Fraction | None:
+    """s = e^{-ε/q} when rational (so Φ = (s^k) is rational), else None."""
+    q = metric.q
+    return None if q is None else level.s_rational(q)
+
+
+def _phi_exact(metric: FiniteMetric, s: Fraction) -> flint.fmpq_mat:
+    powers = [to_fmpq(s) ** k for k in metric.exponents]
+    return flint.fmpq_mat([[powers[k] for k in row] for row in metric.index.tolist()])
+
+
+def _phi_arb(metric: FiniteMetric, level: PrivacyLevel) -> flint.arb_mat:
+    """Φ in balls at the current precision: s^k in the polynomial case, else e^{-ε·d}."""
+    if metric.q is not None:
+        s = level.s_ball(metric.q)
+        entries = [s ** k for k in metric.exponents]
+    else:
+        entries = [(-level.eps_ball() * d.ball()).exp() for d in metric.values]
+    return flint.arb_mat([[entries[k] for k in row] for row in metric.index.tolist()])
+
+
+def _column(values: Sequence[Fraction]) -> flint.fmpq_mat:
+    return flint.fmpq_mat([[to_fmpq(v)] for v in values])
+
+
+def _times(metric: FiniteMetric, s: Fraction, x: Sequence[Fraction]) -> list[Fraction]:
+    prod = _phi_exact(metric, s) * _column(x)
+    return [fmpq_to_fraction(e) for e in prod.entries()]
+
+
+def nonsingular_exact(metric: FiniteMetric, s: Fraction) -> bool:
+    """Exactly decide det Φ ≠ 0 at a rational s: full rank of (b^K·Φ mod p) for some prime p,
+    else the exact rank over Q.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> nonsingular_exact(line(4), Fraction(1, 3))
+    True
+    """
+    a, b, n = s.numerator, s.denominator, metric.n
+    ks = metric.exponents
+    top = max(ks)
+    rows = metric.index.tolist()
+    for p in _PRIMES:
+        if a % p and b % p:
+            vals = [pow(a, k, p) * pow(b, top - k, p) % p for k in ks]
+            if flint.nmod_mat([[vals[k] for k in row] for row in rows], p).rank() == n:
+                return True
+    return bool(_phi_exact(metric, s).rank() == n)
+
+
+def _nonsingular(metric: FiniteMetric, level: PrivacyLevel, prec: int) -> bool:
+    """det Φ ≠ 0, exactly at rational s, else proved by a successful arb solve."""
+    s = _s_exact(metric, level)
+    if s is not None:
+        return nonsingular_exact(metric, s)
+    while prec <= MAX_CHECK_PREC:
+        if _arb_solve(metric, level, [Fraction(1)] * metric.n, prec) is not None:
+            return True
+        prec *= 2
+    return False
+
+
+def _arb_solve(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction],
+               prec: int) -> list[Any] | None:
+    """Balls around the unique solution of Φx = b, or None when arb cannot prove Φ
+    nonsingular at ``prec`` bits."""
+    with workprec(prec):
+        b = flint.arb_mat([[arb_from_fraction(v)] for v in rhs])
+        try:
+            return list(_phi_arb(metric, level).solve(b).entries())
+        except ZeroDivisionError:
+            return None
+
+
+def _precision(value: Any) -> int | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= MAX_STATED_PREC
+    return value if ok else None
+
+
+def _witness(value: Any, n: int) -> int | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+    return value if ok else None
+
+
+def _fractions(value: Any, n: int) -> tuple[Fraction, ...] | None:
+    ok = isinstance(value, tuple) and len(value) == n and all(isinstance(v, Fraction) for v in value)
+    return value if ok else None
+
+
+# ------------------------------------------------------------------------------ the checks
+def _check_exact_solution(c: LinearClaim) -> bool:
+    x = _fractions(c.evidence["x"], c.metric.n)
+    s = _s_exact(c.metric, c.level)
+    if x is None or s is None or _times(c.metric, s, x) != list(c.rhs):
+        return False
+    if c.holds:
+        return all(v >= 0 for v in x)
+    return any(v < 0 for v in x) and nonsingular_exact(c.metric, s)
+
+
+def _check_farkas(c: LinearClaim) -> bool:
+    y = _fractions(c.evidence["y"], c.metric.n)
+    s = _s_exact(c.metric, c.level)
+    if c.holds or y is None or s is None:
+        return False
+    return (all(v >= 0 for v in _times(c.metric, s, y))
+            and sum((b * v for b, v in zip(c.rhs, y)), Fraction(0)) < 0)
+
+
+def _check_enclosure(c: LinearClaim) -> bool:
+    n = c.metric.n
+    enc = c.evidence["enclosure"]
+    prec = _precision(c.evidence["precision"])
+    if (prec is None or not isinstance(enc, tuple) or len(enc) != n
+            or not all(isinstance(e, Enclosure) and e.lo <= e.hi for e in enc)):
+        return False
+    if c.holds:
+        if c.evidence["witness"] is not None or not all(e.lo >= 0 for e in enc):
+            return False
+    else:
+        w = _witness(c.evidence["witness"], n)
+        if w is None or not enc[w].hi < 0:
+            return False
+    while prec <= max(MAX_CHECK_PREC, c.evidence["precision"]):
+        balls = _krawczyk(c.metric, c.level, c.rhs, enc, prec)
+        if balls is not None and all(_inside(v, e) for v, e in zip(balls, enc)):
+            return True
+        prec *= 2
+    return False
+
+
+def _krawczyk(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction],
+              enc: Sequence[Enclosure], prec: int) -> list[Any] | None:
+    """Balls proved to contain the unique solution (:func:`residual_enclosure_arb`), around
+    the stored midpoints refined by two steps m ← mid(m + R(b − Φm)); R is the midpoint
+    inverse of Φ taken exactly (any R is sound; a good one makes the bound tight). This
+    does not call ``arb_mat.solve``, which the ball search uses."""
+    n = metric.n
+    rprec = max(2 * prec, prec + 64)
+    with workprec(prec):
+        phi = _phi_arb(metric, level)
+        try:
+            inv = flint.arb_mat(n, n, [flint.arb(e.mid()) for e in phi.entries()]).inv()
+        except ZeroDivisionError:
+            return None
+        R = flint.arb_mat(n, n, [flint.arb(e.mid()) for e in inv.entries()])
+    with workprec(rprec):
+        b = flint.arb_mat([[arb_from_fraction(v)] for v in rhs])
+        mid = [flint.arb(arb_from_fraction((e.lo + e.hi) / 2).mid()) for e in enc]
+        for _ in range(2):
+            m = flint.arb_mat(n, 1, mid)
+            y = m + R * (b - phi * m)
+            if not all(y[i, 0].is_finite() for i in range(n)):
+                return None
+            mid = [flint.arb(y[i, 0].mid()) for i in range(n)]
+    return residual_enclosure_arb(phi, b, R, mid, prec)
+
+
+def _inside(ball: Any, e: Enclosure) -> bool:
+    if not ball.is_finite():
+        return False
+    lo, hi = arb_to_fraction_interval(ball)
+    return e.lo <= lo and hi <= e.hi
+
+
+def _poly(coeffs: Any) -> flint.fmpz_poly | None:
+    """An integer polynomial from its descending coefficient list (leading one nonzero)."""
+    if not isinstance(coeffs, tuple) or not coeffs or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in coeffs):
+        return None
+    if coeffs[0] == 0 and len(coeffs) > 1:
+        return None
+    return flint.fmpz_poly(list(reversed(coeffs)))
+
+
+def _check_symbolic(c: LinearClaim) -> bool:
+    m, n, ev = c.metric, c.metric.n, c.evidence
+    nums = [_poly(p) for p in ev["numerators"]] if isinstance(ev["numerators"], tuple) else []
+    den = _poly(ev["denominator"])
+    prec = _precision(ev["precision"])
+    if m.q is None or len(nums) != n or den is None or den == 0 or prec is None:
+        return False
+    if any(p is None for p in nums):
+        return False
+    # Φ(s)·N(s) = D(s)·b over Q[s]: row i is Σ_j s^{k_ij} N_j(s)
+    ks = m.exponents
+    for i, row in enumerate(m.index.tolist()):
+        by_k: dict[int, Any] = {}
+        for j, k in enumerate(row):
+            by_k[k] = by_k.get(k, 0) + nums[j]
+        lhs = sum((flint.fmpq_poly(p) * flint.fmpq_poly([0] * ks[k] + [1])
+                   for k, p in by_k.items()), flint.fmpq_poly(0))
+        if lhs != flint.fmpq_poly(den) * to_fmpq(c.rhs[i]):
+            return False
+    signs = _signs_at_level(nums, den, m.q, c.level, prec)
+    if signs is None:
+        return False
+    if c.holds:
+        return ev["witness"] is None and all(sg >= 0 for sg in signs)
+    w = _witness(ev["witness"], n)
+    return w is not None and signs[w] < 0 and _nonsingular(m, c.level, prec)
+
+
+def _signs_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel,
+                    prec: int) -> list[int] | None:
+    """sign(N_i(s)/D(s)) for every i (0 only when proved zero), or None if undecided."""
+    s = level.s_rational(q)
+    if s is not None:
+        d = den(to_fmpq(s))
+        if d == 0:
+            return None
+        return [_sign_fraction(fmpq_to_fraction(p(to_fmpq(s)) / d)) for p in nums]
+    with workprec(prec):
+        sb = level.s_ball(q)
+        d = flint.arb_poly(den.coeffs())(sb)
+        if not (d > 0 or d < 0):
+            return None
+        out = []
+        for p in nums:
+            if p.degree() < 0:  # the zero polynomial
+                out.append(0)
+                continue
+            v = flint.arb_poly(p.coeffs())(sb) / d
+            if not (v > 0 or v < 0):
+                return None
+            out.append(1 if v > 0 else -1)
+        return out
+
+
+def _sign_fraction(v: Fraction) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _check_kronecker(c: LinearClaim) -> bool:
+    factors = c.evidence["factors"]
+    if not isinstance(factors, tuple) or not factors or not all(
+            isinstance(f, LinearClaim) for f in factors):
+        return False
+    if kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None:
+        return False
+    product: list[Fraction] = [Fraction(1)]
+    for f in factors:
+        if f.level != c.level or any(v < 0 for v in f.rhs) or all(v == 0 for v in f.rhs):
+            return False
+        product = [a * b for a in product for b in f.rhs]  # row-major ⊗
+    if product != list(c.rhs) or not all(check_linear(f) for f in factors):
+        return False
+    if c.holds:
+        return all(f.holds for f in factors)
+    # ⇒ direction of proofs/kronecker_split.py: needs every Φ_k nonsingular
+    return (any(not f.holds for f in factors)
+            and all(_nonsingular(f.metric, c.level, 64) for f in factors))
+
+
+_CHECKS = {
+    "exact-solution": _check_exact_solution,
+    "farkas": _check_farkas,
+    "ball": _check_enclosure,
+    "verified-float": _check_enclosure,
+    "symbolic": _check_symbolic,
+    "kronecker": _check_kronecker,
+}
+
+
+def residual_enclosure_arb(
+    A: flint.arb_mat,
+    b: flint.arb_mat,
+    R: flint.arb_mat,
+    mid: list[flint.arb],
+    prec: int,
+) -> list[flint.arb] | None:
+    """Balls proved to contain A⁻¹b for every A, b in the balls, or None (not proved).
+
+    The Krawczyk/Rump argument F3 of :mod:`exactdp.linalg.verified` in ball arithmetic:
+    with E = I − RA (R any matrix, taken exactly) and β = ‖E‖∞ < 1, A is nonsingular and
+    for every point m̃ in the balls ``mid``, z = R(b − Am̃) gives
+    |x − m̃| ≤ |z| + |E|·1·‖z‖∞/(1 − β) componentwise. ``R(b − A·mid)`` is evaluated at
+    ``max(2 prec, prec + 64)`` bits (the residual suffers cancellation), ``RA`` at ``prec``.
+    The answer is ``mid_i ± bound_i`` as balls; nothing is assumed about a box.
+
+    >>> from flint import arb, arb_mat
+    >>> A = arb_mat([[2, 1], [1, 3]])
+    >>> R = arb_mat([[0.6, -0.2], [-0.2, 0.4]])
+    >>> x = residual_enclosure_arb(A, arb_mat([[1], [1.75]]), R, [arb(0.25), arb(2) / 5], 64)
+    >>> bool(x[0].contains(arb(0.25))), bool(x[1].contains(arb(0.5))), bool(x[1].rad() < 0.2)
+    (True, True, True)
+    """
+    n = A.nrows()
+    zero = flint.arb(0)
+    one = flint.arb(1)
+    with flint.ctx.workprec(prec):
+        E = R * A
+        entries = E.entries()
+        row_abs: list[flint.arb] = []
+        for i in range(n):
+            total = zero
+            for j in range(n):
+                e = entries[i * n + j]
+                total += (one - e).abs_upper() if i == j else e.abs_upper()
+            row_abs.append(total)
+        beta = row_abs[0]
+        for v in row_abs[1:]:
+            beta = beta.max(v)
+        if not beta < 1:
+            return None
+    rprec = max(2 * prec, prec + 64)
+    with flint.ctx.workprec(rprec):
+        m = flint.arb_mat(n, 1, list(mid))
+        z = R * (b - A * m)
+        z_abs = [z[i, 0].abs_upper() for i in range(n)]
+        zmax = z_abs[0]
+        for v in z_abs[1:]:
+            zmax = zmax.max(v)
+        delta = zmax / (one - beta)
+        out = []
+        for i in range(n):
+            bound = z_abs[i] + row_abs[i] * delta
+            out.append(m[i, 0] + bound * flint.arb(0, 1))
+            if not out[-1].is_finite():
+                return None
+    return out

@@ -1,0 +1,166 @@
+"""JSON form of the linear-system claims (:mod:`exactdp.kernel.linear`): one reader, one writer.
+
+A document is the envelope of :mod:`exactdp.kernel.jsonio`; its question has property
+``tight-constraints`` (rhs ``"ones"``), ``regular`` (a prior) or ``nonnegative-solution``
+(any exact b), and an exact level. Per kind:
+
+==============  =====================================  =========================================
+kind            claim                                  evidence
+==============  =====================================  =========================================
+exact-solution  verdict, ``solution`` (rationals)      {}
+farkas          verdict (``"fails"``)                  ``y`` (rationals)
+ball,           verdict, ``enclosure`` (list of        ``precision`` (bits), ``witness``
+verified-float  {"lo", "hi"})                          (index or null)
+symbolic        verdict                                ``numerators`` (integer polynomials in s,
+                                                       descending), ``denominator``,
+                                                       ``precision``, ``witness``
+kronecker       verdict                                ``factors``: full documents, one per factor
+==============  =====================================  =========================================
+
+>>> from exactdp.spaces.metrics import line
+>>> from exactdp.spaces.levels import parse_level
+>>> c = LinearClaim("farkas", line(2), parse_level(t="1/2"), (Fraction(1), Fraction(-1)),
+...                 False, {"y": (Fraction(1), Fraction(1))})
+>>> doc = write_linear(c)
+>>> doc["question"]["property"], doc["evidence"]
+('nonnegative-solution', {'y': ['1', '1']})
+>>> write_linear(read_linear(loads(dumps(doc)))) == doc
+True
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from exactdp.errors import InvalidArgument
+from exactdp.kernel.jsonio import (
+    dumps,
+    envelope,
+    loads,
+    read_enclosure,
+    read_envelope,
+    read_int,
+    read_list,
+    read_object,
+    read_poly,
+    read_rational,
+    read_verdict,
+    write_enclosure,
+    write_rational,
+)
+from exactdp.kernel.linear import LINEAR_KINDS, MAX_STATED_PREC, LinearClaim
+from exactdp.kernel.question import ONES, Property, Question
+from exactdp.kinds import Verdict
+from exactdp.spaces.levels import PrivacyLevel
+
+__all__ = ["read_linear", "write_linear", "linear_question", "MAX_DEPTH", "dumps", "loads"]
+
+#: Deepest nesting of factor documents accepted (a Kronecker factor of a factor …).
+MAX_DEPTH = 8
+
+_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind -> (claim keys, evidence keys)
+    "exact-solution": (("verdict", "solution"), ()),
+    "farkas": (("verdict",), ("y",)),
+    "ball": (("verdict", "enclosure"), ("precision", "witness")),
+    "verified-float": (("verdict", "enclosure"), ("precision", "witness")),
+    "symbolic": (("verdict",), ("numerators", "denominator", "precision", "witness")),
+    "kronecker": (("verdict",), ("factors",)),
+}
+
+
+def linear_question(c: LinearClaim) -> Question:
+    """The question a claim answers: ``tight-constraints`` when b = 1, ``regular`` when b is a
+    probability vector, else ``nonnegative-solution``."""
+    b = c.rhs
+    if all(v == 1 for v in b):
+        return Question(c.metric, Property.TIGHT_CONSTRAINTS, ONES, c.level)
+    if all(v >= 0 for v in b) and sum(b, Fraction(0)) == 1:
+        return Question(c.metric, Property.REGULAR, b, c.level)
+    return Question(c.metric, Property.NONNEGATIVE_SOLUTION, b, c.level)
+
+
+def write_linear(c: LinearClaim) -> dict[str, Any]:
+    """The JSON document of a claim (exact; see the module table)."""
+    ev = c.evidence
+    claim: dict[str, Any] = {"verdict": (Verdict.HOLDS if c.holds else Verdict.FAILS).value}
+    evidence: dict[str, Any] = {}
+    if c.kind == "exact-solution":
+        claim["solution"] = [write_rational(v, "solution") for v in ev["x"]]
+    elif c.kind == "farkas":
+        evidence["y"] = [write_rational(v, "y") for v in ev["y"]]
+    elif c.kind in ("ball", "verified-float"):
+        claim["enclosure"] = [write_enclosure(e) for e in ev["enclosure"]]
+        evidence.update(precision=ev["precision"], witness=ev["witness"])
+    elif c.kind == "symbolic":
+        evidence["numerators"] = [[str(v) for v in p] for p in ev["numerators"]]
+        evidence["denominator"] = [str(v) for v in ev["denominator"]]
+        evidence.update(precision=ev["precision"], witness=ev["witness"])
+    elif c.kind == "kronecker":
+        evidence["factors"] = [write_linear(f) for f in ev["factors"]]
+    else:
+        raise InvalidArgument(f"Got kind={c.kind!r}; the linear kinds are {list(LINEAR_KINDS)}.")
+    return envelope(c.kind, linear_question(c).to_json(), claim, evidence)
+
+
+def read_linear(doc: Any, depth: int = 0) -> LinearClaim:
+    """Read a document into a :class:`~exactdp.kernel.linear.LinearClaim`.
+
+    Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
+    :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
+    """
+    env = read_envelope(doc)
+    if env.kind not in _PARTS:
+        raise InvalidArgument(f"kind: {env.kind!r} is not a linear-system certificate "
+                              f"({sorted(_PARTS)}).")
+    claim_keys, evidence_keys = _PARTS[env.kind]
+    claim = read_object(env.claim, "claim", claim_keys)
+    evid = read_object(env.evidence, "evidence", evidence_keys)
+    q = Question.from_json(env.question)
+    if q.prop not in (Property.TIGHT_CONSTRAINTS, Property.REGULAR,
+                      Property.NONNEGATIVE_SOLUTION):
+        raise InvalidArgument(f"question.property: {q.prop.value!r} is not a linear-system "
+                              "question (tight-constraints, regular, nonnegative-solution).")
+    n = q.metric.n
+    rhs = tuple(Fraction(1) for _ in range(n)) if q.rhs == ONES else q.rhs
+    assert isinstance(rhs, tuple)
+    verdict = read_verdict(claim["verdict"], "claim.verdict")
+    if verdict is Verdict.UNDECIDED:
+        raise InvalidArgument("claim.verdict: a certificate claims \"holds\" or \"fails\".")
+    ev: dict[str, Any] = {}
+    if env.kind == "exact-solution":
+        ev["x"] = _rationals(claim["solution"], "claim.solution", n)
+    elif env.kind == "farkas":
+        ev["y"] = _rationals(evid["y"], "evidence.y", n)
+    elif env.kind in ("ball", "verified-float"):
+        ev["enclosure"] = tuple(read_enclosure(e, f"claim.enclosure[{k}]") for k, e in
+                                enumerate(read_list(claim["enclosure"], "claim.enclosure", n)))
+        ev.update(_precision_witness(evid, n))
+    elif env.kind == "symbolic":
+        ev["numerators"] = tuple(_int_poly(p, f"evidence.numerators[{k}]") for k, p in
+                                 enumerate(read_list(evid["numerators"], "evidence.numerators", n)))
+        ev["denominator"] = _int_poly(evid["denominator"], "evidence.denominator")
+        ev.update(_precision_witness(evid, n))
+    else:
+        if depth >= MAX_DEPTH:
+            raise InvalidArgument(f"evidence.factors: nested more than {MAX_DEPTH} deep.")
+        ev["factors"] = tuple(read_linear(f, depth + 1)
+                              for f in read_list(evid["factors"], "evidence.factors"))
+    assert isinstance(q.level, PrivacyLevel)
+    return LinearClaim(env.kind, q.metric, q.level, rhs, verdict is Verdict.HOLDS, ev)
+
+
+def _rationals(value: Any, where: str, n: int) -> tuple[Fraction, ...]:
+    return tuple(read_rational(v, f"{where}[{k}]") for k, v in enumerate(read_list(value, where, n)))
+
+
+def _int_poly(value: Any, where: str) -> tuple[int, ...]:
+    if value == ["0"]:  # the zero polynomial (z_i ≡ 0)
+        return (0,)
+    return tuple(int(v) for v in read_poly(value, where, integer=True))
+
+
+def _precision_witness(evid: dict[str, Any], n: int) -> dict[str, Any]:
+    w = evid["witness"]
+    return {"precision": read_int(evid["precision"], "evidence.precision", 2, MAX_STATED_PREC),
+            "witness": None if w is None else read_int(w, "evidence.witness", 0, n - 1)}

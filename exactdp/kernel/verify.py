@@ -1,0 +1,66 @@
+"""Re-check a certificate document: the entry point of the kernel (``exactdp verify``).
+
+>>> from exactdp.spaces.metrics import line
+>>> from exactdp.spaces.levels import parse_level
+>>> from exactdp.kernel.linear import LinearClaim
+>>> from exactdp.kernel.linear_json import write_linear
+>>> from fractions import Fraction as F
+>>> doc = write_linear(LinearClaim("exact-solution", line(2), parse_level(t="1/2"),
+...                                (F(1), F(1)), True, {"x": (F(2, 3), F(2, 3))}))
+>>> verify_document(doc).verified
+True
+>>> doc["claim"]["solution"] = ["2/3", "1/3"]
+>>> verify_document(doc)
+KernelVerdict(verified=False, kind='exact-solution', reason='the claim does not re-check')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from exactdp.errors import CertificateInvalid, InvalidArgument
+from exactdp.kernel.jsonio import loads, read_envelope
+from exactdp.kernel.linear import LINEAR_KINDS, check_linear
+from exactdp.kernel.linear_json import read_linear
+
+__all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
+
+#: The certificate kinds whose JSON documents the kernel re-checks.
+SUPPORTED_KINDS = LINEAR_KINDS
+
+
+@dataclass(frozen=True)
+class KernelVerdict:
+    """The kernel's answer on a well-formed document: ``verified`` or not, and why not."""
+
+    verified: bool
+    kind: str
+    reason: str = ""
+
+
+def verify_document(doc: Any) -> KernelVerdict:
+    """Re-check a parsed document from scratch (question rebuilt, every claim re-proved).
+
+    Raises :class:`~exactdp.errors.InvalidArgument` when the document is malformed (not
+    this schema, a kind without a JSON form yet, a non-canonical part); returns
+    ``verified=False`` when it is well formed but its question was altered (fingerprint)
+    or a claim does not re-check.
+    """
+    kind = read_envelope(doc).kind
+    if kind not in SUPPORTED_KINDS:
+        raise InvalidArgument(f"kind: {kind!r} has no JSON form in this version; the kernel "
+                              f"re-checks {list(SUPPORTED_KINDS)} (re-check it in Python with "
+                              "its verify()).")
+    try:
+        claim = read_linear(doc)
+    except CertificateInvalid as exc:
+        return KernelVerdict(False, kind, str(exc))
+    if check_linear(claim):
+        return KernelVerdict(True, kind)
+    return KernelVerdict(False, kind, "the claim does not re-check")
+
+
+def verify_json(text: str | bytes) -> KernelVerdict:
+    """:func:`verify_document` of a JSON text (strict reader: no floats, no duplicate keys)."""
+    return verify_document(loads(text))
