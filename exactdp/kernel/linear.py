@@ -95,8 +95,7 @@ def check_linear(claim: LinearClaim) -> bool:
     try:
         n = claim.metric.n
         if (claim.kind not in LINEAR_KINDS or not isinstance(claim.holds, bool)
-                or not isinstance(claim.level, PrivacyLevel) or len(claim.rhs) != n
-                or not all(isinstance(v, Fraction) for v in claim.rhs)):
+                or not isinstance(claim.level, PrivacyLevel) or _fractions(claim.rhs, n) is None):
             return False
         return bool(_CHECKS[claim.kind](claim))
     except REJECTED_ERRORS + (AssertionError, KeyError, IndexError):

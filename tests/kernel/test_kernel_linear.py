@@ -185,3 +185,61 @@ def test_fresh_process_cli_exit_codes(documents, tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", probe] + paths, capture_output=True, text=True)
     assert out.stdout.strip().splitlines()[-1] == "0 []", out.stdout + out.stderr
+
+
+def _genuine_claims(documents):
+    return [cert.linear_claim() for cert, _ in documents]
+
+
+def test_in_memory_claims_with_wrong_types_are_not_proved(documents):
+    """The checks never trust the Python types of a claim built in memory."""
+    import dataclasses
+
+    from exactdp.kernel.linear import LinearClaim, check_linear
+
+    for c in _genuine_claims(documents):
+        assert check_linear(c)
+        n = c.metric.n
+        for bad in (
+            dataclasses.replace(c, kind="no-such-kind"),
+            dataclasses.replace(c, holds="yes"),
+            dataclasses.replace(c, holds=1),
+            dataclasses.replace(c, level="1/2"),
+            dataclasses.replace(c, rhs=list(c.rhs)),
+            dataclasses.replace(c, rhs=c.rhs[:-1]),
+            dataclasses.replace(c, rhs=tuple(float(v) for v in c.rhs)),
+            dataclasses.replace(c, evidence={}),
+        ):
+            assert check_linear(bad) is False, (c.kind, bad)
+        ev = dict(c.evidence)
+        if c.kind == "exact-solution":
+            for x in (list(ev["x"]), ev["x"][:-1], tuple(float(v) for v in ev["x"])):
+                assert not check_linear(dataclasses.replace(c, evidence={"x": x}))
+        if c.kind in ("ball", "verified-float"):
+            for p in (1, True, "64", 2**17):
+                assert not check_linear(dataclasses.replace(c, evidence={**ev, "precision": p}))
+            enc = ev["enclosure"]
+            for e in (list(enc), enc[:-1], tuple((x.lo, x.hi) for x in enc)):
+                assert not check_linear(dataclasses.replace(c, evidence={**ev, "enclosure": e}))
+            w = 0 if c.holds else None
+            assert not check_linear(dataclasses.replace(c, evidence={**ev, "witness": w}))
+            if not c.holds:
+                for w in (True, -1, n, "0"):
+                    assert not check_linear(dataclasses.replace(c, evidence={**ev, "witness": w}))
+        if c.kind == "symbolic":
+            nums, den = ev["numerators"], ev["denominator"]
+            for bad_ev in ({**ev, "numerators": list(nums)}, {**ev, "numerators": nums[:-1]},
+                           {**ev, "denominator": (0,)}, {**ev, "denominator": (0, 1)},
+                           {**ev, "denominator": tuple(float(v) for v in den)},
+                           {**ev, "numerators": (nums[0] + (True,),) + nums[1:]},
+                           {**ev, "precision": 1}):
+                assert not check_linear(dataclasses.replace(c, evidence=bad_ev))
+        if c.kind == "kronecker":
+            fs = ev["factors"]
+            for bad_ev in ({"factors": list(fs)}, {"factors": ()}, {"factors": (fs[0], "x")},
+                           {"factors": fs[::-1]} if fs[0].metric.n != fs[-1].metric.n else {}):
+                assert not check_linear(dataclasses.replace(c, evidence=bad_ev))
+            # a factor at another level
+            other = dataclasses.replace(fs[0], level=parse_level(t="1/7"))
+            assert not check_linear(dataclasses.replace(c, evidence={"factors": (other,) + fs[1:]}))
+    assert LinearClaim  # the type is public

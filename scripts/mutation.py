@@ -1,0 +1,256 @@
+"""Mutation testing of the kernel: mutate one operator or constant at a time, re-run the
+kernel's tests, count the mutants they kill.
+
+    python scripts/mutation.py [FILE ...] [--pytest] [--timeout S] [--json OUT]
+
+FILE defaults to every module of exactdp/kernel/. A mutant is one change at one place:
+a comparison flipped or made (non-)strict (< ↔ <=, == ↔ !=, is ↔ is not, in ↔ not in),
+``and`` ↔ ``or``, a ``not`` dropped, + ↔ -, * ↔ /, ** → *, an integer constant k → k + 1,
+True ↔ False, and ``return True`` in every function that returns a bool. Docstrings,
+annotations, ``__all__`` and strings are not mutated.
+
+How (an equivalent of mutmut, fast enough for a 2-core machine): the library and the
+corpus are imported once; each mutant runs in a forked child that swaps the mutated code
+objects into the live functions (``f.__code__``; module-level constants are rebound), so
+every caller — also code that imported a function by name — runs the mutant. The child
+first replays tests/kernel/kernel_corpus.jsonl (genuine and edited certificates with
+outcomes decided independently of the kernel); with ``--pytest`` a mutant that survives
+the corpus is then run against the kernel's unit tests (:data:`PYTEST_TARGETS`) in the
+same child.
+A child that times out counts as killed. The report lists every survivor (file, line,
+change) so each can be judged equivalent or turned into a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import importlib
+import importlib.util
+import json
+import os
+import signal
+import sys
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNEL = ROOT / "exactdp" / "kernel"
+
+_CMP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+        ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn,
+        ast.NotIn: ast.In}
+_BIN = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.Pow: ast.Mult}
+
+
+def _skipped(tree: ast.Module) -> set[int]:
+    """ids of nodes never mutated: docstrings, annotations, __all__."""
+    out: set[int] = set()
+
+    def mark(node: ast.AST | None) -> None:
+        if node is not None:
+            out.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(
+                body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            mark(body[0])
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            mark(node.returns)
+            for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs:
+                mark(a.annotation)
+        if isinstance(node, ast.AnnAssign):
+            mark(node.annotation)
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            mark(node)
+    return out
+
+
+def sites(tree: ast.Module) -> list[tuple[int, int, str]]:
+    """(node index in ast.walk order, variant, description) of every mutant."""
+    skip = _skipped(tree)
+    out = []
+    bool_funcs = {id(f) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+                  and isinstance(f.returns, (ast.Name, ast.Constant))
+                  and getattr(f.returns, "id", getattr(f.returns, "value", None)) == "bool"}
+    returns_in_bool = set()
+    for f in ast.walk(tree):
+        if id(f) in bool_funcs:
+            for n in ast.walk(f):
+                if isinstance(n, ast.Return) and n.value is not None:
+                    returns_in_bool.add(id(n))
+    for k, node in enumerate(ast.walk(tree)):
+        if id(node) in skip:
+            continue
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _CMP:
+            out.append((k, 0, f"line {line}: {type(node.ops[0]).__name__} -> "
+                              f"{_CMP[type(node.ops[0])].__name__}"))
+        elif isinstance(node, ast.BoolOp):
+            out.append((k, 0, f"line {line}: {type(node.op).__name__} -> "
+                              f"{'Or' if isinstance(node.op, ast.And) else 'And'}"))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            out.append((k, 0, f"line {line}: drop not"))
+        elif isinstance(node, ast.BinOp) and type(node.op) in _BIN:
+            out.append((k, 0, f"line {line}: {type(node.op).__name__} -> "
+                              f"{_BIN[type(node.op)].__name__}"))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            out.append((k, 0, f"line {line}: {node.value} -> {not node.value}"))
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            out.append((k, 0, f"line {line}: {node.value} -> {node.value + 1}"))
+        elif isinstance(node, ast.Return) and id(node) in returns_in_bool:
+            out.append((k, 0, f"line {line}: return True"))
+    return out
+
+
+def mutate(tree: ast.Module, index: int) -> ast.Module:
+    """A copy of ``tree`` with the mutant at node ``index`` applied."""
+    new = copy.deepcopy(tree)
+    node = list(ast.walk(new))[index]
+    if isinstance(node, ast.Compare):
+        node.ops = [_CMP[type(node.ops[0])]()]
+    elif isinstance(node, ast.BoolOp):
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+    elif isinstance(node, ast.UnaryOp):
+        node.op = ast.UAdd()  # +x keeps the value: the "not" is gone (operands here are bools)
+        node.operand = ast.Call(ast.Name("bool", ast.Load()), [node.operand], [])
+    elif isinstance(node, ast.BinOp):
+        node.op = _BIN[type(node.op)]()
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        node.value = not node.value
+    elif isinstance(node, ast.Constant):
+        node.value = node.value + 1
+    elif isinstance(node, ast.Return):
+        node.value = ast.Constant(True)
+    return ast.fix_missing_locations(new)
+
+
+#: What ``--pytest`` runs on a corpus survivor: the kernel's unit tests (in-memory claims of
+#: every type, round trips, fresh-process CLI) — the corpus covers the JSON path.
+PYTEST_TARGETS = [str(ROOT / "tests" / "kernel" / "test_kernel_linear.py"),
+                  str(ROOT / "tests" / "kernel" / "test_kernel_jsonio.py"),
+                  str(ROOT / "tests" / "kernel" / "test_kernel_question.py")]
+
+
+def _functions(ns: dict[str, Any], module_name: str) -> dict[str, types.FunctionType]:
+    """Every function defined in the module, by qualified name (methods included)."""
+    out = {}
+    for name, obj in ns.items():
+        if isinstance(obj, types.FunctionType) and obj.__module__ == module_name:
+            out[name] = obj
+        elif isinstance(obj, type) and obj.__module__ == module_name:
+            for attr, val in vars(obj).items():
+                fn = val.fget if isinstance(val, property) else getattr(val, "__func__", val)
+                if isinstance(fn, types.FunctionType):
+                    out[f"{name}.{attr}"] = fn
+    return out
+
+
+def install(module: types.ModuleType, tree: ast.Module) -> None:
+    """Swap the mutant's code objects into the live module's functions."""
+    code = compile(tree, module.__file__ or "<mutant>", "exec")
+    ns: dict[str, Any] = {"__name__": module.__name__, "__file__": module.__file__}
+    exec(code, ns)  # noqa: S102 - the point of mutation testing
+    new = _functions(ns, module.__name__)
+    for qual, fn in _functions(vars(module), module.__name__).items():
+        if qual in new and new[qual].__code__.co_freevars == fn.__code__.co_freevars:
+            fn.__code__ = new[qual].__code__
+    for name, val in ns.items():
+        if isinstance(val, (int, str, tuple, frozenset)) and not name.startswith("__"):
+            setattr(module, name, val)
+
+
+def _corpus() -> tuple[list[dict[str, Any]], Any]:
+    spec = importlib.util.spec_from_file_location(
+        "kernel_corpus_test", ROOT / "tests" / "kernel" / "test_kernel_corpus.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.ROWS, mod.outcome
+
+
+def run_child(module: types.ModuleType, tree: ast.Module, rows: list[dict[str, Any]], outcome: Any,
+              use_pytest: bool, timeout: int) -> str:
+    """'killed' / 'survived' / 'timeout' for one mutant, in a forked child."""
+    pid = os.fork()
+    if pid == 0:  # child
+        signal.alarm(timeout)
+        code = 0
+        try:
+            install(module, tree)
+            for row in rows:
+                if outcome(row) != row["expected"]:
+                    code = 1
+                    break
+            if code == 0 and use_pytest:
+                import pytest
+
+                with open(os.devnull, "w") as devnull:
+                    sys.stdout = devnull
+                    rc = pytest.main(["-q", "-x", "-p", "no:cacheprovider", "--no-header",
+                                      *PYTEST_TARGETS])
+                code = 0 if rc == 0 else 1
+        except BaseException:  # noqa: BLE001 - a mutant that crashes the tests is killed
+            code = 1
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        return "timeout"
+    return "survived" if os.WEXITSTATUS(status) == 0 else "killed"
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="*", help="kernel modules (default: all of exactdp/kernel)")
+    ap.add_argument("--pytest", action="store_true", help="run pytest on corpus survivors")
+    ap.add_argument("--timeout", type=int, default=60, help="seconds per mutant")
+    ap.add_argument("--json", help="write the full report here")
+    args = ap.parse_args(argv)
+    files = [Path(f).resolve() for f in args.files] or sorted(
+        p for p in KERNEL.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    rows, outcome = _corpus()
+    bad = [r["name"] for r in rows if outcome(r) != r["expected"]]
+    if bad:
+        print(f"the unmutated kernel fails the corpus on {bad}; fix that first", file=sys.stderr)
+        return 3
+    report: dict[str, Any] = {"files": {}, "total": 0, "killed": 0, "survivors": []}
+    t0 = time.time()
+    for path in files:
+        name = "exactdp.kernel." + path.stem
+        module = importlib.import_module(name)
+        tree = ast.parse(path.read_text())
+        found = sites(tree)
+        killed = 0
+        for k, (index, _, desc) in enumerate(found):
+            result = run_child(module, mutate(tree, index), rows, outcome, args.pytest, args.timeout)
+            if result == "survived":
+                report["survivors"].append(f"{path.relative_to(ROOT)} {desc}")
+            else:
+                killed += 1
+            print(f"\r{path.name}: {k + 1}/{len(found)} mutants, {killed} killed "
+                  f"({time.time() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        report["files"][str(path.relative_to(ROOT))] = {"mutants": len(found), "killed": killed}
+        report["total"] += len(found)
+        report["killed"] += killed
+    score = report["killed"] / report["total"] if report["total"] else 1.0
+    report["score"] = round(score, 4)
+    report["seconds"] = round(time.time() - t0)
+    for f, v in report["files"].items():
+        print(f"{f}: {v['killed']}/{v['mutants']} killed")
+    print(f"total: {report['killed']}/{report['total']} killed ({100 * score:.1f} %), "
+          f"{len(report['survivors'])} survivors, {report['seconds']} s")
+    for s in report["survivors"]:
+        print("  survivor:", s)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
