@@ -4,7 +4,10 @@ Subcommands (human output by default, exact JSON with ``--json``):
 
 - ``scale``: conservative and exact θ for one secret pair
   (``--p P [--q Q]`` Bernoulli, ``--absent`` for S_{P,⊥}; ``--values A B``;
-  ``--dist "0:1/2,2:1/2" [--dist2 …]`` for general finite laws);
+  ``--dist "0:1/2,2:1/2" [--dist2 …]`` for general finite laws); ``--releases K``: the least
+  common θ of K releases of the same sum with TOTAL loss ≤ ε (K·θ*); ``--noise
+  discrete-laplace``: the least two-sided geometric parameter α* (integer data);
+  ``--noise gaussian --delta D``: the least σ for (ε, δ) (certified bracket);
 - ``closed-forms``: the sympy expressions of the Bernoulli cases;
 - ``certify``: a concrete population of Bernoulli users (``--others``, ``--presence``);
 - ``adult``: conservative vs exact θ on the UCI Adult classes (progress on stderr;
@@ -20,6 +23,8 @@ import argparse
 import json
 from typing import Any
 
+import sympy
+
 from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
 from exactdp.errors import InvalidArgument
 from exactdp.progress import stderr_progress
@@ -32,7 +37,9 @@ from exactdp.pufferfish.adult import (
 from exactdp.pufferfish.bernoulli_forms import closed_forms
 from exactdp.pufferfish.calibration import conservative_scale, exact_scale
 from exactdp.pufferfish.certification import certify
+from exactdp.pufferfish.discrete import discrete_laplace_scale
 from exactdp.pufferfish.distributions import DiscreteDistribution, bernoulli
+from exactdp.pufferfish.gaussian import gaussian_scale
 from exactdp.pufferfish.population import Population
 from exactdp.pufferfish.secrets import (
     DistributionPair,
@@ -88,13 +95,29 @@ def _add_pair_args(parser: argparse.ArgumentParser) -> None:
 
 def _scale(args: argparse.Namespace) -> HandlerResult:
     pair = _pair_from_args(args)
-    cons = conservative_scale(pair, args.eps)
-    ex = exact_scale(pair, args.eps, tol=args.tol)
+    if args.noise != "laplace" and args.releases != 1:
+        raise InvalidArgument(
+            f"Got --releases {args.releases} with --noise {args.noise}; repeated releases "
+            f"are supported for --noise laplace only."
+        )
+    if args.noise == "discrete-laplace":
+        return _discrete(args, pair)
+    if args.noise == "gaussian":
+        return _gaussian(args, pair)
+    if args.delta is not None:
+        raise InvalidArgument("Got --delta with Laplace noise; --delta needs --noise gaussian.")
+    k = args.releases
+    cons = conservative_scale(pair, args.eps, releases=k)
+    ex = exact_scale(pair, args.eps, tol=args.tol, releases=k)
     ok = cons.verify() and ex.verify()
+    if args.sympy or args.latex:
+        return _closed_form(ex, ok, args)
     if args.json:
         print(json.dumps({
             "pair": pair.describe(),
             "eps": str(cons.eps),
+            "noise": "laplace",
+            "releases": k,
             "conservative_theta": str(cons.theta),
             "w_inf": str(cons.winf),
             "w_1": str(cons.w1),
@@ -102,8 +125,10 @@ def _scale(args: argparse.Namespace) -> HandlerResult:
             "verified": ok,
         }, indent=2))
         return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
-    print(f"pair: {pair.describe()}   ε = {cons.eps}")
-    print(f"conservative θ = W∞/ε = {cons.theta}   (W∞ = {cons.winf}, W1 = {cons.w1})")
+    print(f"pair: {pair.describe()}   ε = {cons.eps}" + (
+        f" (TOTAL over {k} releases of the same sum)" if k > 1 else ""))
+    print(f"conservative θ = {f'{k}·' if k > 1 else ''}W∞/ε = {cons.theta}   "
+          f"(W∞ = {cons.winf}, W1 = {cons.w1})")
     if ex.zero_noise:
         why = "P = Q" if ex.identical else "the pmf ratio already lies in [e^-ε, e^ε]"
         print(f"exact θ* = 0: no noise is needed ({why}); every θ > 0 is private")
@@ -112,6 +137,70 @@ def _scale(args: argparse.Namespace) -> HandlerResult:
             print(f"exact θ* = {ex.theta_expr}")
         print(f"certified: {ex.lo} < θ* ≤ {ex.hi}  (≈ {ex.float():.15g}; {ex.method}, "
               f"{ex.prec} bits)")
+        if k == 1:
+            print("warning: θ* is for ONE release; K releases at θ* lose L(θ*/K), far more "
+                  "than K·ε — use --releases K")
+    print(f"verified independently: {ok}")
+    return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
+
+
+def _closed_form(ex: Any, ok: bool, args: argparse.Namespace) -> HandlerResult:
+    """``--sympy`` / ``--latex``: the exact θ* alone (exit 3 when it has no closed form)."""
+    if args.noise != "laplace":
+        raise InvalidArgument(f"Got --{'latex' if args.latex else 'sympy'} with --noise "
+                              f"{args.noise}; closed forms are printed for Laplace noise only.")
+    expr = sympy.Integer(0) if ex.zero_noise else ex.theta_expr
+    if expr is None:
+        raise InvalidArgument("θ* has no closed form for this pair (it was found by certified "
+                              f"root finding: {ex.lo} < θ* ≤ {ex.hi}); drop --sympy/--latex.")
+    text = sympy.latex(expr) if args.latex else sympy.sstr(expr)
+    if args.json:
+        print(json.dumps({"theta": text, "form": "latex" if args.latex else "sympy",
+                          "verified": ok}))
+    else:
+        print(text)
+    return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
+
+
+def _discrete(args: argparse.Namespace, pair: SecretPair) -> HandlerResult:
+    r = discrete_laplace_scale(pair, args.eps, tol=args.tol)
+    ok = r.verify()
+    if args.json:
+        print(json.dumps({
+            "pair": pair.describe(), "eps": str(r.eps), "noise": "discrete-laplace",
+            "zero_noise": r.zero_noise, "alpha_lo": str(r.alpha_lo), "alpha_hi": str(r.alpha_hi),
+            "alpha_expr": None if r.alpha_expr is None else str(r.alpha_expr),
+            "ratio_lo": str(r.ratio_lo), "ratio_hi": str(r.ratio_hi), "verified": ok,
+        }, indent=2))
+        return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
+    print(f"pair: {pair.describe()}   ε = {r.eps}   noise: discrete Laplace, P(Z = z) ∝ α^|z|")
+    if r.zero_noise:
+        print("α* = 0: no noise is needed")
+    else:
+        if r.alpha_expr is not None:
+            print(f"exact α* = {r.alpha_expr}")
+        print(f"certified: {r.alpha_lo} < α* ≤ {r.alpha_hi}  (≈ {float(r.alpha_hi):.15g}; the "
+              f"exact rational ratio exceeds e^ε at α_lo and is ≤ e^ε at α_hi)")
+    print(f"verified independently: {ok}")
+    return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
+
+
+def _gaussian(args: argparse.Namespace, pair: SecretPair) -> HandlerResult:
+    if args.delta is None:
+        raise InvalidArgument("Got --noise gaussian without --delta; pass e.g. --delta 1/100000.")
+    r = gaussian_scale(pair, args.eps, args.delta)
+    ok = r.verify()
+    if args.json:
+        print(json.dumps({
+            "pair": pair.describe(), "eps": str(r.eps), "delta": str(r.target_delta),
+            "noise": "gaussian", "sigma_lo": str(r.lo), "sigma_hi": str(r.hi),
+            "delta_at_lo": [str(r.at_lo.delta.lo), str(r.at_lo.delta.hi)],
+            "delta_at_hi": [str(r.at_hi.delta.lo), str(r.at_hi.delta.hi)], "verified": ok,
+        }, indent=2))
+        return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
+    print(f"pair: {pair.describe()}   ε = {r.eps}, δ = {r.target_delta}   noise: N(0, σ²)")
+    print(f"certified: {float(r.lo):.12g} < σ* ≤ {float(r.hi):.12g}  (δ(σ_lo) ∈ "
+          f"[{float(r.at_lo.delta.lo):.12g}, {float(r.at_lo.delta.hi):.12g}] > δ ≥ δ(σ_hi))")
     print(f"verified independently: {ok}")
     return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
 
@@ -164,6 +253,16 @@ def _adult(args: argparse.Namespace) -> HandlerResult:
     return ExitCode.OK
 
 
+def _positive_int(text: str) -> int:
+    try:
+        k = int(text)
+    except ValueError:
+        k = 0
+    if k < 1 or str(k) != text.strip():
+        raise argparse.ArgumentTypeError(f"got {text!r}; K must be an integer ≥ 1")
+    return k
+
+
 def register(subparsers: Any) -> None:
     """Add ``pufferfish`` and its subcommands to the exactdp CLI."""
     top = subparsers.add_parser("pufferfish", help="multi-user Pufferfish privacy (Laplace)")
@@ -173,6 +272,17 @@ def register(subparsers: Any) -> None:
     _add_pair_args(p)
     p.add_argument("--eps", required=True, help="ε (e.g. 1, 1/2, ln(2))")
     p.add_argument("--tol", default="1/1000000000000", help="relative enclosure width")
+    p.add_argument("--releases", type=_positive_int, default=1, metavar="K",
+                   help="K releases of the same sum; ε is their TOTAL budget (default 1)")
+    p.add_argument("--noise", choices=("laplace", "discrete-laplace", "gaussian"),
+                   default="laplace",
+                   help="noise family (discrete-laplace: integer data, α = e^(-1/θ); "
+                        "gaussian: needs --delta)")
+    p.add_argument("--delta", help="δ in (0, 1) for --noise gaussian")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--sympy", action="store_true",
+                      help="print only the exact θ* as a sympy expression (Laplace noise)")
+    form.add_argument("--latex", action="store_true", help="print only the exact θ* as LaTeX")
     p.set_defaults(func=_scale)
 
     c = sub.add_parser("closed-forms", help="sympy closed forms for Bernoulli pairs")

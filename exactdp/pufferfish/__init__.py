@@ -6,6 +6,10 @@ rational probabilities), present with probability ζ. For a secret pair about on
 the exact least Laplace scale θ* (closed forms for Bernoulli pairs, certified root
 finding otherwise), and certifies concrete populations.
 
+θ* is for ONE release: k releases of the same sum at θ* lose L(θ*/k), far above k·ε
+(:func:`release_loss`); ``exact_scale(pair, eps, releases=k)`` gives the least common θ
+of k releases whose total loss is ≤ ε (``proofs/pufferfish_releases.py``).
+
 >>> from exactdp.pufferfish import bernoulli, DistributionPair, exact_scale, conservative_scale
 >>> pair = DistributionPair(bernoulli("3/10"), bernoulli("1/10"))
 >>> conservative_scale(pair, 1).theta
@@ -18,6 +22,7 @@ True
 """
 
 from exactdp.kinds import Verdict
+from exactdp.pufferfish.approximate import LaplaceDelta, laplace_delta
 from exactdp.pufferfish.bernoulli_forms import closed_forms
 from exactdp.pufferfish.calibration import (
     ConservativeScale,
@@ -26,6 +31,23 @@ from exactdp.pufferfish.calibration import (
     exact_scale,
 )
 from exactdp.pufferfish.certification import PopulationCertificate, certify, parse_scale
+from exactdp.pufferfish.class_laws import (
+    ClassLaw,
+    ClassScale,
+    class_law,
+    class_law_loss,
+    class_vs_absent_scale,
+)
+from exactdp.pufferfish.conditions import (
+    ConditionScale,
+    relaxed_condition_holds,
+    relaxed_condition_scale,
+)
+from exactdp.pufferfish.discrete import (
+    DiscreteLaplaceScale,
+    discrete_laplace_ratio,
+    discrete_laplace_scale,
+)
 from exactdp.pufferfish.distributions import (
     DiscreteDistribution,
     bernoulli,
@@ -35,7 +57,9 @@ from exactdp.pufferfish.distributions import (
     poisson_binomial,
     sum_of,
 )
+from exactdp.pufferfish.gaussian import GaussianDelta, GaussianScale, gaussian_delta, gaussian_scale
 from exactdp.pufferfish.population import Population, User
+from exactdp.pufferfish.releases import ReleaseLoss, effective_scale, release_loss
 from exactdp.pufferfish.secrets import (
     DistributionPair,
     DistributionVsAbsent,
@@ -82,4 +106,24 @@ __all__ = [
     "PopulationCertificate",
     "certify",
     "parse_scale",
+    "ReleaseLoss",
+    "release_loss",
+    "effective_scale",
+    "ClassLaw",
+    "ClassScale",
+    "class_law",
+    "class_law_loss",
+    "class_vs_absent_scale",
+    "DiscreteLaplaceScale",
+    "discrete_laplace_ratio",
+    "discrete_laplace_scale",
+    "ConditionScale",
+    "relaxed_condition_scale",
+    "relaxed_condition_holds",
+    "GaussianDelta",
+    "GaussianScale",
+    "gaussian_delta",
+    "gaussian_scale",
+    "LaplaceDelta",
+    "laplace_delta",
 ]

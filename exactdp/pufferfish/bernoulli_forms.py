@@ -11,6 +11,9 @@ so θ* = 1 / ln min(u_A, u_B) with u_A, u_B below (∞ when not binding), and θ
 when neither binds: then p/q ≤ E and (1 − q)/(1 − p) ≤ E, the secret's own
 randomness already hides it and no noise at all is needed. For S_{P,⊥}
 (q = 0) u_A ≤ u_B always, so θ* = 1/ln(1 + (E − 1)/p).
+
+:func:`bernoulli_theta_piecewise` states all of this as one sympy ``Piecewise``, symbolic
+in p, q and ε (``proofs/pufferfish_bernoulli_piecewise.py``).
 """
 
 from __future__ import annotations
@@ -27,9 +30,16 @@ from exactdp.kinds import Sign, proved_by
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["closed_forms", "bernoulli_theta_expr", "closed_form_solves", "exact_sign"]
+__all__ = [
+    "closed_forms",
+    "bernoulli_theta_expr",
+    "bernoulli_theta_piecewise",
+    "closed_form_solves",
+    "exact_sign",
+]
 
 _p, _q, _eps = sympy.symbols("p q epsilon", positive=True)
+_h = sympy.Symbol("h", positive=True)  # the gap |a − b| of a value pair S_{a,b}
 
 
 @proved_by("pufferfish_bernoulli")
@@ -38,9 +48,11 @@ def closed_forms() -> dict[str, sympy.Expr]:
 
     Keys: ``u_A``, ``u_B`` (the two end constraints solved for u = e^{1/θ}),
     ``theta_A``, ``theta_B`` (= 1/ln u), ``theta_absent`` (S_{P,⊥}, p = P(D = 1)),
-    ``theta_values`` (S_{a,b} with |a − b| = 1, i.e. 1/ε), ``cond_A``, ``cond_B``
+    ``theta_values`` (S_{a,b} with |a − b| = 1, i.e. 1/ε), ``theta_values_gap``
+    (S_{a,b} for a gap h = |a − b|: h/ε), ``cond_A``, ``cond_B``
     (the conditions p > qE and 1 − q > (1 − p)E under which u_A, u_B are finite),
-    and ``theta_conservative`` (W_∞/ε = 1/ε for any p ≠ q).
+    ``theta_conservative`` (W_∞/ε = 1/ε for any p ≠ q) and ``theta_star`` (θ* for every
+    p ≠ q as one ``Piecewise``, see :func:`bernoulli_theta_piecewise`).
     Proved in ``proofs/pufferfish_bernoulli.py``.
 
     >>> cf = closed_forms()
@@ -59,10 +71,56 @@ def closed_forms() -> dict[str, sympy.Expr]:
         "theta_B": 1 / sympy.log(u_b),
         "theta_absent": 1 / sympy.log(1 + (big_e - 1) / _p),
         "theta_values": 1 / _eps,
+        "theta_values_gap": _h / _eps,
         "theta_conservative": 1 / _eps,
         "cond_A": sympy.StrictGreaterThan(_p - _q * big_e, 0),
         "cond_B": sympy.StrictGreaterThan((1 - _q) - (1 - _p) * big_e, 0),
+        "theta_star": bernoulli_theta_piecewise()[0],
     }
+
+
+def _theta_ordered(hi: sympy.Expr, lo: sympy.Expr, big_e: sympy.Expr) -> sympy.Piecewise:
+    """θ* for Bern(hi) against Bern(lo) when hi > lo (the module docstring's branches)."""
+    cond_a = hi - lo * big_e > 0
+    cond_b = (1 - lo) - (1 - hi) * big_e > 0
+    theta_a = 1 / sympy.log((big_e * (1 - lo) - (1 - hi)) / (hi - lo * big_e))
+    theta_b = 1 / sympy.log((big_e * hi - lo) / ((1 - lo) - (1 - hi) * big_e))
+    return sympy.Piecewise(
+        (sympy.Max(theta_a, theta_b), sympy.And(cond_a, cond_b)),
+        (theta_a, cond_a),
+        (theta_b, cond_b),
+        (sympy.Integer(0), True),
+    )
+
+
+@proved_by("pufferfish_bernoulli_piecewise")
+def bernoulli_theta_piecewise() -> tuple[sympy.Piecewise, sympy.Boolean]:
+    """θ* for Bern(p) against Bern(q) on {0, 1} as one sympy expression in p, q, ε.
+
+    Returns ``(theta, validity)``: ``theta`` is a ``Piecewise`` over p > q and p < q (the
+    pair swapped), each a ``Piecewise`` over the binding ends — both bind: the larger of
+    θ_A, θ_B (= 1/ln min(u_A, u_B)); one binds: its θ; none binds: 0 (no noise needed);
+    p = q: 0 (identical secrets). ``validity`` is 0 ≤ p, q ≤ 1 and ε > 0 (the symbols are
+    declared positive; substitute 0 for a point mass). For a support {a, a + h} multiply
+    by h. Substituting rationals gives :func:`exactdp.pufferfish.calibration.exact_scale`'s
+    closed form (tests/threshold/test_thr_closed_forms.py checks this). Proved in
+    ``proofs/pufferfish_bernoulli_piecewise.py``.
+
+    >>> theta, validity = bernoulli_theta_piecewise()
+    >>> eps, p, q = sorted(theta.free_symbols, key=str)
+    >>> theta.subs({p: sympy.Rational(1, 2), q: 0, eps: sympy.log(2)})
+    1/log(3)
+    >>> validity.subs({p: sympy.Rational(1, 2), q: 0})
+    True
+    """
+    big_e = sympy.exp(_eps)
+    theta = sympy.Piecewise(
+        (_theta_ordered(_p, _q, big_e), _p > _q),
+        (_theta_ordered(_q, _p, big_e), _q > _p),
+        (sympy.Integer(0), True),
+    )
+    validity = sympy.And(_p >= 0, _p <= 1, _q >= 0, _q <= 1)
+    return theta, validity
 
 
 def exact_sign(expr: sympy.Expr, *, max_prec: int = 2048) -> Sign:

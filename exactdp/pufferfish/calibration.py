@@ -7,6 +7,9 @@
   (``proofs/pufferfish_supremum.py``: sufficiency by the mediant inequality, necessity
   with a point-mass rest, monotonicity in θ since Lap(θ₂) = Lap(θ₁) + independent noise).
 
+**Repeated releases**: θ* is for ONE release; k releases at θ* lose L(θ*/k) ≫ k·ε. Pass
+``releases=k`` for the least common θ keeping the total loss ≤ ε (= k·θ*(ε)).
+
 Both results are frozen dataclasses with ``verify()``. Verdicts are
 :class:`exactdp.kinds.Verdict` (``HOLDS`` = private, ``FAILS`` = not private).
 """
@@ -14,7 +17,7 @@ Both results are frozen dataclasses with ``verify()``. Verdicts are
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -41,6 +44,7 @@ from exactdp.kinds import Sign, Verdict, proved_by
 from exactdp.pufferfish.bernoulli_forms import bernoulli_theta_expr, closed_form_solves, exact_sign
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import decide_loss, is_worst_point, loss_float, union_points
+from exactdp.pufferfish.releases import SINGLE_RELEASE_WARNING, read_releases
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.pufferfish.transport import TransportPlan, transport_plan
 from exactdp.spaces.levels import PrivacyLevel, parse_level
@@ -92,16 +96,17 @@ class ConservativeScale:
     w1: Fraction
     plan: TransportPlan
     eps: sympy.Expr
+    releases: int = 1
 
     def verify(self) -> bool:
         """Re-check the plan (marginals, monotone hence optimal, both costs), that the stored
-        W_∞ and W_1 are the plan's, and that θ = W_∞/ε exactly."""
+        W_∞ and W_1 are the plan's, and that θ = k·W_∞/ε exactly (k = ``releases``)."""
         if not (self.plan.verify() and self.plan.winf == self.winf and self.plan.w1 == self.w1):
             return False
         try:
             eps = parse_level(eps=self.eps).eps
             winf = to_sympy(self.winf)
-            expected = winf / eps
+            expected = read_releases(self.releases) * winf / eps
             if self.theta == expected:
                 return True
             return exact_sign(self.theta - expected, max_prec=MAX_PREC) is Sign.ZERO
@@ -115,8 +120,11 @@ class ConservativeScale:
 
 
 @proved_by("pufferfish_supremum")
-def conservative_scale(pair: Any, eps: Any) -> ConservativeScale:
+def conservative_scale(pair: Any, eps: Any, *, releases: Any = 1) -> ConservativeScale:
     """The Wasserstein calibration θ = W_∞(P, Q)/ε (|a − b|/ε for S_{a,b}, |a|/ε for S_{a,⊥}).
+
+    With ``releases=k``, θ = k·W_∞/ε: the common scale of k releases whose total loss is
+    ≤ ε (the Wasserstein bound composes linearly, ``proofs/pufferfish_releases.py`` (6)).
 
     Sufficient for every population (a move of length ≤ W_∞ changes the Laplace density
     by a factor ≤ e^{W_∞/θ}; ``proofs/pufferfish_supremum.py`` step 5); generally larger
@@ -124,10 +132,12 @@ def conservative_scale(pair: Any, eps: Any) -> ConservativeScale:
     """
     pr = as_pair(pair)
     level = _level(eps)
+    k = read_releases(releases)
     plan = transport_plan(pr.P, pr.Q)
     winf = to_sympy(plan.winf)
     return ConservativeScale(
-        theta=winf / level.eps, winf=plan.winf, w1=plan.w1, plan=plan, eps=level.eps
+        theta=k * winf / level.eps, winf=plan.winf, w1=plan.w1, plan=plan, eps=level.eps,
+        releases=k,
     )
 
 
@@ -151,6 +161,10 @@ class ExactScale:
     prec : int
         Largest working precision used for the verdicts.
     P, Q, eps : the question.
+    releases : int
+        k: the scale is the least COMMON θ of k releases of the same sum whose TOTAL loss is
+        ≤ ε (k·θ* of one release). With k = 1 (the default) the repr warns that repeated
+        releases at θ* are not k·ε-private (``proofs/pufferfish_releases.py``).
     """
 
     P: DiscreteDistribution
@@ -167,6 +181,14 @@ class ExactScale:
     verdict_lo: Verdict | None = None
     verdict_hi: Verdict | None = None
     worst_point_lo: Fraction | None = field(default=None)
+    releases: int = 1
+
+    def __repr__(self) -> str:
+        value = "0 (no noise needed)" if self.zero_noise else f"({self.lo}, {self.hi}]"
+        note = f"; {SINGLE_RELEASE_WARNING}" if self.releases == 1 else (
+            f"; common θ of {self.releases} releases, total loss ≤ ε")
+        return (f"ExactScale(θ* ∈ {value}, ≈ {self.float():.12g}, method={self.method!r}, "
+                f"eps={self.eps}, releases={self.releases}{note})")
 
     @property
     def enclosure(self) -> Enclosure:
@@ -202,6 +224,11 @@ class ExactScale:
             return False
 
     def _verify(self) -> bool:
+        k = read_releases(self.releases)
+        if k != 1:  # k releases at θ lose exactly one release at θ/k
+            expr = None if self.theta_expr is None else self.theta_expr / k
+            return replace(self, lo=self.lo / k, hi=self.hi / k, theta_expr=expr,
+                           releases=1)._verify()
         level = parse_level(eps=self.eps)
         if self.identical != (self.P == self.Q):
             return False
@@ -252,6 +279,7 @@ class ExactScale:
             "prec": self.prec,
             "tol": str(self.tol),
             "worst_point_lo": None if self.worst_point_lo is None else str(self.worst_point_lo),
+            "releases": self.releases,
         }
 
     @classmethod
@@ -281,6 +309,7 @@ class ExactScale:
             verdict_hi=None if zero else Verdict.HOLDS,
             worst_point_lo=None if data.get("worst_point_lo") is None
             else Fraction(data["worst_point_lo"]),
+            releases=int(data.get("releases", 1)),
         )
 
 
@@ -464,11 +493,15 @@ def root_finding_scale(
     )
 
 
-@proved_by("pufferfish_supremum", "pufferfish_bernoulli")
+@proved_by("pufferfish_supremum", "pufferfish_bernoulli", "pufferfish_releases")
 def exact_scale(
-    pair: Any, eps: Any, *, tol: Any = DEFAULT_TOL, method: str = "auto"
+    pair: Any, eps: Any, *, tol: Any = DEFAULT_TOL, method: str = "auto", releases: Any = 1
 ) -> ExactScale:
     """The least Laplace scale θ* that is ε-Pufferfish private for every population.
+
+    .. warning:: θ* is for ONE release: k releases at θ* lose L(θ*/k) ≫ k·ε (Bern(1/10)
+       vs absent, ε = 1: 3.525 after 2). ``releases=k`` gives the least common θ of k
+       releases with total loss ≤ ε, exactly k·θ*(ε) (``proofs/pufferfish_releases.py``).
 
     θ* is the least θ with sup_x |ln g_P(x) − ln g_Q(x)| ≤ ε, g_P(x) = Σ_d P(d) e^{-|x−d|/θ}:
     sufficient for every population of other users and every presence probability
@@ -482,6 +515,7 @@ def exact_scale(
     tol : relative width of the enclosure (default 10⁻¹²)
     method : ``"auto"`` (closed form when P ∪ Q has two points, else root finding),
         ``"closed_form"`` or ``"root_finding"``.
+    releases : k ≥ 1, the number of releases of the same sum at the returned common θ.
 
     Examples
     --------
@@ -492,7 +526,19 @@ def exact_scale(
     (1/log(3), True)
     >>> exact_scale(ValuePair(3, 1), "1/2").theta_expr
     4
+    >>> r3 = exact_scale(DistributionVsAbsent(bernoulli("1/2")), "ln(2)", releases=3)
+    >>> r3.theta_expr, r3.verify()
+    (3/log(3), True)
     """
+    k = read_releases(releases)
+    one = _exact_scale_one(pair, eps, tol, method)
+    if k == 1:
+        return one
+    return replace(one, lo=k * one.lo, hi=k * one.hi, releases=k,
+                   theta_expr=None if one.theta_expr is None else k * one.theta_expr)
+
+
+def _exact_scale_one(pair: Any, eps: Any, tol: Any, method: str) -> ExactScale:
     pr = as_pair(pair)
     level = _level(eps)
     tolf = read_tol(tol, below_one=True)

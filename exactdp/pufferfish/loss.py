@@ -63,11 +63,12 @@ def _masses(dist: DiscreteDistribution, points: Sequence[Fraction]) -> list[Frac
 
 
 def kernel_sums(
-    points: Sequence[Fraction], masses: Sequence[Fraction], theta: Fraction
+    points: Sequence[Fraction], masses: Sequence[Fraction | arb], theta: Fraction
 ) -> list[arb]:
     """Balls for g(s_k) = Σ_j m_j e^{-|s_k − s_j|/θ} at every point, by running sums.
 
-    Call inside a ``workprec`` scope. All terms are positive, so the balls stay tight.
+    Call inside a ``workprec`` scope; masses are exact rationals or balls. All terms are
+    positive, so the balls stay tight.
 
     >>> with workprec(64):
     ...     g = kernel_sums([Fraction(0), Fraction(1)], [Fraction(1, 2)] * 2, Fraction(1))
@@ -77,7 +78,7 @@ def kernel_sums(
     m = len(points)
     inv = arb_from_fraction(1 / theta)
     decay = [(-(arb_from_fraction(points[k + 1] - points[k]) * inv)).exp() for k in range(m - 1)]
-    mass = [arb_from_fraction(w) for w in masses]
+    mass = [w if isinstance(w, arb) else arb_from_fraction(w) for w in masses]
     left: list[arb] = [arb(0)] * m
     acc = arb(0)
     for k in range(m):

@@ -1,0 +1,188 @@
+"""Gaussian noise with (ε, δ): δ for a given σ as a certified enclosure, and the least σ.
+
+The release X + N(0, σ²) of a sum is (ε, δ)-Pufferfish private for a secret pair (P, Q) and
+every population iff δ ≥ δ(σ) := max over the two directions of
+∫ (g_P(y) − e^ε g_Q(y))_+ dy, g_P(y) = Σ_d P(d) φ_σ(y − d) (``proofs/pufferfish_gaussian.py``:
+a point-mass rest is the worst case, by convexity of (·)_+; δ is non-increasing in σ).
+
+δ(σ) is enclosed with balls by :func:`exactdp.pufferfish.hockey.hockey_stick` (finite sums of
+normal CDF terms in arb on the pieces where the sign is certain).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.validate import read_positive, read_probability
+from exactdp.errors import (
+    REJECTED_ERRORS,
+    InvalidPrivacyLevel,
+    InvalidScale,
+    PrecisionLimitReached,
+)
+from exactdp.kinds import Verdict, proved_by
+from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.pufferfish.hockey import GAUSSIAN, hockey_stick
+from exactdp.pufferfish.loss import union_points
+from exactdp.pufferfish.secrets import as_pair
+from exactdp.spaces.levels import parse_level
+
+__all__ = ["GaussianDelta", "gaussian_delta", "GaussianScale", "gaussian_scale"]
+
+def _read_sigma(sigma: Any) -> Fraction:
+    return read_positive(sigma, "sigma (the Gaussian standard deviation σ)", InvalidScale)
+
+
+def _read_delta(delta: Any) -> Fraction:
+    d = read_probability(delta, "delta", InvalidPrivacyLevel)
+    if not 0 < d < 1:
+        raise InvalidPrivacyLevel(
+            f"Got delta={d}; δ must lie strictly between 0 and 1 (e.g. '1/100000').")
+    return d
+
+
+@dataclass(frozen=True)
+class GaussianDelta:
+    """Certified enclosure of δ(σ) at level ε: the least δ with (ε, δ)-privacy for every population.
+
+    Attributes
+    ----------
+    P, Q : DiscreteDistribution
+    sigma : Fraction
+    eps : sympy.Expr
+    delta : Enclosure
+        lo ≤ δ(σ) ≤ hi.
+    prec : int
+    """
+
+    P: DiscreteDistribution
+    Q: DiscreteDistribution
+    sigma: Fraction
+    eps: sympy.Expr
+    delta: Enclosure
+    prec: int
+
+    def verify(self) -> bool:
+        """Recompute the enclosure at twice the precision and a finer root width; it must
+        overlap (both contain the true δ)."""
+        try:
+            again = gaussian_delta((self.P, self.Q), self.sigma, self.eps,
+                                   prec=2 * self.prec, rel_tol=Fraction(1, 10**8))
+            return not (again.delta.hi < self.delta.lo or self.delta.hi < again.delta.lo)
+        except REJECTED_ERRORS:
+            return False
+
+
+@proved_by("pufferfish_gaussian")
+def gaussian_delta(pair: Any, sigma: Any, eps: Any, *, prec: int = 128,
+                   rel_tol: Any = Fraction(1, 10**6)) -> GaussianDelta:
+    """δ(σ) for the release X + N(0, σ²) at level ε, as a certified enclosure.
+
+    ``pair``: a secret pair or a tuple ``(P, Q)`` of laws. The enclosure's width is at most
+    about ``rel_tol``·δ (refined until then, or until the root pieces are 2⁻⁶⁰σ wide).
+    Justified by ``proofs/pufferfish_gaussian.py``.
+
+    >>> from exactdp.pufferfish.secrets import ValuePair
+    >>> r = gaussian_delta(ValuePair(1, 0), 1, 1)
+    >>> float(r.delta.lo) <= 0.12693673751 <= float(r.delta.hi)
+    True
+    """
+    if isinstance(pair, tuple) and len(pair) == 2:
+        P, Q = pair
+    else:
+        pr = as_pair(pair)
+        P, Q = pr.P, pr.Q
+    s = _read_sigma(sigma)
+    level = parse_level(eps=eps)
+    tol = Fraction(rel_tol)
+    width = s / 2**20
+    while True:
+        with workprec(prec):
+            lo1, hi1 = hockey_stick(P, Q, GAUSSIAN, s, level, width)
+            lo2, hi2 = hockey_stick(Q, P, GAUSSIAN, s, level, width)
+            lo = arb_to_fraction_interval(lo1.max(lo2))[0]
+            hi = arb_to_fraction_interval(hi1.max(hi2))[1]
+        lo = max(lo, Fraction(0))
+        if hi - lo <= tol * max(lo, Fraction(1, 10**30)) or width < s / 2**60:
+            return GaussianDelta(P, Q, s, level.eps, Enclosure(lo, hi), prec)
+        width /= 2**8
+
+
+@dataclass(frozen=True)
+class GaussianScale:
+    """The least σ for (ε, δ): δ(σ_lo) > δ (FAILS) and δ(σ_hi) < δ (HOLDS), certified."""
+
+    P: DiscreteDistribution
+    Q: DiscreteDistribution
+    eps: sympy.Expr
+    target_delta: Fraction
+    lo: Fraction
+    hi: Fraction
+    at_lo: GaussianDelta
+    at_hi: GaussianDelta
+
+    def verify(self) -> bool:
+        """Both enclosures verify and lie strictly on their sides of the target δ."""
+        return (0 < self.lo < self.hi and self.at_lo.sigma == self.lo and self.at_hi.sigma == self.hi
+                and self.at_lo.delta.lo > self.target_delta and self.at_hi.delta.hi < self.target_delta
+                and self.at_lo.verify() and self.at_hi.verify())
+
+
+def _side(P: DiscreteDistribution, Q: DiscreteDistribution, sigma: Fraction, eps: sympy.Expr,
+          target: Fraction, rel_tol: Fraction) -> tuple[Verdict, GaussianDelta]:
+    r = gaussian_delta((P, Q), sigma, eps, rel_tol=rel_tol)
+    if r.delta.hi < target:
+        return Verdict.HOLDS, r
+    if r.delta.lo > target:
+        return Verdict.FAILS, r
+    return Verdict.UNDECIDED, r
+
+
+@proved_by("pufferfish_gaussian")
+def gaussian_scale(pair: Any, eps: Any, delta: Any, *, rel_tol: Any = Fraction(1, 10**6)) -> GaussianScale:
+    """The least σ with δ(σ) ≤ δ at level ε, bracketed by certified verdicts
+    (δ(σ) is non-increasing in σ, ``proofs/pufferfish_gaussian.py``).
+
+    >>> from exactdp.pufferfish.secrets import ValuePair
+    >>> r = gaussian_scale(ValuePair(1, 0), 1, "1/100", rel_tol=Fraction(1, 1000))
+    >>> 1.87 < float(r.lo) < float(r.hi) < 1.88, r.verify()
+    (True, True)
+    """
+    pr = as_pair(pair)
+    level = parse_level(eps=eps)
+    target = _read_delta(delta)
+    tol = Fraction(rel_tol)
+    P, Q = pr.P, pr.Q
+    pts = union_points(P, Q)
+    hi = max(Fraction(1), pts[-1] - pts[0])
+    v_hi, r_hi = _side(P, Q, hi, level.eps, target, tol / 100)
+    while v_hi is not Verdict.HOLDS:
+        hi *= 2
+        v_hi, r_hi = _side(P, Q, hi, level.eps, target, tol / 100)
+    lo = hi / 2
+    v_lo, r_lo = _side(P, Q, lo, level.eps, target, tol / 100)
+    while v_lo is not Verdict.FAILS:
+        if v_lo is Verdict.HOLDS:
+            hi, r_hi = lo, r_lo
+        lo /= 2
+        if lo < Fraction(1, 2**40):
+            raise PrecisionLimitReached("δ(σ) stays below the target for tiny σ: no noise needed?")
+        v_lo, r_lo = _side(P, Q, lo, level.eps, target, tol / 100)
+    while hi - lo > tol * hi:
+        mid = ((lo + hi) / 2).limit_denominator(max(2, int(16 / (hi - lo))))
+        if not lo < mid < hi:
+            mid = (lo + hi) / 2
+        v, r = _side(P, Q, mid, level.eps, target, tol / 100)
+        if v is Verdict.HOLDS:
+            hi, r_hi = mid, r
+        elif v is Verdict.FAILS:
+            lo, r_lo = mid, r
+        else:
+            break  # δ(mid) within the enclosure width of the target: the bracket is as tight as balls allow
+    return GaussianScale(P, Q, level.eps, target, lo, hi, r_lo, r_hi)
