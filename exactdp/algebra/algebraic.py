@@ -34,14 +34,16 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import sympy
 from flint import arb, fmpq, fmpq_poly, fmpz_poly
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
-from exactdp.arithmetic.rationals import to_fmpq, to_fraction
+from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
 from exactdp.arithmetic.validate import read_tol
 from exactdp.errors import InvalidArgument
 
 __all__ = [
+    "S_SYMBOL",
     "lowest_sign",
     "AlgebraicNumber",
     "real_roots_between",
@@ -54,6 +56,10 @@ __all__ = [
     "primitive_positive",
     "separate_roots",
 ]
+
+
+#: The variable of threshold polynomials: s = e^{-ε/q} (positive real).
+S_SYMBOL = sympy.Symbol("s", positive=True)
 
 
 def poly_sign_at(poly: fmpz_poly, x: Fraction) -> int:
@@ -134,8 +140,9 @@ class AlgebraicNumber:
     Attributes
     ----------
     minimal_polynomial : tuple of int
-        Integer coefficients, constant term first; primitive, positive leading
-        coefficient, irreducible over Q.
+        Integer coefficients, **constant term first** (flint's order; the reverse of
+        sympy/numpy); primitive, positive leading coefficient, irreducible over Q.
+        :meth:`minimal_poly` gives it as a ``sympy.Poly`` (descending order).
     isolating_interval : tuple of Fraction
         ``(lo, hi)``: the root is the only root in the open interval (lo, hi), or
         ``lo == hi`` is the (rational) root itself.
@@ -187,6 +194,59 @@ class AlgebraicNumber:
             raise InvalidArgument(f"{self} is irrational (degree {self.degree}).")
         c0, c1 = self.minimal_polynomial
         return Fraction(-c0, c1)
+
+    # -- closed forms ----------------------------------------------------------------
+    def minimal_poly(self, var: sympy.Symbol = S_SYMBOL) -> sympy.Poly:
+        """The minimal polynomial as a ``sympy.Poly`` over ZZ (descending order, as sympy).
+
+        >>> AlgebraicNumber((-1, 1, 1), (Fraction(1, 2), Fraction(1))).minimal_poly()
+        Poly(s**2 + s - 1, s, domain='ZZ')
+        """
+        return sympy.Poly(list(reversed(self.minimal_polynomial)), var, domain="ZZ")
+
+    def real_root_index(self) -> int:
+        """How many real roots of the minimal polynomial lie below this one (exact count).
+
+        This is the index of the number among the real roots in increasing order, the
+        index ``sympy.CRootOf`` uses for real roots.
+
+        >>> AlgebraicNumber((-2, 0, 1), (Fraction(1), Fraction(2))).real_root_index()
+        1
+        """
+        if self.is_rational:
+            return 0
+        c = self.minimal_polynomial
+        bound = 1 + max(Fraction(abs(x), c[-1]) for x in c[:-1])  # Cauchy: every root |r| < bound
+        lo = self.isolating_interval[0]  # not a root: an irrational number has lo < root < hi
+        return count_roots_between(self.poly, -bound, lo)
+
+    def as_sympy(self) -> sympy.Expr:
+        """The exact number as a sympy expression, the root selected unambiguously.
+
+        Rational: a ``Rational``; degree 2: radicals (the smaller or larger root by
+        :meth:`real_root_index`, exact); higher degree: ``sympy.CRootOf(poly, index)``.
+
+        >>> AlgebraicNumber((-1, 1, 1), (Fraction(1, 2), Fraction(1))).as_sympy()
+        -1/2 + sqrt(5)/2
+        >>> AlgebraicNumber((-2, 0, 0, 1), (Fraction(1), Fraction(2))).as_sympy()
+        CRootOf(s**3 - 2, 0)
+        """
+        if self.is_rational:
+            return to_sympy(self.as_fraction())
+        k = self.real_root_index()
+        if self.degree == 2:
+            c, b, a = (sympy.Integer(x) for x in self.minimal_polynomial)
+            sign = 1 if k == 1 else -1  # a > 0: index 0 is the smaller root
+            return sympy.expand((-b + sign * sympy.sqrt(b * b - 4 * a * c)) / (2 * a))
+        return sympy.CRootOf(self.minimal_poly(), k)
+
+    def latex(self) -> str:
+        """LaTeX of :meth:`as_sympy` (``sympy.latex``).
+
+        >>> print(AlgebraicNumber((-1, 1, 1), (Fraction(1, 2), Fraction(1))).latex())
+        - \\frac{1}{2} + \\frac{\\sqrt{5}}{2}
+        """
+        return str(sympy.latex(self.as_sympy()))
 
     # -- refinement and comparison ---------------------------------------------------
     def refine(self, tol: Any) -> AlgebraicNumber:
@@ -253,10 +313,8 @@ class AlgebraicNumber:
     def __str__(self) -> str:
         if self.is_rational:
             return str(self.as_fraction())
-        x = "s"
-        terms = [f"{c}*{x}^{k}" for k, c in enumerate(self.minimal_polynomial) if c]
         lo, hi = self.isolating_interval
-        return f"root of {' + '.join(terms)} in ({lo}, {hi}) ≈ {float(self):.15g}"
+        return f"root of {self.minimal_poly().as_expr()} in ({lo}, {hi}) ≈ {float(self):.15g}"
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON: integer coefficients as strings, interval endpoints as "p/q"."""
@@ -329,7 +387,7 @@ def real_roots_between(
     --------
     >>> f = fmpz_poly([1, -3, 1]) * fmpz_poly([-1, 2]) ** 2
     >>> [(str(a), m) for a, m in real_roots_between(f, Fraction(0), Fraction(1))]
-    [('root of 1*s^0 + -3*s^1 + 1*s^2 in (3/8, 13/32) ≈ 0.381966011250105', 1), ('1/2', 2)]
+    [('root of s**2 - 3*s + 1 in (3/8, 13/32) ≈ 0.381966011250105', 1), ('1/2', 2)]
     """
     f = poly if isinstance(poly, fmpz_poly) else fmpz_poly([int(c) for c in poly])
     if f.is_zero():

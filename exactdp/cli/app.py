@@ -38,6 +38,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "exactdp.cli.pufferfish",
     "exactdp.cli.sets",
     "exactdp.cli.verify",
+    "exactdp.cli.reproduce",
 )
 
 _LABEL = {

@@ -15,10 +15,15 @@ from exactdp.arithmetic.interval import Interval
 from exactdp.arithmetic.validate import read_probability
 from exactdp.errors import InvalidArgument, InvalidPrior
 from exactdp.spaces.metrics import BUILTIN_METRICS, FiniteMetric
+from exactdp.spaces.metrics.files import load_metric
 from exactdp.spaces.priors import uniform_prior
 
 __all__ = [
+    "METRIC_PARAMS",
     "add_metric_arguments",
+    "add_metric_parameters",
+    "add_metric_option",
+    "metric_from_option",
     "add_level_arguments",
     "metric_from_args",
     "level_kwargs",
@@ -28,18 +33,66 @@ __all__ = [
 ]
 
 
-def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
-    """Positional metric name plus the parameters the built-in constructors take."""
-    parser.add_argument("metric", help=f"one of: {', '.join(BUILTIN_METRICS)}")
+#: The options of the built-in metrics' parameters (each used by some metric).
+METRIC_PARAMS = ("n", "u", "v", "k", "values", "individuals", "width", "height", "norm")
+
+
+def add_metric_parameters(parser: argparse.ArgumentParser) -> None:
+    """The parameters the built-in metric constructors take (``--n``, ``--u``, …)."""
     parser.add_argument("--n", type=int, help="points (line, cycle, discrete)")
     parser.add_argument("--u", type=int, help="sum-query: u; count-queries: u")
     parser.add_argument("--v", type=int, help="sum-query: v")
-    parser.add_argument("--k", type=int, default=2, help="count-queries: number of queries")
+    parser.add_argument("--k", type=int, help="count-queries: number of queries (default 2)")
     parser.add_argument("--values", type=int, help="hamming: |V|")
     parser.add_argument("--individuals", type=int, help="hamming: u")
     parser.add_argument("--width", type=int, help="grid width")
     parser.add_argument("--height", type=int, help="grid height")
-    parser.add_argument("--norm", default="euclidean", help="grid norm")
+    parser.add_argument("--norm", help="grid norm (default euclidean); point-file norm")
+
+
+def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
+    """Positional metric name plus the parameters the built-in constructors take."""
+    parser.add_argument("metric", help=f"one of: {', '.join(BUILTIN_METRICS)}")
+    add_metric_parameters(parser)
+
+
+def add_metric_option(parser: argparse.ArgumentParser) -> None:
+    """``--metric NAME|FILE`` (a built-in name, or a metric file) with its parameters."""
+    parser.add_argument(
+        "--metric", required=True,
+        help=f"a built-in metric ({', '.join(BUILTIN_METRICS)}) or a metric file: .edges "
+             "(edge list), .csv/.npy (distance matrix), .points (points; --norm)")
+    parser.add_argument("--metric-kind", choices=("auto", "edges", "matrix", "points"),
+                        default=None, help="what the metric file holds (default: by extension)")
+    add_metric_parameters(parser)
+
+
+def metric_from_option(args: argparse.Namespace) -> FiniteMetric:
+    """The metric of ``--metric``: a built-in name (with its parameters) or a file.
+
+    A parameter that the chosen metric does not use is an error naming it, never ignored.
+    """
+    name = args.metric
+    if name in BUILTIN_METRICS:
+        if args.metric_kind is not None:
+            raise InvalidArgument(
+                f"--metric-kind describes a metric file; --metric {name} is a built-in metric.")
+        return metric_from_args(args)
+    if "." not in name and not name.startswith(("/", ".")):
+        raise InvalidArgument(
+            f"unknown metric {name!r}; choose one of: {', '.join(BUILTIN_METRICS)}, or give a "
+            "metric file (.edges, .csv, .npy, .points)")
+    used = [f"--{p}" for p in METRIC_PARAMS if p != "norm" and getattr(args, p, None) is not None]
+    kind = args.metric_kind or "auto"
+    if used:
+        raise InvalidArgument(
+            f"{' '.join(used)} set the size of a built-in metric; --metric {name} is a file, "
+            "whose size is the file's own: drop them.")
+    if args.norm is not None and kind != "points" and not (
+            kind == "auto" and name.lower().endswith(".points")):
+        raise InvalidArgument(
+            f"--norm applies to a grid or a point file; --metric {name} is not one.")
+    return load_metric(name, kind, args.norm or "euclidean")
 
 
 def add_level_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +109,12 @@ def metric_from_args(args: argparse.Namespace) -> FiniteMetric:
             f"unknown metric {name!r}; choose one of: {', '.join(BUILTIN_METRICS)}"
         )
     ctor, params = BUILTIN_METRICS[name]
+    unused = [f"--{p}" for p in METRIC_PARAMS
+              if p not in params and getattr(args, p, None) is not None]
+    if unused:
+        raise InvalidArgument(
+            f"metric {name!r} does not use {' '.join(unused)} (it takes "
+            f"{' '.join('--' + p for p in params)}); drop them.")
     kwargs: dict[str, Any] = {}
     for p in params:
         value = getattr(args, p, None)

@@ -1,24 +1,23 @@
-"""CLI subcommands for mechanisms: ``privacy-level``, ``utility``, ``bounds``, ``reproduce``.
+"""CLI subcommands for mechanisms: ``privacy-level``, ``utility``, ``optimal``, ``bounds``.
 
 Register with ``register(subparsers)``. Examples::
 
     exactdp privacy-level sum-query --u 150 --v 5 --mechanism geometric --t 1/32
     exactdp utility line --n 5 --mechanism tight-constraints --eps 4/5 --prior uniform
     exactdp bounds hamming --values 4 --individuals 2 --t 1/2 --prior product:3/10,27/100,23/100,1/5
-    exactdp reproduce fig6-sum --quick
 
 Exit codes (:mod:`exactdp.cli.exitcodes`): ``optimal`` exits with its verdict (0 optimal,
 1 not optimal); ``privacy-level --at-eps E`` (or ``--at-t``) decides privacy at that level and
 exits with the verdict (0 private, 1 not private); ``privacy-level`` without it, ``utility``,
-``bounds`` and ``reproduce`` compute values and exit 0 on success.
+and ``bounds`` compute values and exit 0 on success.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from exactdp.cli.certify import register as register_certify
 from exactdp.cli.common import (
     add_level_arguments,
     add_metric_arguments,
@@ -34,18 +33,16 @@ from exactdp.mechanisms.bounds import LeakageBound, leakage_bound, uniform_leaka
 from exactdp.mechanisms.constructors import (
     count_queries_geometric,
     exponential_mechanism,
-    from_rows,
     randomized_response,
     sum_query_geometric,
     tight_constraints_mechanism,
     truncated_geometric,
 )
+from exactdp.mechanisms.files import load_mechanism
 from exactdp.mechanisms.gain import min_entropy_leakage
-from exactdp.mechanisms.mechanism import Mechanism
+from exactdp.mechanisms.mechanism import ROW_POLICIES, Mechanism
 from exactdp.mechanisms.optimality import RemapCertificate, is_optimal
 from exactdp.mechanisms.privacy import is_private, privacy_level
-from exactdp.progress import stderr_progress
-from exactdp.reproduce import fig4, fig6, fig7
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["register"]
@@ -76,18 +73,19 @@ def register(sub: Any) -> None:
     b.add_argument("--prior", default="uniform")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=_bounds)
-    r = sub.add_parser("reproduce", help="regenerate a figure's data (markdown table)")
-    r.add_argument("figure", choices=("fig4", "fig6-sum", "fig6-count", "fig7"))
-    r.add_argument("--quick", action="store_true", help="small sizes")
-    r.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    r.set_defaults(func=_reproduce)
+    register_certify(sub)  # ``certify``: a deployed mechanism file as a CI gate
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     add_metric_arguments(p)
-    p.add_argument("--mechanism", choices=_MECHANISMS, default="tight-constraints",
-                   help="built-in mechanism at the given level, or 'file'")
-    p.add_argument("--file", help="JSON file with the rows of an exact mechanism ('p/q' strings)")
+    p.add_argument("--mechanism", choices=_MECHANISMS, default=None,
+                   help="built-in mechanism at the given level (default tight-constraints), "
+                        "or 'file' (implied by --file)")
+    p.add_argument("--file", help="the mechanism's matrix: .csv (floats or p/q), .npy, or "
+                                  ".json (rows of 'p/q' strings)")
+    p.add_argument("--rows", choices=ROW_POLICIES, default=None,
+                   help="--file rows that do not sum to exactly 1: refuse (exact, default), "
+                        "normalize exactly, or certify as loaded (as-is)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--eps", help="ε of the built-in mechanism: '4/5', 'ln(2)'")
     group.add_argument("--t", help="t = e^-ε (rational) of the built-in mechanism")
@@ -95,19 +93,34 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
-    if args.mechanism == "file":
-        if not args.file:
-            raise InvalidArgument("--mechanism file needs --file H.json")
-        with open(args.file, encoding="utf-8") as fh:
-            return from_rows(json.load(fh), inputs=metric.points)
+    """The mechanism the options name; every option given is used or refused by name."""
+    kind = args.mechanism
+    if args.file is not None:
+        if kind not in (None, "file"):
+            raise InvalidArgument(
+                f"--file gives the mechanism's matrix; --mechanism {kind} names a built-in "
+                "one: use one or the other.")
+        if args.eps is not None or args.t is not None:
+            opt = "--eps" if args.eps is not None else "--t"
+            raise InvalidArgument(
+                f"{opt} sets the level of a built-in mechanism; a --file mechanism has its "
+                "own entries. To decide privacy at a level use --at-eps (privacy-level) or "
+                "exactdp certify --eps.")
+        return load_mechanism(args.file, rows=args.rows or "exact",
+                              inputs=metric.points).mechanism
+    if kind == "file":
+        raise InvalidArgument("--mechanism file needs --file H.csv (or .npy, .json)")
+    if args.rows is not None:
+        raise InvalidArgument("--rows applies to a --file mechanism only.")
+    kind = kind or "tight-constraints"
     if args.eps is None and args.t is None:
-        raise InvalidArgument(f"--mechanism {args.mechanism} needs --eps or --t")
+        raise InvalidArgument(f"--mechanism {kind} needs --eps or --t")
     lv = level_kwargs(args)
-    if args.mechanism == "tight-constraints":
+    if kind == "tight-constraints":
         return tight_constraints_mechanism(metric, **lv)
-    if args.mechanism == "exponential":
+    if kind == "exponential":
         return exponential_mechanism(metric, **lv)
-    if args.mechanism == "randomized-response":
+    if kind == "randomized-response":
         return randomized_response(metric.n, **lv)
     name = args.metric
     if name == "line":
@@ -115,7 +128,7 @@ def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
     if name == "sum-query":
         return sum_query_geometric(args.u, args.v, **lv)
     if name == "count-queries":
-        return count_queries_geometric(args.u, k=args.k, **lv)
+        return count_queries_geometric(args.u, k=args.k or 2, **lv)
     raise InvalidArgument(
         f"no geometric comparator for metric {name!r} (line, sum-query, count-queries)"
     )
@@ -240,17 +253,4 @@ def _bounds(args: argparse.Namespace) -> HandlerResult:
         print(f"Cor. 2: not applicable ({cor2})")
     else:
         print(f"Cor. 2 (every prior): leakage ≤ {float(cor2):.10g} bits")
-    return ExitCode.OK
-
-
-def _reproduce(args: argparse.Namespace) -> HandlerResult:
-    prog = None if args.quiet else stderr_progress()
-    if args.figure == "fig7":
-        print(fig7.to_markdown(fig7.fig7(quick=args.quick, progress=prog)))
-    elif args.figure == "fig4":
-        print(fig4.to_markdown(fig4.fig4(quick=args.quick, progress=prog)))
-    elif args.figure == "fig6-sum":
-        print(fig6.to_markdown(fig6.fig6_sum_query(quick=args.quick, progress=prog)))
-    else:
-        print(fig6.to_markdown(fig6.fig6_count_queries(quick=args.quick, progress=prog)))
     return ExitCode.OK

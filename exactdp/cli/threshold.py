@@ -6,6 +6,13 @@ Examples (shell)::
     exactdp threshold hamming --values 4 --individuals 5 --prior product:3/10,27/100,23/100,1/5
     exactdp threshold count-queries --u 30 --tol 1e-6 --json
     exactdp epsilons sum-query --u 3 --v 5
+    exactdp threshold sum-query --u 2 --v 2 --sympy      # log(1/2 + sqrt(5)/2)
+    exactdp epsilons count-queries --u 2 --latex
+
+``--sympy`` / ``--latex`` print only the exact closed form (ε* = q·ln(1/s*), or the ε-set as
+a union of intervals) on stdout, as a sympy expression or LaTeX; with ``--json`` they add
+``"sympy"`` / ``"latex"`` fields. A threshold certified without an exact value has no closed
+form: exit 3 (bad input) with a message naming ``--method exact``.
 
 Progress of long runs goes to stderr (``--quiet`` silences it), never to stdout. Exit codes
 (:mod:`exactdp.cli.exitcodes`): ``threshold`` 0 when the enclosure of ε* is certified (and its
@@ -18,6 +25,8 @@ from __future__ import annotations
 import argparse
 import time
 from typing import Any
+
+import sympy
 
 from exactdp.cli.common import add_metric_arguments, emit_json, metric_from_args, prior_from_args
 from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
@@ -48,6 +57,7 @@ def register(sub: Any) -> None:
     p.add_argument("--no-verify", action="store_true", help="skip re-checking the certificate")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true")
+    _closed_form_flags(p)
     p.set_defaults(func=_threshold)
 
     e = sub.add_parser("epsilons", help="exact set of ε where the property holds (polynomial case)")
@@ -55,7 +65,23 @@ def register(sub: Any) -> None:
     e.add_argument("--prior", default=None)
     e.add_argument("--quiet", action="store_true", help="no progress on stderr")
     e.add_argument("--json", action="store_true")
+    _closed_form_flags(e)
     e.set_defaults(func=_epsilons)
+
+
+def _closed_form_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--sympy", action="store_true", help="print the exact closed form (sympy)")
+    g.add_argument("--latex", action="store_true", help="print the exact closed form (LaTeX)")
+
+
+def _closed_form(args: argparse.Namespace, expr: Any, latex: str) -> dict[str, str]:
+    """The closed-form fields asked for (--sympy / --latex)."""
+    if args.sympy:
+        return {"sympy": sympy.sstr(expr)}
+    if args.latex:
+        return {"latex": latex}
+    return {}
 
 
 def _progress(args: argparse.Namespace) -> Progress:
@@ -69,6 +95,7 @@ def _threshold(args: argparse.Namespace) -> HandlerResult:
     # the tolerance string is read exactly ('1e-9' is the decimal 10^-9) by epsilon_threshold
     res = epsilon_threshold(metric, prior, args.tol, method=args.method,
                             max_exact_n=args.max_exact_n, progress=_progress(args))
+    closed = _closed_form(args, res.as_sympy(), res.latex()) if (args.sympy or args.latex) else {}
     verified = None
     if not args.no_verify:
         t0 = time.perf_counter()
@@ -80,7 +107,11 @@ def _threshold(args: argparse.Namespace) -> HandlerResult:
         payload["certificate"] = str(res.certificate.kind)
         payload["certificate_verified"] = verified
         payload["verdict"] = res.verdict.value
+        payload.update(closed)
         emit_json(payload)
+        return checked_verdict(res.verdict, verified)
+    if closed:
+        print(next(iter(closed.values())))
         return checked_verdict(res.verdict, verified)
     print(str(res))
     if verified is not None:
@@ -97,8 +128,12 @@ def _epsilons(args: argparse.Namespace) -> HandlerResult:
         S = tight_constraints_epsilons(metric, progress=prog)
     else:
         S = regular_epsilons(metric, prior_from_args(metric, args.prior), progress=prog)
+    closed = _closed_form(args, S.as_sympy(), S.latex()) if (args.sympy or args.latex) else {}
     if args.json:
-        emit_json({"metric": metric.name, "n": metric.n, **S.to_json()})
+        emit_json({"metric": metric.name, "n": metric.n, **S.to_json(), **closed})
+        return ExitCode.OK
+    if closed:
+        print(next(iter(closed.values())))
         return ExitCode.OK
     print(f"{metric.name} (n = {metric.n}): {S}")
     print(f"  monotone: {S.monotone}; singular points: {len(S.singular_points)}; "

@@ -7,6 +7,9 @@ Modules (each a question or the machinery of one):
   :class:`RowNormalizedForm`);
 * :mod:`~exactdp.mechanisms.constructors` — :func:`from_rows`, :func:`from_balls` and the
   named mechanisms;
+* :mod:`~exactdp.mechanisms.files` — the mechanism you deploy, read exactly:
+  :func:`from_numpy`, :func:`from_csv`, :func:`from_npy`, :func:`from_json` (floats as their
+  exact binary values; rows that miss 1 under an explicit policy), :func:`to_csv`;
 * :mod:`~exactdp.mechanisms.privacy` — :func:`privacy_level` and :func:`is_private` (routes in
   :mod:`~exactdp.mechanisms.privacy_routes`, result and re-check in
   :mod:`~exactdp.mechanisms.privacy_result`, exact comparisons in
@@ -36,6 +39,16 @@ from exactdp.mechanisms.constructors import (
     tight_constraints_mechanism,
     truncated_geometric,
 )
+from exactdp.mechanisms.files import (
+    LoadedMechanism,
+    RowSumReport,
+    from_csv,
+    from_json,
+    from_npy,
+    from_numpy,
+    load_mechanism,
+    to_csv,
+)
 from exactdp.mechanisms.gain import (
     LeakageResult,
     UtilityResult,
@@ -58,6 +71,14 @@ __all__ = [
     "RowNormalizedForm",
     "from_rows",
     "from_balls",
+    "from_numpy",
+    "from_csv",
+    "from_npy",
+    "from_json",
+    "load_mechanism",
+    "to_csv",
+    "LoadedMechanism",
+    "RowSumReport",
     "truncated_geometric",
     "geometric_line",
     "sum_query_geometric",

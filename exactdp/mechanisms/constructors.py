@@ -51,6 +51,7 @@ __all__ = [
     "randomized_response",
     "exponential_mechanism",
     "tight_constraints_mechanism",
+    "mechanism_from_tight",
     "planar_laplace_grid",
 ]
 
@@ -425,11 +426,25 @@ def tight_constraints_mechanism(
     >>> tight_constraints_mechanism(line(2), t="1/3").rows_fraction()
     [[Fraction(3, 4), Fraction(1, 4)], [Fraction(1, 4), Fraction(3, 4)]]
     """
-    level = parse_level(eps=eps, t=t)
     if method == "float":
         raise InvalidArgument("method='float' gives no certified mechanism; use 'auto'.")
     res = tight_constraints(metric, eps=eps, t=t, method=method)
     assert isinstance(res, TightConstraintsResult)
+    return mechanism_from_tight(res)
+
+
+def mechanism_from_tight(res: TightConstraintsResult) -> Mechanism:
+    """The :class:`Mechanism` H = Φ·diag(z) of a :func:`~exactdp.tight.tight_constraints` result.
+
+    ``tight_constraints(...).mechanism`` gives the rows (tuples); this gives the Mechanism
+    (with its exact monomial structure), which :func:`~exactdp.mechanisms.privacy.privacy_level`
+    takes. Raises :class:`~exactdp.errors.PropertyNeverHolds` when none exists.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> mechanism_from_tight(tight_constraints(line(2), t="1/3")).rows_fraction()[0]
+    [Fraction(3, 4), Fraction(1, 4)]
+    """
+    metric, level = res.metric, res.level
     if not res.exists:
         raise PropertyNeverHolds(
             f"No tight-constraints mechanism exists for {metric.name} at {level}: "

@@ -23,6 +23,7 @@ from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval,
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_float, fmpq_to_fraction, to_fmpq, to_sympy
 from exactdp.errors import InvalidMechanism
+from exactdp.kernel.jsonio import write_closed_form, write_enclosure, write_rational
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.float_filter import column_argmax_exact
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
@@ -67,6 +68,33 @@ class UtilityResult:
     def __float__(self) -> float:
         return float(self.enclosure.mid)
 
+    def __str__(self) -> str:
+        exact = f" = {self.value}" if self.value is not None else ""
+        return f"utility ≈ {float(self):.12g} (certified {self.enclosure}){exact}"
+
+    @property
+    def row_policy(self) -> str:
+        """How the mechanism's rows were read when loaded ("exact" or "normalize")."""
+        return self._mechanism.row_policy
+
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON (rationals as "p/q", the enclosure as {"lo", "hi"}).
+
+        >>> from exactdp.mechanisms.constructors import from_rows
+        >>> utility(from_rows([["3/4", "1/4"], ["1/4", "3/4"]])).to_json()["value"]
+        '3/4'
+        """
+        return {
+            "value": None if self.value is None else write_rational(self.value),
+            "enclosure": write_enclosure(self.enclosure),
+            "remap": None if self.remap is None else list(self.remap),
+            "optimal_remap": self.optimal_remap,
+            "exact": self.exact,
+            "mechanism": self._mechanism.name,
+            "row_policy": self.row_policy,
+            "prior": [write_rational(p) for p in self._prior],
+        }
+
     def verify(self) -> bool:
         """Recompute Σ_z π_{R(z)} h[R(z), z] (optimal remap) and the optimality of R."""
         if not (self.exact and self.optimal_remap and self.remap is not None):
@@ -103,6 +131,12 @@ def utility(mechanism: Mechanism, prior: Any = "uniform", remap: Any = None) -> 
     >>> utility(H, ["1/2", "1/2"], remap=[[0, 1], [1, 0]]).value
     Fraction(1, 4)
     """
+    if not isinstance(mechanism, Mechanism):
+        raise InvalidMechanism(
+            f"Got {type(mechanism).__name__}; pass an exactdp Mechanism "
+            "(exactdp.mechanisms.from_rows(...) or from_numpy(...) turns a matrix into one)."
+        )
+    mechanism.require_stochastic("utility")
     n, m = mechanism.shape
     pi = read_prior_values(prior, n, f"the mechanism has {n} inputs")
     if remap is not None:
@@ -190,6 +224,27 @@ class LeakageResult:
     def __float__(self) -> float:
         return float(self.enclosure.mid)
 
+    def __str__(self) -> str:
+        exact = "" if self.ratio is None else f" = log2({_short(self.ratio)})"
+        return f"leakage ≈ {float(self):.12g} bits (certified {self.enclosure}){exact}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON: the ratio U*/max π ("p/q"), log2 of it as a closed form, the enclosure.
+
+        >>> from exactdp.mechanisms.constructors import from_rows
+        >>> d = min_entropy_leakage(from_rows([["3/4", "1/4"], ["1/4", "3/4"]])).to_json()
+        >>> d["ratio"], d["value"]
+        ('3/2', 'log(3/2)/log(2)')
+        """
+        return {
+            "ratio": None if self.ratio is None else write_rational(self.ratio),
+            "value": None if self.value is None else write_closed_form(self.value),
+            "enclosure": write_enclosure(self.enclosure),
+            "exact": self.exact,
+            "unit": "bits",
+            "utility": self.utility.to_json(),
+        }
+
     def verify(self) -> bool:
         if not self.utility.verify():
             return False
@@ -197,6 +252,14 @@ class LeakageResult:
             return True
         pmax = max(self.utility._prior)
         return self.utility.value is not None and self.ratio == self.utility.value / pmax
+
+
+def _short(q: Fraction) -> str:
+    """A rational as "p/q", or as a 12-digit decimal with its digit count when it is huge."""
+    text = str(q)
+    if len(text) <= 40:
+        return text
+    return f"≈{float(q):.12g} (exact: {len(text)}-character rational, see to_json())"
 
 
 def min_entropy_leakage(mechanism: Mechanism, prior: Any = "uniform") -> LeakageResult:

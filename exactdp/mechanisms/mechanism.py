@@ -42,6 +42,7 @@ from exactdp.errors import InvalidArgument, InvalidMechanism
 
 __all__ = [
     "CERTIFIED_PREC",
+    "ROW_POLICIES",
     "Mechanism",
     "MechanismKind",
     "MonomialForm",
@@ -52,6 +53,9 @@ __all__ = [
 
 #: Precision (bits) of certified entries built by the constructors.
 CERTIFIED_PREC = 128
+
+#: How the rows of a loaded matrix are read (see :mod:`exactdp.mechanisms.files`).
+ROW_POLICIES = ("exact", "normalize", "as-is")
 
 
 class MechanismKind(enum.StrEnum):
@@ -187,6 +191,7 @@ class Mechanism:
         row_normalized: RowNormalizedForm | None = None,
         precision: int | None = None,
         parameters: dict[str, Any] | None = None,
+        row_policy: str = "exact",
         _validated: bool = False,
     ) -> None:
         try:
@@ -206,6 +211,15 @@ class Mechanism:
         self.row_normalized = row_normalized
         self.precision = precision
         self.parameters = dict(parameters or {})
+        if row_policy not in ROW_POLICIES:
+            raise InvalidArgument(
+                f"Got row_policy={row_policy!r}; choose one of {', '.join(ROW_POLICIES)}."
+            )
+        if row_policy == "as-is" and kind is not MechanismKind.EXACT:
+            raise InvalidMechanism("row_policy='as-is' needs exact entries.")
+        #: "exact" (rows sum to 1 as given), "normalize" (rows were divided by their exact
+        #: sums when loaded) or "as-is" (a nonnegative matrix whose rows need not sum to 1)
+        self.row_policy = row_policy
         n, m = arr.shape
         self.inputs = tuple(range(n)) if inputs is None else tuple(inputs)
         self.outputs = tuple(range(m)) if outputs is None else tuple(outputs)
@@ -235,7 +249,37 @@ class Mechanism:
 
     def __repr__(self) -> str:
         n, m = self.shape
-        return f"<Mechanism {self.name} {n}×{m} {self.kind}>"
+        policy = "" if self.row_policy == "exact" else f" rows={self.row_policy}"
+        return f"<Mechanism {self.name} {n}×{m} {self.kind}{policy}>"
+
+    @property
+    def is_stochastic(self) -> bool:
+        """True unless the rows were kept as loaded (``row_policy="as-is"``).
+
+        An "as-is" matrix is a nonnegative kernel whose rows need not sum to 1: its privacy
+        level is the level of the entrywise inequalities h[y,z] ≤ e^{ε·d}·h[y',z]; utility
+        and leakage (which need probabilities) refuse it.
+        """
+        return self.row_policy != "as-is"
+
+    def row_sums(self) -> tuple[Fraction, ...]:
+        """The exact sum of each row (all 1 unless ``row_policy="as-is"``; exact only).
+
+        >>> from exactdp.mechanisms.constructors import from_rows
+        >>> from_rows([["1/2", "1/2"]]).row_sums()
+        (Fraction(1, 1),)
+        """
+        self._require_exact("row_sums")
+        return tuple(fmpq_to_fraction(sum(row.tolist(), flint.fmpq(0))) for row in self._entries)
+
+    def require_stochastic(self, what: str) -> None:
+        """Raise :class:`InvalidMechanism` when the rows are not distributions ("as-is")."""
+        if not self.is_stochastic:
+            raise InvalidMechanism(
+                f"{what} needs a row-stochastic mechanism; {self.name} was loaded with "
+                "rows='as-is' (its rows need not sum to 1). Load it with rows='normalize' to "
+                "use the exactly normalised matrix."
+            )
 
     def entry(self, i: int, j: int) -> Any:
         """Entry h[i, j]: a Fraction (exact) or an arb ball (certified)."""
@@ -303,6 +347,8 @@ class Mechanism:
     def to_json(self) -> dict[str, Any]:
         """Exact JSON form: rows of "p/q" strings (exact) or "[mid +/- rad]" strings (balls).
 
+        ``row_policy`` is written only when it is not "exact" (older readers see no change).
+
         >>> from exactdp.mechanisms.constructors import from_rows
         >>> from_rows([["1/2", "1/2"]]).to_json()["rows"]
         [['1/2', '1/2']]
@@ -311,8 +357,11 @@ class Mechanism:
             rows = [[str(fmpq_to_fraction(v)) for v in row] for row in self._entries]
         else:
             rows = [[v.str(45, radius=True) for v in row] for row in self._entries]
-        return {"name": self.name, "kind": self.kind.value, "precision": self.precision,
-                "rows": rows}
+        doc: dict[str, Any] = {"name": self.name, "kind": self.kind.value,
+                               "precision": self.precision, "rows": rows}
+        if self.row_policy != "exact":
+            doc["row_policy"] = self.row_policy
+        return doc
 
     def to_float(self) -> np.ndarray:
         """Float64 matrix — uncertified (exact entries rounded; balls → midpoints)."""
@@ -350,6 +399,13 @@ class Mechanism:
                     )
             for i in range(arr.shape[0]):
                 total = sum(arr[i].tolist(), flint.fmpq(0))
+                if self.row_policy == "as-is":
+                    if total == 0:
+                        raise InvalidMechanism(
+                            f"row {i} is all zeros; even an 'as-is' matrix needs a positive "
+                            "mass in every row."
+                        )
+                    continue
                 if total != 1:
                     raise InvalidMechanism(
                         f"row {i} sums to {total}, not 1 (each row of a mechanism is a "

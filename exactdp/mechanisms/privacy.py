@@ -51,25 +51,37 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import Sign, arb_from_fraction, certified_sign, sympy_to_arb
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fraction, to_sympy
 from exactdp.errors import InvalidArgument, InvalidMechanism, PrecisionLimitReached
+from exactdp.kernel.jsonio import write_closed_form, write_enclosure, write_rational
 from exactdp.kinds import Verdict, proved_by
+from exactdp.mechanisms.constructors import mechanism_from_tight
 from exactdp.mechanisms.level_compare import compare_log_ratio
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
-from exactdp.mechanisms.privacy_result import PrivacyLevelResult
+from exactdp.mechanisms.privacy_result import PrivacyLevelResult, enclose_value
 from exactdp.mechanisms.privacy_routes import level_ball, level_exact, level_monomial, level_rownorm
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.levels import parse_epsilon, parse_level
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.tight import TightConstraintsResult
 
 __all__ = ["PrivacyLevelResult", "PrivacyCheck", "privacy_level", "is_private"]
+
+
+def _as_mechanism(mechanism: Any) -> Any:
+    """A tight-constraints result stands for its mechanism H = Φ·diag(z); the rest unchanged."""
+    if isinstance(mechanism, TightConstraintsResult):
+        return mechanism_from_tight(mechanism)
+    return mechanism
 
 
 def _check_shapes(mechanism: Mechanism, metric: FiniteMetric) -> None:
     if not isinstance(mechanism, Mechanism):
         raise InvalidMechanism(
             f"Got {type(mechanism).__name__}; pass an exactdp Mechanism "
-            "(exactdp.mechanisms.from_rows(...) turns a matrix into one)."
+            "(exactdp.mechanisms.from_rows(...) or from_numpy(...) turns a matrix into one; "
+            "pass a tight_constraints(...) result itself, not its .mechanism rows)."
         )
     if mechanism.n_inputs != metric.n:
         raise InvalidMechanism(
@@ -122,6 +134,7 @@ def privacy_level(
     >>> privacy_level(from_rows([[1, 0], [0, 1]]), line(2)).value
     oo
     """
+    mechanism = _as_mechanism(mechanism)
     _check_shapes(mechanism, metric)
     if method not in ("auto", "monomial", "row-monomial", "exact", "ball"):
         raise InvalidArgument(
@@ -170,8 +183,12 @@ class PrivacyCheck:
         (y, y', z) with h[y, z] > e^{ε·d0(y, y')}·h[y', z] when not private.
     precision : int | None
         Bits used by the ball comparison that settled the verdict (None if exact).
+    slack : Fraction
+        The stated margin: the verdict is about ε + slack (0 unless ``slack=`` was given).
 
-    ``verdict`` is the same answer as a :class:`~exactdp.kinds.Verdict` (always decided:
+    ``excess`` is level − ε exactly (None when the level is only enclosed) and
+    ``excess_enclosure`` a certified enclosure of it: by how much the level exceeds ε
+    (negative when it is below). ``verdict`` is the same answer as a :class:`~exactdp.kinds.Verdict` (always decided:
     an undecidable comparison raises :class:`~exactdp.errors.PrecisionLimitReached`).
     """
 
@@ -180,9 +197,64 @@ class PrivacyCheck:
     level: PrivacyLevelResult
     violation: tuple[int, int, int] | None
     precision: int | None
+    slack: Fraction = Fraction(0)
 
     def __bool__(self) -> bool:
         return self.private
+
+    @property
+    def target(self) -> sympy.Expr:
+        """ε + slack: the level the verdict is about."""
+        return self.eps + to_sympy(self.slack) if self.slack else self.eps
+
+    @property
+    def excess(self) -> sympy.Expr | None:
+        """level − ε exactly (``oo`` for an infinite level; None when only enclosed)."""
+        if self.level.is_infinite:
+            return sympy.oo
+        if self.level.value is None:
+            return None
+        return self.level.value - self.eps
+
+    @property
+    def excess_enclosure(self) -> Enclosure | None:
+        """Certified enclosure of level − ε (None for an infinite level).
+
+        >>> from exactdp.spaces.metrics import line
+        >>> from exactdp.mechanisms.constructors import truncated_geometric
+        >>> c = is_private(truncated_geometric(3, eps=1), line(3), eps="9/10")
+        >>> c.excess, c.excess_enclosure.contains(Fraction(1, 10))
+        (1/10, True)
+        """
+        if self.level.is_infinite or self.level.enclosure is None:
+            return None
+        e = enclose_value(self.eps)
+        return Enclosure(self.level.enclosure.lo - e.hi, self.level.enclosure.hi - e.lo)
+
+    def __str__(self) -> str:
+        said = "private" if self.private else "NOT private"
+        at = f"ε = {self.eps}" + (f" + slack {self.slack}" if self.slack else "")
+        text = f"{said} at {at}; least ε = {self.level.short()}"
+        enc = self.excess_enclosure
+        if enc is not None and enc.hi > 0:
+            text += f"; exceeds ε by ≈ {float(enc.mid):.3g} (certified {enc})"
+        if self.violation is not None:
+            text += f"; witness (y, y', z) = {self.violation}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON: verdict, ε, slack, the level, the excess (closed form + enclosure)."""
+        enc = self.excess_enclosure
+        ex = self.excess
+        return {
+            "verdict": self.verdict.value, "private": self.private,
+            "eps": write_closed_form(self.eps), "slack": write_rational(self.slack),
+            "excess": None if ex is None or ex is sympy.oo else write_closed_form(ex),
+            "excess_infinite": ex is sympy.oo,
+            "excess_enclosure": None if enc is None else write_enclosure(enc),
+            "violation": None if self.violation is None else list(self.violation),
+            "precision": self.precision, "level": self.level.to_json(),
+        }
 
     @property
     def verdict(self) -> Verdict:
@@ -199,7 +271,7 @@ class PrivacyCheck:
         if self.level.is_infinite:
             return not self.private
         try:
-            return self.private == (_level_le_eps(self.level, self.eps)[0])
+            return self.private == (_level_le_eps(self.level, self.target)[0])
         except PrecisionLimitReached:
             return False
 
@@ -296,8 +368,9 @@ def _level_le_eps(level: PrivacyLevelResult, eps: sympy.Expr) -> tuple[bool, int
     if sign2 is Sign.POSITIVE:
         return False, prec2
     raise PrecisionLimitReached(
-        f"the certified level enclosure [{lo}, {hi}] contains ε = {eps}; rebuild the "
-        "mechanism at a higher precision to decide."
+        f"the certified level enclosure [{float(lo)!r}, {float(hi)!r}] (≈) contains ε = "
+        f"{eps}; nothing was decided. Pass ε as a rational or as ln(T)/d (decided exactly), "
+        "or, for a certified (ball) mechanism, rebuild it at a higher precision."
     )
 
 
@@ -313,9 +386,14 @@ def _is_zero_symbolically(diff: sympy.Expr) -> bool:
 
 
 def is_private(
-    mechanism: Mechanism, metric: FiniteMetric, eps: Any = None, *, t: Any = None
+    mechanism: Mechanism, metric: FiniteMetric, eps: Any = None, *, t: Any = None,
+    slack: Any = None,
 ) -> PrivacyCheck:
     """Decide whether ``mechanism`` is ε·d0-private, with a violation witness if not.
+
+    ``slack`` (an exact rational ≥ 0, e.g. ``"1e-12"``) asks instead whether it is
+    (ε + slack)·d0-private: a stated margin for float rounding, recorded in the result.
+    The result reports the exact excess level − ε either way.
 
     >>> from exactdp.spaces.metrics import line
     >>> from exactdp.mechanisms.constructors import truncated_geometric
@@ -324,7 +402,14 @@ def is_private(
     (True, False)
     >>> is_private(H, line(4), t="3/4").violation     # h[0,0] = 2·h[1,0] > e^ε·h[1,0]
     (0, 1, 0)
+    >>> from exactdp.mechanisms.constructors import from_rows
+    >>> G = from_rows([["3/4", "1/4"], ["1/4", "3/4"]])         # level ln 3 ≈ 1.0986
+    >>> bool(is_private(G, line(2), eps="11/10")), bool(is_private(G, line(2), eps=1))
+    (True, False)
+    >>> bool(is_private(G, line(2), eps=1, slack="1/10"))
+    True
     """
+    mechanism = _as_mechanism(mechanism)
     _check_shapes(mechanism, metric)
     if t is None and eps is not None:
         # parse_epsilon, not parse_level: nothing here needs t = e^-ε, and parse_level's
@@ -332,9 +417,14 @@ def is_private(
         eps_expr = parse_epsilon(eps)
     else:
         eps_expr = parse_level(eps=eps, t=t).eps
+    margin = Fraction(0) if slack is None else to_fraction(slack, "slack")
+    if margin < 0:
+        raise InvalidArgument(
+            f"Got slack={slack!r}; a slack is a margin ≥ 0 added to ε (e.g. '1e-12').")
     level = privacy_level(mechanism, metric)
-    ok, prec = _level_le_eps(level, eps_expr)
+    target = eps_expr + to_sympy(margin) if margin else eps_expr
+    ok, prec = _level_le_eps(level, target)
     return PrivacyCheck(
         private=ok, eps=eps_expr, level=level, violation=None if ok else level.witness,
-        precision=prec,
+        precision=prec, slack=margin,
     )

@@ -95,6 +95,36 @@ class PrivacyLevelResult:
         assert self.enclosure is not None
         return float(self.enclosure.mid)
 
+    def short(self, digits: int = 15) -> str:
+        """The level in a readable form: the closed form when short, else a certified decimal.
+
+        A level ``log(R)/d`` with a 400-digit R prints as ``≈ 1.00000000000000022 (certified
+        [lo, hi]; exact: log of a 41-digit rational)``; ``value`` (or ``to_json()``) keeps the
+        exact form.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> from exactdp.mechanisms.constructors import from_rows
+        >>> from exactdp.mechanisms.privacy import privacy_level
+        >>> privacy_level(from_rows([["3/4", "1/4"], ["1/4", "3/4"]]), line(2)).short()
+        'log(3)'
+        """
+        if self.is_infinite:
+            return "∞ (an output some input never produces)"
+        text = None if self.value is None else str(self.value)
+        if text is not None and len(text) <= 40:
+            return text
+        assert self.enclosure is not None
+        enc = self.enclosure
+        approx = f"≈ {float(enc.mid):.{digits}g} (certified {enc}"
+        if text is None:
+            return approx + "; enclosure only)"
+        digits_r = 0 if self.ratio is None else len(str(self.ratio))
+        what = f"log of a {digits_r}-character rational" if digits_r else "closed form"
+        return approx + f"; exact: {what}, in .value)"
+
+    def __str__(self) -> str:
+        return self.short()
+
     def verify(self) -> bool:
         """Re-check the claim by brute force over every checked pair and output.
 

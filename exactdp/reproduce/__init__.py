@@ -6,7 +6,10 @@
   (Thm. 3 and Prop. 5, the latter only where the prior is certified regular);
 * :mod:`exactdp.reproduce.regions` — Fig. 2 and 3 (corner priors and regularity of
   sample priors);
-* :mod:`exactdp.reproduce.fig7` — Fig. 7 at a reduced grid size (certified).
+* :mod:`exactdp.reproduce.fig7` — Fig. 7 at a reduced grid size (certified);
+* :mod:`exactdp.reproduce.report` — every figure and claim in one report folder
+  (``report.md``, ``report.json``, PNG figures drawn by :mod:`exactdp.reproduce.figures`):
+  ``exactdp reproduce --output DIR`` (``--full`` for the paper's sizes).
 
 Every function takes ``quick=True`` for small sizes (tests) and defaults to the paper's sizes.
 Run one as ``python -m exactdp.reproduce.fig6 sum`` or ``exactdp reproduce fig6-sum``.
@@ -23,6 +26,8 @@ __all__ = [
     "Fig6Row",
     "fig6_sum_query",
     "fig6_count_queries",
+    "build_report",
+    "write_report",
 ]
 
 _LAZY = {
@@ -31,6 +36,8 @@ _LAZY = {
     "Fig6Row": "exactdp.reproduce.fig6",
     "fig6_sum_query": "exactdp.reproduce.fig6",
     "fig6_count_queries": "exactdp.reproduce.fig6",
+    "build_report": "exactdp.reproduce.report",
+    "write_report": "exactdp.reproduce.report",
 }
 
 

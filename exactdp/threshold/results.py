@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from exactdp.algebra.algebraic import AlgebraicNumber, log_enclosure
+import sympy
+
+from exactdp.algebra.algebraic import S_SYMBOL, AlgebraicNumber, log_enclosure
+from exactdp.algebra.symbolic import RationalSolution
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
-from exactdp.errors import REJECTED_ERRORS
+from exactdp.errors import REJECTED_ERRORS, ExactnessRequired
 from exactdp.kinds import Verdict
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import same_distances
@@ -32,13 +35,54 @@ __all__ = [
     "EpsilonInterval",
     "EpsilonSet",
     "ThresholdResult",
+    "EPS_SYMBOL",
     "eps_enclosure",
+    "eps_closed_form",
+    "rational_functions_sympy",
     "property_name",
     "short_rational",
 ]
 
 #: Default width of a threshold enclosure [eps_lower, eps_upper].
 DEFAULT_TOL = Fraction(1, 10**9)
+
+#: The privacy parameter ε in closed forms.
+EPS_SYMBOL = sympy.Symbol("epsilon", positive=True)
+
+
+def eps_closed_form(s: AlgebraicNumber, q: int) -> sympy.Expr:
+    """ε = −q·ln s = q·ln(1/s) as an exact sympy expression (radicals up to degree 2).
+
+    >>> from fractions import Fraction
+    >>> eps_closed_form(AlgebraicNumber((-1, 1, 1), (Fraction(1, 2), Fraction(1))), 1)
+    log(1/2 + sqrt(5)/2)
+    >>> eps_closed_form(AlgebraicNumber.from_rational(Fraction(1, 3)), 2)
+    2*log(3)
+    """
+    inv = sympy.expand(sympy.radsimp(1 / s.as_sympy())) if s.degree <= 2 else 1 / s.as_sympy()
+    if isinstance(inv, sympy.Pow) and inv.exp.is_Rational and inv.base.is_positive:
+        return sympy.Integer(q) * inv.exp * sympy.log(inv.base)  # ln √2 = ln(2)/2
+    return sympy.Integer(q) * sympy.log(inv)
+
+
+def rational_functions_sympy(sol: RationalSolution, var: sympy.Symbol = S_SYMBOL
+                             ) -> tuple[sympy.Expr, ...]:
+    """z_i(s) = N_i(s)/D(s) of an exact solution as sympy rational functions (cancelled).
+
+    For b = 1 this is the diagonal of the tight-constraints mechanism, for b = π it is
+    α(s) (see :mod:`exactdp.algebra.symbolic`); s = e^{-ε/q}.
+
+    >>> from exactdp.algebra.symbolic import solve_symbolic
+    >>> from exactdp.spaces.metrics import line
+    >>> rational_functions_sympy(solve_symbolic(line(2)))
+    (1/(s + 1), 1/(s + 1))
+    """
+    den = sympy.Poly(list(reversed([int(c) for c in sol.denominator.coeffs()])), var).as_expr()
+    out = []
+    for num in sol.numerators:
+        n_expr = sympy.Poly(list(reversed([int(c) for c in num.coeffs()])) or [0], var).as_expr()
+        out.append(sympy.cancel(n_expr / den))
+    return tuple(out)
 
 
 def property_name(rhs: tuple[Fraction, ...] | None) -> str:
@@ -114,6 +158,13 @@ class EpsilonInterval:
         b = self.eps_upper_bounds(tol)
         return None if b is None else Enclosure(*b)
 
+    def as_sympy(self) -> sympy.Interval:
+        """The exact ε-interval as a ``sympy.Interval`` (endpoints −q ln s, or 0 and ∞)."""
+        lo = sympy.Integer(0) if self.s_hi is None else eps_closed_form(self.s_hi, self.q)
+        hi = sympy.oo if self.s_lo is None else eps_closed_form(self.s_lo, self.q)
+        return sympy.Interval(lo, hi, not (self.s_hi is not None and self.s_hi_closed),
+                              not (self.s_lo is not None and self.s_lo_closed))
+
     def __str__(self) -> str:
         lo = "0" if self.s_hi is None else f"{float(_eps_mid(self.s_hi, self.q)):.12g}"
         hi = "∞" if self.s_lo is None else f"{float(_eps_mid(self.s_lo, self.q)):.12g}"
@@ -160,6 +211,23 @@ class EpsilonSet:
     method: str
     seconds: float
     q: int
+
+    def as_sympy(self) -> sympy.Set:
+        """The exact set as a sympy set in ε (a union of intervals, not re-simplified).
+
+        >>> from exactdp.threshold import tight_constraints_epsilons
+        >>> from exactdp.spaces.metrics import sum_query
+        >>> tight_constraints_epsilons(sum_query(2, 2)).as_sympy()
+        Interval(log(1/2 + sqrt(5)/2), oo)
+        """
+        parts = [i.as_sympy() for i in self.intervals]
+        if not parts:
+            return sympy.EmptySet
+        return parts[0] if len(parts) == 1 else sympy.Union(*parts, evaluate=False)
+
+    def latex(self) -> str:
+        """LaTeX of :meth:`as_sympy`."""
+        return str(sympy.latex(self.as_sympy()))
 
     def __str__(self) -> str:
         if not self.intervals:
@@ -270,6 +338,49 @@ class ThresholdResult:
         if self.q is not None and cmetric.q is not None and self.q != cmetric.q:
             return False
         return same_rhs(self.rhs, crhs, cmetric.n)
+
+    # -- closed forms ----------------------------------------------------------------
+    def as_sympy(self) -> sympy.Expr:
+        """ε* as an exact sympy expression, ε* = q·ln(1/s*) (0 when it holds for every ε).
+
+        Radicals when s* has degree ≤ 2, else ``CRootOf`` with its real-root index (see
+        :meth:`AlgebraicNumber.as_sympy`). Raises :class:`~exactdp.errors.ExactnessRequired`
+        for a certified-only result (no exact s*: use ``method="exact"`` on a polynomial-case
+        metric).
+
+        >>> from exactdp.threshold import epsilon_threshold
+        >>> from exactdp.spaces.metrics import count_queries
+        >>> epsilon_threshold(count_queries(2)).as_sympy()
+        log(2 + sqrt(5))
+        """
+        if self.holds_everywhere:
+            return sympy.Integer(0)
+        if self.exact is None or self.q is None:
+            raise ExactnessRequired(
+                f"{self.metric_name}: this threshold was certified by the {self.method!r} route "
+                "and has no exact value; rerun epsilon_threshold(..., method='exact') on a "
+                "polynomial-case metric for a closed form.")
+        return eps_closed_form(self.exact, self.q)
+
+    def latex(self) -> str:
+        r"""LaTeX of ε* (``\varepsilon^* = …``), parseable by matplotlib mathtext."""
+        return r"\varepsilon^* = " + str(sympy.latex(self.as_sympy()))
+
+    def minimal_poly(self) -> sympy.Poly:
+        """The minimal polynomial of s* = e^{-ε*/q} as a descending ``sympy.Poly`` in s."""
+        if self.exact is None:
+            raise ExactnessRequired(
+                f"{self.metric_name}: no exact s* (route {self.method!r}); use method='exact'.")
+        return self.exact.minimal_poly()
+
+    def rational_functions(self) -> tuple[sympy.Expr, ...]:
+        """z(s) (b = 1: the diagonal of tight constraints; b = π: α(s)) as sympy rational
+        functions in s, from the exact certificate's verified solution."""
+        sol = getattr(self.certificate, "solution", None)
+        if not isinstance(sol, RationalSolution):
+            raise ExactnessRequired(
+                f"{self.metric_name}: no exact z(s) (route {self.method!r}); use method='exact'.")
+        return rational_functions_sympy(sol)
 
     @property
     def eps_enclosure(self) -> Enclosure:

@@ -47,11 +47,6 @@ def test_file_mechanism(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out)["value"] == "log(3)"
 
 
-def test_reproduce_quick(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["reproduce", "fig4", "--quick"]) == 0
-    assert "| 0.50 |" in capsys.readouterr().out
-
-
 def test_optimal(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["optimal", "line", "--n", "3", "--mechanism", "geometric", "--t", "1/2",
                 "--json"]) == 0
