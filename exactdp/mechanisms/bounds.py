@@ -28,7 +28,7 @@ from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_par
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import CertificateInvalid, InvalidArgument, NotRegular
+from exactdp.errors import REJECTED_ERRORS, CertificateInvalid, InvalidArgument, NotRegular
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.mechanisms.mechanism import factor_ball
 from exactdp.mechanisms.optimality import exact_lp_min
@@ -270,6 +270,17 @@ class HammingUniformCertificate:
         return Verdict.HOLDS
 
     def verify(self) -> bool:
+        """Re-check Thm. 3's closed form; False (never an exception) on malformed fields."""
+        k, u = self.values, self.individuals
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (k, u)) \
+                or not isinstance(self.level, PrivacyLevel):
+            return False
+        try:
+            return self._verify()
+        except REJECTED_ERRORS:
+            return False
+
+    def _verify(self) -> bool:
         k, u = self.values, self.individuals
         tt = sympy.Symbol("t", positive=True)
         alpha = 1 / (k * (1 + (k - 1) * tt)) ** u

@@ -1,5 +1,12 @@
 """Hypothesis strategies for users' own property tests (needs ``hypothesis`` installed).
 
+Every strategy draws small instances (at most 12 points by default; parameters raise the
+limits) with exact data: integer or rational distances (optionally square roots), rational
+levels, exact priors, exact mechanisms. The strategies for mechanisms, Pufferfish
+distributions and sets live in :mod:`exactdp.testing.mechanism_strategies`,
+:mod:`exactdp.testing.pufferfish_strategies` and :mod:`exactdp.testing.set_strategies`;
+all are re-exported here and from :mod:`exactdp.testing`.
+
 >>> from hypothesis import given
 >>> @given(graph_metrics(max_nodes=4))
 ... def check(m):
@@ -13,17 +20,53 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from exactdp.spaces.metrics import FiniteMetric, from_graph
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics import FiniteMetric, cycle, discrete, from_graph, from_matrix, grid, line
+from exactdp.testing.mechanism_strategies import (
+    mechanism_rows,
+    nonprivate_mechanism_rows,
+    private_mechanism_rows,
+)
+from exactdp.testing.pufferfish_strategies import discrete_distributions, populations, secret_pairs
+from exactdp.testing.set_strategies import box_unions, boxes, point_sets, points
 
-__all__ = ["graph_metrics", "priors", "rational_t"]
+__all__ = [
+    "graph_metrics",
+    "line_metrics",
+    "cycle_metrics",
+    "star_metrics",
+    "grid_metrics",
+    "discrete_metrics",
+    "matrix_metrics",
+    "metrics",
+    "priors",
+    "rational_t",
+    "rational_eps",
+    "levels",
+    "mechanism_rows",
+    "private_mechanism_rows",
+    "nonprivate_mechanism_rows",
+    "discrete_distributions",
+    "secret_pairs",
+    "populations",
+    "points",
+    "point_sets",
+    "boxes",
+    "box_unions",
+]
+
+#: Default largest number of points of a drawn metric.
+MAX_POINTS = 12
 
 
 @st.composite
 def graph_metrics(draw: st.DrawFn, min_nodes: int = 2, max_nodes: int = 7,
                   max_weight: int = 3) -> FiniteMetric:
-    """Shortest-path metrics of random connected graphs with small integer weights."""
+    """Shortest-path metrics of random connected graphs with small integer weights.
+
+    A random spanning tree keeps the graph connected; up to n extra edges are added.
+    """
     n = draw(st.integers(min_nodes, max_nodes))
-    # a random spanning tree keeps the graph connected, then extra edges
     edges = []
     for v in range(1, n):
         u = draw(st.integers(0, v - 1))
@@ -34,9 +77,80 @@ def graph_metrics(draw: st.DrawFn, min_nodes: int = 2, max_nodes: int = 7,
     return from_graph(edges, nodes=range(n))
 
 
+def line_metrics(min_n: int = 2, max_n: int = MAX_POINTS) -> st.SearchStrategy[FiniteMetric]:
+    """``line(n)``: the points 0..n−1 with |i − j| (Toeplitz; z > 0 at every ε)."""
+    return st.integers(min_n, max_n).map(line)
+
+
+def cycle_metrics(min_n: int = 3, max_n: int = MAX_POINTS) -> st.SearchStrategy[FiniteMetric]:
+    """``cycle(n)``: the shortest-path metric of the n-cycle (ball-size symmetric)."""
+    return st.integers(min_n, max_n).map(cycle)
+
+
+def discrete_metrics(min_n: int = 2, max_n: int = MAX_POINTS) -> st.SearchStrategy[FiniteMetric]:
+    """``discrete(n, d)``: every distance d (a small positive integer)."""
+    return st.builds(discrete, st.integers(min_n, max_n), st.integers(1, 3))
+
+
+@st.composite
+def star_metrics(draw: st.DrawFn, min_leaves: int = 2, max_leaves: int = MAX_POINTS - 1,
+                 max_weight: int = 3) -> FiniteMetric:
+    """Weighted stars: a centre 0 and leaves at integer distances w_i, d(i, j) = w_i + w_j.
+
+    The unweighted star with 3 leaves has ε* = ln 2 for tight constraints.
+    """
+    k = draw(st.integers(min_leaves, max_leaves))
+    w = draw(st.lists(st.integers(1, max_weight), min_size=k, max_size=k))
+    return from_graph([(0, i + 1, wi) for i, wi in enumerate(w)], nodes=range(k + 1))
+
+
+@st.composite
+def grid_metrics(draw: st.DrawFn, max_side: int = 3, norms: tuple[str, ...] = ("manhattan",)) -> FiniteMetric:
+    """Small ``grid(w, h, norm)`` metrics (w·h ≤ 12 by default; ``"euclidean"`` gives √ distances)."""
+    w = draw(st.integers(1, max_side))
+    h = draw(st.integers(2 if w == 1 else 1, max(1, min(max_side, MAX_POINTS // w))))
+    return grid(w, h, norm=draw(st.sampled_from(norms)))
+
+
+@st.composite
+def matrix_metrics(draw: st.DrawFn, min_n: int = 2, max_n: int = 6, max_value: int = 4,
+                   denominators: tuple[int, ...] = (1,), allow_sqrt: bool = False) -> FiniteMetric:
+    """Explicit distance matrices with values in [1, max_value]·(1/den) (rational distances),
+    or, with ``allow_sqrt``, some distances √r; triangle inequality enforced by taking the
+    shortest-path closure of the drawn matrix (so every draw is a metric)."""
+    n = draw(st.integers(min_n, max_n))
+    den = draw(st.sampled_from(denominators))
+    D = [[Fraction(0)] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            D[i][j] = D[j][i] = Fraction(draw(st.integers(den, max_value * den)), den)
+    for k in range(n):  # Floyd–Warshall closure: the triangle inequality holds exactly
+        for i in range(n):
+            for j in range(n):
+                if D[i][k] + D[k][j] < D[i][j]:
+                    D[i][j] = D[i][k] + D[k][j]
+    if not allow_sqrt or not draw(st.booleans()):
+        return from_matrix(D)
+    # √ distances: the metric √d of a metric d is again a metric (snowflake)
+    return from_matrix([[f"sqrt({v})" if v else 0 for v in row] for row in D])
+
+
+def metrics(max_n: int = MAX_POINTS, rational_only: bool = True) -> st.SearchStrategy[FiniteMetric]:
+    """Any of the metric strategies above (integer distances unless ``rational_only=False``,
+    which adds rational and √ distances and Euclidean grids)."""
+    parts = [line_metrics(max_n=max_n), cycle_metrics(max_n=max(3, max_n)),
+             discrete_metrics(max_n=max_n), star_metrics(max_leaves=max(2, max_n - 1)),
+             graph_metrics(max_nodes=min(7, max_n)), grid_metrics(),
+             matrix_metrics(max_n=min(6, max_n))]
+    if not rational_only:
+        parts += [matrix_metrics(max_n=min(6, max_n), denominators=(1, 2, 3), allow_sqrt=True),
+                  grid_metrics(norms=("euclidean", "chebyshev"))]
+    return st.one_of(*parts)
+
+
 @st.composite
 def priors(draw: st.DrawFn, n: int, allow_zeros: bool = True) -> tuple[Fraction, ...]:
-    """Exact probability vectors of length n."""
+    """Exact probability vectors of length n (entries k/Σk with small integers k; zeros allowed)."""
     lo = 0 if allow_zeros else 1
     weights = draw(st.lists(st.integers(lo, 20), min_size=n, max_size=n).filter(
         lambda w: sum(w) > 0))
@@ -49,3 +163,15 @@ def rational_t(max_denominator: int = 20) -> st.SearchStrategy[Fraction]:
     return st.fractions(min_value=Fraction(1, max_denominator),
                         max_value=1 - Fraction(1, max_denominator),
                         max_denominator=max_denominator)
+
+
+def rational_eps(max_denominator: int = 20, max_value: int = 4) -> st.SearchStrategy[Fraction]:
+    """Rational ε in (0, max_value] (then t = e^-ε is transcendental)."""
+    return st.fractions(min_value=Fraction(1, max_denominator), max_value=max_value,
+                        max_denominator=max_denominator)
+
+
+def levels(max_denominator: int = 20) -> st.SearchStrategy[PrivacyLevel]:
+    """Privacy levels given by a rational t or by a rational ε (both kinds)."""
+    return st.one_of(rational_t(max_denominator).map(lambda t: parse_level(t=t)),
+                     rational_eps(max_denominator).map(lambda e: parse_level(eps=e)))
