@@ -188,6 +188,16 @@ def build() -> list[dict]:
                     bad["evidence"]["witness"] = i
                     add(tag + f"-witness-{i}", "rejected", "x_i is not negative", bad)
                     break
+            zero = next((i for i in range(metric.n) if _tiny(x[i]) or x[i] == 0), None)
+            if zero is not None:  # x_i = 0 exactly: "x_i < 0" is false, though ≤ 0 holds
+                bad = copy.deepcopy(doc)
+                bad["evidence"]["witness"] = zero
+                if kind != "symbolic":
+                    e = bad["claim"]["enclosure"][zero]
+                    e["hi"] = "0"
+                    if F(e["lo"]) > 0:
+                        e["lo"] = "-1"
+                add(tag + f"-witness-at-zero-{zero}", "rejected", "x_i = 0 is not negative", bad)
             bad = copy.deepcopy(doc)
             bad["evidence"]["witness"] = metric.n
             add(tag + "-witness-out-of-range", "malformed", "no such point", bad)
@@ -265,6 +275,13 @@ def build() -> list[dict]:
     bad["question"]["property"] = "tight-constraints"
     bad["question"]["rhs"] = "ones"
     add("farkas-line2-as-tight", "rejected", "Φz = 1 has z = (2/3, 2/3) ≥ 0", bad)
+    # Φy = (3/2, 0) ≥ 0 with an exact zero, b = (1, 3), b·y = -1 < 0 (x = (-2/3, 10/3))
+    farkas0 = FarkasCertificate(line(2), lvl, (F(1), F(3)), (F(2), F(-1))).to_json()
+    add("farkas-line2-zero-entry", "verified", "Φy has an exact zero entry", farkas0)
+    bad = copy.deepcopy(farkas0)
+    bad["evidence"]["y"] = ["2", "-11/10"]
+    add("farkas-line2-zero-entry-nudged", "rejected", "Φy = (29/20, -1/10) has a negative entry",
+        bad)
     bad = copy.deepcopy(farkas)
     bad["claim"]["verdict"] = "holds"
     add("farkas-line2-holds", "rejected", "a Farkas vector proves 'fails' only", bad)

@@ -17,7 +17,8 @@ first replays tests/kernel/kernel_corpus.jsonl (genuine and edited certificates 
 outcomes decided independently of the kernel); with ``--pytest`` a mutant that survives
 the corpus is then run against the kernel's unit tests (:data:`PYTEST_TARGETS`) in the
 same child.
-A child that times out counts as killed. The report lists every survivor (file, line,
+A child that times out (an endless loop) or crashes (flint aborts) counts as killed; the
+report says how many of each. The report lists every survivor (file, line,
 change) so each can be judged equivalent or turned into a test.
 """
 
@@ -188,20 +189,21 @@ def run_child(module: types.ModuleType, tree: ast.Module, rows: list[dict[str, A
                     code = 1
                     break
             if code == 0 and use_pytest:
+                signal.alarm(10 * timeout)  # the unit tests are slower than the corpus
                 import pytest
 
                 with open(os.devnull, "w") as devnull:
                     sys.stdout = devnull
                     rc = pytest.main(["-q", "-x", "-p", "no:cacheprovider", "--no-header",
-                                      *PYTEST_TARGETS])
-                code = 0 if rc == 0 else 1
+                                      "-k", "not fresh_process", *PYTEST_TARGETS])
+                code = 0 if rc == 0 else 2
         except BaseException:  # noqa: BLE001 - a mutant that crashes the tests is killed
             code = 1
         os._exit(code)
     _, status = os.waitpid(pid, 0)
     if os.WIFSIGNALED(status):
-        return "timeout"
-    return "survived" if os.WEXITSTATUS(status) == 0 else "killed"
+        return "timeout" if os.WTERMSIG(status) == signal.SIGALRM else "crashed"
+    return {0: "survived", 1: "killed", 2: "killed by unit tests"}[os.WEXITSTATUS(status)]
 
 
 def main(argv: list[str]) -> int:
@@ -210,6 +212,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--pytest", action="store_true", help="run pytest on corpus survivors")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per mutant")
     ap.add_argument("--json", help="write the full report here")
+    ap.add_argument("--survivors", help="a previous --json report: re-run only its survivors "
+                                        "(its killed count is kept)")
     args = ap.parse_args(argv)
     files = [Path(f).resolve() for f in args.files] or sorted(
         p for p in KERNEL.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
@@ -218,7 +222,9 @@ def main(argv: list[str]) -> int:
     if bad:
         print(f"the unmutated kernel fails the corpus on {bad}; fix that first", file=sys.stderr)
         return 3
-    report: dict[str, Any] = {"files": {}, "total": 0, "killed": 0, "survivors": []}
+    report: dict[str, Any] = {"files": {}, "total": 0, "killed": 0, "survivors": [],
+                              "how": {}}
+    previous = json.loads(Path(args.survivors).read_text()) if args.survivors else None
     t0 = time.time()
     for path in files:
         name = "exactdp.kernel." + path.stem
@@ -226,8 +232,15 @@ def main(argv: list[str]) -> int:
         tree = ast.parse(path.read_text())
         found = sites(tree)
         killed = 0
+        rel = str(path.relative_to(ROOT))
+        if previous is not None:
+            alive = set(previous["survivors"])
+            total = len(found)
+            found = [f for f in found if f"{rel} {f[2]}" in alive]
+            killed = total - len(found)
         for k, (index, _, desc) in enumerate(found):
             result = run_child(module, mutate(tree, index), rows, outcome, args.pytest, args.timeout)
+            report["how"][result] = report["how"].get(result, 0) + 1
             if result == "survived":
                 report["survivors"].append(f"{path.relative_to(ROOT)} {desc}")
             else:
@@ -235,8 +248,9 @@ def main(argv: list[str]) -> int:
             print(f"\r{path.name}: {k + 1}/{len(found)} mutants, {killed} killed "
                   f"({time.time() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
-        report["files"][str(path.relative_to(ROOT))] = {"mutants": len(found), "killed": killed}
-        report["total"] += len(found)
+        n_mutants = len(sites(tree))
+        report["files"][rel] = {"mutants": n_mutants, "killed": killed}
+        report["total"] += n_mutants
         report["killed"] += killed
     score = report["killed"] / report["total"] if report["total"] else 1.0
     report["score"] = round(score, 4)
@@ -244,7 +258,7 @@ def main(argv: list[str]) -> int:
     for f, v in report["files"].items():
         print(f"{f}: {v['killed']}/{v['mutants']} killed")
     print(f"total: {report['killed']}/{report['total']} killed ({100 * score:.1f} %), "
-          f"{len(report['survivors'])} survivors, {report['seconds']} s")
+          f"{len(report['survivors'])} survivors, {report['seconds']} s; outcomes {report['how']}")
     for s in report["survivors"]:
         print("  survivor:", s)
     if args.json:

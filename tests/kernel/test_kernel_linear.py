@@ -168,7 +168,7 @@ def test_fresh_process_cli_exit_codes(documents, tmp_path):
     (tmp_path / "bad.json").write_text(dumps(bad))
     (tmp_path / "junk.json").write_text("{not json")
     run = [sys.executable, "-m", "exactdp", "verify"]
-    for p in paths:
+    for p in paths[::5]:  # the CLI on a few; the kernel probe below reads every document
         assert subprocess.run(run + [p], capture_output=True).returncode == 0, p
     assert subprocess.run(run + [str(tmp_path / "bad.json")], capture_output=True).returncode == 1
     out = subprocess.run(run + [str(tmp_path / "junk.json"), "--json"], capture_output=True, text=True)
