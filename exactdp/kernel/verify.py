@@ -23,11 +23,13 @@ from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel.jsonio import loads, read_envelope
 from exactdp.kernel.linear import LINEAR_KINDS, check_linear
 from exactdp.kernel.linear_json import read_linear
+from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
+from exactdp.kernel.threshold_json import read_threshold
 
 __all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
 
 #: The certificate kinds whose JSON documents the kernel re-checks.
-SUPPORTED_KINDS = LINEAR_KINDS
+SUPPORTED_KINDS = LINEAR_KINDS + THRESHOLD_KINDS
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,11 @@ def verify_document(doc: Any) -> KernelVerdict:
                               f"re-checks {list(SUPPORTED_KINDS)} (re-check it in Python with "
                               "its verify()).")
     try:
-        claim = read_linear(doc)
+        ok = (check_threshold(read_threshold(doc)) if kind in THRESHOLD_KINDS
+              else check_linear(read_linear(doc)))
     except CertificateInvalid as exc:
         return KernelVerdict(False, kind, str(exc))
-    if check_linear(claim):
+    if ok:
         return KernelVerdict(True, kind)
     return KernelVerdict(False, kind, "the claim does not re-check")
 

@@ -27,13 +27,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-import numpy as np
 from threadpoolctl import threadpool_limits
 
 from exactdp.algebra.algebraic import log_enclosure
+from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rounding import require_subnormals, succ
-from exactdp.engine.certificates import ExactSolution, FarkasCertificate
-from exactdp.errors import PrecisionLimitReached
+from exactdp.engine.certificates import ExactSolution, FarkasCertificate, certificate_from_json
+from exactdp.errors import InvalidArgument, PrecisionLimitReached
+from exactdp.kernel.jsonio import loads
+from exactdp.kernel.linear_json import write_linear
+from exactdp.kernel.threshold import ThresholdClaim, check_threshold
+from exactdp.kernel.threshold_json import read_threshold, write_threshold
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.binding import (
@@ -68,6 +72,7 @@ __all__ = [
     "fail_matches",
     "cover_frame_holds",
     "float_model_holds",
+    "threshold_certificate_from_json",
 ]
 
 #: Number K of Taylor terms of the SPD cover's ranges.
@@ -99,25 +104,73 @@ class Prop9Certificate:
         """0: the property holds for every ε > 0."""
         return Fraction(0)
 
-    def verify(self) -> bool:
-        """Recount the distance multiset of every row exactly; rhs must be constant > 0.
+    def threshold_claim(self) -> ThresholdClaim:
+        """This certificate as the kernel's claim: ε* ∈ [0, 0] (raises on malformed fields)."""
+        if not isinstance(self.metric, FiniteMetric):
+            raise InvalidArgument(f"metric={self.metric!r} is not a FiniteMetric.")
+        return ThresholdClaim("prop9", self.metric, _rhs_of(self.rhs, self.metric.n),
+                              Enclosure(Fraction(0), Fraction(0)), {})
 
-        Equal distance values stored twice are merged first (exact comparison).
-        """
-        try:
-            if not isinstance(self.metric, FiniteMetric) or self.metric.n < 1:
-                return False
-            if self.rhs is not None and (len(self.rhs) != self.metric.n
-                                         or len(set(self.rhs)) != 1 or not self.rhs[0] > 0):
-                return False
-            canon: dict[Any, int] = {}
-            ids = np.array([canon.setdefault(v, len(canon)) for v in self.metric.values],
-                           dtype=np.int64)
-            idx = ids[np.asarray(self.metric.index)]
-            counts = np.stack([np.bincount(r, minlength=len(canon)) for r in idx])
-            return bool(np.all(counts == counts[0]))
-        except REJECTED_ERRORS:
-            return False
+    def verify(self) -> bool:
+        """Recount the distance multiset of every row exactly; rhs must be constant > 0
+        (the kernel's ``prop9`` check). Never raises."""
+        return _kernel_verify(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_json`)."""
+        return write_threshold(self.threshold_claim())
+
+
+def _rhs_of(rhs: Any, n: int) -> tuple[Fraction, ...]:
+    """The exact right-hand side (None: all ones)."""
+    if rhs is None:
+        return tuple(Fraction(1) for _ in range(n))
+    out = tuple(rhs)
+    if not all(isinstance(v, Fraction) for v in out):
+        raise InvalidArgument("rhs: the right-hand side must be exact Fractions.")
+    return out
+
+
+def _kernel_verify(cert: Any) -> bool:
+    """``check_threshold(cert.threshold_claim())``; False, never an exception, when the
+    certificate is malformed."""
+    try:
+        claim = cert.threshold_claim()
+    except REJECTED_ERRORS:
+        return False
+    return check_threshold(claim)
+
+
+def threshold_certificate_from_json(doc: Any) -> Any:
+    """Rebuild a threshold certificate from its JSON document (parsed or text).
+
+    Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
+    :class:`~exactdp.errors.CertificateInvalid` for an altered question. The rebuilt
+    certificate is only as good as its ``verify()``.
+
+    >>> from exactdp.spaces.metrics import cycle
+    >>> from exactdp.kernel.jsonio import dumps
+    >>> cert = Prop9Certificate(cycle(5), None)
+    >>> again = threshold_certificate_from_json(dumps(cert.to_json()))
+    >>> again.to_json() == cert.to_json(), again.verify()
+    (True, True)
+    """
+    return _from_claim(read_threshold(loads(doc) if isinstance(doc, (str, bytes)) else doc))
+
+
+def _from_claim(c: ThresholdClaim) -> Any:
+    rhs = None if all(v == 1 for v in c.rhs) else c.rhs
+    if c.kind == "prop9":
+        return Prop9Certificate(c.metric, rhs)
+    if c.kind == "exact":
+        return ExactThresholdCertificate.from_claim(c)
+    ev = c.evidence
+    if c.kind == "certified-cover":
+        fail = certificate_from_json(write_linear(ev["fail"]))
+        return CoverCertificate(c.metric, c.rhs, c.eps.lo, c.eps.hi, fail, ev["t0"],
+                                tuple((p.lo, p.hi) for p in ev["pieces"]))
+    return KroneckerThresholdCertificate(c.metric, rhs, tuple(_from_claim(f) for f in ev["factors"]),
+                                         ev["binding"], c.eps.lo, c.eps.hi)
 
 
 def float_model_holds(where: str) -> bool:
@@ -221,15 +274,40 @@ class CoverCertificate:
         """``HOLDS``: the claim ε* ∈ [eps_lower, eps_upper] is certified."""
         return Verdict.HOLDS
 
+    def threshold_claim(self) -> ThresholdClaim:
+        """This certificate as the kernel's claim (``certified-cover``); raises when malformed
+        or when the fail side has no kernel form (an SPD point certificate)."""
+        if not isinstance(self.metric, FiniteMetric):
+            raise InvalidArgument(f"metric={self.metric!r} is not a FiniteMetric.")
+        linear = getattr(self.fail, "linear_claim", None)
+        if not callable(linear):
+            raise InvalidArgument("the fail certificate has no kernel form (linear_claim).")
+        return ThresholdClaim("certified-cover", self.metric, _rhs_of(self.rhs, self.metric.n),
+                              Enclosure(self.eps_lower, self.eps_upper),
+                              {"fail": linear(), "t0": self.t0,
+                               "pieces": tuple(Enclosure(a, b) for a, b in self.pieces)})
+
+    def to_json(self) -> dict[str, Any]:
+        """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_json`)."""
+        return write_threshold(self.threshold_claim())
+
     def verify(self) -> bool:
-        """Re-check the fail certificate, the lemma at t0, and every piece in arb balls.
+        """Re-check the fail certificate, the lemma at t0, and every piece in arb balls, in
+        the kernel (``certified-cover``); a fail side without a kernel form (an SPD point)
+        is checked by the same rules in Python (:meth:`_verify`).
 
         Never raises: a malformed certificate is rejected.
         """
         try:
-            return self._verify()
+            self.threshold_claim()
+        except InvalidArgument:
+            try:
+                return self._verify()
+            except REJECTED_ERRORS:
+                return False
         except REJECTED_ERRORS:
             return False
+        return _kernel_verify(self)
 
     def _verify(self) -> bool:
         if not cover_frame_holds(self.metric, self.rhs, self.eps_lower, self.eps_upper,
@@ -257,26 +335,44 @@ class KroneckerThresholdCertificate:
         """``HOLDS``: the claim ε* ∈ [eps_lower, eps_upper] is certified factor by factor."""
         return Verdict.HOLDS
 
+    def threshold_claim(self) -> ThresholdClaim:
+        """This certificate as the kernel's claim, each factor's certificate as its own claim
+        (raises when malformed, or when a factor's certificate has no kernel form yet)."""
+        if not isinstance(self.metric, FiniteMetric):
+            raise InvalidArgument(f"metric={self.metric!r} is not a FiniteMetric.")
+        certs = [getattr(res, "certificate", res) for res in self.factor_results]
+        if not all(callable(getattr(c, "threshold_claim", None)) for c in certs):
+            raise InvalidArgument("a factor certificate has no kernel form (threshold_claim).")
+        return ThresholdClaim("kronecker-threshold", self.metric,
+                              _rhs_of(self.rhs, self.metric.n),
+                              Enclosure(self.eps_lower, self.eps_upper),
+                              {"factors": tuple(c.threshold_claim() for c in certs),
+                               "binding": self.binding})
+
+    def to_json(self) -> dict[str, Any]:
+        """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_json`)."""
+        return write_threshold(self.threshold_claim())
+
     def verify(self) -> bool:
-        """Re-derive every factor's bounds from the factor's own certificate.
+        """Re-check in the kernel (``kronecker-threshold``): the factors' metrics reproduce
+        this metric exactly (d(x, y) = Σ_k d_k(x_k, y_k) for every pair;
+        ``metric.kronecker_factors`` is not trusted), b = ⊗ b_k, every factor claim is
+        re-proved from its own certificate (result fields are ignored), and
+        eps_upper ≥ max_k eps_upper_k, eps_lower = eps_lower_b of the binding factor b.
 
-        * the factors' metrics reproduce this metric exactly: d(x, y) = Σ_k d_k(x_k, y_k)
-          for every pair (:func:`~exactdp.threshold.binding.kronecker_structure_holds`;
-          ``metric.kronecker_factors`` is not trusted), and the right-hand side is the
-          exact product of the factors' right-hand sides;
-        * each factor certificate is about that factor (same exact distances, same rhs),
-          verifies, and its own [eps_lower_k, eps_upper_k] is read from it (result fields
-          are ignored);
-        * ε* = max_k ε*_k (the sign lemma), so the stored claim must satisfy
-          eps_upper ≥ max_k eps_upper_k and eps_lower = eps_lower_b for the binding
-          factor b (the product fails where that factor fails), eps_lower ≤ eps_upper.
-
-        Never raises: a malformed certificate is rejected.
+        A factor certificate without a kernel form (the SPD Taylor cover) is checked by
+        the same rules in Python (:meth:`_verify`). Never raises.
         """
         try:
-            return self._verify()
+            self.threshold_claim()
+        except InvalidArgument:
+            try:
+                return self._verify()
+            except REJECTED_ERRORS:
+                return False
         except REJECTED_ERRORS:
             return False
+        return _kernel_verify(self)
 
     def _verify(self) -> bool:
         if not isinstance(self.metric, FiniteMetric) or not self.factor_results:

@@ -1,9 +1,12 @@
 """The exact threshold certificate: z(s) as exact rational functions, signs by root isolation.
 
 :class:`ExactThresholdCertificate` proves ε* ∈ [eps_lower, eps_upper] from the identity
-Φ(s)N(s) = D(s)b over Z[s] (re-checked against the certificate's own metric and rhs) and
-exact root counting; its exact value s* is tied to the z(s) it carries (a root of odd
-multiplicity of the failing numerator, with no sign change of any z_i before it).
+Φ(s)N(s) = D(s)b over Z[s] and exact root counting; its exact value s* is tied to the
+z(s) it carries (a root of odd multiplicity of the failing numerator, with no sign change
+of any z_i before it). ``verify()`` and ``to_json()`` delegate to the kernel
+(:func:`exactdp.kernel.threshold.check_threshold`, kind ``exact``;
+:mod:`exactdp.kernel.threshold_json`), which re-proves every claim from the metric's
+exact distances and the right-hand side.
 
 Examples
 --------
@@ -13,65 +16,38 @@ Examples
 >>> res, _ = exact_route(sum_query(2, 2), None, Fraction(1, 10**6), None, [], 160)
 >>> res.certificate.verify()
 True
+>>> res.certificate.to_json()["claim"]["s_star"]["minimal_polynomial"]
+['1', '1', '-1']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from flint import arb, fmpz_poly
+from flint import fmpz_poly
 
-from exactdp.algebra.algebraic import AlgebraicNumber, count_roots_between, lowest_sign, poly_sign_at
+from exactdp.algebra.algebraic import AlgebraicNumber
 from exactdp.algebra.symbolic import RationalSolution
-from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
-from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.kernel.threshold import ThresholdClaim, check_threshold, s_enclosure
+from exactdp.kernel.threshold_json import write_threshold
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.threshold.binding import REJECTED_ERRORS
 
 __all__ = ["ExactThresholdCertificate", "s_enclosure_of_eps"]
 
 
 def s_enclosure_of_eps(eps: Fraction, q: int, prec: int = 128) -> tuple[Fraction, Fraction]:
-    """Rational enclosure [lo, hi] of s = e^{-eps/q}."""
-    with workprec(prec):
-        return arb_to_fraction_interval((-arb(to_fmpq(eps)) / q).exp())
+    """Rational enclosure [lo, hi] of s = e^{-eps/q} (the kernel's :func:`~exactdp.kernel.threshold.s_enclosure`)."""
+    return s_enclosure(eps, q, prec)
 
 
-def _odd_part(p: fmpz_poly) -> fmpz_poly:
-    """Product of the squarefree factors of odd multiplicity (where p changes sign)."""
-    _, fl = p.factor_squarefree()
-    out = fmpz_poly([1])
-    for g, e in fl:
-        if int(e) % 2 == 1:
-            out *= g
-    return out
-
-
-def _sqfree(p: fmpz_poly) -> fmpz_poly:
-    _, fl = p.factor_squarefree()
-    out = fmpz_poly([1])
-    for g, _e in fl:
-        out *= g
-    return out
-
-
-def _multiplicity(p: fmpz_poly, g: fmpz_poly) -> int:
-    """How many times the irreducible g divides p exactly (p ≠ 0)."""
-    k = 0
-    while not p.is_zero() and p.gcd(g).degree() == g.degree():
-        p = p / g
-        k += 1
-    return k
-
-
-def _without(p: fmpz_poly, g: fmpz_poly) -> fmpz_poly:
-    """p with every factor g removed."""
-    while p.degree() >= g.degree() and p.gcd(g).degree() == g.degree():
-        p = p / g
-    return p
+def descending(poly: Any) -> tuple[int, ...]:
+    """Integer coefficients of a ``flint.fmpz_poly``, leading first; the zero polynomial is (0,)."""
+    return tuple(int(c) for c in reversed(poly.coeffs())) or (0,)
 
 
 @dataclass(frozen=True)
@@ -110,131 +86,46 @@ class ExactThresholdCertificate:
         """The question's right-hand side b (the identity's)."""
         return self.solution.rhs
 
+    def threshold_claim(self) -> ThresholdClaim:
+        """This certificate as the kernel's claim (raises on malformed fields)."""
+        sol = self.solution
+        if not isinstance(sol, RationalSolution):
+            raise InvalidArgument(f"solution={sol!r} is not a RationalSolution.")
+        star = None
+        if self.s_star is not None:
+            a = self.s_star
+            star = (sol.q, tuple(reversed(a.minimal_polynomial)),
+                    Enclosure(*a.isolating_interval))
+        return ThresholdClaim("exact", sol.metric, tuple(sol.rhs),
+                              Enclosure(self.eps_lower, self.eps_upper),
+                              {"numerators": tuple(descending(p) for p in sol.numerators),
+                               "denominator": descending(sol.denominator),
+                               "witness": self.fail_index, "s_star": star})
+
     def verify(self) -> bool:
-        """Re-check the identity, s*, and both sides (raising the precision of e^{-ε/q}).
+        """Re-check the identity, s*, and both sides in the kernel (module doc).
 
         Never raises: a malformed certificate is rejected.
         """
         try:
-            return self._verify()
+            claim = self.threshold_claim()
         except REJECTED_ERRORS:
             return False
+        return check_threshold(claim)
 
-    def _verify(self) -> bool:
-        sol = self.solution
-        if not isinstance(sol, RationalSolution) or not isinstance(sol.metric, FiniteMetric):
-            return False
-        if sol.metric.q is None or sol.q != sol.metric.q or sol.denominator.is_zero():
-            return False
-        if self.fail_index is not None and not 0 <= self.fail_index < sol.n:
-            return False
-        if not sol.verify():
-            return False
-        if self.s_star is not None and not self._s_star_ok():
-            return False
-        return any(self._check(prec) for prec in (128, 512, 2048, 8192))
+    def to_json(self) -> dict[str, Any]:
+        """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_json`)."""
+        return write_threshold(self.threshold_claim())
 
-    def _s_star_ok(self) -> bool:
-        """s* is the exact sup of the holding run (0, s*): bound to this z(s).
-
-        s* verifies (irreducible minimal polynomial g, isolated by its interval, in
-        (0, 1)); g divides N_fail to an odd power and not D (z_fail changes sign at s*);
-        and no odd-multiplicity factor of any N_i other than g, nor any factor of D, has
-        a root in (0, s*], so the property holds on (0, s*) and fails just after s*.
-        """
-        a = self.s_star
-        sol = self.solution
-        if a is None or self.fail_index is None or not a.verify():
-            return False
-        g = a.poly
-        if g.degree() < 1:
-            return False
-        lo, hi = a.isolating_interval
-        if a.is_rational:
-            r = a.as_fraction()
-            if not 0 < r < 1:
-                return False
-        elif not (0 <= lo and hi <= 1):
-            return False
-        N = sol.numerators[self.fail_index]
-        if N.is_zero() or _multiplicity(N, g) % 2 == 0 or _multiplicity(sol.denominator, g):
-            return False
-        polys: dict[tuple[int, ...], fmpz_poly] = {}
-        for p in (*sol.numerators, sol.denominator):
-            if p.is_zero():
-                continue
-            rest = _without(_odd_part(p) if p is not sol.denominator else _sqfree(p), g)
-            if rest.degree() >= 1:
-                polys.setdefault(tuple(int(c) for c in rest.coeffs()), rest)
-        for rest in polys.values():
-            b = a
-            for _ in range(64):
-                blo, bhi = b.isolating_interval
-                if blo < bhi and poly_sign_at(rest, blo) != 0 and poly_sign_at(rest, bhi) != 0 \
-                        and count_roots_between(rest, blo, bhi) == 0:
-                    break
-                if blo == bhi and poly_sign_at(rest, blo) != 0:
-                    break
-                b = b.refine(b.width / 64)
-            else:
-                return False
-            blo = b.isolating_interval[0]
-            # no root in (0, blo] (and none in (blo, s*] by the refinement)
-            if blo > 0 and (count_roots_between(rest, Fraction(0), blo) != 0
-                            or poly_sign_at(rest, blo) == 0):
-                return False
-        return True
-
-    def _check(self, prec: int) -> bool:
-        sol = self.solution
-        q = sol.q
-        D = sol.denominator
-        # --- holds on (0, s_up] ---------------------------------------------------
-        if self.eps_upper == 0:
-            s_up = Fraction(1)
-            closed = False
-        else:
-            _, s_up = s_enclosure_of_eps(self.eps_upper, q, prec)
-            closed = True
-        zero = Fraction(0)
-        if s_up <= 0 or s_up > 1:
-            return False
-        dsq = _sqfree(D)
-        if dsq.degree() >= 1 and count_roots_between(dsq, zero, s_up) != 0:
-            return False
-        if closed and poly_sign_at(D, s_up) == 0:
-            return False
-        sd = lowest_sign(D)
-        seen: dict[tuple[int, ...], bool] = {}
-        for p in sol.numerators:
-            key = tuple(int(c) for c in p.coeffs())
-            if key in seen:
-                if not seen[key]:
-                    return False
-                continue
-            ok = True
-            if p.degree() >= 0:
-                if lowest_sign(p) * sd < 0:
-                    ok = False
-                odd = _odd_part(p)
-                if ok and odd.degree() >= 1 and count_roots_between(odd, zero, s_up) != 0:
-                    ok = False
-            seen[key] = ok
-            if not ok:
-                return False
-        # --- fails at eps_lower --------------------------------------------------
-        if self.fail_index is None:
-            return self.eps_lower == 0 and (self.eps_upper == 0 or self.s_star is None)
-        if self.eps_lower <= 0:
-            return False
-        lo, hi = s_enclosure_of_eps(self.eps_lower, q, prec)
-        if not (0 < lo <= hi < 1):
-            return False
-        N = sol.numerators[self.fail_index]
-        for p in (N, D):
-            sq = _sqfree(p)
-            if poly_sign_at(p, lo) == 0 or poly_sign_at(p, hi) == 0:
-                return False
-            if sq.degree() >= 1 and count_roots_between(sq, lo, hi) != 0:
-                return False
-        return poly_sign_at(N, lo) * poly_sign_at(D, lo) < 0
+    @staticmethod
+    def from_claim(c: ThresholdClaim) -> ExactThresholdCertificate:
+        """Rebuild from the kernel's claim (kind ``exact``); only as good as its ``verify()``."""
+        ev = c.evidence
+        m = c.metric
+        sol = RationalSolution(m, tuple(fmpz_poly(list(reversed(p))) for p in ev["numerators"]),
+                               fmpz_poly(list(reversed(ev["denominator"]))), m.q or 1, c.rhs,
+                               method="read from JSON")
+        star = ev["s_star"]
+        alg = None if star is None else AlgebraicNumber(tuple(reversed(star[1])),
+                                                        (star[2].lo, star[2].hi))
+        return ExactThresholdCertificate(sol, c.eps.lo, c.eps.hi, ev["witness"], alg)

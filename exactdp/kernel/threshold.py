@@ -1,0 +1,381 @@
+"""The kernel's checks of threshold claims "ε* ∈ [lo, hi]" (where a property starts to hold for good).
+
+ε* is the least ε such that Φ(ε')x = b has a solution x ≥ 0 for every ε' ≥ ε (b = 1:
+tight constraints; b = a prior: regularity). A claim states the question (metric, b),
+the enclosure [lo, hi] of ε* and the evidence; each check re-proves it from the metric's
+exact distances with exact polynomial arithmetic (``flint.fmpz_poly``/``fmpq_poly``,
+Sturm sequences) and arb enclosures of e^{-ε/q}; nothing is taken from a search result:
+
+===================  ========================================================================
+kind                 what is checked
+===================  ========================================================================
+exact                (polynomial case, s = e^{-ε/q}) Φ(s)N(s) = D(s)b over Q[s]; **holds on
+                     [hi, ∞)**: D has no root in (0, s_hi] and no N_i changes sign there
+                     (odd-multiplicity roots, Sturm counts), every N_i/D ≥ 0 as s → 0+;
+                     **fails at lo > 0**: on a rational interval around s_lo = e^{-lo/q},
+                     N_w and D have no root and N_w/D < 0 (Φ(s_lo) is nonsingular: s_lo is
+                     transcendental by Lindemann and det Φ(s) is an integer polynomial
+                     with det Φ(0) = 1); **s\\*** (optional): its minimal polynomial g is
+                     primitive and irreducible (flint factorisation), its isolating interval
+                     holds exactly one root in (0, 1), g divides N_w to an odd power and not
+                     D, and no other sign-change root of any N_i nor root of D lies in
+                     (0, s*] — so the property holds on (0, s*] and fails just after:
+                     ε* = −q·ln s* exactly (and then lo ≤ ε* ≤ hi follows)
+prop9                every row of the distance matrix has the same multiset of distances
+                     and b is constant > 0 (``proofs/prop9_ball_symmetric.py``): holds for
+                     every ε, so the claim is [0, 0]
+kronecker-threshold  d((a_k), (b_k)) = Σ_k d_k(a_k, b_k) for every pair, b = ⊗ b_k with
+                     b_k ≥ 0 nonzero, every factor claim checked recursively; ε* = max_k
+                     ε*_k (``proofs/threshold_lemmas.py``, Lemma 2; every Φ_k is
+                     nonsingular at a rational lo > 0 as above): hi ≥ max_k hi_k and
+                     lo = lo_b for the stated binding factor b
+certified-cover      0 < lo < hi; **fails at lo**: the evidence's linear claim is about this
+                     metric (same exact distances), this b and ε = lo, says "fails" and
+                     re-checks (:func:`~exactdp.kernel.linear.check_linear`); **holds on
+                     [hi, ∞)**: the perturbation lemma at t0 (exact row sums) covers
+                     ε ≥ −ln t0 and the ranges cover [hi, −ln t0], each proved by the
+                     mean-value Krawczyk argument in arb balls
+                     (:mod:`exactdp.kernel.threshold_cover`)
+===================  ========================================================================
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import line
+>>> count_roots(flint.fmpz_poly([-2, 0, 1]), Fraction(0), Fraction(2))  # √2 in (0, 2]
+1
+>>> check_threshold(ThresholdClaim("prop9", line(2), (Fraction(1),) * 2,
+...                                Enclosure(Fraction(0), Fraction(0)), {}))
+True
+>>> check_threshold(ThresholdClaim("prop9", line(3), (Fraction(1),) * 3,
+...                                Enclosure(Fraction(0), Fraction(0)), {}))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.kernel.linear import LinearClaim, check_linear
+from exactdp.kernel.threshold_cover import arb_mean_value_check, cover_frame_ok
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.claims import kronecker_claim_error, same_distances
+
+__all__ = ["ThresholdClaim", "THRESHOLD_KINDS", "check_threshold", "count_roots",
+           "identity_holds", "s_enclosure", "CHECK_PRECISIONS", "MAX_BISECTIONS"]
+
+#: The kinds of claim this module checks (``CertificateKind`` values).
+THRESHOLD_KINDS = ("exact", "prop9", "kronecker-threshold", "certified-cover")
+#: Precisions (bits) at which e^{-ε/q} is enclosed, in turn, until a side is proved.
+CHECK_PRECISIONS = (128, 512, 2048, 8192)
+#: Most bisections of s*'s isolating interval when separating it from another root.
+MAX_BISECTIONS = 512
+
+
+@dataclass(frozen=True)
+class ThresholdClaim:
+    """The claim ε* ∈ [eps.lo, eps.hi] about Φ(ε)x = rhs (rhs all ones: tight constraints).
+
+    ``evidence`` per kind (module table): ``exact`` — ``numerators`` (tuples of integer
+    coefficients, descending; ``(0,)`` is the zero polynomial), ``denominator``,
+    ``witness`` (index or None), ``s_star`` (None or (q, minimal polynomial descending,
+    isolating Enclosure)); ``prop9`` — nothing; ``kronecker-threshold`` — ``factors``
+    (tuple of ThresholdClaim) and ``binding`` (index); ``certified-cover`` — ``fail`` (a
+    :class:`~exactdp.kernel.linear.LinearClaim`), ``t0`` (Fraction), ``pieces`` (tuple of
+    Enclosure).
+    """
+
+    kind: str
+    metric: FiniteMetric
+    rhs: tuple[Fraction, ...]
+    eps: Enclosure
+    evidence: Mapping[str, Any]
+
+
+def check_threshold(claim: ThresholdClaim) -> bool:
+    """True when every part of ``claim`` is re-proved (module table); False otherwise.
+
+    Never raises on malformed evidence: a value of the wrong type or size is "not proved".
+    """
+    try:
+        if (claim.kind not in THRESHOLD_KINDS or not isinstance(claim.metric, FiniteMetric)
+                or not isinstance(claim.eps, Enclosure) or not 0 <= claim.eps.lo <= claim.eps.hi
+                or not isinstance(claim.rhs, tuple) or len(claim.rhs) != claim.metric.n
+                or not all(isinstance(v, Fraction) for v in claim.rhs)
+                or not isinstance(claim.evidence, Mapping)):
+            return False
+        return bool(_CHECKS[claim.kind](claim))
+    except REJECTED_ERRORS + (AssertionError,):
+        return False
+
+
+# ------------------------------------------------------------------- exact root counting
+def _sqfree(p: flint.fmpz_poly) -> flint.fmpz_poly:
+    """The squarefree part: the same real roots, each simple (p ≠ 0)."""
+    return p if p.degree() < 1 else p // p.gcd(p.derivative())
+
+
+def _sturm(p: flint.fmpz_poly) -> list[flint.fmpq_poly]:
+    """The Sturm sequence p, p', −rem(p, p'), … of a squarefree p of degree ≥ 1."""
+    seq = [flint.fmpq_poly(p), flint.fmpq_poly(p.derivative())]
+    while seq[-1].degree() > 0:
+        seq.append(-(seq[-2] % seq[-1]))
+    return seq
+
+
+def _variations(seq: Sequence[flint.fmpq_poly], x: Fraction) -> int:
+    xq = to_fmpq(x)
+    signs = [v > 0 for v in (p(xq) for p in seq) if v != 0]
+    return sum(a != b for a, b in zip(signs, signs[1:]))
+
+
+def count_roots(p: flint.fmpz_poly, a: Fraction, b: Fraction) -> int:
+    """The number of distinct real roots of p ≠ 0 in (a, b], a < b (Sturm's theorem,
+    V(a) − V(b) for the Sturm sequence of the squarefree part; exact)."""
+    if p == 0 or not a < b:
+        raise InvalidArgument(f"count_roots needs p ≠ 0 and a < b; got p = {p}, (a, b] = "
+                              f"({a}, {b}]: pass a nonzero polynomial and a proper interval.")
+    sq = _sqfree(p)
+    if sq.degree() < 1:
+        return 0
+    seq = _sturm(sq)
+    return _variations(seq, a) - _variations(seq, b)
+
+
+def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
+    v = p(to_fmpq(x))
+    return (v > 0) - (v < 0)
+
+
+def _lowest_sign(p: flint.fmpz_poly) -> int:
+    """The sign of p(s) as s → 0+ (its lowest nonzero coefficient; 0 for p = 0)."""
+    for c in p.coeffs():
+        if c != 0:
+            return 1 if c > 0 else -1
+    return 0
+
+
+def _multiplicity(p: flint.fmpz_poly, g: flint.fmpz_poly) -> int:
+    """How often g (degree ≥ 1) divides p ≠ 0."""
+    k = 0
+    while True:
+        quo, rem = divmod(p, g)
+        if rem != 0:
+            return k
+        p, k = quo, k + 1
+
+
+def _odd_part(p: flint.fmpz_poly) -> flint.fmpz_poly:
+    """The product of p's squarefree factors of odd multiplicity (where p changes sign)."""
+    out = flint.fmpz_poly([1])
+    for g, e in p.factor_squarefree()[1]:
+        if int(e) % 2:
+            out *= g
+    return out
+
+
+def _no_root(p: flint.fmpz_poly, a: Fraction, b: Fraction, closed: bool) -> bool:
+    """p has no root in (a, b] (``closed``) or in (a, b)."""
+    if p.degree() < 1:
+        return True
+    return count_roots(p, a, b) == (0 if closed else int(_sign_at(p, b) == 0))
+
+
+def s_enclosure(eps: Fraction, q: int, prec: int) -> tuple[Fraction, Fraction]:
+    """A rational enclosure [lo, hi] of s = e^{-eps/q} (arb at ``prec`` bits, outward).
+
+    >>> lo, hi = s_enclosure(Fraction(0), 1, 64)
+    >>> lo == hi == 1
+    True
+    """
+    with workprec(prec):
+        return arb_to_fraction_interval((-flint.arb(to_fmpq(eps)) / q).exp())
+
+
+def _int_poly(coeffs: Any) -> flint.fmpz_poly | None:
+    """An integer polynomial from descending coefficients ((0,) is zero), else None."""
+    if not isinstance(coeffs, tuple) or not coeffs or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in coeffs):
+        return None
+    if coeffs[0] == 0 and len(coeffs) > 1:
+        return None
+    return flint.fmpz_poly(list(reversed(coeffs)))
+
+
+def identity_holds(metric: FiniteMetric, nums: Sequence[flint.fmpz_poly],
+                   den: flint.fmpz_poly, rhs: Sequence[Fraction]) -> bool:
+    """Φ(s)N(s) = D(s)·b over Q[s], Φ(s) = (s^{q·d(i, j)}) from the metric's exact distances.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> two = flint.fmpz_poly([1, 1])  # z = (1/(1+s), 1/(1+s)) on line(2)
+    >>> identity_holds(line(2), [flint.fmpz_poly([1])] * 2, two, [Fraction(1)] * 2)
+    True
+    """
+    ks = metric.exponents
+    rows = metric.index.tolist()
+    if len(nums) != metric.n or len(rows) != metric.n or len(rhs) != metric.n:
+        return False
+    for i, row in enumerate(rows):
+        by_k: dict[int, Any] = {}
+        for j, k in enumerate(row):
+            by_k[k] = by_k.get(k, 0) + nums[j]
+        lhs = sum((flint.fmpq_poly(p) * flint.fmpq_poly([0] * ks[k] + [1])
+                   for k, p in by_k.items()), flint.fmpq_poly(0))
+        if lhs != flint.fmpq_poly(den) * to_fmpq(rhs[i]):
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------ exact
+def _check_exact(c: ThresholdClaim) -> bool:
+    m, ev, n = c.metric, c.evidence, c.metric.n
+    raw = ev["numerators"]
+    read = [_int_poly(p) for p in raw] if isinstance(raw, tuple) else []
+    nums = [p for p in read if p is not None]
+    den = _int_poly(ev["denominator"])
+    w = ev["witness"]
+    if m.q is None or len(read) != n or len(nums) != n or den is None or den == 0:
+        return False
+    if w is not None and (isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < n):
+        return False
+    if w is None and (c.eps.lo != 0 or ev["s_star"] is not None):
+        return False  # no failure witnessed: the claim can only be ε* ∈ [0, hi]
+    if w is not None and (c.eps.lo <= 0 or nums[w] == 0):
+        return False
+    if not identity_holds(m, nums, den, c.rhs):
+        return False
+    if ev["s_star"] is not None and not _s_star_ok(nums, den, w, m.q, ev["s_star"]):
+        return False
+    return any(_sides_ok(c, nums, den, w, m.q, prec) for prec in CHECK_PRECISIONS)
+
+
+def _sides_ok(c: ThresholdClaim, nums: list[Any], den: Any, w: int | None, q: int,
+              prec: int) -> bool:
+    """Holds on (0, s_hi] (s_hi ≥ e^{-hi/q}) and, with a witness, fails at e^{-lo/q}."""
+    zero = Fraction(0)
+    if c.eps.hi == 0:
+        s_up, closed = Fraction(1), False
+    else:
+        s_up, closed = s_enclosure(c.eps.hi, q, prec)[1], True
+        if not 0 < s_up <= 1:
+            return False
+    if not _no_root(_sqfree(den), zero, s_up, closed):
+        return False
+    sd = _lowest_sign(den)
+    for p in {tuple(p.coeffs()): p for p in nums}.values():
+        if p != 0 and (_lowest_sign(p) * sd < 0 or not _no_root(_odd_part(p), zero, s_up, closed)):
+            return False
+    if w is None:
+        return True
+    lo, hi = s_enclosure(c.eps.lo, q, prec)
+    if not 0 < lo <= hi < 1:
+        return False
+    for p in (nums[w], den):
+        if _sign_at(p, lo) == 0 or (lo < hi and count_roots(p, lo, hi) != 0):
+            return False
+    return _sign_at(nums[w], lo) * _sign_at(den, lo) < 0
+
+
+def _s_star_ok(nums: list[Any], den: Any, w: int | None, q: int, star: Any) -> bool:
+    """s* is the end of the holding run (0, s*]: module table."""
+    if not isinstance(star, tuple) or len(star) != 3:
+        return False
+    sq, coeffs, iv = star
+    g = _int_poly(coeffs)
+    if (w is None or isinstance(sq, bool) or sq != q or g is None or g.degree() < 1 or not isinstance(iv, Enclosure)
+            or not 0 <= iv.lo <= iv.hi <= 1):
+        return False
+    content, factors = g.factor()
+    if content != 1 or len(factors) != 1 or factors[0][1] != 1 or factors[0][0] != g:
+        return False  # not primitive with positive leading coefficient, or reducible
+    lo, hi = iv.lo, iv.hi
+    if lo == hi:
+        if _sign_at(g, lo) != 0 or not 0 < lo < 1:
+            return False
+    elif _sign_at(g, lo) == 0 or _sign_at(g, hi) == 0 or count_roots(g, lo, hi) != 1:
+        return False
+    if _multiplicity(nums[w], g) % 2 == 0 or _multiplicity(den, g) != 0:
+        return False
+    others = {}
+    for p in (*(_odd_part(p) for p in nums if p != 0), _sqfree(den)):
+        while p.degree() >= 1 and divmod(p, g)[1] == 0:
+            p = p // g
+        if p.degree() >= 1:
+            others[tuple(p.coeffs())] = p
+    for r in others.values():  # no root of r in (0, s*]: shrink (lo, hi) until (0, hi] has none
+        a, b = lo, hi
+        for _ in range(MAX_BISECTIONS):
+            if a == b or count_roots(r, Fraction(0), b) == 0:
+                break
+            mid = (a + b) / 2
+            if _sign_at(g, mid) == 0:
+                a = b = mid
+            elif _sign_at(g, a) * _sign_at(g, mid) < 0:
+                b = mid
+            else:
+                a = mid
+        if a == b and _sign_at(r, a) == 0:
+            return False
+        if count_roots(r, Fraction(0), b) != 0:
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------ prop9
+def _check_prop9(c: ThresholdClaim) -> bool:
+    m = c.metric
+    if c.eps.hi != 0 or m.n < 1 or len(set(c.rhs)) != 1 or not c.rhs[0] > 0:
+        return False
+    canon: dict[Any, int] = {}
+    ids = np.array([canon.setdefault(v, len(canon)) for v in m.values], dtype=np.int64)
+    idx = ids[np.asarray(m.index)]
+    counts = np.stack([np.bincount(r, minlength=len(canon)) for r in idx])
+    return bool(np.all(counts == counts[0]))
+
+
+# ------------------------------------------------------------------------------ kronecker
+def _check_kronecker(c: ThresholdClaim) -> bool:
+    factors, b = c.evidence["factors"], c.evidence["binding"]
+    if not isinstance(factors, tuple) or not factors or not all(
+            isinstance(f, ThresholdClaim) for f in factors):
+        return False
+    if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b < len(factors):
+        return False
+    if kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None:
+        return False
+    product: list[Fraction] = [Fraction(1)]
+    for f in factors:
+        if any(v < 0 for v in f.rhs) or all(v == 0 for v in f.rhs):
+            return False
+        product = [x * y for x in product for y in f.rhs]  # row-major ⊗
+    if product != list(c.rhs) or not all(check_threshold(f) for f in factors):
+        return False
+    return c.eps.hi >= max(f.eps.hi for f in factors) and c.eps.lo == factors[b].eps.lo
+
+
+# ------------------------------------------------------------------------------ cover
+def _check_cover(c: ThresholdClaim) -> bool:
+    fail, t0, pieces = c.evidence["fail"], c.evidence["t0"], c.evidence["pieces"]
+    if (not isinstance(fail, LinearClaim) or fail.holds or not 0 < c.eps.lo < c.eps.hi
+            or not isinstance(t0, Fraction) or not isinstance(pieces, tuple) or not pieces
+            or not all(isinstance(p, Enclosure) for p in pieces)):
+        return False
+    if (not same_distances(fail.metric, c.metric) or tuple(fail.rhs) != c.rhs
+            or fail.level.eps_rational != c.eps.lo or not check_linear(fail)):
+        return False
+    ranges = tuple((p.lo, p.hi) for p in pieces)
+    return (cover_frame_ok(c.metric, c.rhs, c.eps.hi, t0, ranges)
+            and all(arb_mean_value_check(c.metric, c.rhs, a, b) for a, b in ranges))
+
+
+_CHECKS = {"exact": _check_exact, "prop9": _check_prop9, "kronecker-threshold": _check_kronecker,
+           "certified-cover": _check_cover}

@@ -1,0 +1,174 @@
+"""JSON form of the threshold claims (:mod:`exactdp.kernel.threshold`): one reader, one writer.
+
+A document is the envelope of :mod:`exactdp.kernel.jsonio`; its question has property
+``threshold-tight`` (rhs ``"ones"``) or ``threshold-regular`` (a prior) and the ε-range
+of every ε > 0 (``{"eps_range": {"lo": "0", "hi": null}}``: ε* is a global quantity).
+The claim is always ``"verdict": "holds"`` for "ε* ∈ ``eps``" plus, per kind:
+
+===================  =====================================  ================================
+kind                 claim                                  evidence
+===================  =====================================  ================================
+exact                ``eps``; ``s_star``: null or {``q``,   ``numerators`` (integer
+                     ``minimal_polynomial`` (integers,      polynomials in s, descending;
+                     descending), ``isolating_interval``}   ``["0"]`` is zero),
+                     — s* = e^{-ε*/q}, ε* = −q·ln s*        ``denominator``, ``witness``
+prop9                ``eps`` = [0, 0]                       {}
+kronecker-threshold  ``eps``                                ``binding`` (factor index),
+                                                            ``factors`` (full documents)
+certified-cover      ``eps``                                ``fail`` (a linear-system
+                                                            document at ε = lo), ``t0``,
+                                                            ``pieces`` (list of {lo, hi})
+===================  =====================================  ================================
+
+>>> from exactdp.spaces.metrics import cycle
+>>> from exactdp.arithmetic.interval import Enclosure
+>>> c = ThresholdClaim("prop9", cycle(4), (Fraction(1),) * 4,
+...                    Enclosure(Fraction(0), Fraction(0)), {})
+>>> doc = write_threshold(c)
+>>> doc["question"]["property"], doc["claim"]
+('threshold-tight', {'verdict': 'holds', 'eps': {'lo': '0', 'hi': '0'}})
+>>> write_threshold(read_threshold(loads(dumps(doc)))) == doc
+True
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from exactdp.errors import InvalidArgument
+from exactdp.kernel.jsonio import (
+    dumps,
+    envelope,
+    loads,
+    read_enclosure,
+    read_envelope,
+    read_int,
+    read_list,
+    read_object,
+    read_poly,
+    read_rational,
+    read_verdict,
+    write_enclosure,
+    write_rational,
+)
+from exactdp.kernel.linear_json import read_linear, write_linear
+from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
+from exactdp.kernel.threshold import THRESHOLD_KINDS, ThresholdClaim
+from exactdp.kinds import Verdict
+
+__all__ = ["read_threshold", "write_threshold", "threshold_question", "MAX_DEPTH", "dumps",
+           "loads"]
+
+#: Deepest nesting of factor documents accepted.
+MAX_DEPTH = 8
+
+_PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind -> (claim, evidence keys)
+    "exact": (("verdict", "eps", "s_star"), ("numerators", "denominator", "witness")),
+    "prop9": (("verdict", "eps"), ()),
+    "kronecker-threshold": (("verdict", "eps"), ("binding", "factors")),
+    "certified-cover": (("verdict", "eps"), ("fail", "t0", "pieces")),
+}
+#: Most ranges of a certified cover read.
+MAX_PIECES = 100_000
+
+
+def threshold_question(c: ThresholdClaim) -> Question:
+    """The question a claim answers: ``threshold-tight`` when b = 1, else ``threshold-regular``."""
+    if all(v == 1 for v in c.rhs):
+        return Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
+    return Question(c.metric, Property.THRESHOLD_REGULAR, c.rhs, ALL_EPS)
+
+
+def _write_int_poly(coeffs: tuple[int, ...]) -> list[str]:
+    return [str(int(v)) for v in coeffs]
+
+
+def write_threshold(c: ThresholdClaim) -> dict[str, Any]:
+    """The JSON document of a claim (exact; see the module table)."""
+    ev = c.evidence
+    claim: dict[str, Any] = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)}
+    evidence: dict[str, Any] = {}
+    if c.kind == "exact":
+        star = ev["s_star"]
+        claim["s_star"] = None if star is None else {
+            "q": star[0], "minimal_polynomial": _write_int_poly(star[1]),
+            "isolating_interval": write_enclosure(star[2])}
+        evidence["numerators"] = [_write_int_poly(p) for p in ev["numerators"]]
+        evidence["denominator"] = _write_int_poly(ev["denominator"])
+        evidence["witness"] = ev["witness"]
+    elif c.kind == "kronecker-threshold":
+        evidence["binding"] = ev["binding"]
+        evidence["factors"] = [write_threshold(f) for f in ev["factors"]]
+    elif c.kind == "certified-cover":
+        evidence["fail"] = write_linear(ev["fail"])
+        evidence["t0"] = write_rational(ev["t0"], "t0")
+        evidence["pieces"] = [write_enclosure(p) for p in ev["pieces"]]
+    elif c.kind != "prop9":
+        raise InvalidArgument(f"Got kind={c.kind!r}; the threshold kinds are "
+                              f"{list(THRESHOLD_KINDS)}.")
+    return envelope(c.kind, threshold_question(c).to_json(), claim, evidence)
+
+
+def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
+    """Read a document into a :class:`~exactdp.kernel.threshold.ThresholdClaim`.
+
+    Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
+    :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
+    """
+    env = read_envelope(doc)
+    if env.kind not in _PARTS:
+        raise InvalidArgument(f"kind: {env.kind!r} is not a threshold certificate "
+                              f"({sorted(_PARTS)}).")
+    claim_keys, evidence_keys = _PARTS[env.kind]
+    claim = read_object(env.claim, "claim", claim_keys)
+    evid = read_object(env.evidence, "evidence", evidence_keys)
+    q = Question.from_json(env.question)
+    if q.prop not in (Property.THRESHOLD_TIGHT, Property.THRESHOLD_REGULAR):
+        raise InvalidArgument(f"question.property: {q.prop.value!r} is not a threshold "
+                              "question (threshold-tight, threshold-regular).")
+    if q.level != ALL_EPS:
+        raise InvalidArgument("question.level: a threshold certificate answers for every ε > 0; "
+                              "write {\"eps_range\": {\"lo\": \"0\", \"hi\": null}}.")
+    n = q.metric.n
+    rhs = tuple(Fraction(1) for _ in range(n)) if q.rhs == ONES else q.rhs
+    assert isinstance(rhs, tuple)
+    if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
+        raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\" "
+                              "(ε* lies in claim.eps).")
+    eps = read_enclosure(claim["eps"], "claim.eps")
+    ev: dict[str, Any] = {}
+    if env.kind == "exact":
+        star = claim["s_star"]
+        if star is not None:
+            obj = read_object(star, "claim.s_star", ("q", "minimal_polynomial",
+                                                     "isolating_interval"))
+            star = (read_int(obj["q"], "claim.s_star.q", 1),
+                    _int_poly(obj["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
+                    read_enclosure(obj["isolating_interval"], "claim.s_star.isolating_interval"))
+        w = evid["witness"]
+        ev = {"s_star": star,
+              "numerators": tuple(_int_poly(p, f"evidence.numerators[{k}]") for k, p in
+                                  enumerate(read_list(evid["numerators"], "evidence.numerators", n))),
+              "denominator": _int_poly(evid["denominator"], "evidence.denominator"),
+              "witness": None if w is None else read_int(w, "evidence.witness", 0, n - 1)}
+    elif env.kind == "kronecker-threshold":
+        if depth >= MAX_DEPTH:
+            raise InvalidArgument(f"evidence.factors: nested more than {MAX_DEPTH} deep.")
+        factors = tuple(read_threshold(f, depth + 1)
+                        for f in read_list(evid["factors"], "evidence.factors"))
+        ev = {"factors": factors,
+              "binding": read_int(evid["binding"], "evidence.binding", 0, len(factors) - 1)}
+    elif env.kind == "certified-cover":
+        ev = {"fail": read_linear(evid["fail"], depth + 1),
+              "t0": read_rational(evid["t0"], "evidence.t0"),
+              "pieces": tuple(read_enclosure(p, f"evidence.pieces[{k}]") for k, p in enumerate(
+                  read_list(evid["pieces"], "evidence.pieces", max_length=MAX_PIECES)))}
+    return ThresholdClaim(env.kind, q.metric, rhs, eps, ev)
+
+
+def _int_poly(value: Any, where: str) -> tuple[int, ...]:
+    if value == ["0"]:  # the zero polynomial (z_i ≡ 0)
+        return (0,)
+    return tuple(int(v) for v in read_poly(value, where, integer=True))
+
