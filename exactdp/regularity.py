@@ -24,16 +24,21 @@ from exactdp.algebra.phi import exact_parameter
 from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.validate import read_precision
-from exactdp.engine.certificates import EngineCertificate, answers_question
+from exactdp.engine.certificates import (
+    EngineCertificate,
+    answers_question,
+    certificate_from_json,
+)
 from exactdp.engine.core import (
     CertifiedMethod,
     EngineResult,
     FloatEstimate,
     float_solve,
     read_method,
+    result_from_certificate,
     solve_nonnegative,
 )
-from exactdp.errors import ExactnessRequired
+from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument
 from exactdp.kinds import Method, Verdict
 from exactdp.progress import Progress
 from exactdp.spaces.levels import PrivacyLevel, parse_level
@@ -86,6 +91,37 @@ class RegularityResult:
         True
         """
         return answers_question(self.certificate, self.metric, self.level, tuple(self.prior), self.regular)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as its certificate's JSON document, which states the whole question and
+        the verdict (``exactdp verify`` re-checks it); refuses a result that does not verify.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> r = is_regular(line(3), "uniform", eps="1/2")
+        >>> again = RegularityResult.from_json(r.to_json())
+        >>> again.verdict == r.verdict, again.verify(), again.to_json() == r.to_json()
+        (True, True, True)
+        """
+        if not self.verify():
+            raise CertificateInvalid("this result does not re-check against its certificate; "
+                                     "recompute it before writing it out.")
+        return self.certificate.to_json()
+
+    @classmethod
+    def from_json(cls, doc: Any) -> RegularityResult:
+        """Read a result back (parsed document or JSON text); it must re-check, so a tampered
+        document raises :class:`~exactdp.errors.CertificateInvalid`."""
+        cert = certificate_from_json(doc)
+        if sum(cert.rhs, Fraction(0)) != 1 or any(v < 0 for v in cert.rhs):
+            raise InvalidArgument("the document answers Φx = b for a b that is not a prior; "
+                                  "read it with certificate_from_json.")
+        engine = result_from_certificate(cert)
+        result = cls(cert.metric, cert.level, tuple(cert.rhs), engine.holds, cert,
+                     engine.method, engine)
+        if not result.verify():
+            raise CertificateInvalid("the document's claim does not re-check (exactdp verify "
+                                     "rejects it).")
+        return result
 
     @property
     def alpha(self) -> tuple[Fraction, ...] | tuple[Enclosure, ...] | None:

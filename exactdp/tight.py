@@ -20,16 +20,21 @@ from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_par
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.validate import read_precision
-from exactdp.engine.certificates import EngineCertificate, answers_question
+from exactdp.engine.certificates import (
+    EngineCertificate,
+    answers_question,
+    certificate_from_json,
+)
 from exactdp.engine.core import (
     CertifiedMethod,
     EngineResult,
     FloatEstimate,
     float_solve,
     read_method,
+    result_from_certificate,
     solve_nonnegative,
 )
-from exactdp.errors import ExactnessRequired, PropertyNeverHolds
+from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument, PropertyNeverHolds
 from exactdp.kinds import Method, Verdict
 from exactdp.progress import Progress
 from exactdp.spaces.levels import PrivacyLevel, parse_level
@@ -80,6 +85,36 @@ class TightConstraintsResult:
         """
         ones = tuple(Fraction(1) for _ in range(self.metric.n))
         return answers_question(self.certificate, self.metric, self.level, ones, self.exists)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as its certificate's JSON document, which states the whole question and
+        the verdict (``exactdp verify`` re-checks it); refuses a result that does not verify.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> r = tight_constraints(line(3), eps="1/2")
+        >>> again = TightConstraintsResult.from_json(r.to_json())
+        >>> again.verdict == r.verdict, again.verify(), again.to_json() == r.to_json()
+        (True, True, True)
+        """
+        if not self.verify():
+            raise CertificateInvalid("this result does not re-check against its certificate; "
+                                     "recompute it before writing it out.")
+        return self.certificate.to_json()
+
+    @classmethod
+    def from_json(cls, doc: Any) -> TightConstraintsResult:
+        """Read a result back (parsed document or JSON text); it must re-check, so a tampered
+        document raises :class:`~exactdp.errors.CertificateInvalid`."""
+        cert = certificate_from_json(doc)
+        if not all(v == 1 for v in cert.rhs):
+            raise InvalidArgument("the document answers Φx = b for another b than 1; read it with "
+                                  "RegularityResult.from_json or certificate_from_json.")
+        engine = result_from_certificate(cert)
+        result = cls(cert.metric, cert.level, engine.holds, cert, engine.method, engine)
+        if not result.verify():
+            raise CertificateInvalid("the document's claim does not re-check (exactdp verify "
+                                     "rejects it).")
+        return result
 
     @property
     def is_exact(self) -> bool:

@@ -82,6 +82,7 @@ from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric, read_metric
 
 __all__ = [
+    "result_from_certificate",
     "Verdict",
     "EngineResult",
     "FloatEstimate",
@@ -504,6 +505,32 @@ def solve_nonnegative(
         f"no backend decided the sign pattern of Φ⁻¹b for {metric.name} at {level}: "
         f"{', '.join(tried)}. Raise max_prec, or pass the level as a rational t."
     )
+
+
+def result_from_certificate(cert: EngineCertificate) -> EngineResult:
+    """The engine's answer as stated by a certificate (e.g. one read back from JSON):
+    ``x_exact`` from an exact solution, enclosures from a ball or verified-float one.
+    Only as good as ``cert.verify()``; the results' ``from_json`` check that first.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.spaces.levels import parse_level
+    >>> r = solve_nonnegative(line(3), parse_level(t="1/2"), method="exact")
+    >>> result_from_certificate(r.certificate).x_exact == r.x_exact
+    True
+    """
+    method = f"read from JSON ({cert.kind.value})"
+    if isinstance(cert, ExactSolution):
+        x = tuple(cert.x)
+        return EngineResult(bool(cert.holds), cert, method, None, x, False, _point_enclosures(x))
+    if isinstance(cert, BallCertificate):
+        enc = tuple(cert.enclosure)
+        return EngineResult(bool(cert.holds), cert, method, cert.precision, None, False,
+                            lambda: enc)
+    if isinstance(cert, VerifiedFloatCertificate):
+        fenc = tuple(Enclosure(Fraction(float(a)), Fraction(float(b)))
+                     for a, b in zip(cert.enclosure.lo, cert.enclosure.hi))
+        return EngineResult(bool(cert.holds), cert, method, 53, None, False, lambda: fenc)
+    return EngineResult(bool(cert.holds), cert, method, None)
 
 
 def float_solve(metric: FiniteMetric, level: PrivacyLevel,
