@@ -28,6 +28,7 @@ from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
 from exactdp.arithmetic.rounding import dyadic_down, float_up, require_subnormals
 from exactdp.errors import PrecisionLimitReached
+from exactdp.kernel.threshold_cover import lemma_row_sum_bound
 from exactdp.kinds import proved_by
 from exactdp.spaces.grid import is_large_grid, offset_count_row
 from exactdp.spaces.metrics import FiniteMetric
@@ -109,19 +110,10 @@ def exact_count_row_max(rows: np.ndarray, ups: list[Fraction]) -> Fraction:
     return max(fmpq_to_fraction(prod[i, 0]) for i in range(R))
 
 
-def exact_off_diag_row_sums_bound(metric: FiniteMetric, t: Fraction, prec: int = 128) -> Fraction:
-    """Rigorous upper bound of max_i Σ_{j≠i} t^{d(i,j)} in exact rational arithmetic.
-
-    The verifier's version of :func:`off_diag_row_sums_bound`: the same distance-count
-    histograms, upper bounds of t^d as rationals rounded outward from arb balls, and an
-    exact integer × rational row sum (no floating-point rounding analysis).
-    """
-    rows = distance_count_rows(metric)
-    with workprec(prec):
-        lt = arb(to_fmpq(t)).log()
-        ups = [Fraction(0) if v.coef == 0 else arb_to_fraction_interval((lt * v.ball()).exp())[1]
-               for v in metric.values]
-    return exact_count_row_max(rows, ups)
+#: The verifier's bound of max_i Σ_{j≠i} t^{d(i,j)} in exact rational arithmetic (the same
+#: distance-count histograms, outward-rounded rational upper bounds of t^d, an exact integer ×
+#: rational row sum): one home, in the kernel.
+exact_off_diag_row_sums_bound = lemma_row_sum_bound
 
 
 @proved_by("threshold_lemmas")
