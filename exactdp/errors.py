@@ -134,3 +134,15 @@ class UnboundedObjective(ExactDPError, ArithmeticError):
 REJECTED_ERRORS: tuple[type[Exception], ...] = (
     ExactDPError, ArithmeticError, ValueError, TypeError, IndexError, AttributeError, KeyError,
 )
+
+
+class InvalidOutputPath(InvalidArgument):
+    """An output folder that is a file, or cannot be created or written."""
+
+
+class NoNoiseNeeded(ExactDPError, ValueError):
+    """The target is met with no noise at all (e.g. δ ≥ the noiseless δ); ``evidence`` holds it."""
+
+    def __init__(self, message: str, evidence: Any = None) -> None:
+        super().__init__(message)
+        self.evidence = evidence

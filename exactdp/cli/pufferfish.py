@@ -100,6 +100,10 @@ def _scale(args: argparse.Namespace) -> HandlerResult:
             f"Got --releases {args.releases} with --noise {args.noise}; repeated releases "
             f"are supported for --noise laplace only."
         )
+    if (args.sympy or args.latex) and args.noise != "laplace":
+        raise InvalidArgument(f"Got --{'latex' if args.latex else 'sympy'} with --noise "
+                              f"{args.noise}; closed forms are printed for --noise laplace only "
+                              f"(drop --{'latex' if args.latex else 'sympy'}).")
     if args.noise == "discrete-laplace":
         return _discrete(args, pair)
     if args.noise == "gaussian":
@@ -133,9 +137,12 @@ def _scale(args: argparse.Namespace) -> HandlerResult:
         why = "P = Q" if ex.identical else "the pmf ratio already lies in [e^-ε, e^ε]"
         print(f"exact θ* = 0: no noise is needed ({why}); every θ > 0 is private")
     else:
+        # with K > 1 the result is the common θ of K releases, K·θ*(ε), not θ* itself
+        name = "θ*" if k == 1 else f"{k}·θ*"
         if ex.theta_expr is not None:
-            print(f"exact θ* = {ex.theta_expr}")
-        print(f"certified: {ex.lo} < θ* ≤ {ex.hi}  (≈ {ex.float():.15g}; {ex.method}, "
+            print(f"exact θ* = {ex.theta_expr}" if k == 1 else
+                  f"exact common θ of {k} releases = {k}·θ*(ε) = {ex.theta_expr}")
+        print(f"certified: {ex.lo} < {name} ≤ {ex.hi}  (≈ {ex.float():.15g}; {ex.method}, "
               f"{ex.prec} bits)")
         if k == 1:
             print("warning: θ* is for ONE release; K releases at θ* lose L(θ*/K), far more "
@@ -146,9 +153,6 @@ def _scale(args: argparse.Namespace) -> HandlerResult:
 
 def _closed_form(ex: Any, ok: bool, args: argparse.Namespace) -> HandlerResult:
     """``--sympy`` / ``--latex``: the exact θ* alone (exit 3 when it has no closed form)."""
-    if args.noise != "laplace":
-        raise InvalidArgument(f"Got --{'latex' if args.latex else 'sympy'} with --noise "
-                              f"{args.noise}; closed forms are printed for Laplace noise only.")
     expr = sympy.Integer(0) if ex.zero_noise else ex.theta_expr
     if expr is None:
         raise InvalidArgument("θ* has no closed form for this pair (it was found by certified "

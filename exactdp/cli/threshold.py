@@ -30,6 +30,7 @@ import sympy
 
 from exactdp.cli.common import add_metric_arguments, emit_json, metric_from_args, prior_from_args
 from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
+from exactdp.errors import ExactnessRequired
 from exactdp.progress import Progress, stderr_progress
 from exactdp.threshold import (
     DEFAULT_TOL,
@@ -95,7 +96,14 @@ def _threshold(args: argparse.Namespace) -> HandlerResult:
     # the tolerance string is read exactly ('1e-9' is the decimal 10^-9) by epsilon_threshold
     res = epsilon_threshold(metric, prior, args.tol, method=args.method,
                             max_exact_n=args.max_exact_n, progress=_progress(args))
-    closed = _closed_form(args, res.as_sympy(), res.latex()) if (args.sympy or args.latex) else {}
+    closed = {}
+    if args.sympy or args.latex:
+        if res.exact is None and not res.holds_everywhere:
+            raise ExactnessRequired(
+                f"{res.metric_name}: the threshold was certified by the {res.method!r} route "
+                "and has no exact value, so --sympy/--latex cannot print it; rerun with "
+                "--method exact (polynomial-case metrics) or drop --sympy/--latex.")
+        closed = _closed_form(args, res.as_sympy(), res.latex())
     verified = None
     if not args.no_verify:
         t0 = time.perf_counter()

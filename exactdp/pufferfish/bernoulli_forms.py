@@ -34,6 +34,7 @@ __all__ = [
     "closed_forms",
     "bernoulli_theta_expr",
     "bernoulli_theta_piecewise",
+    "piecewise_mathtext",
     "closed_form_solves",
     "exact_sign",
 ]
@@ -80,13 +81,22 @@ def closed_forms() -> dict[str, sympy.Expr]:
 
 
 def _theta_ordered(hi: sympy.Expr, lo: sympy.Expr, big_e: sympy.Expr) -> sympy.Piecewise:
-    """θ* for Bern(hi) against Bern(lo) when hi > lo (the module docstring's branches)."""
-    cond_a = hi - lo * big_e > 0
-    cond_b = (1 - lo) - (1 - hi) * big_e > 0
-    theta_a = 1 / sympy.log((big_e * (1 - lo) - (1 - hi)) / (hi - lo * big_e))
-    theta_b = 1 / sympy.log((big_e * hi - lo) / ((1 - lo) - (1 - hi) * big_e))
+    """θ* for Bern(hi) against Bern(lo) when hi > lo (the module docstring's branches).
+
+    When both ends bind the smaller u is chosen by the sign of the cross product
+    ``num_A·den_B − num_B·den_A`` (a polynomial in E, both denominators positive), not by
+    ``Max`` of the two θ: ``Max`` compares 1/ln u numerically, which divides by zero in
+    mpmath when u is within 1e-10 of 1 (tiny ε).
+    """
+    num_a, den_a = big_e * (1 - lo) - (1 - hi), hi - lo * big_e
+    num_b, den_b = big_e * hi - lo, (1 - lo) - (1 - hi) * big_e
+    cond_a = den_a > 0
+    cond_b = den_b > 0
+    b_smaller = num_a * den_b - num_b * den_a > 0  # u_A > u_B: the B end binds first
+    theta_a = 1 / sympy.log(num_a / den_a)
+    theta_b = 1 / sympy.log(num_b / den_b)
     return sympy.Piecewise(
-        (sympy.Max(theta_a, theta_b), sympy.And(cond_a, cond_b)),
+        (theta_b, sympy.And(cond_a, cond_b, b_smaller)),
         (theta_a, cond_a),
         (theta_b, cond_b),
         (sympy.Integer(0), True),
@@ -99,9 +109,11 @@ def bernoulli_theta_piecewise() -> tuple[sympy.Piecewise, sympy.Boolean]:
 
     Returns ``(theta, validity)``: ``theta`` is a ``Piecewise`` over p > q and p < q (the
     pair swapped), each a ``Piecewise`` over the binding ends — both bind: the larger of
-    θ_A, θ_B (= 1/ln min(u_A, u_B)); one binds: its θ; none binds: 0 (no noise needed);
-    p = q: 0 (identical secrets). ``validity`` is 0 ≤ p, q ≤ 1 and ε > 0 (the symbols are
-    declared positive; substitute 0 for a point mass). For a support {a, a + h} multiply
+    θ_A, θ_B (= 1/ln min(u_A, u_B), chosen by the exact sign of a polynomial in e^ε, so
+    substituting any rational ε > 0, however small, stays exact); one binds: its θ; none
+    binds: 0 (no noise needed); p = q: 0 (identical secrets). ``validity`` is ε > 0 and
+    0 ≤ p, q ≤ 1, kept unevaluated (the symbols are declared positive, substitute 0 for a
+    point mass; it is ``False`` for any substitution outside the range). For a support {a, a + h} multiply
     by h. Substituting rationals gives :func:`exactdp.pufferfish.calibration.exact_scale`'s
     closed form (tests/threshold/test_thr_closed_forms.py checks this). Proved in
     ``proofs/pufferfish_bernoulli_piecewise.py``.
@@ -110,8 +122,12 @@ def bernoulli_theta_piecewise() -> tuple[sympy.Piecewise, sympy.Boolean]:
     >>> eps, p, q = sorted(theta.free_symbols, key=str)
     >>> theta.subs({p: sympy.Rational(1, 2), q: 0, eps: sympy.log(2)})
     1/log(3)
-    >>> validity.subs({p: sympy.Rational(1, 2), q: 0})
+    >>> validity.subs({p: sympy.Rational(1, 2), q: 0, eps: 1})
     True
+    >>> validity.subs({p: 2, q: 0, eps: 1})
+    False
+    >>> theta.subs({p: sympy.Rational(1, 2), q: 0, eps: sympy.Rational(1, 10**12)})
+    1/log(-1 + 2*exp(1/1000000000000))
     """
     big_e = sympy.exp(_eps)
     theta = sympy.Piecewise(
@@ -119,8 +135,43 @@ def bernoulli_theta_piecewise() -> tuple[sympy.Piecewise, sympy.Boolean]:
         (_theta_ordered(_q, _p, big_e), _q > _p),
         (sympy.Integer(0), True),
     )
-    validity = sympy.And(_p >= 0, _p <= 1, _q >= 0, _q <= 1)
+    # evaluate=False: the symbols are declared positive, so a plain ``_eps > 0`` or
+    # ``_p >= 0`` would collapse to True and the condition could never fail.
+    validity = sympy.And(
+        sympy.Gt(_eps, 0, evaluate=False),
+        sympy.Ge(_p, 0, evaluate=False), sympy.Le(_p, 1, evaluate=False),
+        sympy.Ge(_q, 0, evaluate=False), sympy.Le(_q, 1, evaluate=False),
+        evaluate=False,
+    )
     return theta, validity
+
+
+def piecewise_mathtext(expr: sympy.Expr) -> tuple[str, ...]:
+    r"""A (nested) ``Piecewise`` as LaTeX lines that matplotlib's mathtext can parse.
+
+    ``sympy.latex`` writes a ``Piecewise`` with ``\begin{cases}``, which mathtext does not
+    have. This gives one ``$…$`` line per piece, first match wins, nested pieces flattened
+    with their outer condition (``\wedge``); the catch-all piece reads "otherwise".
+
+    >>> x = sympy.Symbol("x")
+    >>> piecewise_mathtext(sympy.Piecewise((x, x > 0), (0, True)))
+    ('$x \\quad \\mathrm{if}\\ x > 0$', '$0 \\quad \\mathrm{otherwise}$')
+    """
+    lines: list[str] = []
+    for value, cond in _flat_pieces(expr, sympy.true):
+        tail = r"\mathrm{otherwise}" if cond is sympy.true else r"\mathrm{if}\ " + sympy.latex(cond)
+        lines.append(f"${sympy.latex(value)} \\quad {tail}$")
+    return tuple(lines)
+
+
+def _flat_pieces(expr: sympy.Expr, outer: sympy.Boolean) -> list[tuple[sympy.Expr, sympy.Boolean]]:
+    """The pieces of a nested ``Piecewise`` with their conditions ANDed with ``outer``."""
+    if not isinstance(expr, sympy.Piecewise):
+        return [(expr, outer)]
+    out: list[tuple[sympy.Expr, sympy.Boolean]] = []
+    for value, cond in expr.args:
+        out.extend(_flat_pieces(value, sympy.And(outer, cond)))
+    return out
 
 
 def exact_sign(expr: sympy.Expr, *, max_prec: int = 2048) -> Sign:

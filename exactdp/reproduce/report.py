@@ -30,12 +30,15 @@ from pathlib import Path
 from typing import Any
 
 import sympy
+from sympy.printing.str import StrPrinter
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InvalidArgument, InvalidOutputPath
+from exactdp.kinds import Sign
 from exactdp.mechanisms.bounds import database_leakage_bound
 from exactdp.progress import Progress, report
+from exactdp.pufferfish.bernoulli_forms import exact_sign
 from exactdp.pufferfish.calibration import exact_scale
 from exactdp.pufferfish.distributions import bernoulli
 from exactdp.pufferfish.secrets import DistributionPair, DistributionVsAbsent
@@ -45,8 +48,9 @@ from exactdp.spaces.metrics import count_queries, grid, sum_query
 from exactdp.threshold import epsilon_threshold
 from exactdp.threshold.results import ThresholdResult
 
-__all__ = ["Sizes", "PROFILES", "build_report", "write_report", "claims_markdown", "sizes_text",
-           "readme_section"]
+__all__ = ["Sizes", "PROFILES", "build_report", "write_report", "write_files", "check_output_dir",
+           "claims_markdown", "sizes_text",
+           "readme_section", "report_markdown"]
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,7 @@ def _grid(start: str, stop: str, step: str) -> list[Fraction]:
 def _threshold_row(label: str, res: ThresholdResult, paper: float | None) -> dict[str, Any]:
     exact = None
     if res.exact is not None and res.exact.degree <= 2:
-        exact = sympy.sstr(res.as_sympy())
+        exact = _s(res.as_sympy())
     return {"instance": label, "paper": paper, "eps_lower": _q(res.eps_lower),
             "eps_upper": _q(res.eps_upper), "lo": float(res.eps_lower), "hi": float(res.eps_upper),
             "y": float((res.eps_lower + res.eps_upper) / 2),
@@ -151,6 +155,37 @@ def _timed(f: Callable[[], Any]) -> tuple[Any, float]:
     return out, time.perf_counter() - t0
 
 
+class _Printer(StrPrinter):
+    """sympy's str printer, but e = exp(1) printed as ``exp(1)`` (sympy's ``E`` reads like
+    the E = e^ε of the formulas)."""
+
+    def _print_Exp1(self, expr: Any) -> str:
+        return "exp(1)"
+
+
+def _s(expr: Any) -> str:
+    """A sympy expression as text for the report (``exp(1)``, never a bare ``E``)."""
+    return str(_Printer().doprint(expr))
+
+
+def _ln(expr: Any) -> str:
+    return _s(expr).replace("log", "ln")
+
+
+def _example3_threshold() -> tuple[sympy.Expr, Fraction, bool]:
+    """Example 3's exact regularity threshold ε* = ln(1/t*) and whether t* checks out.
+
+    α₁ ≥ 0 ⇔ t ≤ p_min/(1 − (k−1)p_min) (fig4's docstring); checked: regular at t* (with a
+    verified certificate) and not regular just above it.
+    """
+    p = fig4.EXAMPLE3_P
+    t_star = min(p) / (1 - (len(p) - 1) * min(p))
+    reg = fig4.product_prior_regularity(p, 5, t=t_star)
+    ok = reg.regular and reg.verify() and not fig4.product_prior_regularity(
+        p, 5, t=t_star * Fraction(1001, 1000)).regular
+    return sympy.log(to_sympy(1 / t_star)), t_star, bool(ok)
+
+
 def _thresholds(sz: Sizes, claims: _Claims, progress: Progress) -> dict[str, Any]:
     u, v = sz.sum_query
     rows = []
@@ -174,26 +209,26 @@ def _thresholds(sz: Sizes, claims: _Claims, progress: Progress) -> dict[str, Any
                "0.4", _enc_text(r), rows[-1]["kind"],
                "no: none exists below ε*" if r.eps_lower > Fraction(2, 5) else "yes", dt)
     # Example 3: α₁ ≥ 0 ⇔ t ≤ p_min/(1 − (k−1)p_min) (fig4's docstring), exact
-    p = fig4.EXAMPLE3_P
-    t_star = min(p) / (1 - (len(p) - 1) * min(p))
-    reg, dt = _timed(lambda: fig4.product_prior_regularity(p, 5, t=t_star))
-    eps_star = sympy.log(to_sympy(1 / t_star))
-    ok = reg.regular and reg.verify() and not fig4.product_prior_regularity(
-        p, 5, t=t_star * Fraction(1001, 1000)).regular
+    (eps_star, t_star, ok), dt = _timed(_example3_threshold)
     rows.append({"instance": "Example 3 (regular prior)", "paper": PAPER["example3"],
-                 "eps_lower": sympy.sstr(eps_star), "eps_upper": sympy.sstr(eps_star),
+                 "eps_lower": _s(eps_star), "eps_upper": _s(eps_star),
                  "lo": float(eps_star), "hi": float(eps_star), "y": float(eps_star),
-                 "kind": "exact", "closed_form": sympy.sstr(eps_star), "method": "exact",
+                 "kind": "exact", "closed_form": _s(eps_star), "method": "exact",
                  "seconds": round(dt, 3)})
+    paper_from = Fraction(12, 25)
+    if not ok:
+        kind, agree = "check failed", "check failed: t* is not the exact regularity boundary"
+    elif exact_sign(eps_star - to_sympy(paper_from)) is Sign.POSITIVE:
+        kind, agree = "exact", f"no: not regular on [0.48, {_ln(eps_star)})"
+    else:
+        kind, agree = "exact", "yes"
     claims.add("example3", "Example 3: the prior is regular for all 0.48 ≤ ε ≤ 1", "0.48",
-               f"regular iff ε ≥ {sympy.sstr(eps_star).replace('log', 'ln')} "
-               f"(t* = {t_star}{'' if ok else ', CHECK FAILED'})", "exact",
-               "no: not regular on [0.48, ln 2)", dt)
+               f"regular iff ε ≥ {_ln(eps_star)} (t* = {t_star})", kind, agree, dt)
     report(progress, "report", "exact threshold of sum_query(2, 2)")
     r, dt = _timed(lambda: epsilon_threshold(sum_query(2, 2)))
     rows.append(_threshold_row("sum_query(2, 2)", r, None))
     claims.add("sum_query_2_2", "sum query u = v = 2 (no paper value): exact ε*", "—",
-               sympy.sstr(r.as_sympy()).replace("log", "ln"), "exact", "—", dt)
+               _s(r.as_sympy()).replace("log", "ln"), "exact", "—", dt)
     return {"rows": rows}
 
 
@@ -214,7 +249,7 @@ def _fig6(sz: Sizes, claims: _Claims, progress: Progress) -> dict[str, Any]:
             "tight_constraints": [_point(r.eps, r.utility_tc, "certified", exists=r.exists)
                                   for r in rows],
             "geometric": [_point(r.eps, r.utility_geometric_enclosure, "certified",
-                                 closed_form=sympy.sstr(r.utility_geometric)) for r in rows],
+                                 closed_form=_s(r.utility_geometric)) for r in rows],
             "seconds": round(dt, 2)}
         ratios[key] = [g for g in (r.gain for r in rows) if g is not None]
         first = next((float(r.eps) for r in rows if r.exists), float("nan"))
@@ -233,13 +268,30 @@ def _fig4(sz: Sizes, claims: _Claims, progress: Progress) -> dict[str, Any]:
     eps = _grid("12/25", "1", sz.fig4_step)
     rows, dt = _timed(lambda: fig4.fig4(eps, progress=progress))
     half = database_leakage_bound(4, 5, eps=Fraction(1, 2))
+    paper = Fraction(5, 2)
+    lo, hi = half.enclosure.lo, half.enclosure.hi
+    if lo > paper:
+        agree = f"no: the paper's 2.5 is below the true value ({float(lo):.4f} bits, rounded down)"
+    elif hi < paper:
+        agree = f"no: the paper's 2.5 is above the true value ({float(hi):.4f} bits, rounded up)"
+    else:
+        agree = "yes"
     claims.add("thm3", "Thm. 3 at ε = 0.5: 2.5 bits for all priors", "2.5 bits",
-               f"{sympy.sstr(half.value).replace('log', 'ln')} ∈ [{float(half.enclosure.lo):.6f}, "
-               f"{float(half.enclosure.hi):.6f}] bits", "certified",
-               f"rounded down (true value {float(half.enclosure.lo):.4f} bits)", dt)
+               f"{_ln(half.value)} ∈ [{float(lo):.6f}, {float(hi):.6f}] bits", "certified",
+               agree, dt)
+    eps_star, _, ok = _example3_threshold()
+    # the exact range must agree with every computed point's regularity, else a failed claim
+    wrong = [r.eps for r in rows
+             if r.regular != (exact_sign(to_sympy(r.eps) - eps_star) is not Sign.NEGATIVE)]
+    claims.add("fig4_regular", "Fig. 4 (check): every grid point is regular iff ε ≥ ε*", "—",
+               f"{len(rows) - len(wrong)}/{len(rows)} grid points agree with ε ≥ {_ln(eps_star)}",
+               "exact" if ok and not wrong else "check failed",
+               "yes" if ok and not wrong else
+               f"check failed at ε = {', '.join(str(e) for e in wrong) or 't*'}", dt)
     return {"thm3": [_point(r.eps, r.thm3, "certified") for r in rows],
             "prop5": [_point(r.eps, r.prop5, "certified", regular=r.regular) for r in rows],
-            "regular_from": {"exact": "log(2)", "x": float(sympy.log(2)), "kind": "exact"},
+            "regular_from": {"exact": _s(eps_star), "x": float(eps_star),
+                             "kind": "exact" if ok and not wrong else "check failed"},
             "paper_prop5": {"x": 0.5, "y": PAPER["fig4_prop5_bits"], "kind": "float"},
             "seconds": round(dt, 2)}
 
@@ -292,13 +344,13 @@ def _pufferfish(sz: Sizes, claims: _Claims, progress: Progress) -> dict[str, Any
             r = exact_scale(pair, e)
             enc = Enclosure(r.lo, r.hi)
             pts.append(_point(Fraction(e), enc, "certified",
-                              closed_form=None if r.theta_expr is None else sympy.sstr(r.theta_expr)))
+                              closed_form=None if r.theta_expr is None else _s(r.theta_expr)))
         series.append({"name": name, "points": pts})
     conservative = [{"x": float(Fraction(e)), "y": float(1 / Fraction(e)), "kind": "exact"}
                     for e in sz.pufferfish_eps]
     one = exact_scale(DistributionVsAbsent(bernoulli("1/2")), "1")
     claims.add("pufferfish", "Pufferfish, Bern(1/2) vs absent at ε = 1: conservative scale "
-               "W∞/ε = 1", "1 (W∞/ε)", f"θ* = {sympy.sstr(one.theta_expr).replace('log', 'ln')} "
+               "W∞/ε = 1", "1 (W∞/ε)", f"θ* = {_s(one.theta_expr).replace('log', 'ln')} "
                f"≈ {float(one.lo):.6f}", "certified",
                f"sufficient, but θ* is {100 * (1 - float(one.hi)):.0f} % lower",
                time.perf_counter() - t0)
@@ -308,22 +360,29 @@ def _pufferfish(sz: Sizes, claims: _Claims, progress: Progress) -> dict[str, Any
 def _sets(sz: Sizes, claims: _Claims) -> dict[str, Any]:
     t0 = time.perf_counter()
     X, Y, K = [0, Fraction(1, 4)], [0], Box(0, Fraction(1, 4))
-    ratio, paper, points = [], [], []
+    ratio: list[dict[str, Any]] = []
+    paper: list[dict[str, Any]] = []
+    points: list[dict[str, Any]] = []
     for e in sz.sets_eps:
         a = check_set_privacy(X, Y, K, e, bound="paper", norm="l1")
         b = check_set_privacy(X, Y, K, e, bound="points", norm="l1")
         x = Fraction(e)
-        ratio.append({"x": float(x), "y": float(a.ratio), "exact": sympy.sstr(a.ratio),
+        ratio.append({"x": float(x), "y": float(a.ratio), "exact": _s(a.ratio),
                       "kind": "exact"})
-        paper.append({"x": float(x), "y": float(a.factor), "exact": sympy.sstr(a.factor),
+        paper.append({"x": float(x), "y": float(a.factor), "exact": _s(a.factor),
                       "kind": "exact", "holds": a.holds})
-        points.append({"x": float(x), "y": float(b.factor), "exact": sympy.sstr(b.factor),
+        points.append({"x": float(x), "y": float(b.factor), "exact": _s(b.factor),
                        "kind": "exact", "holds": b.holds})
-    fails = [p["x"] for p in paper if not p["holds"]]
+    fails = [i for i, p in enumerate(paper) if not p["holds"]]
+    ratios = sorted({str(ratio[i]["exact"]) for i in fails})
+    at = ", ".join(format(paper[i]["x"], "g") for i in fails)
+    if fails:
+        value = (f"fails for X = {{0, 1/4}}, Y = {{0}}, K = [0, 1/4]: ratio exactly "
+                 f"{' / '.join(ratios)} (ε = {at})")
+    else:
+        value = "holds at every ε computed"
     claims.add("sets_theorem1", "Sets, Theorem 1: T_X(K) ≤ e^{ε(d_H + diam K)} T_Y(K)", "holds",
-               f"fails for X = {{0, 1/4}}, Y = {{0}}, K = [0, 1/4]: ratio exactly 2 (ε = "
-               f"{', '.join(f'{e:g}' for e in fails)})", "exact", "no",
-               time.perf_counter() - t0)
+               value, "exact", "no" if fails else "yes", time.perf_counter() - t0)
     return {"ratio": ratio, "paper_bound": paper, "points_bound": points}
 
 
@@ -360,30 +419,66 @@ def claims_markdown(rep: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def check_output_dir(outdir: Any) -> Path:
+    """Create ``outdir`` if needed and prove it writable, BEFORE any computation.
+
+    Raises :class:`~exactdp.errors.InvalidOutputPath` naming the path and the fix.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> check_output_dir(os.path.join(d, "new", "report")).is_dir()
+    True
+    """
+    path = Path(outdir)
+    if path.exists() and not path.is_dir():
+        raise InvalidOutputPath(f"Got --output {str(path)!r}, which is an existing file, not a "
+                                "folder; pass a folder path (it is created if missing).")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".exactdp-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise InvalidOutputPath(f"Got --output {str(path)!r}, which cannot be created or written "
+                                f"({exc.strerror or exc}); pass a writable folder, e.g. "
+                                "--output ./exactdp-report.") from exc
+    return path
+
+
 def write_report(outdir: Any, profile: str = "quick", progress: Progress = None
                  ) -> dict[str, Any]:
     """Build the report and write report.json, report.md and the PNG figures into ``outdir``.
 
-    Returns the report dict, with ``"files"`` listing what was written.
+    ``outdir`` is checked (created, writable) before anything is computed. Returns the
+    report dict, with ``"files"`` listing what was written and ``"draw_seconds"`` the time
+    spent drawing and writing (``"seconds"`` is the computation alone).
     """
-    try:
-        from exactdp.reproduce import figures  # deferred: matplotlib only when drawing
-    except ImportError as exc:
-        raise InvalidArgument(f"the report's figures need matplotlib ({exc}); install it with "
-                              "pip install 'exactdp[notebooks]'.") from exc
-
-    path = Path(outdir)
-    path.mkdir(parents=True, exist_ok=True)
+    path = check_output_dir(outdir)
     rep = build_report(profile, progress)
+    return write_files(path, rep, progress)
+
+
+def write_files(outdir: Any, rep: dict[str, Any], progress: Progress = None
+                ) -> dict[str, Any]:
+    """Draw and write every file of a report from its dict (no computation).
+
+    Used by :func:`write_report` and to redraw a committed report from its report.json.
+    The dict gains ``"files"``, ``"draw_seconds"`` and ``"drawn_with"`` (the versions).
+    """
+    from exactdp.reproduce import figures  # deferred: pyplot only when drawing
+
+    path = check_output_dir(outdir)
+    t0 = time.perf_counter()
     files = []
     for name in figures.FIGURES:
         report(progress, "report", f"drawing {name}.png")
-        fig = figures.draw(name, rep)
-        fig.savefig(path / f"{name}.png", dpi=110)
+        figures.save(name, rep, path / f"{name}.png")
         files.append(f"{name}.png")
     rep["files"] = files + ["report.md", "report.json", "readme_section.md"]
+    rep["drawn_with"] = figures.drawing_versions()
+    rep["draw_seconds"] = round(time.perf_counter() - t0, 2)
     (path / "report.json").write_text(json.dumps(rep, indent=1, ensure_ascii=False) + "\n")
-    (path / "report.md").write_text(_markdown(rep))
+    (path / "report.md").write_text(report_markdown(rep))
     (path / "readme_section.md").write_text(readme_section(rep))
     return rep
 
@@ -404,7 +499,8 @@ def readme_section(rep: dict[str, Any], figure_dir: str = ".") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _markdown(rep: dict[str, Any]) -> str:
+def report_markdown(rep: dict[str, Any]) -> str:
+    """The report.md text of a report dict (claims, thresholds table, figure links)."""
     lines = ["# exactdp reproduction report", "",
              f"Generated by `exactdp reproduce` ({rep['sizes_text']}; {rep['seconds']:.1f} s). "
              "Every value is exact or certified unless marked float; the paper's values were "

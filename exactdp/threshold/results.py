@@ -341,7 +341,11 @@ class ThresholdResult:
 
     # -- closed forms ----------------------------------------------------------------
     def as_sympy(self) -> sympy.Expr:
-        """ε* as an exact sympy expression, ε* = q·ln(1/s*) (0 when it holds for every ε).
+        """ε* as an exact sympy expression, ε* = q·ln(1/s*).
+
+        When the property holds for every ε > 0 (``holds_everywhere``) this returns the
+        exact threshold ``0`` on purpose: ε* = inf{ε : it holds on [ε, ∞)} = 0, and there
+        is no s* (:meth:`minimal_poly` and :meth:`rational_functions` raise saying so).
 
         Radicals when s* has degree ≤ 2, else ``CRootOf`` with its real-root index (see
         :meth:`AlgebraicNumber.as_sympy`). Raises :class:`~exactdp.errors.ExactnessRequired`
@@ -366,20 +370,29 @@ class ThresholdResult:
         r"""LaTeX of ε* (``\varepsilon^* = …``), parseable by matplotlib mathtext."""
         return r"\varepsilon^* = " + str(sympy.latex(self.as_sympy()))
 
+    def _no_s_star(self, what: str) -> ExactnessRequired:
+        if self.holds_everywhere:
+            return ExactnessRequired(
+                f"{self.metric_name}: the property holds for every ε > 0 (ε* = 0), so there "
+                f"is no s* and no {what}; as_sympy() returns the threshold 0.")
+        return ExactnessRequired(
+            f"{self.metric_name}: no exact {what} (route {self.method!r}); rerun "
+            "epsilon_threshold(..., method='exact') on a polynomial-case metric.")
+
     def minimal_poly(self) -> sympy.Poly:
         """The minimal polynomial of s* = e^{-ε*/q} as a descending ``sympy.Poly`` in s."""
+        if self.holds_everywhere:
+            raise self._no_s_star("minimal polynomial of s*")
         if self.exact is None:
-            raise ExactnessRequired(
-                f"{self.metric_name}: no exact s* (route {self.method!r}); use method='exact'.")
+            raise self._no_s_star("s*")
         return self.exact.minimal_poly()
 
     def rational_functions(self) -> tuple[sympy.Expr, ...]:
         """z(s) (b = 1: the diagonal of tight constraints; b = π: α(s)) as sympy rational
         functions in s, from the exact certificate's verified solution."""
         sol = getattr(self.certificate, "solution", None)
-        if not isinstance(sol, RationalSolution):
-            raise ExactnessRequired(
-                f"{self.metric_name}: no exact z(s) (route {self.method!r}); use method='exact'.")
+        if self.holds_everywhere or not isinstance(sol, RationalSolution):
+            raise self._no_s_star("z(s)")
         return rational_functions_sympy(sol)
 
     @property

@@ -13,7 +13,11 @@ from exactdp.algebra.algebraic import AlgebraicNumber, real_roots_between
 from exactdp.algebra.symbolic import solve_symbolic
 from exactdp.cli.app import main
 from exactdp.errors import ExactnessRequired
-from exactdp.pufferfish.bernoulli_forms import bernoulli_theta_piecewise, closed_forms
+from exactdp.pufferfish.bernoulli_forms import (
+    bernoulli_theta_piecewise,
+    closed_forms,
+    piecewise_mathtext,
+)
 from exactdp.pufferfish.calibration import exact_scale
 from exactdp.pufferfish.distributions import bernoulli, point_mass
 from exactdp.pufferfish.secrets import DistributionPair
@@ -86,9 +90,66 @@ def test_latex_parses_in_mathtext() -> None:
         r = epsilon_threshold(m)
         parser.parse("$" + r.latex() + "$")
         parser.parse("$" + tight_constraints_epsilons(m).latex() + "$")
-    theta, _ = bernoulli_theta_piecewise()
     parser.parse("$" + sympy.latex(closed_forms()["theta_A"]) + "$")
-    assert theta.has(sympy.Max)
+
+
+def test_piecewise_theta_mathtext_lines_parse() -> None:
+    """Review 14 #9: sympy's ``\\begin{cases}`` is not mathtext; the line form parses."""
+    theta, _ = bernoulli_theta_piecewise()
+    parser = MathTextParser("agg")
+    with pytest.raises(ValueError):
+        parser.parse("$" + sympy.latex(theta) + "$")
+    lines = piecewise_mathtext(theta)
+    assert len(lines) == 9  # 2 orders × 4 branches + p = q
+    for text in lines:
+        parser.parse(text)
+    assert lines[-1].endswith(r"\mathrm{otherwise}$")
+
+
+@pytest.mark.parametrize(("P", "Q"), [
+    (bernoulli("1/2"), bernoulli("1/3")),
+    (bernoulli("1/10"), bernoulli("2/3")),
+    (bernoulli("1/2"), point_mass(0)),
+])
+@pytest.mark.parametrize("eps", ["1/1000000000000", "1/100000000000000000000"])
+def test_bernoulli_piecewise_tiny_epsilon(P, Q, eps: str) -> None:
+    """Review 14 #1: at ε ≤ 1e-10 the Piecewise used to divide by zero in mpmath (Max)."""
+    theta, validity = bernoulli_theta_piecewise()
+    e, p, q = sorted(theta.free_symbols, key=str)
+    pv, qv = P.as_dict().get(1, Fraction(0)), Q.as_dict().get(1, Fraction(0))
+    sub = {p: sympy.Rational(pv.numerator, pv.denominator),
+           q: sympy.Rational(qv.numerator, qv.denominator), e: sympy.Rational(eps)}
+    assert validity.subs(sub) is sympy.true
+    got = theta.subs(sub)
+    assert not isinstance(got, sympy.Piecewise) and got != 0
+    r = exact_scale(DistributionPair(P, Q), eps)
+    assert r.theta_expr is not None
+    assert sympy.simplify(got - r.theta_expr) == 0
+    assert sympy.Rational(r.lo) <= sympy.N(got, 60) <= sympy.Rational(r.hi)
+
+
+def test_bernoulli_piecewise_validity_can_fail() -> None:
+    """Review 14 #10: validity is ε > 0 and 0 ≤ p, q ≤ 1, and is False outside."""
+    _, validity = bernoulli_theta_piecewise()
+    e, p, q = sorted(validity.free_symbols, key=str)
+    half = sympy.Rational(1, 2)
+    assert validity.subs({p: half, q: 0, e: 1}) is sympy.true
+    assert validity.subs({p: 1, q: 0, e: sympy.Rational(1, 10**20)}) is sympy.true
+    for bad in ({p: -1, q: 0, e: 1}, {p: 2, q: 0, e: 1}, {p: half, q: -half, e: 1},
+                {p: half, q: 3, e: 1}, {p: half, q: 0, e: 0}, {p: half, q: 0, e: -1}):
+        assert validity.subs(bad) is sympy.false, bad
+
+
+@pytest.mark.parametrize("noise", [["--noise", "gaussian", "--delta", "1/1000"],
+                                   ["--noise", "discrete-laplace"]])
+@pytest.mark.parametrize("form", ["--sympy", "--latex"])
+def test_pufferfish_closed_form_flag_rejected_for_other_noise(
+    noise: list[str], form: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review 14 #2: --sympy/--latex were silently ignored for non-Laplace noise."""
+    assert main(["pufferfish", "scale", "--p", "1/2", "--eps", "1", *noise, form]) == 3
+    err = capsys.readouterr().err
+    assert f"Got {form} with --noise {noise[1]}" in err and "--noise laplace only" in err
 
 
 def test_certified_only_result_has_no_closed_form() -> None:
@@ -157,3 +218,21 @@ def test_cli_sympy_and_latex(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(capsys.readouterr().out)["sympy"] == "Interval(log(1/2 + sqrt(5)/2), oo)"
     assert main(["threshold", "sum-query", "--u", "2", "--v", "2", "--method", "certified",
                  "--sympy", "--quiet"]) == 3
+
+
+def test_cli_closed_form_error_names_method_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    """Review 14 #11: the CLI message names the CLI flag, not the Python keyword."""
+    assert main(["threshold", "sum-query", "--u", "2", "--v", "2", "--method", "certified",
+                 "--latex", "--quiet"]) == 3
+    err = capsys.readouterr().err
+    assert "--method exact" in err and "method='exact'" not in err
+
+
+def test_holds_everywhere_closed_form_is_documented_zero() -> None:
+    """Review 14 #11: ε* = 0 (holds for every ε) is the threshold 0; no s* says so."""
+    r = epsilon_threshold(line(2), [Fraction(1, 2)] * 2)
+    assert r.holds_everywhere
+    assert r.as_sympy() == 0
+    for call in (r.minimal_poly, r.rational_functions):
+        with pytest.raises(ExactnessRequired, match="holds for every ε > 0"):
+            call()
