@@ -66,6 +66,18 @@ m = metrics.count_queries(30)
 for e in (Fraction(6, 5), Fraction(3, 2), Fraction(2)):
     tight_constraints(m, eps=e, method="verified-float").exists
 """,
+    # issue 11: the engine certificates' verify() moved into exactdp/kernel (solves + 3 re-checks)
+    "engine_verify": """
+from fractions import Fraction
+from exactdp import metrics, tight_constraints, is_regular
+rs = [tight_constraints(metrics.sum_query(40, 3), eps=Fraction(4, 5)),
+      tight_constraints(metrics.count_queries(8), eps=Fraction(6, 5), method="ball"),
+      is_regular(metrics.line(30), [1] + [0] * 29, t="1/2"),
+      tight_constraints(metrics.grid(6, 6, "manhattan"), eps=Fraction(1, 2)),
+      tight_constraints(metrics.line(12), eps=Fraction(1, 2), method="symbolic")]
+for _ in range(3):
+    assert all(r.certificate.verify() for r in rs)
+""",
 }
 
 RUNNER = r"""

@@ -249,7 +249,8 @@ class VerifiedFloatCertificate(_KernelChecked):
     def linear_claim(self) -> LinearClaim:
         return LinearClaim("verified-float", self.metric, self.level, tuple(self.rhs), self.holds,
                            {"enclosure": _exact_enclosure(self.enclosure, self.metric.n),
-                            "witness": self.witness, "precision": self.verify_precision})
+                            "witness": self.witness, "precision": self.verify_precision,
+                            "R": self.R})
 
 
 

@@ -47,6 +47,7 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import numpy as np
 
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
@@ -57,7 +58,7 @@ from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import kronecker_claim_error
 
 __all__ = ["LinearClaim", "LINEAR_KINDS", "MAX_CHECK_PREC", "MAX_STATED_PREC", "check_linear",
-           "nonsingular_exact", "residual_enclosure_arb"]
+           "identity_holds", "nonsingular_exact", "residual_enclosure_arb"]
 
 #: The kinds of claim this module checks (``CertificateKind`` values).
 LINEAR_KINDS = ("exact-solution", "farkas", "ball", "verified-float", "symbolic", "kronecker")
@@ -76,7 +77,9 @@ class LinearClaim:
     ``evidence`` holds exactly what the kind needs (module table): ``x`` or ``y`` (tuples
     of Fraction); ``enclosure`` (tuple of Enclosure), ``witness`` (int or None),
     ``precision`` (int); ``numerators`` / ``denominator`` (integer coefficient lists in
-    descending order); ``factors`` (tuple of LinearClaim).
+    descending order); ``factors`` (tuple of LinearClaim); optionally ``R`` (a float
+    approximate inverse offered by the search: used only to speed the Krawczyk bound up,
+    never trusted — any R gives a sound bound).
     """
 
     kind: str
@@ -226,8 +229,9 @@ def _check_enclosure(c: LinearClaim) -> bool:
         w = _witness(c.evidence["witness"], n)
         if w is None or not enc[w].hi < 0:
             return False
+    hint = c.evidence.get("R")
     while prec <= max(MAX_CHECK_PREC, c.evidence["precision"]):
-        balls = _krawczyk(c.metric, c.level, c.rhs, enc, prec)
+        balls = _krawczyk(c.metric, c.level, c.rhs, enc, prec, hint)
         if balls is not None and all(_inside(v, e) for v, e in zip(balls, enc)):
             return True
         prec *= 2
@@ -235,7 +239,7 @@ def _check_enclosure(c: LinearClaim) -> bool:
 
 
 def _krawczyk(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction],
-              enc: Sequence[Enclosure], prec: int) -> list[Any] | None:
+              enc: Sequence[Enclosure], prec: int, hint: Any = None) -> list[Any] | None:
     """Balls proved to contain the unique solution (:func:`residual_enclosure_arb`), around
     the stored midpoints refined by two steps m ← mid(m + R(b − Φm)); R is the midpoint
     inverse of Φ taken exactly (any R is sound; a good one makes the bound tight). This
@@ -244,11 +248,9 @@ def _krawczyk(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction]
     rprec = max(2 * prec, prec + 64)
     with workprec(prec):
         phi = _phi_arb(metric, level)
-        try:
-            inv = flint.arb_mat(n, n, [flint.arb(e.mid()) for e in phi.entries()]).inv()
-        except ZeroDivisionError:
+        R = _approximate_inverse(phi, n, prec, hint)
+        if R is None:
             return None
-        R = flint.arb_mat(n, n, [flint.arb(e.mid()) for e in inv.entries()])
     with workprec(rprec):
         b = flint.arb_mat([[arb_from_fraction(v)] for v in rhs])
         mid = [flint.arb(arb_from_fraction((e.lo + e.hi) / 2).mid()) for e in enc]
@@ -259,6 +261,32 @@ def _krawczyk(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction]
                 return None
             mid = [flint.arb(y[i, 0].mid()) for i in range(n)]
     return residual_enclosure_arb(phi, b, R, mid, prec)
+
+
+def _approximate_inverse(phi: flint.arb_mat, n: int, prec: int,
+                         hint: Any = None) -> flint.arb_mat | None:
+    """Any matrix R ≈ Φ⁻¹, taken exactly (soundness never depends on R, only the bound's
+    tightness): at ≤ 64 bits a float matrix — the search's own R when a certificate in memory
+    offers one (``hint``, evidence that is never trusted), else the float inverse of Φ's
+    midpoints; at higher precision, or when that fails, the arb inverse of the midpoint matrix."""
+    mids = [flint.arb(e.mid()) for e in phi.entries()]
+    if prec <= 64:
+        inv = None
+        if isinstance(hint, np.ndarray) and hint.shape == (n, n) and hint.dtype == np.float64:
+            inv = hint
+        with np.errstate(all="ignore"):
+            try:
+                if inv is None:
+                    inv = np.linalg.inv(np.array([float(v) for v in mids]).reshape(n, n))
+            except np.linalg.LinAlgError:
+                inv = None
+        if inv is not None and bool(np.all(np.isfinite(inv))):
+            return flint.arb_mat(n, n, [flint.arb(float(v)) for v in inv.ravel()])
+    try:
+        exact_mid_inv = flint.arb_mat(n, n, mids).inv()
+    except ZeroDivisionError:
+        return None
+    return flint.arb_mat(n, n, [flint.arb(e.mid()) for e in exact_mid_inv.entries()])
 
 
 def _inside(ball: Any, e: Enclosure) -> bool:
@@ -283,20 +311,10 @@ def _check_symbolic(c: LinearClaim) -> bool:
     nums = [_poly(p) for p in ev["numerators"]] if isinstance(ev["numerators"], tuple) else []
     den = _poly(ev["denominator"])
     prec = _precision(ev["precision"])
-    if m.q is None or len(nums) != n or den is None or den == 0 or prec is None:
+    if m.q is None or len(nums) != n or den is None or den.degree() < 0 or prec is None:
         return False
-    if any(p is None for p in nums):
+    if any(p is None for p in nums) or not identity_holds(m, nums, den, c.rhs):
         return False
-    # Φ(s)·N(s) = D(s)·b over Q[s]: row i is Σ_j s^{k_ij} N_j(s)
-    ks = m.exponents
-    for i, row in enumerate(m.index.tolist()):
-        by_k: dict[int, Any] = {}
-        for j, k in enumerate(row):
-            by_k[k] = by_k.get(k, 0) + nums[j]
-        lhs = sum((flint.fmpq_poly(p) * flint.fmpq_poly([0] * ks[k] + [1])
-                   for k, p in by_k.items()), flint.fmpq_poly(0))
-        if lhs != flint.fmpq_poly(den) * to_fmpq(c.rhs[i]):
-            return False
     signs = _signs_at_level(nums, den, m.q, c.level, prec)
     if signs is None:
         return False
@@ -304,6 +322,31 @@ def _check_symbolic(c: LinearClaim) -> bool:
         return ev["witness"] is None and all(sg >= 0 for sg in signs)
     w = _witness(ev["witness"], n)
     return w is not None and signs[w] < 0 and _nonsingular(m, c.level, prec)
+
+
+def identity_holds(metric: FiniteMetric, nums: Sequence[Any], den: Any,
+                   rhs: Sequence[Fraction]) -> bool:
+    """Φ(s)N(s) = D(s)·b over Q[s], Φ(s) = (s^{q·d(i, j)}) from the metric's exact distances
+    (row i is Σ_j s^{k_ij} N_j(s), summed per distinct exponent).
+
+    >>> from exactdp.spaces.metrics import line
+    >>> two = flint.fmpz_poly([1, 1])  # z = (1/(1+s), 1/(1+s)) on line(2)
+    >>> identity_holds(line(2), [flint.fmpz_poly([1])] * 2, two, [Fraction(1)] * 2)
+    True
+    """
+    ks = metric.exponents
+    rows = metric.index.tolist()
+    if len(nums) != metric.n or len(rhs) != metric.n:
+        return False
+    for i, row in enumerate(rows):
+        by_k: dict[int, Any] = {}
+        for j, k in enumerate(row):
+            by_k[k] = by_k.get(k, 0) + nums[j]
+        lhs = sum((flint.fmpq_poly(p) * flint.fmpq_poly([0] * ks[k] + [1])
+                   for k, p in by_k.items()), flint.fmpq_poly(0))
+        if lhs != flint.fmpq_poly(den) * to_fmpq(rhs[i]):
+            return False
+    return True
 
 
 def _signs_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel,
