@@ -11,6 +11,11 @@ Put g_P(y) = Σ_d P(d) φ_σ(y − d) and δ_{P,Q}(σ) = ∫ (g_P − e^ε g_Q)_
      divergence ∫(f − e^ε f')_+ never grows under a Markov kernel (post-processing), so δ(σ)
      is non-increasing and the least σ for a target δ is found by bisection on certified
      verdicts;
+ (4) [no noise] δ(σ) ≤ δ₀ := max over the two directions of Σ_d (P(d) − e^ε Q(d))_+, the
+     hockey-stick divergence of the laws themselves (the release X with no noise): Y is X
+     passed through a Markov kernel (add R, add noise), and the divergence never grows under
+     a kernel (as in (2)); δ(σ) → δ₀ as σ → 0. So a target δ ≥ δ₀ needs NO noise
+     (``gaussian_scale`` raises NoNoiseNeeded up front; P = Q gives δ₀ = 0);
  (3) [point masses] for P = δ_Δ, Q = δ₀: δ = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ)
      (the classical analytic Gaussian formula), a check of the integration route.
 
@@ -116,6 +121,24 @@ def _numeric() -> bool:
             return False
     return True
 
+
+def _no_noise() -> bool:
+    """(4) δ(σ) ≤ δ₀ at several σ and δ(σ) → δ₀ (Bern(1/10) against absent: δ₀ = 1/10 at ε = 1)."""
+    mpmath.mp.dps = 25
+    cases = [([(0, mpmath.mpf(9) / 10), (1, mpmath.mpf(1) / 10)], [(0, mpmath.mpf(1))]),
+             ([(0, mpmath.mpf(1) / 2), (2, mpmath.mpf(1) / 2)], [(1, mpmath.mpf(1) / 2), (2, mpmath.mpf(1) / 2)])]
+    eps = mpmath.mpf(1)
+    for P, Q in cases:
+        d0 = max(mpmath.fsum(max(mpmath.mpf(0), dict(A).get(x, 0) - mpmath.e**eps * dict(B).get(x, 0))
+                             for x in {d for d, _ in A + B}) for A, B in ((P, Q), (Q, P)))
+        vals = [max(_delta(P, Q, sg, eps), _delta(Q, P, sg, eps)) for sg in
+                (mpmath.mpf(2), mpmath.mpf(1) / 2, mpmath.mpf(1) / 50)]
+        if any(v > d0 + mpmath.mpf(10) ** -15 for v in vals) or abs(vals[-1] - d0) > mpmath.mpf(10) ** -12:
+            return False
+    return True
+
+
+check("(4) δ(σ) ≤ δ₀ (noiseless hockey stick) and δ(σ) → δ₀ as σ → 0", _no_noise())
 
 check("(1, 3) quadrature: analytic point-mass formula; populations never beat the point mass",
       _numeric())

@@ -115,6 +115,28 @@ def _mid(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
     return (lo + hi) / 2
 
 
+def _exp_integral(f: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr | None:
+    """∫_lo^hi f(t) dt for f = A·e^{b t} (A, b constants; b real), by an antiderivative F that is
+    CHECKED exactly (F' − f simplifies to 0); an infinite end needs b of the sign that makes
+    F vanish there (else None: the integral diverges). Replaces ``sp.integrate`` (same exact
+    value, ~100× faster)."""
+    b = sp.simplify(sp.diff(f, t) / f)
+    if b.has(t) or not b.is_real:
+        return None
+    F = t * f if b == 0 else f / b
+    if sp.simplify(sp.diff(F, t) - f) != 0:
+        return None
+    total = sp.Integer(0)
+    for end, sign in ((hi, 1), (lo, -1)):
+        if end in (sp.oo, -sp.oo):
+            # F = (A/b)·e^{b t} → 0 at +∞ iff b < 0, at −∞ iff b > 0
+            if b == 0 or (b > 0) != (end == -sp.oo):
+                return None
+            continue
+        total += sign * F.subs(t, end)
+    return total
+
+
 def representation_holds(thetas: list[sp.Rational], ys: list[sp.Rational]) -> bool:
     """w_y(x) = Σ atoms + ∫ density, with c_y from (3a)/(3b), at probes in every region."""
     L = sum(1 / v for v in thetas)
@@ -144,7 +166,10 @@ def representation_holds(thetas: list[sp.Rational], ys: list[sp.Rational]) -> bo
             cuts = [lo, *inner, hi]
             for u, v in zip(cuts, cuts[1:]):
                 sgn = sp.sign(xv - _mid(u, v))
-                total += sp.integrate(dens_c * sp.exp(-L * sgn * (xv - t)), (t, u, v))
+                part = _exp_integral(dens_c * sp.exp(-L * sgn * (xv - t)), u, v)
+                if part is None:
+                    return False
+                total += part
         if sp.simplify(total - sp.exp(-phi_at(xv))) != 0:
             return False
     return True
@@ -190,9 +215,25 @@ def _law(rng: random.Random, pts: list[int]) -> list[tuple[mpmath.mpf, mpmath.mp
 
 def _G(dist: list[tuple[mpmath.mpf, mpmath.mpf]], ys: tuple[mpmath.mpf, ...],
        thetas: list[mpmath.mpf]) -> mpmath.mpf:
-    """Σ_d P(d) exp(−Σ_i |y_i − d|/θ_i): the k-dimensional output density up to Π 2θ_i."""
-    return mpmath.fsum(w * mpmath.exp(-mpmath.fsum(abs(yi - v) / tv for yi, tv in zip(ys, thetas)))
-                       for v, w in dist)
+    """Σ_d P(d) exp(−Σ_i |y_i − d|/θ_i): the k-dimensional output density up to Π 2θ_i
+    (the one-coordinate factors e^{−|y_i − d|/θ_i} are cached: the grid repeats them)."""
+    total = mpmath.mpf(0)
+    for v, w in dist:
+        term = w
+        for yi, tv in zip(ys, thetas):
+            term *= _factor(yi, v, tv)
+        total += term
+    return total
+
+
+_FACTORS: dict[tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf], mpmath.mpf] = {}
+
+
+def _factor(y: mpmath.mpf, v: mpmath.mpf, th: mpmath.mpf) -> mpmath.mpf:
+    key = (y, v, th)
+    if key not in _FACTORS:
+        _FACTORS[key] = mpmath.exp(-abs(y - v) / th)
+    return _FACTORS[key]
 
 
 def _brute_force() -> bool:

@@ -17,13 +17,14 @@ import sympy
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.validate import read_positive
+from exactdp.arithmetic.validate import read_positive, read_tol
 from exactdp.errors import REJECTED_ERRORS, InvalidScale
 from exactdp.kinds import proved_by
 from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.pufferfish.gaussian import delta_width_ok
 from exactdp.pufferfish.hockey import LAPLACE, hockey_stick
 from exactdp.pufferfish.loss import decide_loss
-from exactdp.pufferfish.secrets import as_pair
+from exactdp.pufferfish.secrets import pair_laws
 from exactdp.spaces.levels import parse_level
 
 __all__ = ["LaplaceDelta", "laplace_delta"]
@@ -40,14 +41,18 @@ class LaplaceDelta:
     delta: Enclosure
     pure: bool  # L(θ) ≤ ε certified, so δ = 0 exactly
     prec: int
+    rel_tol: Fraction = Fraction(1, 10**6)
 
     def verify(self) -> bool:
         """Recompute at twice the precision with finer root pieces; the enclosures overlap."""
         try:
             again = laplace_delta((self.P, self.Q), self.theta, self.eps, prec=2 * self.prec,
                                   rel_tol=Fraction(1, 10**8))
-            return again.pure == self.pure and not (
-                again.delta.hi < self.delta.lo or self.delta.hi < again.delta.lo)
+            if self.pure:
+                return again.pure and self.delta.lo == self.delta.hi == 0
+            return again.pure is False and not (
+                again.delta.hi < self.delta.lo or self.delta.hi < again.delta.lo
+            ) and delta_width_ok(self.delta, again.delta, self.rel_tol)
         except REJECTED_ERRORS:
             return False
 
@@ -62,16 +67,12 @@ def laplace_delta(pair: Any, theta: Any, eps: Any, *, prec: int = 128,
     >>> float(r.delta.lo) <= 0.22119921693 <= float(r.delta.hi), r.verify()
     (True, True)
     """
-    if isinstance(pair, tuple) and len(pair) == 2:
-        P, Q = pair
-    else:
-        pr = as_pair(pair)
-        P, Q = pr.P, pr.Q
+    P, Q = pair_laws(pair)
     th = read_positive(theta, "theta (the Laplace scale θ)", InvalidScale)
     level = parse_level(eps=eps)
     if decide_loss(P, Q, th, level).private:
         return LaplaceDelta(P, Q, th, level.eps, Enclosure(Fraction(0), Fraction(0)), True, prec)
-    tol = Fraction(rel_tol)
+    tol = read_tol(rel_tol, "rel_tol", below_one=True)
     width = th / 2**20
     while True:
         with workprec(prec):
@@ -80,5 +81,5 @@ def laplace_delta(pair: Any, theta: Any, eps: Any, *, prec: int = 128,
             lo = max(arb_to_fraction_interval(lo1.max(lo2))[0], Fraction(0))
             hi = arb_to_fraction_interval(hi1.max(hi2))[1]
         if hi - lo <= tol * max(lo, Fraction(1, 10**30)) or width < th / 2**60:
-            return LaplaceDelta(P, Q, th, level.eps, Enclosure(lo, hi), False, prec)
+            return LaplaceDelta(P, Q, th, level.eps, Enclosure(lo, hi), False, prec, tol)
         width /= 2**8

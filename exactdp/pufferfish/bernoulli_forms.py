@@ -234,7 +234,9 @@ def bernoulli_theta_expr(p: Fraction, q: Fraction, eps: sympy.Expr) -> tuple[sym
         branch = "B"
     else:
         return sympy.Integer(0), "none"
-    u = sympy.factor(sympy.together(u_a if branch == "A" else u_b))
+    # factor over a symbol: sympy would treat e^ε as the polynomial E**ε (degree 10⁴ at ε = 10⁴)
+    x = sympy.Dummy("E", positive=True)
+    u = sympy.factor(sympy.together((u_a if branch == "A" else u_b).subs(big_e, x))).subs(x, big_e)
     return 1 / sympy.log(u), branch
 
 

@@ -101,9 +101,10 @@ class ConservativeScale:
     def verify(self) -> bool:
         """Re-check the plan (marginals, monotone hence optimal, both costs), that the stored
         W_∞ and W_1 are the plan's, and that θ = k·W_∞/ε exactly (k = ``releases``)."""
-        if not (self.plan.verify() and self.plan.winf == self.winf and self.plan.w1 == self.w1):
-            return False
         try:
+            if not (isinstance(self.plan, TransportPlan) and self.plan.verify()
+                    and self.plan.winf == self.winf and self.plan.w1 == self.w1):
+                return False
             eps = parse_level(eps=self.eps).eps
             winf = to_sympy(self.winf)
             expected = read_releases(self.releases) * winf / eps
@@ -230,17 +231,17 @@ class ExactScale:
             return replace(self, lo=self.lo / k, hi=self.hi / k, theta_expr=expr,
                            releases=1)._verify()
         level = parse_level(eps=self.eps)
-        if self.identical != (self.P == self.Q):
+        if (self.identical is not (self.P == self.Q) or type(self.prec) is not int or self.prec < 0
+                or read_tol(self.tol, below_one=True) != self.tol or self.zero_noise not in (True, False)):
             return False
-        if self.zero_noise:
+        if self.zero_noise and self.verdict_lo is self.verdict_hi is None:  # else rejected below
             return (self.lo == self.hi == 0 and self.method == "zero_noise"
                     and self.theta_expr in (None, 0) and is_zero_noise(self.P, self.Q, level))
         if self.method not in ("closed_form", "root_finding"):
             return False
         if (self.theta_expr is None) != (self.method == "root_finding"):
             return False
-        if (self.verdict_lo not in (None, Verdict.FAILS)
-                or self.verdict_hi not in (None, Verdict.HOLDS)):
+        if self.verdict_lo is not Verdict.FAILS or self.verdict_hi is not Verdict.HOLDS:
             return False
         if not (0 < self.lo < self.hi and self.hi - self.lo <= self.tol * self.hi):
             return False

@@ -20,10 +20,11 @@ from flint import arb
 
 from exactdp.arithmetic.ball import MAX_PREC, arb_to_fraction_interval, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.arithmetic.rationals import to_fmpq, to_sympy
 from exactdp.errors import REJECTED_ERRORS, InvalidDistribution, InvalidScale, PrecisionLimitReached
-from exactdp.kinds import Verdict, proved_by
-from exactdp.pufferfish.calibration import exact_scale
+from exactdp.kinds import Sign, Verdict, proved_by
+from exactdp.pufferfish.bernoulli_forms import closed_form_solves, exact_sign
+from exactdp.pufferfish.calibration import exact_scale, is_zero_noise
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import union_points
 from exactdp.pufferfish.secrets import as_pair
@@ -117,21 +118,34 @@ class DiscreteLaplaceScale:
         return Enclosure(self.alpha_lo, self.alpha_hi)
 
     def verify(self) -> bool:
-        """Recompute both exact ratios and both verdicts (no Laplace argument used)."""
+        """Recompute both exact ratios and both verdicts (no Laplace argument used); a stored
+        ``alpha_expr`` must lie in (α_lo, α_hi] and be *proved* to be e^{−1/θ*} (θ = −1/ln α
+        solves the defining equation exactly, :func:`closed_form_solves`)."""
         try:
-            level = parse_level(eps=self.eps)
-            if self.zero_noise:
-                return self.alpha_lo == self.alpha_hi == 0
-            if not 0 < self.alpha_lo < self.alpha_hi < 1:
-                return False
-            r_lo, _ = discrete_laplace_ratio(self.P, self.Q, self.alpha_lo)
-            r_hi, _ = discrete_laplace_ratio(self.P, self.Q, self.alpha_hi)
-            return ((r_lo, r_hi) == (self.ratio_lo, self.ratio_hi)
-                    and _decide(r_lo, level) is Verdict.FAILS
-                    and _decide(r_hi, level) is Verdict.HOLDS)
+            return self._verify()
         except REJECTED_ERRORS:
             return False
 
+    def _verify(self) -> bool:
+        level = parse_level(eps=self.eps)
+        if self.zero_noise is True:
+            return (self.alpha_lo == self.alpha_hi == 0 and self.ratio_lo == self.ratio_hi == 1
+                    and self.alpha_expr == 0 and isinstance(self.alpha_expr, sympy.Integer)
+                    and (self.P == self.Q or is_zero_noise(self.P, self.Q, level)))
+        if self.zero_noise is not False:
+            return False
+        if not (isinstance(self.alpha_lo, Fraction) and isinstance(self.alpha_hi, Fraction)
+                and 0 < self.alpha_lo < self.alpha_hi < 1):
+            return False
+        r_lo, _ = discrete_laplace_ratio(self.P, self.Q, self.alpha_lo)
+        r_hi, _ = discrete_laplace_ratio(self.P, self.Q, self.alpha_hi)
+        if not ((r_lo, r_hi) == (self.ratio_lo, self.ratio_hi)
+                and _decide(r_lo, level) is Verdict.FAILS
+                and _decide(r_hi, level) is Verdict.HOLDS):
+            return False
+        if self.alpha_expr is None:  # a two-point pair always has its closed form
+            return len(union_points(self.P, self.Q)) != 2
+        return _expr_is_alpha_star(self, level)
 
 @proved_by("pufferfish_discrete_laplace")
 def discrete_laplace_scale(pair: Any, eps: Any, *, tol: Any = Fraction(1, 10**9)) -> DiscreteLaplaceScale:
@@ -156,11 +170,8 @@ def discrete_laplace_scale(pair: Any, eps: Any, *, tol: Any = Fraction(1, 10**9)
         return DiscreteLaplaceScale(pr.P, pr.Q, level.eps, Fraction(0), Fraction(0),
                                     Fraction(1), Fraction(1), sympy.Integer(0), zero_noise=True)
     expr = None if th.theta_expr is None else sympy.simplify(sympy.exp(-1 / th.theta_expr))
-    with workprec(128):
-        lo_ball = (-(1 / arb(to_fmpq(th.lo)))).exp()
-        hi_ball = (-(1 / arb(to_fmpq(th.hi)))).exp()
     # α_lo ≤ e^{−1/θ_lo} (fails since the loss decreases in α), α_hi ≥ e^{−1/θ_hi} (holds)
-    a_lo, a_hi = _below(lo_ball), _above(hi_ball)
+    a_lo, a_hi = _below(_alpha_interval(th.lo)[0]), _above(_alpha_interval(th.hi)[1])
     r_lo, _ = discrete_laplace_ratio(pr.P, pr.Q, a_lo)
     r_hi, _ = discrete_laplace_ratio(pr.P, pr.Q, a_hi)
     if _decide(r_lo, level) is not Verdict.FAILS or _decide(r_hi, level) is not Verdict.HOLDS:
@@ -168,13 +179,46 @@ def discrete_laplace_scale(pair: Any, eps: Any, *, tol: Any = Fraction(1, 10**9)
     return DiscreteLaplaceScale(pr.P, pr.Q, level.eps, a_lo, a_hi, r_lo, r_hi, expr)
 
 
-def _below(ball: arb) -> Fraction:
-    """A 16-decimal rational ≤ every point of ``ball``."""
-    lo, _ = arb_to_fraction_interval(ball)
-    return Fraction(math.floor(lo * 10**16), 10**16)
+def _expr_is_alpha_star(r: DiscreteLaplaceScale, level: PrivacyLevel) -> bool:
+    """``r.alpha_expr`` is a real constant in (α_lo, α_hi] and −1/ln of it solves θ*'s equation."""
+    expr = r.alpha_expr
+    if not isinstance(expr, sympy.Expr) or expr.free_symbols:
+        return False
+    above = exact_sign(expr - to_sympy(r.alpha_lo), max_prec=MAX_PREC)
+    below = exact_sign(to_sympy(r.alpha_hi) - expr, max_prec=MAX_PREC)
+    if above is not Sign.POSITIVE or below is Sign.NEGATIVE:
+        return False
+    return closed_form_solves(r.P, r.Q, level, -1 / sympy.log(expr))
 
 
-def _above(ball: arb) -> Fraction:
-    """A 16-decimal rational ≥ every point of ``ball``."""
-    _, hi = arb_to_fraction_interval(ball)
-    return Fraction(math.ceil(hi * 10**16), 10**16)
+def _alpha_interval(theta: Fraction) -> tuple[Fraction, Fraction]:
+    """Rationals lo ≤ e^{−1/θ} ≤ hi inside (0, 1), tight RELATIVE to α and to 1 − α (the
+    precision rises until the ball's radius is below 2⁻⁶⁴·min(α, 1 − α): α* is ≈ e^{−ε} at
+    large ε and ≈ 1 at tiny ε, where fixed decimals would round it to 0 or 1)."""
+    prec = 128
+    while prec <= MAX_PREC:
+        with workprec(prec):
+            lo, hi = arb_to_fraction_interval((-(1 / arb(to_fmpq(theta)))).exp())
+        if 0 < lo and hi < 1 and (hi - lo) * 2**64 <= min(lo, 1 - hi):
+            return lo, hi
+        prec *= 2
+    raise PrecisionLimitReached(
+        f"could not separate α = e^(-1/θ) from 0 and 1 at θ = {theta} within {MAX_PREC} bits")
+
+
+def _grid(x: Fraction) -> int:
+    """Decimals keeping 20 significant digits of both x and 1 − x (0 < x < 1)."""
+    m = min(x, 1 - x)
+    return 20 + max(0, m.denominator.bit_length() - m.numerator.bit_length()) * 31 // 100 + 1
+
+
+def _below(x: Fraction) -> Fraction:
+    """A short decimal in (0, x], relative error ≤ 10⁻²⁰ (0 < x < 1)."""
+    n = _grid(x)
+    return Fraction(math.floor(x * 10**n), 10**n)
+
+
+def _above(x: Fraction) -> Fraction:
+    """A short decimal in [x, 1), relative error of 1 − x ≤ 10⁻²⁰ (0 < x < 1)."""
+    n = _grid(x)
+    return Fraction(math.ceil(x * 10**n), 10**n)

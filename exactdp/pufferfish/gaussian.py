@@ -17,26 +17,38 @@ from typing import Any
 
 import sympy
 
-from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.ball import MAX_PREC, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.validate import read_positive, read_probability
+from exactdp.arithmetic.rationals import to_sympy
+from exactdp.arithmetic.validate import read_positive, read_probability, read_tol
 from exactdp.errors import (
     REJECTED_ERRORS,
     InvalidPrivacyLevel,
     InvalidScale,
+    NoNoiseNeeded,
     PrecisionLimitReached,
 )
-from exactdp.kinds import Verdict, proved_by
+from exactdp.kinds import Sign, Verdict, proved_by
+from exactdp.pufferfish.bernoulli_forms import exact_sign
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.hockey import GAUSSIAN, hockey_stick
 from exactdp.pufferfish.loss import union_points
-from exactdp.pufferfish.secrets import as_pair
+from exactdp.pufferfish.secrets import as_pair, pair_laws
 from exactdp.spaces.levels import parse_level
 
-__all__ = ["GaussianDelta", "gaussian_delta", "GaussianScale", "gaussian_scale"]
+__all__ = ["GaussianDelta", "gaussian_delta", "GaussianScale", "gaussian_scale", "noiseless_delta"]
 
 def _read_sigma(sigma: Any) -> Fraction:
     return read_positive(sigma, "sigma (the Gaussian standard deviation σ)", InvalidScale)
+
+
+def delta_width_ok(claimed: Enclosure, again: Enclosure, rel_tol: Any) -> bool:
+    """A stored δ enclosure is in [0, 1] and no wider than rel_tol·max(lo, 10⁻³⁰), or than
+    4× a tighter recomputation ``again`` (the width floor of the root pieces)."""
+    tol = read_tol(rel_tol, "rel_tol", below_one=True)
+    lo, hi = claimed.lo, claimed.hi
+    return 0 <= lo <= hi <= 1 and (
+        hi - lo <= tol * max(lo, Fraction(1, 10**30)) or hi - lo <= 4 * (again.hi - again.lo))
 
 
 def _read_delta(delta: Any) -> Fraction:
@@ -67,14 +79,17 @@ class GaussianDelta:
     eps: sympy.Expr
     delta: Enclosure
     prec: int
+    rel_tol: Fraction = Fraction(1, 10**6)
 
     def verify(self) -> bool:
         """Recompute the enclosure at twice the precision and a finer root width; it must
-        overlap (both contain the true δ)."""
+        overlap (both contain the true δ), lie in [0, 1] and be as narrow as ``rel_tol`` says
+        (or as the recomputation, when the root pieces hit their 2⁻⁶⁰σ floor)."""
         try:
             again = gaussian_delta((self.P, self.Q), self.sigma, self.eps,
                                    prec=2 * self.prec, rel_tol=Fraction(1, 10**8))
-            return not (again.delta.hi < self.delta.lo or self.delta.hi < again.delta.lo)
+            return (not (again.delta.hi < self.delta.lo or self.delta.hi < again.delta.lo)
+                    and delta_width_ok(self.delta, again.delta, self.rel_tol))
         except REJECTED_ERRORS:
             return False
 
@@ -93,14 +108,10 @@ def gaussian_delta(pair: Any, sigma: Any, eps: Any, *, prec: int = 128,
     >>> float(r.delta.lo) <= 0.12693673751 <= float(r.delta.hi)
     True
     """
-    if isinstance(pair, tuple) and len(pair) == 2:
-        P, Q = pair
-    else:
-        pr = as_pair(pair)
-        P, Q = pr.P, pr.Q
+    P, Q = pair_laws(pair)
     s = _read_sigma(sigma)
     level = parse_level(eps=eps)
-    tol = Fraction(rel_tol)
+    tol = read_tol(rel_tol, "rel_tol", below_one=True)
     width = s / 2**20
     while True:
         with workprec(prec):
@@ -110,8 +121,32 @@ def gaussian_delta(pair: Any, sigma: Any, eps: Any, *, prec: int = 128,
             hi = arb_to_fraction_interval(hi1.max(hi2))[1]
         lo = max(lo, Fraction(0))
         if hi - lo <= tol * max(lo, Fraction(1, 10**30)) or width < s / 2**60:
-            return GaussianDelta(P, Q, s, level.eps, Enclosure(lo, hi), prec)
+            return GaussianDelta(P, Q, s, level.eps, Enclosure(lo, hi), prec, tol)
         width /= 2**8
+
+
+@proved_by("pufferfish_gaussian")
+def noiseless_delta(P: DiscreteDistribution, Q: DiscreteDistribution, eps: Any) -> sympy.Expr:
+    """δ₀ = max over both directions of Σ_d (P(d) − e^ε Q(d))_+, exactly: the δ of the sum
+    released with no noise, an upper bound on δ(σ) for every σ and its limit as σ → 0
+    (``proofs/pufferfish_gaussian.py`` (4)).
+
+    >>> from exactdp.pufferfish.distributions import bernoulli, point_mass
+    >>> noiseless_delta(bernoulli("1/10"), point_mass(0), 1)
+    1/10
+    """
+    big_e = sympy.exp(parse_level(eps=eps).eps)
+    pp, qq = P.as_dict(), Q.as_dict()
+    best: sympy.Expr = sympy.Integer(0)
+    for a, b in ((pp, qq), (qq, pp)):
+        total = sympy.Integer(0)
+        for x in union_points(P, Q):
+            term = to_sympy(a.get(x, Fraction(0))) - to_sympy(b.get(x, Fraction(0))) * big_e
+            if exact_sign(term, max_prec=MAX_PREC) is Sign.POSITIVE:
+                total += term
+        if exact_sign(total - best, max_prec=MAX_PREC) is Sign.POSITIVE:
+            best = total
+    return best
 
 
 @dataclass(frozen=True)
@@ -128,10 +163,22 @@ class GaussianScale:
     at_hi: GaussianDelta
 
     def verify(self) -> bool:
-        """Both enclosures verify and lie strictly on their sides of the target δ."""
-        return (0 < self.lo < self.hi and self.at_lo.sigma == self.lo and self.at_hi.sigma == self.hi
-                and self.at_lo.delta.lo > self.target_delta and self.at_hi.delta.hi < self.target_delta
-                and self.at_lo.verify() and self.at_hi.verify())
+        """Both enclosures verify, are about this result's own P, Q, ε and σ_lo, σ_hi, and lie
+        strictly on their sides of the target δ ∈ (0, 1). A malformed result gives False."""
+        try:
+            level = parse_level(eps=self.eps)
+            target = _read_delta(self.target_delta)
+            if not (isinstance(self.lo, Fraction) and isinstance(self.hi, Fraction)
+                    and 0 < self.lo < self.hi and target == self.target_delta):
+                return False
+            for side, sigma in ((self.at_lo, self.lo), (self.at_hi, self.hi)):
+                if not (isinstance(side, GaussianDelta) and side.sigma == sigma
+                        and side.P == self.P and side.Q == self.Q and side.eps == level.eps):
+                    return False
+            return (self.at_lo.delta.lo > target and self.at_hi.delta.hi < target
+                    and self.at_lo.verify() and self.at_hi.verify())
+        except REJECTED_ERRORS:
+            return False
 
 
 def _side(P: DiscreteDistribution, Q: DiscreteDistribution, sigma: Fraction, eps: sympy.Expr,
@@ -157,8 +204,18 @@ def gaussian_scale(pair: Any, eps: Any, delta: Any, *, rel_tol: Any = Fraction(1
     pr = as_pair(pair)
     level = parse_level(eps=eps)
     target = _read_delta(delta)
-    tol = Fraction(rel_tol)
+    tol = read_tol(rel_tol, "rel_tol", below_one=True)
     P, Q = pr.P, pr.Q
+    d0 = noiseless_delta(P, Q, level.eps)
+    if exact_sign(to_sympy(target) - d0, max_prec=MAX_PREC) is not Sign.NEGATIVE:
+        raise NoNoiseNeeded(
+            f"Got delta={target} ≥ δ₀ = {d0} (≈ {float(d0):.6g}), the δ of releasing the sum "
+            f"with NO noise at ε = {level.eps}"
+            + "; every σ ≥ 0 meets it (proofs/pufferfish_gaussian.py (4)). "
+            + ("P = Q: nothing to hide, no noise is needed for any δ > 0." if P == Q
+               else "Ask for a δ below δ₀ to need noise."),
+            evidence=d0,
+        )
     pts = union_points(P, Q)
     hi = max(Fraction(1), pts[-1] - pts[0])
     v_hi, r_hi = _side(P, Q, hi, level.eps, target, tol / 100)

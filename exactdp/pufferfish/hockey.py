@@ -58,19 +58,26 @@ LAPLACE = Kernel("laplace", lambda z: (-abs(z)).exp(), _laplace_cdf, constant_ta
 MAX_PIECES = 200_000
 
 
-def _mass(dist: DiscreteDistribution, kernel: Kernel, a: arb, b: arb, s: arb) -> arb:
+_Balls = list[tuple[arb, arb]]
+
+
+def _balls(dist: DiscreteDistribution) -> _Balls:
+    """(d, P(d)) as exact balls, converted once per call (not once per piece)."""
+    return [(arb(to_fmpq(d)), arb(to_fmpq(w))) for d, w in zip(dist.support, dist.probs)]
+
+
+def _mass(dist: _Balls, kernel: Kernel, a: arb, b: arb, s: arb) -> arb:
     """Σ_d P(d)(K((b − d)/s) − K((a − d)/s))."""
     total = arb(0)
-    for d, w in zip(dist.support, dist.probs):
-        db = arb(to_fmpq(d))
-        total += arb(to_fmpq(w)) * (kernel.cdf((b - db) / s) - kernel.cdf((a - db) / s))
+    for db, w in dist:
+        total += w * (kernel.cdf((b - db) / s) - kernel.cdf((a - db) / s))
     return total
 
 
-def _shape(dist: DiscreteDistribution, kernel: Kernel, y: arb, s: arb) -> arb:
+def _shape(dist: _Balls, kernel: Kernel, y: arb, s: arb) -> arb:
     total = arb(0)
-    for d, w in zip(dist.support, dist.probs):
-        total += arb(to_fmpq(w)) * kernel.shape((y - arb(to_fmpq(d))) / s)
+    for db, w in dist:
+        total += w * kernel.shape((y - db) / s)
     return total
 
 
@@ -91,13 +98,14 @@ def hockey_stick(P: DiscreteDistribution, Q: DiscreteDistribution, kernel: Kerne
     s = arb(to_fmpq(scale))
     big_e = level.eps_ball().exp()
     pts = union_points(P, Q)
+    bp, bq = _balls(P), _balls(Q)
     lower, slack = arb(0), arb(0)
     if kernel.constant_tails:  # exact tails: (c − e^ε)_+ times the Q-mass of the tail
-        stack = [(pts[0], pts[-1])] if len(pts) > 1 else []
+        stack = [_piece(pts[0], pts[-1])] if len(pts) > 1 else []
         for y, side in ((pts[0], -1), (pts[-1], 1)):
             yb = arb(to_fmpq(y))
-            c = _shape(P, kernel, yb, s) / _shape(Q, kernel, yb, s) - big_e
-            qmass = _tail_mass(Q, kernel, yb, s, side)
+            c = _shape(bp, kernel, yb, s) / _shape(bq, kernel, yb, s) - big_e
+            qmass = _tail_mass(bq, kernel, yb, s, side)
             if c > 0:
                 lower += c * qmass
             elif not c < 0:
@@ -105,7 +113,7 @@ def hockey_stick(P: DiscreteDistribution, Q: DiscreteDistribution, kernel: Kerne
         tail = arb(0)
     else:
         M = max(abs(pts[0]), abs(pts[-1])) + TAIL_SCALES * scale
-        stack = [(-M, M)]
+        stack = [_piece(-M, M)]
         tail = 2 * kernel.cdf(arb(-TAIL_SCALES))
     pieces = 0
     while stack:
@@ -114,25 +122,31 @@ def hockey_stick(P: DiscreteDistribution, Q: DiscreteDistribution, kernel: Kerne
             raise PrecisionLimitReached(
                 f"g_P − e^ε g_Q has no certain sign on many pieces ({kernel.name} noise at "
                 f"scale {scale}): it may vanish on an interval; move ε or the scale slightly.")
-        a, b = stack.pop()
-        ab, bb = arb(to_fmpq(a)), arb(to_fmpq(b))
-        h = _shape(P, kernel, ab.union(bb), s) - big_e * _shape(Q, kernel, ab.union(bb), s)
+        a, b, ab, bb = stack.pop()
+        span = ab.union(bb)
+        h = _shape(bp, kernel, span, s) - big_e * _shape(bq, kernel, span, s)
         if h > 0:
-            lower += _mass(P, kernel, ab, bb, s) - big_e * _mass(Q, kernel, ab, bb, s)
+            lower += _mass(bp, kernel, ab, bb, s) - big_e * _mass(bq, kernel, ab, bb, s)
         elif h < 0:
             continue
         elif b - a <= min_width:
-            slack += _mass(P, kernel, ab, bb, s)
+            slack += _mass(bp, kernel, ab, bb, s)
         else:
             mid = (a + b) / 2
-            stack += [(a, mid), (mid, b)]
+            mb = arb(to_fmpq(mid))
+            stack += [(a, mid, ab, mb), (mid, b, mb, bb)]
     return lower, lower + slack + tail
 
 
-def _tail_mass(dist: DiscreteDistribution, kernel: Kernel, y: arb, s: arb, side: int) -> arb:
+def _piece(a: Fraction, b: Fraction) -> tuple[Fraction, Fraction, arb, arb]:
+    """An interval [a, b] with its end points as exact balls (converted once)."""
+    return a, b, arb(to_fmpq(a)), arb(to_fmpq(b))
+
+
+def _tail_mass(dist: _Balls, kernel: Kernel, y: arb, s: arb, side: int) -> arb:
     """Σ_d P(d)·P(d + noise beyond y) on the given side (−1: below y, +1: above y)."""
     total = arb(0)
-    for d, w in zip(dist.support, dist.probs):
-        F = kernel.cdf((y - arb(to_fmpq(d))) / s)
-        total += arb(to_fmpq(w)) * (F if side < 0 else 1 - F)
+    for db, w in dist:
+        F = kernel.cdf((y - db) / s)
+        total += w * (F if side < 0 else 1 - F)
     return total

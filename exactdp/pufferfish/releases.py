@@ -29,7 +29,13 @@ from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval,
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.arithmetic.validate import read_positive, read_tol
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument, InvalidScale, PrecisionLimitReached
+from exactdp.errors import (
+    REJECTED_ERRORS,
+    InstanceTooLarge,
+    InvalidArgument,
+    InvalidScale,
+    PrecisionLimitReached,
+)
 from exactdp.kinds import Verdict, proved_by
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import (
@@ -39,7 +45,7 @@ from exactdp.pufferfish.loss import (
     kernel_sums_direct,
     union_points,
 )
-from exactdp.pufferfish.secrets import as_pair
+from exactdp.pufferfish.secrets import pair_laws
 from exactdp.spaces.levels import parse_level
 
 __all__ = [
@@ -50,7 +56,11 @@ __all__ = [
     "read_scales",
     "log_ratio_at_output",
     "SINGLE_RELEASE_WARNING",
+    "MAX_RELEASES",
 ]
+
+#: Most releases :func:`read_scales` materialises (each keeps a scale and a witness coordinate).
+MAX_RELEASES = 10**5
 
 #: Shown in the repr of single-release results and in the docs.
 SINGLE_RELEASE_WARNING = (
@@ -94,7 +104,15 @@ def read_scales(thetas: Any, releases: Any = None) -> tuple[Fraction, ...]:
         return tuple(read_positive(t, f"thetas[{i}] (a Laplace scale θ)", InvalidScale)
                      for i, t in enumerate(thetas))
     k = 1 if releases is None else read_releases(releases)
-    return (read_positive(thetas, "theta (the Laplace scale θ)", InvalidScale),) * k
+    theta = read_positive(thetas, "theta (the Laplace scale θ)", InvalidScale)
+    if k > MAX_RELEASES:
+        raise InstanceTooLarge(
+            f"Got releases={k} with one common θ = {theta}; a ReleaseLoss keeps all k scales "
+            f"and a k-dimensional witness, at most {MAX_RELEASES}. k releases at a common θ "
+            f"lose exactly one release at θ/k: call release_loss(pair, theta / k) instead "
+            f"(exact_scale(pair, eps, releases=k) takes any k)."
+        )
+    return (theta,) * k
 
 
 @proved_by("pufferfish_releases")
@@ -156,6 +174,8 @@ class ReleaseLoss:
         The level asked about, if any; ``verdict`` is HOLDS when the total loss is ≤ ε.
     prec : int
         Bits that produced the enclosure.
+    tol : Fraction
+        The enclosure's width is ≤ tol·max(hi, 1) (checked by :meth:`verify`).
     """
 
     P: DiscreteDistribution
@@ -168,6 +188,7 @@ class ReleaseLoss:
     prec: int
     eps: sympy.Expr | None = None
     verdict: Verdict | None = None
+    tol: Fraction = Fraction(1, 10**15)
 
     @property
     def releases(self) -> int:
@@ -191,6 +212,11 @@ class ReleaseLoss:
 
     def _verify(self) -> bool:
         if self.theta_eff != effective_scale(list(self.thetas)):
+            return False
+        lo, hi = self.loss.lo, self.loss.hi
+        if (read_tol(self.tol, below_one=True) != self.tol or not 0 <= lo <= hi
+                or hi - lo > self.tol * max(hi, Fraction(1))
+                or isinstance(self.prec, bool) or not isinstance(self.prec, int) or self.prec < 1):
             return False
         if len(self.worst_output) != self.releases or len(set(self.worst_output)) != 1:
             return False
@@ -240,6 +266,7 @@ class ReleaseLoss:
             "prec": self.prec,
             "eps": None if self.eps is None else str(self.eps),
             "verdict": None if self.verdict is None else self.verdict.value,
+            "tol": str(self.tol),
         }
 
 
@@ -304,13 +331,7 @@ def release_loss(
     >>> r.verify()
     True
     """
-    if isinstance(pair, tuple) and len(pair) == 2:
-        P, Q = pair
-        if not isinstance(P, DiscreteDistribution) or not isinstance(Q, DiscreteDistribution):
-            raise InvalidArgument(f"Got pair={pair!r}; a tuple must hold two DiscreteDistributions.")
-    else:
-        pr = as_pair(pair)
-        P, Q = pr.P, pr.Q
+    P, Q = pair_laws(pair)
     scales = read_scales(thetas, releases)
     tolf = read_tol(tol, below_one=True)
     eff = effective_scale(list(scales))
@@ -323,5 +344,5 @@ def release_loss(
     return ReleaseLoss(
         P=P, Q=Q, thetas=scales, theta_eff=eff, loss=enc, worst_output=y,
         worst_log_ratio=ratio, prec=prec, eps=None if level is None else level.eps,
-        verdict=verdict,
+        verdict=verdict, tol=tolf,
     )

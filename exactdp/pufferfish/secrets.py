@@ -31,6 +31,7 @@ __all__ = [
     "DistributionVsAbsent",
     "DistributionPair",
     "as_pair",
+    "pair_laws",
     "class_total",
     "class_vs_absent",
     "class_pair",
@@ -162,6 +163,24 @@ def as_pair(pair: Any) -> SecretPair:
         f"Got pair={pair!r}; pass ValuePair(a, b), ValueVsAbsent(a), "
         f"DistributionVsAbsent(P) or DistributionPair(P, Q)."
     )
+
+
+def pair_laws(pair: Any) -> tuple[DiscreteDistribution, DiscreteDistribution]:
+    """The laws (P, Q) of a secret pair, or of a tuple ``(P, Q)`` of two distributions.
+
+    >>> from exactdp.pufferfish.distributions import point_mass
+    >>> pair_laws((point_mass(1), point_mass(0)))[0].support
+    (Fraction(1, 1),)
+    >>> try:
+    ...     pair_laws((1, 2))
+    ... except InvalidArgument as err:
+    ...     print(str(err)[:41])
+    Got P=1; pass a DiscreteDistribution (for
+    """
+    if isinstance(pair, tuple) and len(pair) == 2:
+        return _dist(pair[0], "P"), _dist(pair[1], "Q")
+    pr = as_pair(pair)
+    return pr.P, pr.Q
 
 
 def class_total(members: Iterable[DiscreteDistribution]) -> DiscreteDistribution:
