@@ -12,7 +12,8 @@ kind                 what is checked
 exact                (polynomial case, s = e^{-ε/q}) Φ(s)N(s) = D(s)b over Q[s]; **holds on
                      [hi, ∞)**: D has no root in (0, s_hi] and no N_i changes sign there
                      (odd-multiplicity roots, Sturm counts), every N_i/D ≥ 0 as s → 0+;
-                     **fails at lo > 0**: on a rational interval around s_lo = e^{-lo/q},
+                     **fails at lo > 0**: on a rational interval around s_lo = e^{-lo/q}
+                     (or (0, h] for a huge lo: :func:`s_enclosure`),
                      N_w and D have no root and N_w/D < 0 (Φ(s_lo) is nonsingular: s_lo is
                      transcendental by Lindemann and det Φ(s) is an integer polynomial
                      with det Φ(0) = 1); **s\\*** (optional): its minimal polynomial g is
@@ -65,13 +66,14 @@ from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
-from exactdp.kernel.linear import LinearClaim, check_linear
+from exactdp.kernel.linear import LinearClaim, check_linear, identity_holds
 from exactdp.kernel.threshold_cover import arb_mean_value_check, cover_frame_ok
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import kronecker_claim_error, same_distances
 
 __all__ = ["ThresholdClaim", "THRESHOLD_KINDS", "check_threshold", "count_roots",
-           "identity_holds", "s_enclosure", "CHECK_PRECISIONS", "MAX_BISECTIONS"]
+           "identity_holds", "s_enclosure", "CHECK_PRECISIONS", "MAX_BISECTIONS",
+           "S_EXACT_LIMIT"]
 
 #: The kinds of claim this module checks (``CertificateKind`` values).
 THRESHOLD_KINDS = ("exact", "prop9", "kronecker-threshold", "certified-cover")
@@ -79,6 +81,9 @@ THRESHOLD_KINDS = ("exact", "prop9", "kronecker-threshold", "certified-cover")
 CHECK_PRECISIONS = (128, 512, 2048, 8192)
 #: Most bisections of s*'s isolating interval when separating it from another root.
 MAX_BISECTIONS = 512
+#: Beyond eps/q > this, :func:`s_enclosure` encloses s = e^{-eps/q} by [0, e^{-4096}]
+#: (e^{-4096} < 2^{-5909}) instead of by exact ends with ~1.44·eps/q bits.
+S_EXACT_LIMIT = Fraction(4096)
 
 
 @dataclass(frozen=True)
@@ -141,7 +146,7 @@ def _variations(seq: Sequence[flint.fmpq_poly], x: Fraction) -> int:
 def count_roots(p: flint.fmpz_poly, a: Fraction, b: Fraction) -> int:
     """The number of distinct real roots of p ≠ 0 in (a, b], a < b (Sturm's theorem,
     V(a) − V(b) for the Sturm sequence of the squarefree part; exact)."""
-    if p == 0 or not a < b:
+    if p.degree() < 0 or not a < b:
         raise InvalidArgument(f"count_roots needs p ≠ 0 and a < b; got p = {p}, (a, b] = "
                               f"({a}, {b}]: pass a nonzero polynomial and a proper interval.")
     sq = _sqfree(p)
@@ -169,7 +174,7 @@ def _multiplicity(p: flint.fmpz_poly, g: flint.fmpz_poly) -> int:
     k = 0
     while True:
         quo, rem = divmod(p, g)
-        if rem != 0:
+        if rem.degree() >= 0:
             return k
         p, k = quo, k + 1
 
@@ -193,10 +198,22 @@ def _no_root(p: flint.fmpz_poly, a: Fraction, b: Fraction, closed: bool) -> bool
 def s_enclosure(eps: Fraction, q: int, prec: int) -> tuple[Fraction, Fraction]:
     """A rational enclosure [lo, hi] of s = e^{-eps/q} (arb at ``prec`` bits, outward).
 
+    When eps/q > :data:`S_EXACT_LIMIT` the enclosure is [0, h] with h ≥ e^{-S_EXACT_LIMIT}
+    ≥ s (s is decreasing in eps): the exact ends of e^{-eps/q} would need about
+    1.44·eps/q bits (a huge ε hung the checks, issue 11), and a polynomial with integer
+    coefficients below 2^5900 has no root in (0, h], so nothing decidable is lost.
+
     >>> lo, hi = s_enclosure(Fraction(0), 1, 64)
     >>> lo == hi == 1
     True
+    >>> lo, hi = s_enclosure(Fraction(10**1000), 1, 64)
+    >>> lo == 0 < hi < Fraction(1, 2**5900)
+    True
     """
+    if Fraction(eps) / q > S_EXACT_LIMIT:
+        with workprec(prec):
+            return Fraction(0), arb_to_fraction_interval(
+                (-flint.arb(to_fmpq(S_EXACT_LIMIT))).exp())[1]
     with workprec(prec):
         return arb_to_fraction_interval((-flint.arb(to_fmpq(eps)) / q).exp())
 
@@ -211,29 +228,6 @@ def _int_poly(coeffs: Any) -> flint.fmpz_poly | None:
     return flint.fmpz_poly(list(reversed(coeffs)))
 
 
-def identity_holds(metric: FiniteMetric, nums: Sequence[flint.fmpz_poly],
-                   den: flint.fmpz_poly, rhs: Sequence[Fraction]) -> bool:
-    """Φ(s)N(s) = D(s)·b over Q[s], Φ(s) = (s^{q·d(i, j)}) from the metric's exact distances.
-
-    >>> from exactdp.spaces.metrics import line
-    >>> two = flint.fmpz_poly([1, 1])  # z = (1/(1+s), 1/(1+s)) on line(2)
-    >>> identity_holds(line(2), [flint.fmpz_poly([1])] * 2, two, [Fraction(1)] * 2)
-    True
-    """
-    ks = metric.exponents
-    rows = metric.index.tolist()
-    if len(nums) != metric.n or len(rows) != metric.n or len(rhs) != metric.n:
-        return False
-    for i, row in enumerate(rows):
-        by_k: dict[int, Any] = {}
-        for j, k in enumerate(row):
-            by_k[k] = by_k.get(k, 0) + nums[j]
-        lhs = sum((flint.fmpq_poly(p) * flint.fmpq_poly([0] * ks[k] + [1])
-                   for k, p in by_k.items()), flint.fmpq_poly(0))
-        if lhs != flint.fmpq_poly(den) * to_fmpq(rhs[i]):
-            return False
-    return True
-
 
 # ------------------------------------------------------------------------------ exact
 def _check_exact(c: ThresholdClaim) -> bool:
@@ -243,13 +237,13 @@ def _check_exact(c: ThresholdClaim) -> bool:
     nums = [p for p in read if p is not None]
     den = _int_poly(ev["denominator"])
     w = ev["witness"]
-    if m.q is None or len(read) != n or len(nums) != n or den is None or den == 0:
+    if m.q is None or len(read) != n or len(nums) != n or den is None or den.degree() < 0:
         return False
     if w is not None and (isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < n):
         return False
     if w is None and (c.eps.lo != 0 or ev["s_star"] is not None):
         return False  # no failure witnessed: the claim can only be ε* ∈ [0, hi]
-    if w is not None and (c.eps.lo <= 0 or nums[w] == 0):
+    if w is not None and (c.eps.lo <= 0 or nums[w].degree() < 0):
         return False
     if not identity_holds(m, nums, den, c.rhs):
         return False
@@ -277,8 +271,12 @@ def _sides_ok(c: ThresholdClaim, nums: list[Any], den: Any, w: int | None, q: in
     if w is None:
         return True
     lo, hi = s_enclosure(c.eps.lo, q, prec)
-    if not 0 < lo <= hi < 1:
+    if not 0 <= lo <= hi < 1 or hi == 0:
         return False
+    if lo == 0:  # s_lo ∈ (0, hi]: no root there, so each sign is the one at s → 0+
+        if any(count_roots(p, lo, hi) != 0 for p in (nums[w], den)):
+            return False
+        return _lowest_sign(nums[w]) * _lowest_sign(den) < 0
     for p in (nums[w], den):
         if _sign_at(p, lo) == 0 or (lo < hi and count_roots(p, lo, hi) != 0):
             return False
@@ -307,7 +305,7 @@ def _s_star_ok(nums: list[Any], den: Any, w: int | None, q: int, star: Any) -> b
         return False
     others = {}
     for p in (*(_odd_part(p) for p in nums if p != 0), _sqfree(den)):
-        while p.degree() >= 1 and divmod(p, g)[1] == 0:
+        while p.degree() >= 1 and divmod(p, g)[1].degree() < 0:
             p = p // g
         if p.degree() >= 1:
             others[tuple(p.coeffs())] = p
@@ -359,7 +357,7 @@ def _check_kronecker(c: ThresholdClaim) -> bool:
         product = [x * y for x in product for y in f.rhs]  # row-major ⊗
     if product != list(c.rhs) or not all(check_threshold(f) for f in factors):
         return False
-    return c.eps.hi >= max(f.eps.hi for f in factors) and c.eps.lo == factors[b].eps.lo
+    return bool(c.eps.hi >= max(f.eps.hi for f in factors) and c.eps.lo == factors[b].eps.lo)
 
 
 # ------------------------------------------------------------------------------ cover

@@ -151,6 +151,20 @@ def _max_exact(vals: list[arb]) -> arb:
     return best
 
 
+#: Upper bounds of t0^d below 2^-TINY_BITS are replaced by 2^-TINY_BITS (a tiny t0 made
+#: the exact ends of t0^d enormous, issue 11; the lemma's test loses nothing by it).
+TINY_BITS = 4096
+
+
+def _small_upper(x: arb) -> Fraction:
+    """A rational upper bound of the finite ball x: its exact upper end, or 2^-TINY_BITS
+    when arb proves x < 2^-TINY_BITS (so that the bound stays small)."""
+    cap = Fraction(1, 1 << TINY_BITS)
+    if x < arb(to_fmpq(cap)):
+        return cap
+    return arb_to_fraction_interval(x)[1]
+
+
 def lemma_row_sum_bound(metric: FiniteMetric, t0: Fraction, prec: int = 128) -> Fraction:
     """A rational e ≥ max_i Σ_{j≠i} t0^{d(i, j)}: exact integer counts of each distance per
     row (``np.bincount``) times rational upper bounds of t0^d, summed in ``fmpq_mat``.
@@ -165,7 +179,7 @@ def lemma_row_sum_bound(metric: FiniteMetric, t0: Fraction, prec: int = 128) -> 
     rows = np.unique(np.bincount(codes, minlength=n * k).reshape(n, k), axis=0)
     with workprec(prec):
         lt = arb(to_fmpq(t0)).log()
-        ups = [Fraction(0) if v.coef == 0 else arb_to_fraction_interval((lt * v.ball()).exp())[1]
+        ups = [Fraction(0) if v.coef == 0 else _small_upper((lt * v.ball()).exp())
                for v in metric.values]
     prod = fmpq_mat(fmpz_mat(len(rows), k, [int(x) for x in rows.ravel()])) * fmpq_mat(
         k, 1, [to_fmpq(u) for u in ups])

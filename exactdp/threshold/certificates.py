@@ -23,6 +23,7 @@ of :mod:`exactdp.threshold.lemmas`, coverage of [eps_upper, −ln t0]).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -67,6 +68,8 @@ __all__ = [
     "SpdPointCertificate",
     "SpdCoverCertificate",
     "TAYLOR_ORDER",
+    "SPD_EPS_DISTANCE_LIMIT",
+    "spd_eps_in_range",
     "s_enclosure_of_eps",
     "claims_failure",
     "fail_matches",
@@ -77,6 +80,9 @@ __all__ = [
 
 #: Number K of Taylor terms of the SPD cover's ranges.
 TAYLOR_ORDER = 3
+#: The SPD checks enclose e^{-ε·d} by exact rationals (about 1.44·ε·d bits): a node, piece
+#: or point with ε·max d above this is not proved (``verify()`` returns False fast).
+SPD_EPS_DISTANCE_LIMIT = 2**22
 
 
 @proved_by("prop9_ball_symmetric")
@@ -129,6 +135,19 @@ def _rhs_of(rhs: Any, n: int) -> tuple[Fraction, ...]:
     if not all(isinstance(v, Fraction) for v in out):
         raise InvalidArgument("rhs: the right-hand side must be exact Fractions.")
     return out
+
+
+def spd_eps_in_range(metric: FiniteMetric, *eps: Fraction) -> bool:
+    """Every ε satisfies 0 ≤ ε and ε·max d ≤ :data:`SPD_EPS_DISTANCE_LIMIT` (the SPD
+    checks' exact enclosures of e^{-ε·d} stay small); False for a non-finite distance.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> spd_eps_in_range(line(3), Fraction(1)), spd_eps_in_range(line(3), Fraction(10**9))
+    (True, False)
+    """
+    dmax = max((v.float_bounds()[1] for v in metric.values), default=0.0)
+    return math.isfinite(dmax) and all(isinstance(e, Fraction) and 0 <= e and e * Fraction(dmax)
+                                       <= SPD_EPS_DISTANCE_LIMIT for e in eps)
 
 
 def _kernel_verify(cert: Any) -> bool:
@@ -408,7 +427,7 @@ class KroneckerThresholdCertificate:
 
 @dataclass(frozen=True)
 class SpdPointCertificate:
-    """z_i(eps) < 0 at one point: |z − y| ≤ ‖r‖₂/λ (λ ≤ λ_min), and y_i + that < 0.
+    """z_i(eps) ≤ upper and < 0 at one point: |z − y| ≤ ‖r‖₂/λ (λ ≤ λ_min), y_i + that ≤ upper, < 0.
 
     Dense metrics carry the Cholesky shift ``sigma`` of the λ bound, which ``verify()``
     re-proves with exact integer arithmetic; grids recompute the lattice symbol bound.
@@ -443,6 +462,8 @@ class SpdPointCertificate:
             return False
 
     def _verify(self) -> bool:
+        if not spd_eps_in_range(self.metric, self.eps):
+            return False
         prov = provider_for(self.metric)
         if self.lam <= 0 or not 0 <= self.index < self.metric.n:
             return False
@@ -454,15 +475,24 @@ class SpdPointCertificate:
                 return False
         elif not exact_lambda_check(self.metric, self.eps, self.sigma, self.lam):
             return False
+        if (upper := _finite_upper(self.upper)) is None:
+            return False
         b, brad = rhs_float(self.rhs)
         values = list(self.metric.values)
         if isinstance(prov, DenseProvider):
             Y = taylor_vectors(prov, values, b, self.eps, self.eps, 0)
             return exact_piece_check(self.metric, self.rhs, self.eps, self.eps, 0, self.lam, Y,
-                                     upper_index=self.index)
+                                     upper_index=self.index, upper=upper)
         y, err = point_bounds(prov, values, b, brad, self.eps, self.lam)
         up = float(succ(y[self.index] + err))
-        return up < 0
+        return up < 0 and Fraction(up) <= upper
+
+
+def _finite_upper(upper: Any) -> Fraction | None:
+    """``upper`` exactly; None (reject) unless a finite float, int or Fraction (not bool)."""
+    ok = isinstance(upper, (float, int, Fraction)) and not isinstance(upper, bool)
+    return Fraction(upper) if ok and (not isinstance(upper, float) or math.isfinite(upper)) \
+        else None
 
 
 @dataclass(frozen=True)
@@ -538,6 +568,9 @@ class SpdCoverCertificate:
         if self.order < 0 or not cover_frame_holds(
                 self.metric, self.rhs, self.eps_lower, self.eps_upper, self.fail, self.t0,
                 [(a, b) for a, b, _ in self.pieces]):
+            return False
+        if not spd_eps_in_range(self.metric, *(e for e, _, _ in self.nodes),
+                                *(x for a, b, _ in self.pieces for x in (a, b))):
             return False
         prov = provider_for(self.metric)
         if isinstance(prov, GridProvider):

@@ -116,7 +116,7 @@ def exact_hist_product(codes: np.ndarray, n: int, k: int, v: list[int],
 @proved_by("spd_cover_bounds")
 def exact_piece_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction,
                       b: Fraction, K: int, lam: Fraction, Y: np.ndarray,
-                      upper_index: int | None = None) -> bool:
+                      upper_index: int | None = None, upper: Fraction | None = None) -> bool:
     """Re-prove a Taylor piece with exact integer arithmetic (no rounding analysis).
 
     The Taylor vectors are rounded to dyadics y_k (grid 2^-58); the entries of Φ_j and
@@ -129,7 +129,8 @@ def exact_piece_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fracti
     as :func:`exactdp.threshold.taylor.taylor_piece` (``proofs/spd_cover_bounds.py``), independent arithmetic.
 
     With ``upper_index = i`` (a point, K = 0) it decides instead y_i + ‖r̄‖₂/λ < 0, i.e.
-    that z_i(a) < 0.
+    that z_i(a) < 0; with ``upper`` as well, also that y_i + ‖r̄‖₂/λ ≤ upper, i.e. that
+    z_i(a) ≤ upper.
     """
     n = metric.n
     if n > 1 << 22 or lam <= 0 or K < 0 or b < a:
@@ -200,8 +201,13 @@ def exact_piece_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fracti
         if K != 0 or a != b:
             return False
         neg = -yint[0][upper_index]
-        return neg > 0 and neg * neg * zden * zden * lam_n * lam_n > \
-            sum_r2 * (1 << _SY) ** 2 * lam_d * lam_d
+        if not (neg > 0 and neg * neg * zden * zden * lam_n * lam_n >
+                sum_r2 * (1 << _SY) ** 2 * lam_d * lam_d):
+            return False
+        if upper is None:
+            return True
+        g = Fraction(upper) - Fraction(yint[0][upper_index], 1 << _SY)  # upper − y_i ≥ ‖r̄‖₂/λ
+        return g >= 0 and g * g * zden * zden * lam_n * lam_n >= sum_r2 * lam_d * lam_d
     lmin = None
     for i in range(n):
         L = yint[0][i] * oq**K
