@@ -220,8 +220,6 @@ def bernoulli_theta_expr(p: Fraction, q: Fraction, eps: sympy.Expr) -> tuple[sym
     big_e = sympy.exp(eps)
     cond_a = exact_sign(P - Q * big_e) is Sign.POSITIVE
     cond_b = exact_sign((1 - Q) - (1 - P) * big_e) is Sign.POSITIVE
-    u_a = (big_e * (1 - Q) - (1 - P)) / (P - Q * big_e)
-    u_b = (big_e * P - Q) / ((1 - Q) - (1 - P) * big_e)
     if cond_a and cond_b:
         # both denominators are positive: compare the cross products
         cross = (big_e * (1 - Q) - (1 - P)) * ((1 - Q) - (1 - P) * big_e) - (big_e * P - Q) * (
@@ -234,9 +232,12 @@ def bernoulli_theta_expr(p: Fraction, q: Fraction, eps: sympy.Expr) -> tuple[sym
         branch = "B"
     else:
         return sympy.Integer(0), "none"
-    # factor over a symbol: sympy would treat e^ε as the polynomial E**ε (degree 10⁴ at ε = 10⁴)
-    x = sympy.Dummy("E", positive=True)
-    u = sympy.factor(sympy.together((u_a if branch == "A" else u_b).subs(big_e, x))).subs(x, big_e)
+    # factor in a symbol x standing for e^ε, then put e^ε in: factoring in e^ε itself treats
+    # e^10000 as the polynomial E**10000 (degree 10⁴, a hang at ε = 10⁴)
+    x = sympy.Dummy("x", positive=True)
+    u_x = ((x * (1 - Q) - (1 - P)) / (P - Q * x) if branch == "A"
+           else (x * P - Q) / ((1 - Q) - (1 - P) * x))
+    u = sympy.factor(sympy.together(u_x)).subs(x, big_e)
     return 1 / sympy.log(u), branch
 
 
