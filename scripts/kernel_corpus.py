@@ -30,6 +30,7 @@ from exactdp.kernel.linear_json import read_linear, write_linear
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import cycle, from_graph, grid, line, sum_query
 from exactdp.spaces.metrics.claims import kronecker_claim_error
+from exactdp.testing.oracle import solution_at_t
 
 ROOT = Path(__file__).resolve().parents[1]
 mpmath.mp.dps = 60
@@ -65,17 +66,10 @@ def true_solution(metric, t, rhs) -> list:
     """x with Φx = b: exact Fractions at rational t, 60-digit mpmath at ε = 1/2."""
     n = metric.n
     b = [F(1)] * n if rhs is None else [F(v) for v in rhs]
-    if t is not None:
-        tt = F(t)
-        A = [[tt ** int(metric.distance(i, j).coef) for j in range(n)] + [b[i]] for i in range(n)]
-        for c in range(n):
-            p = next(r for r in range(c, n) if A[r][c] != 0)
-            A[c], A[p] = A[p], A[c]
-            for r in range(n):
-                if r != c and A[r][c] != 0:
-                    f = A[r][c] / A[c][c]
-                    A[r] = [x - f * y for x, y in zip(A[r], A[c])]
-        return [A[i][n] / A[i][i] for i in range(n)]
+    if t is not None:  # exact Fraction elimination (exactdp.testing.oracle, no exactdp solver)
+        x = solution_at_t(metric, b, F(t))
+        assert x is not None, "Φ is singular here"
+        return list(x)
     def dist(i: int, j: int):
         d = metric.distance(i, j)
         return mpmath.mpf(d.coef.numerator) / d.coef.denominator * mpmath.sqrt(d.radicand)

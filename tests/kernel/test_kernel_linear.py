@@ -25,6 +25,7 @@ from exactdp.kernel.jsonio import dumps
 from exactdp.kernel.verify import verify_document, verify_json
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import cycle, grid, line, sum_query
+from exactdp.testing.oracle import solution_at_t
 
 # (metric, t or None for ε = 1/2, rhs or None for ones, method, expected kind)
 CASES = [
@@ -48,17 +49,9 @@ def _truth(metric, t, rhs) -> bool:
     """Independent: does Φx = b have a solution x ≥ 0 (Φ nonsingular on these instances)?"""
     n = metric.n
     b = [F(1)] * n if rhs is None else [F(v) for v in rhs]
-    if t is not None:
-        tt = F(t)
-        A = [[tt ** int(metric.distance(i, j).coef) for j in range(n)] + [b[i]] for i in range(n)]
-        for c in range(n):
-            p = next(r for r in range(c, n) if A[r][c] != 0)
-            A[c], A[p] = A[p], A[c]
-            for r in range(n):
-                if r != c and A[r][c] != 0:
-                    f = A[r][c] / A[c][c]
-                    A[r] = [x - f * y for x, y in zip(A[r], A[c])]
-        x = [A[i][n] / A[i][i] for i in range(n)]
+    if t is not None:  # exact Fraction elimination (exactdp.testing.oracle, no exactdp solver)
+        x = solution_at_t(metric, b, F(t))
+        assert x is not None
         return all(v >= 0 for v in x)
     mpmath.mp.dps = 60
     d = [[mpmath.mpf(float(metric.distance(i, j))) for j in range(n)] for i in range(n)]
