@@ -1,51 +1,6 @@
 """Re-export of :mod:`exactdp.testing.strategies` (the public path ``exactdp.strategies`` stays)."""
 
-from exactdp.testing.strategies import (
-    box_unions,
-    boxes,
-    cycle_metrics,
-    discrete_distributions,
-    discrete_metrics,
-    graph_metrics,
-    grid_metrics,
-    levels,
-    line_metrics,
-    matrix_metrics,
-    mechanism_rows,
-    metrics,
-    nonprivate_mechanism_rows,
-    point_sets,
-    points,
-    populations,
-    priors,
-    private_mechanism_rows,
-    rational_eps,
-    rational_t,
-    secret_pairs,
-    star_metrics,
-)
+from exactdp.testing import strategies as _home
+from exactdp.testing.strategies import *  # noqa: F403 - the home module's __all__ is the list
 
-__all__ = [
-    "graph_metrics",
-    "line_metrics",
-    "cycle_metrics",
-    "star_metrics",
-    "grid_metrics",
-    "discrete_metrics",
-    "matrix_metrics",
-    "metrics",
-    "priors",
-    "rational_t",
-    "rational_eps",
-    "levels",
-    "mechanism_rows",
-    "private_mechanism_rows",
-    "nonprivate_mechanism_rows",
-    "discrete_distributions",
-    "secret_pairs",
-    "populations",
-    "points",
-    "point_sets",
-    "boxes",
-    "box_unions",
-]
+__all__ = list(_home.__all__)

@@ -1,52 +1,11 @@
 """Testing helpers for users' own property tests: hypothesis strategies (needs ``hypothesis``)
-and an independent exact ground-truth oracle for small instances (:mod:`exactdp.testing.oracle`)."""
+and an independent exact ground-truth oracle for small instances (:mod:`exactdp.testing.oracle`).
 
-from exactdp.testing.strategies import (
-    box_unions,
-    boxes,
-    cycle_metrics,
-    discrete_distributions,
-    discrete_metrics,
-    graph_metrics,
-    grid_metrics,
-    levels,
-    line_metrics,
-    matrix_metrics,
-    mechanism_rows,
-    metrics,
-    nonprivate_mechanism_rows,
-    point_sets,
-    points,
-    populations,
-    priors,
-    private_mechanism_rows,
-    rational_eps,
-    rational_t,
-    secret_pairs,
-    star_metrics,
-)
+Every strategy of :mod:`exactdp.testing.strategies` is importable from here (and from the older
+public path ``exactdp.strategies``), e.g. ``from exactdp.testing import metrics, priors``.
+"""
 
-__all__ = [
-    "graph_metrics",
-    "line_metrics",
-    "cycle_metrics",
-    "star_metrics",
-    "grid_metrics",
-    "discrete_metrics",
-    "matrix_metrics",
-    "metrics",
-    "priors",
-    "rational_t",
-    "rational_eps",
-    "levels",
-    "mechanism_rows",
-    "private_mechanism_rows",
-    "nonprivate_mechanism_rows",
-    "discrete_distributions",
-    "secret_pairs",
-    "populations",
-    "points",
-    "point_sets",
-    "boxes",
-    "box_unions",
-]
+from exactdp.testing import strategies as strategies
+from exactdp.testing.strategies import *  # noqa: F403 - the strategies' own __all__ is the list
+
+__all__ = list(strategies.__all__)
