@@ -428,9 +428,9 @@ def residual_enclosure_arb(
 
     >>> from flint import arb, arb_mat
     >>> A = arb_mat([[2, 1], [1, 3]])
-    >>> R = arb_mat([[0.6, -0.2], [-0.2, 0.4]])
-    >>> x = residual_enclosure_arb(A, arb_mat([[1], [1.75]]), R, [arb(0.25), arb(2) / 5], 64)
-    >>> bool(x[0].contains(arb(0.25))), bool(x[1].contains(arb(0.5))), bool(x[1].rad() < 0.2)
+    >>> R = arb_mat([[arb(3) / 5, -arb(1) / 5], [-arb(1) / 5, arb(2) / 5]])  # any R is sound
+    >>> x = residual_enclosure_arb(A, arb_mat([[1], [arb(7) / 4]]), R, [arb(1) / 4, arb(2) / 5], 64)
+    >>> bool(x[0].contains(arb(1) / 4)), bool(x[1].contains(arb(1) / 2)), bool(x[1].rad() < 0.2)
     (True, True, True)
     """
     n = A.nrows()
