@@ -132,8 +132,10 @@ def mutate(tree: ast.Module, index: int) -> ast.Module:
 
 
 #: What ``--pytest`` runs on a corpus survivor: the kernel's unit tests (in-memory claims of
-#: every type, round trips, fresh-process CLI) — the corpus covers the JSON path.
+#: every type, round trips; the fresh-process tests are skipped) — the corpus covers the JSON
+#: path of the linear kinds; the threshold kinds are covered by test_kernel_threshold.py only.
 PYTEST_TARGETS = [str(ROOT / "tests" / "kernel" / "test_kernel_linear.py"),
+                  str(ROOT / "tests" / "kernel" / "test_kernel_threshold.py"),
                   str(ROOT / "tests" / "kernel" / "test_kernel_jsonio.py"),
                   str(ROOT / "tests" / "kernel" / "test_kernel_question.py")]
 
