@@ -160,6 +160,22 @@ def _kernel_verify(cert: Any) -> bool:
     return check_threshold(claim)
 
 
+def _kernel_or_python(cert: Any) -> bool:
+    """The kernel's check; a certificate with a part that has no kernel form (its
+    ``threshold_claim()`` raises InvalidArgument) is checked by the same rules in Python
+    (its ``_verify()``). False, never an exception, when malformed."""
+    try:
+        claim = cert.threshold_claim()
+    except InvalidArgument:
+        try:
+            return bool(cert._verify())
+        except REJECTED_ERRORS:
+            return False
+    except REJECTED_ERRORS:
+        return False
+    return check_threshold(claim)
+
+
 def threshold_certificate_from_json(doc: Any) -> Any:
     """Rebuild a threshold certificate from its JSON document (parsed or text).
 
@@ -317,16 +333,7 @@ class CoverCertificate:
 
         Never raises: a malformed certificate is rejected.
         """
-        try:
-            self.threshold_claim()
-        except InvalidArgument:
-            try:
-                return self._verify()
-            except REJECTED_ERRORS:
-                return False
-        except REJECTED_ERRORS:
-            return False
-        return _kernel_verify(self)
+        return _kernel_or_python(self)
 
     def _verify(self) -> bool:
         if not cover_frame_holds(self.metric, self.rhs, self.eps_lower, self.eps_upper,
@@ -382,16 +389,7 @@ class KroneckerThresholdCertificate:
         A factor certificate without a kernel form (the SPD Taylor cover) is checked by
         the same rules in Python (:meth:`_verify`). Never raises.
         """
-        try:
-            self.threshold_claim()
-        except InvalidArgument:
-            try:
-                return self._verify()
-            except REJECTED_ERRORS:
-                return False
-        except REJECTED_ERRORS:
-            return False
-        return _kernel_verify(self)
+        return _kernel_or_python(self)
 
     def _verify(self) -> bool:
         if not isinstance(self.metric, FiniteMetric) or not self.factor_results:
