@@ -146,3 +146,23 @@ class NoNoiseNeeded(ExactDPError, ValueError):
     def __init__(self, message: str, evidence: Any = None) -> None:
         super().__init__(message)
         self.evidence = evidence
+
+
+class InvalidChannel(InvalidMechanism):
+    """A channel matrix that is not row-stochastic, is empty, or does not fit its partner."""
+
+
+class InvalidGainFunction(InvalidArgument):
+    """A gain/loss matrix of the wrong shape, with non-finite entries, or a bad radius."""
+
+
+class LPNotCertified(ExactDPError, ArithmeticError):
+    """A float LP answer whose active set could not be turned into an exact certificate."""
+
+
+class CrosscheckFailed(ExactDPError, AssertionError):
+    """A float implementation disagrees with exactdp (raised by ``assert_matches_exact`` with the
+    smallest failing case and a float-vs-exact diff); ``case`` and ``result`` hold them."""
+
+    case: Any = None
+    result: Any = None

@@ -1,0 +1,298 @@
+"""Capacities: the largest leakage of a channel over all priors, with the maximising prior.
+
+* :func:`multiplicative_bayes_capacity` — ML(C) = Σ_y max_x C[x][y], attained at the
+  uniform prior (exact; log2 of it in bits, labelled);
+* :func:`additive_bayes_capacity` — max_π (V[π, C] − V(π)). Exact for small channels by
+  the *sub-uniform rule* (``proofs/qif_capacities.py``): the maximum is attained at a prior
+  uniform on a non-empty subset S of secrets, where it equals (Σ_y max_{x∈S} C[x][y] − 1)/|S|,
+  so a search over the 2^n − 1 subsets is exact. Above ``max_exact`` secrets: certified
+  bounds (a greedy subset below, max_k (min(ML, k) − 1)/k above);
+* :func:`g_capacity` — additive or multiplicative g-capacity for one gain function, exact
+  for small channels: V_g[π, C] = max over strategies σ: y ↦ w of a_σ·π (a_σ[x] =
+  Σ_y C[x][y] g(σ(y), x)), so the capacity is the largest of |W|^|Y| small exact LPs
+  (the multiplicative one after the Charnes–Cooper substitution ρ = π / V_g(π)).
+
+Each result carries the witness prior; ``verify()`` recomputes the leakage at the witness
+exactly (it must equal the value) and re-derives the maximum independently.
+
+Examples
+--------
+>>> C = [["3/4", "1/4"], ["1/4", "3/4"]]
+>>> M = multiplicative_bayes_capacity(C)
+>>> M.value, M.witness, M.verify()
+(Fraction(3, 2), (Fraction(1, 2), Fraction(1, 2)), True)
+>>> additive_bayes_capacity(C).value
+Fraction(1, 4)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from exactdp.algebra.lp import solve_lp
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_sympy
+from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidGainFunction
+from exactdp.kernel.jsonio import write_enclosure, write_rational
+from exactdp.kinds import proved_by
+from exactdp.qif.channel import Matrix, read_channel
+from exactdp.qif.gain import GainFunction
+from exactdp.qif.measures import (
+    additive_leakage,
+    log2_enclosure,
+    multiplicative_leakage,
+    write_matrix,
+)
+
+__all__ = ["Capacity", "multiplicative_bayes_capacity", "additive_bayes_capacity", "g_capacity",
+           "subuniform_value"]
+
+#: Largest number of secrets for the exact subset search of the additive Bayes capacity.
+MAX_EXACT_SECRETS = 14
+#: Largest number of strategies |W|^|Y| for the exact g-capacity.
+MAX_STRATEGIES = 4096
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """A capacity: exact ``value`` (None when only bounded) inside ``bounds``, with its witness.
+
+    Attributes
+    ----------
+    measure : str
+        "multiplicative-bayes", "additive-bayes", "additive-g" or "multiplicative-g".
+    value : Fraction | None
+        The exact capacity (a ratio for multiplicative measures), or None.
+    bounds : Enclosure
+        Contains the capacity (degenerate when exact).
+    witness : tuple of Fraction
+        A prior whose leakage is ``bounds.lo`` (the maximiser when exact).
+    bits : Enclosure | None
+        Multiplicative measures: certified log2 of the ratio (bits); ``log2_ratio`` exact.
+    method : str
+        "closed-form", "subsets", "bounds" or "strategies-lp".
+    channel : exact matrix; gain : GainFunction or None
+    """
+
+    measure: str
+    value: Fraction | None
+    bounds: Enclosure
+    witness: tuple[Fraction, ...]
+    method: str
+    channel: Matrix
+    gain: GainFunction | None = None
+
+    @property
+    def log2_ratio(self) -> sympy.Expr | None:
+        """log2 of an exact multiplicative capacity, in bits (a closed form)."""
+        if self.value is None or not self.measure.startswith("multiplicative"):
+            return None
+        return sympy.log(to_sympy(self.value)) / sympy.log(2)
+
+    @property
+    def bits(self) -> Enclosure | None:
+        if not self.measure.startswith("multiplicative") or self.bounds.lo <= 0:
+            return None
+        return Enclosure(log2_enclosure(self.bounds.lo).lo, log2_enclosure(self.bounds.hi).hi)
+
+    def leakage_at_witness(self) -> Fraction:
+        """The leakage of the channel at the witness prior, recomputed exactly."""
+        g = self.gain if self.gain is not None else GainFunction.identity(len(self.channel))
+        fn = additive_leakage if self.measure.startswith("additive") else multiplicative_leakage
+        return fn(g, self.channel, self.witness).value
+
+    def verify(self) -> bool:
+        """Witness attains ``bounds.lo``; the maximum is re-derived independently."""
+        if self.leakage_at_witness() != self.bounds.lo:
+            return False
+        if self.value is not None and self.bounds.lo != self.bounds.hi:
+            return False
+        if self.measure == "multiplicative-bayes":
+            return self.bounds.hi == sum((max(col) for col in zip(*self.channel)), Fraction(0))
+        if self.measure == "additive-bayes":
+            if self.method == "subsets":
+                return self.bounds.hi == _best_subset(self.channel)[0]
+            return self.bounds.hi == _additive_upper(self.channel)
+        assert self.gain is not None
+        return self.bounds.hi == _strategies(self.measure, self.gain, self.channel)[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON.
+
+        >>> multiplicative_bayes_capacity([[1, 0], [0, 1]]).to_json()["value"]
+        '2'
+        """
+        return {"measure": self.measure, "method": self.method,
+                "value": None if self.value is None else write_rational(self.value),
+                "bounds": write_enclosure(self.bounds),
+                "witness": [write_rational(p) for p in self.witness],
+                "channel": write_matrix(self.channel),
+                "gain": None if self.gain is None else self.gain.to_json()}
+
+
+def multiplicative_bayes_capacity(channel: Any) -> Capacity:
+    """ML(C) = Σ_y max_x C[x][y] (a ratio; log2 in bits), attained at the uniform prior."""
+    C = read_channel(channel)
+    value = sum((max(col) for col in zip(*C)), Fraction(0))
+    n = len(C)
+    return Capacity("multiplicative-bayes", value, Enclosure(value, value),
+                    tuple([Fraction(1, n)] * n), "closed-form", C)
+
+
+@proved_by("qif_capacities")
+def subuniform_value(C: Matrix, S: tuple[int, ...]) -> Fraction:
+    """Additive Bayes leakage at the prior uniform on S: (Σ_y max_{x∈S} C[x][y] − 1)/|S|.
+
+    The sub-uniform rule of ``proofs/qif_capacities.py``: the additive Bayes capacity is the
+    largest of these values.
+
+    >>> subuniform_value(((1, 0), (0, 1)), (0, 1))
+    Fraction(1, 2)
+    """
+    total = sum((max(C[x][y] for x in S) for y in range(len(C[0]))), Fraction(0))
+    return (total - 1) / len(S)
+
+
+def _best_subset(C: Matrix) -> tuple[Fraction, tuple[int, ...]]:
+    """max over non-empty S of :func:`subuniform_value` (column maxima built up by bitmask)."""
+    n, m = len(C), len(C[0])
+    colsum = [Fraction(0)] * (1 << n)          # Σ_y max_{x∈S} C[x][y], S as a bitmask
+    colmax: list[tuple[Fraction, ...]] = [()] * (1 << n)
+    best: tuple[Fraction, int] = (Fraction(0), 1)
+    for mask in range(1, 1 << n):
+        low = (mask & -mask).bit_length() - 1
+        rest = mask & (mask - 1)
+        row = C[low]
+        cur = row if rest == 0 else tuple(max(a, b) for a, b in zip(colmax[rest], row))
+        colmax[mask] = cur
+        colsum[mask] = sum(cur, Fraction(0)) if m else Fraction(0)
+        if rest:
+            v = (colsum[mask] - 1) / mask.bit_count()
+            if v > best[0]:
+                best = (v, mask)
+    mask = best[1]
+    return best[0], tuple(x for x in range(n) if mask >> x & 1)
+
+
+def _additive_upper(C: Matrix) -> Fraction:
+    ml = sum((max(col) for col in zip(*C)), Fraction(0))
+    return max((min(ml, Fraction(k)) - 1) / k for k in range(1, len(C) + 1))
+
+
+def _greedy(C: Matrix) -> tuple[Fraction, tuple[int, ...]]:
+    n = len(C)
+    best: tuple[Fraction, tuple[int, ...]] = (Fraction(0), (0,))
+    for start in range(n):
+        S = [start]
+        while len(S) < n:
+            cand = max((x for x in range(n) if x not in S),
+                       key=lambda x: subuniform_value(C, (*S, x)))
+            S.append(cand)
+            v = subuniform_value(C, tuple(S))
+            if v > best[0]:
+                best = (v, tuple(sorted(S)))
+    return best
+
+
+def _uniform_on(S: tuple[int, ...], n: int) -> tuple[Fraction, ...]:
+    return tuple(Fraction(1, len(S)) if x in S else Fraction(0) for x in range(n))
+
+
+def additive_bayes_capacity(channel: Any, *, max_exact: int = MAX_EXACT_SECRETS) -> Capacity:
+    """max_π V[π, C] − V(π): exact by the sub-uniform rule up to ``max_exact`` secrets.
+
+    Above it, certified bounds (``value`` None): a greedy sub-uniform prior (its leakage is
+    the lower bound, it is the witness) and max_k (min(ML, k) − 1)/k above.
+
+    >>> r = additive_bayes_capacity([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    >>> r.value, r.witness, r.verify()       # (3 − 1)/3 at the uniform prior
+    (Fraction(2, 3), (Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)), True)
+    """
+    C = read_channel(channel)
+    n = len(C)
+    if n <= max_exact:
+        value, S = _best_subset(C)
+        return Capacity("additive-bayes", value, Enclosure(value, value), _uniform_on(S, n),
+                        "subsets", C)
+    lo, S = _greedy(C)
+    hi = _additive_upper(C)
+    return Capacity("additive-bayes", lo if lo == hi else None, Enclosure(lo, hi),
+                    _uniform_on(S, n), "bounds", C)
+
+
+def _strategy_lp(measure: str, gain: GainFunction, a: list[Fraction]
+                 ) -> tuple[Fraction, tuple[Fraction, ...]]:
+    """Exact LP for one strategy σ (its vector a); returns (value, maximising prior)."""
+    n, W = gain.n_secrets, gain.n_actions
+    G = gain.rows
+    sgn = -1 if gain.is_loss else 1
+    if measure == "multiplicative-g":
+        # max a·ρ s.t. G_w·ρ + s_w = 1, ρ, s ≥ 0   (as min −a·ρ)
+        A = [list(G[w]) + [Fraction(int(k == w)) for k in range(W)] for w in range(W)]
+        res = solve_lp(A, [Fraction(1)] * W, [-v for v in a] + [Fraction(0)] * W)
+        assert res.x is not None and res.value is not None
+        rho = res.x[:n]
+        total = sum(rho, Fraction(0))
+        return -res.value, tuple(r / total for r in rho)
+    # additive, gain: max a·π − t with G_w·π ≤ t; loss: max t − a·π with ℓ_w·π ≥ t.
+    # variables π (n), t⁺, t⁻, slacks s_w; rows: sgn·(G_w·π − t) + s_w = 0, Σπ = 1.
+    A = [[sgn * v for v in G[w]] + [Fraction(-sgn), Fraction(sgn)]
+         + [Fraction(int(k == w)) for k in range(W)] for w in range(W)]
+    A.append([Fraction(1)] * n + [Fraction(0)] * (2 + W))
+    b = [Fraction(0)] * W + [Fraction(1)]
+    c = [-sgn * v for v in a] + [Fraction(sgn), Fraction(-sgn)] + [Fraction(0)] * W
+    res = solve_lp(A, b, c)
+    assert res.x is not None and res.value is not None
+    return -res.value, tuple(res.x[:n])
+
+
+def _strategies(measure: str, gain: GainFunction, C: Matrix
+                ) -> tuple[Fraction, tuple[Fraction, ...]]:
+    n, m, W = len(C), len(C[0]), gain.n_actions
+    cols = [y for y in range(m) if any(C[x][y] for x in range(n))]
+    if W ** len(cols) > MAX_STRATEGIES:
+        raise InstanceTooLarge(
+            f"the exact g-capacity enumerates |W|^|Y| = {W}^{len(cols)} strategies "
+            f"(> {MAX_STRATEGIES}); use a smaller channel or gain."
+        )
+    best: tuple[Fraction, tuple[Fraction, ...]] | None = None
+    for sigma in itertools.product(range(W), repeat=len(cols)):
+        a = [sum((C[x][y] * gain.rows[w][x] for y, w in zip(cols, sigma)), Fraction(0))
+             for x in range(n)]
+        v, pi = _strategy_lp(measure, gain, a)
+        if best is None or v > best[0]:
+            best = (v, pi)
+    assert best is not None
+    return best
+
+
+def g_capacity(gain: Any, channel: Any, kind: str = "additive") -> Capacity:
+    """Exact additive or multiplicative g-capacity of a small channel, with its witness prior.
+
+    Multiplicative capacity needs a gain (not a loss) with entries ≥ 0.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> g = GainFunction.distance_gain(line(3), 2)
+    >>> r = g_capacity(g, [["1/2", "1/2", 0], [0, "1/2", "1/2"], [0, 0, 1]], "multiplicative")
+    >>> r.value, r.verify()      # = the Bayes capacity 1/2 + 1/2 + 1 (the miracle bound)
+    (Fraction(2, 1), True)
+    """
+    C = read_channel(channel)
+    if not isinstance(gain, GainFunction):
+        gain = GainFunction.from_matrix(gain)
+    gain.check_secrets(len(C))
+    if kind not in ("additive", "multiplicative"):
+        raise InvalidArgument(f"Got kind={kind!r}; use 'additive' or 'multiplicative'.")
+    measure = f"{kind}-g"
+    if kind == "multiplicative" and (gain.is_loss or any(v < 0 for r in gain.rows for v in r)):
+        raise InvalidGainFunction(
+            "the exact multiplicative g-capacity needs a gain with entries ≥ 0 (not a loss); "
+            "use kind='additive'."
+        )
+    value, pi = _strategies(measure, gain, C)
+    return Capacity(measure, value, Enclosure(value, value), pi, "strategies-lp", C, gain)

@@ -1,0 +1,178 @@
+"""Channel algebra: cascade, parallel composition, post-processing, and the refinement order.
+
+* :func:`cascade` — A·B (the output of A is the input of B);
+* :func:`post_process` — C·R for a channel R from C's outputs (a remap);
+* :func:`parallel` — (A ∥ B)[x][(y, z)] = A[x][y]·B[x][z] (both run on the same secret);
+* :func:`is_refined_by` — decide exactly whether B = A·R for some channel R ("A ⊑ B": B is
+  a post-processing of A, so B leaks no more than A for every prior and gain function).
+  The question is the feasibility of an LP in the |Y_A|·|Y_B| entries of R, decided by the
+  exact simplex of :mod:`exactdp.algebra.lp`. Yes: the certificate is R (``verify()``
+  re-checks R ≥ 0, R·1 = 1, A·R = B exactly). No: a Farkas vector w (over the equations of
+  the LP, rebuilt independently in ``verify()``) with Aᵀw ≥ 0 and b·w < 0.
+
+Examples
+--------
+>>> A = [["1/2", "1/2"], [0, 1]]
+>>> r = is_refined_by(A, [[1], [1]])        # the constant channel refines everything
+>>> r.refined, r.verify()
+(True, True)
+>>> r = is_refined_by([[1], [1]], A)        # nothing but a constant refines a constant
+>>> r.refined, r.verdict, r.verify()
+(False, <Verdict.FAILS: 'fails'>, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from exactdp.algebra.lp import solve_lp
+from exactdp.errors import InstanceTooLarge, InvalidChannel
+from exactdp.kernel.jsonio import write_rational
+from exactdp.kinds import Verdict
+from exactdp.mechanisms.constructors import from_rows
+from exactdp.mechanisms.mechanism import Mechanism
+from exactdp.qif.channel import Matrix, matmul, read_channel
+from exactdp.qif.measures import write_matrix
+
+__all__ = ["cascade", "post_process", "parallel", "is_refined_by", "Refinement"]
+
+#: Largest number of unknowns |Y_A|·|Y_B| of the exact refinement LP.
+MAX_REFINEMENT_UNKNOWNS = 900
+
+
+def cascade(A: Any, B: Any) -> Mechanism:
+    """The cascade A·B, exactly (an exact :class:`Mechanism`).
+
+    >>> cascade([["1/2", "1/2"]], [[1, 0], ["1/2", "1/2"]]).rows_fraction()
+    [[Fraction(3, 4), Fraction(1, 4)]]
+    """
+    return from_rows(matmul(read_channel(A, "first channel"), read_channel(B, "second channel")),
+                     name="cascade")
+
+
+def post_process(C: Any, R: Any) -> Mechanism:
+    """C·R: the channel C followed by the remap R (rows = C's outputs)."""
+    Cm, Rm = read_channel(C), read_channel(R, "remap")
+    if len(Cm[0]) != len(Rm):
+        raise InvalidChannel(
+            f"the remap has {len(Rm)} rows but the channel has {len(Cm[0])} outputs; a remap "
+            "has one row per output."
+        )
+    return from_rows(matmul(Cm, Rm), name="post-processed")
+
+
+def parallel(A: Any, B: Any) -> Mechanism:
+    """(A ∥ B)[x][(y, z)] = A[x][y]·B[x][z]; outputs are the pairs (y, z) in row-major order.
+
+    >>> parallel([[1, 0], [0, 1]], [["1/2", "1/2"], ["1/2", "1/2"]]).shape
+    (2, 4)
+    """
+    Am, Bm = read_channel(A, "first channel"), read_channel(B, "second channel")
+    if len(Am) != len(Bm):
+        raise InvalidChannel(
+            f"parallel composition needs the same secrets: {len(Am)} rows vs {len(Bm)} rows."
+        )
+    rows = [[a * b for a in ra for b in rb] for ra, rb in zip(Am, Bm)]
+    outputs = [(y, z) for y in range(len(Am[0])) for z in range(len(Bm[0]))]
+    return from_rows(rows, name="parallel", outputs=outputs)
+
+
+def _system(A: Matrix, B: Matrix) -> tuple[list[list[Fraction]], list[Fraction]]:
+    """A·R = B and R·1 = 1 in the unknowns x[y·k + z] = R[y][z]."""
+    n, m, k = len(A), len(A[0]), len(B[0])
+    rows: list[list[Fraction]] = []
+    rhs: list[Fraction] = []
+    for x in range(n):
+        for z in range(k):
+            row = [Fraction(0)] * (m * k)
+            for y in range(m):
+                row[y * k + z] = A[x][y]
+            rows.append(row)
+            rhs.append(B[x][z])
+    for y in range(m):
+        row = [Fraction(0)] * (m * k)
+        for z in range(k):
+            row[y * k + z] = Fraction(1)
+        rows.append(row)
+        rhs.append(Fraction(1))
+    return rows, rhs
+
+
+@dataclass(frozen=True)
+class Refinement:
+    """Whether B = A·R for a channel R, with the exact certificate either way.
+
+    Attributes
+    ----------
+    refined : bool
+    remap : exact matrix or None
+        R (|Y_A| × |Y_B|) when ``refined``.
+    farkas : tuple of Fraction or None
+        When not refined: w with Mᵀw ≥ 0 and b·w < 0 for the LP M·vec(R) = b of the module
+        docstring.
+    A, B : the exact channels.
+    """
+
+    refined: bool
+    remap: Matrix | None
+    farkas: tuple[Fraction, ...] | None
+    A: Matrix
+    B: Matrix
+
+    def __bool__(self) -> bool:
+        return self.refined
+
+    @property
+    def verdict(self) -> Verdict:
+        return Verdict.from_bool(self.refined)
+
+    def verify(self) -> bool:
+        """Re-check the remap (A·R = B, R a channel) or the Farkas vector, exactly."""
+        if self.refined:
+            R = self.remap
+            if R is None or len(R) != len(self.A[0]) or any(len(r) != len(self.B[0]) for r in R):
+                return False
+            if any(v < 0 for r in R for v in r) or any(sum(r, Fraction(0)) != 1 for r in R):
+                return False
+            return matmul(self.A, R) == self.B
+        if self.farkas is None:
+            return False
+        M, b = _system(self.A, self.B)
+        w = self.farkas
+        if len(w) != len(M):
+            return False
+        for j in range(len(M[0])):
+            if sum((M[i][j] * w[i] for i in range(len(M)) if M[i][j]), Fraction(0)) < 0:
+                return False
+        return sum((bi * wi for bi, wi in zip(b, w)), Fraction(0)) < 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"refined": self.refined, "remap": write_matrix(self.remap),
+                "farkas": None if self.farkas is None else [write_rational(v)
+                                                            for v in self.farkas],
+                "A": write_matrix(self.A), "B": write_matrix(self.B)}
+
+
+def is_refined_by(A: Any, B: Any) -> Refinement:
+    """Decide A ⊑ B (B = A·R for some channel R) by an exact LP, certified either way."""
+    Am, Bm = read_channel(A, "A"), read_channel(B, "B")
+    if len(Am) != len(Bm):
+        raise InvalidChannel(
+            f"refinement compares channels on the same secrets: {len(Am)} rows vs {len(Bm)}."
+        )
+    unknowns = len(Am[0]) * len(Bm[0])
+    if unknowns > MAX_REFINEMENT_UNKNOWNS:
+        raise InstanceTooLarge(
+            f"the refinement LP has {unknowns} unknowns (> {MAX_REFINEMENT_UNKNOWNS}); the exact "
+            "simplex is meant for small channels."
+        )
+    M, b = _system(Am, Bm)
+    res = solve_lp(M, b)
+    if res.feasible:
+        assert res.x is not None
+        k = len(Bm[0])
+        R = tuple(tuple(res.x[y * k:(y + 1) * k]) for y in range(len(Am[0])))
+        return Refinement(True, R, None, Am, Bm)
+    return Refinement(False, None, res.farkas, Am, Bm)
