@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.pufferfish.distributions import DiscreteDistribution, bernoulli
 from exactdp.pufferfish.population import Population, User
 from exactdp.pufferfish.secrets import (
     DistributionPair,
@@ -24,7 +24,7 @@ from exactdp.pufferfish.secrets import (
     ValueVsAbsent,
 )
 
-__all__ = ["discrete_distributions", "secret_pairs", "populations"]
+__all__ = ["discrete_distributions", "secret_pairs", "populations", "bernoulli_pairs"]
 
 
 @st.composite
@@ -63,3 +63,22 @@ def populations(draw: st.DrawFn, min_users: int = 0, max_users: int = 3,
         z = draw(st.fractions(min_value=0, max_value=1, max_denominator=4)) if allow_absence else Fraction(1)
         users.append(User(draw(discrete_distributions(max_support=3, max_value=2)), z))
     return Population(users)
+
+
+@st.composite
+def bernoulli_pairs(draw: st.DrawFn, max_denominator: int = 20, allow_absent: bool = True) -> SecretPair:
+    """Bernoulli secret pairs: (Bern(p), Bern(q)) with p ≠ q, or (Bern(p), absent).
+
+    >>> from hypothesis import given
+    >>> @given(bernoulli_pairs())
+    ... def check(pair):
+    ...     assert set(pair.P.support) <= {0, 1}
+    >>> check()
+    """
+    prob = st.fractions(min_value=Fraction(1, max_denominator), max_value=1 - Fraction(1, max_denominator),
+                        max_denominator=max_denominator)
+    p = draw(prob)
+    if allow_absent and draw(st.booleans()):
+        return DistributionVsAbsent(bernoulli(p))
+    q = draw(prob.filter(lambda x: x != p))
+    return DistributionPair(bernoulli(p), bernoulli(q))

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from exactdp.errors import InvalidArgument
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric, cycle, discrete, from_graph, from_matrix, grid, line
 from exactdp.testing.mechanism_strategies import (
@@ -27,7 +28,13 @@ from exactdp.testing.mechanism_strategies import (
     nonprivate_mechanism_rows,
     private_mechanism_rows,
 )
-from exactdp.testing.pufferfish_strategies import discrete_distributions, populations, secret_pairs
+from exactdp.testing.oracle import exponent_matrix, holds_at_t
+from exactdp.testing.pufferfish_strategies import (
+    bernoulli_pairs,
+    discrete_distributions,
+    populations,
+    secret_pairs,
+)
 from exactdp.testing.set_strategies import box_unions, boxes, point_sets, points
 
 __all__ = [
@@ -53,6 +60,14 @@ __all__ = [
     "point_sets",
     "boxes",
     "box_unions",
+    "euclidean_grids",
+    "manhattan_grids",
+    "distance_matrices",
+    "point_metrics",
+    "ln_rational_levels",
+    "regular_priors",
+    "nonregular_priors",
+    "bernoulli_pairs",
 ]
 
 #: Default largest number of points of a drawn metric.
@@ -175,3 +190,143 @@ def levels(max_denominator: int = 20) -> st.SearchStrategy[PrivacyLevel]:
     """Privacy levels given by a rational t or by a rational ε (both kinds)."""
     return st.one_of(rational_t(max_denominator).map(lambda t: parse_level(t=t)),
                      rational_eps(max_denominator).map(lambda e: parse_level(eps=e)))
+
+
+def euclidean_grids(max_side: int = 3) -> st.SearchStrategy[FiniteMetric]:
+    """Small w×h grids under the Euclidean norm (√ distances; w·h ≤ 12 by default).
+
+    >>> from hypothesis import given
+    >>> @given(euclidean_grids())
+    ... def check(m):
+    ...     assert "euclidean" in m.name and m.n >= 2
+    >>> check()
+    """
+    return grid_metrics(max_side=max_side, norms=("euclidean",))
+
+
+def manhattan_grids(max_side: int = 3) -> st.SearchStrategy[FiniteMetric]:
+    """Small w×h grids under the Manhattan norm (integer distances).
+
+    >>> from hypothesis import given
+    >>> @given(manhattan_grids())
+    ... def check(m):
+    ...     assert "manhattan" in m.name
+    >>> check()
+    """
+    return grid_metrics(max_side=max_side, norms=("manhattan",))
+
+
+def distance_matrices(min_n: int = 2, max_n: int = 6, max_value: int = 4,
+                      denominators: tuple[int, ...] = (1, 2, 3)) -> st.SearchStrategy[FiniteMetric]:
+    """Random valid distance matrices with rational entries (symmetric, zero diagonal,
+    positive off the diagonal, triangle inequality by shortest-path closure).
+
+    >>> from hypothesis import given
+    >>> @given(distance_matrices(max_n=4))
+    ... def check(m):
+    ...     D = m.distance_matrix_float()
+    ...     assert all(D[i][j] <= D[i][k] + D[k][j] + 1e-12
+    ...                for i in range(m.n) for j in range(m.n) for k in range(m.n))
+    >>> check()
+    """
+    return matrix_metrics(min_n=min_n, max_n=max_n, max_value=max_value, denominators=denominators)
+
+
+@st.composite
+def point_metrics(draw: st.DrawFn, min_n: int = 2, max_n: int = 6, dim: int = 2,
+                  norm: str = "manhattan", max_abs: int = 3, max_denominator: int = 2) -> FiniteMetric:
+    """Distinct points with rational coordinates under the ``"manhattan"``, ``"chebyshev"``
+    (rational distances) or ``"euclidean"`` norm (distances √r, r rational).
+
+    >>> from hypothesis import given
+    >>> @given(point_metrics(norm="euclidean", max_n=3))
+    ... def check(m):
+    ...     assert 2 <= m.n <= 3
+    >>> check()
+    """
+    coord = st.fractions(min_value=-max_abs, max_value=max_abs, max_denominator=max_denominator)
+    pts = draw(st.lists(st.tuples(*[coord] * dim), min_size=min_n, max_size=max_n, unique=True))
+    rows: list[list[object]] = []
+    for p in pts:
+        row: list[object] = []
+        for q in pts:
+            diffs = [abs(a - b) for a, b in zip(p, q)]
+            if norm == "manhattan":
+                row.append(sum(diffs, Fraction(0)))
+            elif norm == "chebyshev":
+                row.append(max(diffs))
+            elif norm == "euclidean":
+                r = sum((d * d for d in diffs), Fraction(0))
+                row.append(f"sqrt({r})" if r else 0)
+            else:
+                raise InvalidArgument(f"Got norm={norm!r}; use 'manhattan', 'chebyshev' or 'euclidean'.")
+        rows.append(row)
+    return from_matrix(rows)
+
+
+def ln_rational_levels(max_value: int = 8) -> st.SearchStrategy[PrivacyLevel]:
+    """Levels ε = ln(r) for rational r > 1 (so t = 1/r is rational).
+
+    >>> from hypothesis import given
+    >>> @given(ln_rational_levels())
+    ... def check(level):
+    ...     assert level.t is not None and 0 < level.t < 1
+    >>> check()
+    """
+    r = st.fractions(min_value=Fraction(11, 10), max_value=max_value, max_denominator=10)
+    return r.filter(lambda x: x > 1).map(lambda x: parse_level(eps=f"ln({x})"))
+
+
+def _phi_rows(metric: FiniteMetric, t: Fraction) -> list[list[Fraction]]:
+    """Φ(t) exactly (integer distances)."""
+    q, k = exponent_matrix(metric)
+    if q != 1:
+        raise InvalidArgument(f"Got {metric.name} with non-integer distances; regular_priors needs "
+                              "integer distances so that Φ(t) = t^d is rational (use a graph metric).")
+    return [[t ** e for e in row] for row in k]
+
+
+@st.composite
+def regular_priors(draw: st.DrawFn, metric: FiniteMetric, t: Fraction) -> tuple[Fraction, ...]:
+    """Priors that are regular at t (integer distances): π ∝ αΦ(t) with α ≥ 0, so
+    α = πΦ⁻¹ ≥ 0 by construction (zeros of α allowed, π > 0).
+
+    >>> from hypothesis import given
+    >>> from exactdp.spaces.metrics import line
+    >>> from exactdp.testing.oracle import holds_at_t
+    >>> @given(regular_priors(line(3), Fraction(1, 2)))
+    ... def check(p):
+    ...     assert holds_at_t(line(3), p, Fraction(1, 2))
+    >>> check()
+    """
+    Phi = _phi_rows(metric, Fraction(t))
+    n = metric.n
+    a = draw(st.lists(st.integers(0, 9), min_size=n, max_size=n).filter(lambda w: sum(w) > 0))
+    pi = [sum((a[i] * Phi[i][j] for i in range(n)), Fraction(0)) for j in range(n)]
+    total = sum(pi, Fraction(0))
+    return tuple(v / total for v in pi)
+
+
+@st.composite
+def nonregular_priors(draw: st.DrawFn, metric: FiniteMetric, t: Fraction) -> tuple[Fraction, ...]:
+    """Priors that are NOT regular at t (integer distances), checked exactly: a point mass
+    (α has a negative entry whenever some other point is within reach) or a drawn prior with
+    zeros rejected by the exact oracle.
+
+    >>> from hypothesis import given
+    >>> from exactdp.spaces.metrics import line
+    >>> @given(nonregular_priors(line(3), Fraction(1, 2)))
+    ... def check(p):
+    ...     assert holds_at_t(line(3), p, Fraction(1, 2)) is False
+    >>> check()
+    """
+    t = Fraction(t)
+    n = metric.n
+    if draw(st.booleans()):
+        i = draw(st.integers(0, n - 1))
+        p = tuple(Fraction(int(j == i)) for j in range(n))
+    else:
+        p = draw(priors(n).filter(lambda w: holds_at_t(metric, w, t) is False))
+    if holds_at_t(metric, p, t) is not False:
+        p = draw(priors(n).filter(lambda w: holds_at_t(metric, w, t) is False))
+    return p
