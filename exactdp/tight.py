@@ -185,6 +185,13 @@ class TightConstraintsResult:
 
         Raises :class:`~exactdp.errors.PropertyNeverHolds` (carrying the certificate) when no
         tight-constraints mechanism exists at this level.
+
+        These are the rows; for a :class:`~exactdp.mechanisms.mechanism.Mechanism` use
+        ``exactdp.mechanisms.constructors.mechanism_from_tight(result)`` (or
+        ``tight_constraints_mechanism(metric, eps=...)``), or pass this result itself to
+        ``privacy_level``, ``is_private``, ``utility`` and ``min_entropy_leakage``, which
+        accept it. (This module cannot import the ``Mechanism`` type: the mechanisms layer
+        builds on it — see :mod:`exactdp.mechanisms.coerce`.)
         """
         return self.mechanism_exact if self.is_exact else self.mechanism_enclosure
 

@@ -23,6 +23,30 @@ Lemma E2 (``column_argmax_exact``, used by ``utility``). Values w ∈ [0, 1], W 
 with W < TINY are kept. If the maximiser w* has W* ≥ TINY then every W ≥ W* is normal and
 fmax ≤ w*(1 + u), W* ≥ w*(1 − u), τ ≤ fmax·c·(1 + u); (1 − u) ≥ c·(1 + u)² gives W* ≥ τ.
 
+Lemma E3 (float-backed exact mechanisms, ``float_and_masks`` on ``Mechanism.binary_floats``).
+When the exact matrix *is* a float64 array (``from_numpy(..., rows="exact" | "as-is")``),
+every entry h is its float, so fl(h) = h (δ = 0, a special case of E1's |δ| ≤ u). Entries of
+an "as-is" matrix may exceed 1; with k = the binary exponent of the largest entry (k = 0 when
+it is ≤ 1), the scaled floats F = h·2^(−k) lie in [0, 1] and ratios F_a/F_b = h_a/h_b are
+unchanged. Scaling by a power of two is exact whenever the result is normal; a result below
+2⁻¹⁰²² (subnormal or 0) is < TINY, hence unknown and kept — exactly as in E1. So E1 applies
+verbatim to F, and the candidates' exact values are read from the floats themselves
+(``float.as_integer_ratio``), the only rationals formed. Row sums are exact integer
+superaccumulations (``float_row_sums_exact``: each float is M·2^(e−53) with an integer
+|M| < 2⁵³; the halves ⌊M/2²⁷⌋ and M mod 2²⁷ are summed per (row, exponent) in float64, every
+partial sum an integer below 2⁵³ for rows of < 2²⁶ entries, hence exact). Both are checked
+below against exact Fraction arithmetic, and the float-backed route against the ``fmpq`` route
+by brute force (entries from 10⁻³²⁰ to 10³⁰⁰).
+
+Lemma V (the re-check ``PrivacyLevelResult.verify`` of a float-backed result). For floats
+x ≥ 0, y > 0 whose quotient does not overflow, fl(x/y) is the nearest float to x/y (gradual
+underflow, checked at run time by ``require_subnormals``), so x/y ≤ succ(fl(x/y)); an overflow
+gives +∞ and a 0/0 NaN, which never settle. With T = a float ≤ every point of the ball of
+R0^{d/d0} (``float_below``), succ(fl(x/y)) ≤ T implies x/y ≤ R0^{d/d0}, i.e. ln(x/y)/d ≤
+ln(R0)/d0: settled. Every other ratio is compared exactly. Checked below: the bound on random
+and extreme floats, and the re-check's verdict against the exact re-check on random matrices
+and tampered witnesses.
+
 Lemma B (ball route, ``level_ball`` with ``log_bounds`` and ``log_ratio_candidates``). For
 each ball entry, L = float_down(lower end of the ball of ln(lower endpoint)) (−∞ when the ball
 reaches 0) and U = float_up(upper end of the ball of ln(upper endpoint)) (−∞ when the ball's
@@ -50,25 +74,33 @@ exact rational arithmetic, and the candidate lemmas against brute force.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
 import random
 import sys
 from fractions import Fraction
 
 import numpy as np
+import sympy as sp
 
 sys.path.insert(0, ".")
 import flint  # noqa: E402
 from flint import arb, fmpq  # noqa: E402
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval  # noqa: E402
+from exactdp.arithmetic.rationals import float_row_sums_exact  # noqa: E402
 from exactdp.arithmetic.rounding import ETA_FLOAT, U, pred, subnormals_ok, succ  # noqa: E402
 from exactdp.mechanisms.float_filter import (  # noqa: E402
     REL_MARGIN,
     TINY,
+    float_and_masks,
     log_bounds,
     log_ratio_candidates,
 )
+from exactdp.mechanisms.mechanism import Mechanism  # noqa: E402
+from exactdp.mechanisms.privacy import privacy_level  # noqa: E402
+from exactdp.spaces.metrics import discrete  # noqa: E402
 
 PROVES = [
     "exactdp.mechanisms.float_filter.float_and_masks",
@@ -78,6 +110,7 @@ PROVES = [
     "exactdp.mechanisms.float_filter.log_ratio_candidates",
     "exactdp.mechanisms.privacy_routes.level_exact",
     "exactdp.mechanisms.privacy_routes.level_ball",
+    "exactdp.arithmetic.rationals.float_row_sums_exact",
 ]
 
 failures: list[str] = []
@@ -220,6 +253,90 @@ with flint.ctx.workprec(128):
             top = max(ratios.values())
             ok &= any(ratios[k] == top and k in kept for k in ratios)
     check("B: the maximiser of random classes (entries 0 and 10^-k, k ≤ 800) is kept", ok)
+
+# Lemma E3: float-backed mechanisms — exact row sums, scaling, and the route vs brute force
+nrng = np.random.default_rng(5)
+ok = True
+for _ in range(300):
+    n_, m_ = int(nrng.integers(1, 5)), int(nrng.integers(1, 40))
+    X = nrng.random((n_, m_)) * np.exp2(nrng.integers(-1074, 1000, (n_, m_)).astype(float))
+    X[nrng.random((n_, m_)) < 0.2] = 0.0
+    X[0, 0] = 5e-324
+    sums = float_row_sums_exact(X)
+    ok &= all(sums[i] == sum((Fraction(x) for x in X[i].tolist()), Fraction(0))
+              for i in range(n_))
+check("E3: float_row_sums_exact equals the exact Fraction sum (subnormal to 1e300 entries)", ok)
+
+ok = True
+for _ in range(300):
+    n_, m_ = int(nrng.integers(2, 5)), int(nrng.integers(1, 5))
+    X = nrng.random((n_, m_)) * np.exp2(nrng.integers(-1060, 1000, (n_, m_)).astype(float))
+    X[nrng.random((n_, m_)) < 0.1] = 0.0
+    X[:, 0] += 1.0  # no all-zero row
+    mech_f = Mechanism(X, kind="exact", row_policy="as-is")
+    Fs, Zs, unsafe = float_and_masks(mech_f)
+    k = math.frexp(float(X.max()))[1] if X.max() > 1 else 0
+    ok &= bool((Fs <= 1).all()) and bool((Zs == (X == 0)).all())
+    # every safe scaled float is exactly the entry times 2^-k (no rounding)
+    ok &= all(Fraction(float(f)) == Fraction(float(x)) / 2**k
+              for f, x, u_ in zip(Fs.ravel(), X.ravel(), unsafe.ravel()) if not u_ and x > 0)
+    mech_q = Mechanism(np.array([[fmpq(*float(x).as_integer_ratio()) for x in r] for r in X],
+                                dtype=object), kind="exact", row_policy="as-is")
+    metric = discrete(n_)
+    r_f, r_q = privacy_level(mech_f, metric), privacy_level(mech_q, metric)
+    ok &= r_f.value == r_q.value and r_f.ratio == r_q.ratio
+    # brute force over all ordered pairs and outputs
+    best = Fraction(0)
+    for a_ in range(n_):
+        for b_ in range(n_):
+            for z in range(m_):
+                if a_ != b_ and X[a_, z] > 0:
+                    best = max(best, Fraction(float(X[a_, z])) / Fraction(float(X[b_, z]))
+                               if X[b_, z] > 0 else Fraction(10**400))
+    ok &= (r_f.ratio == best) if r_f.ratio is not None else (best >= 10**400 or best <= 1)
+check("E3: float-backed level = fmpq-route level = brute force (entries 2^-1060 .. 2^1000)", ok)
+
+# Lemma V: directed quotient bound and the float-backed re-check against the exact one
+ok = True
+pool = [5e-324, 2.0**-1022, 1e-310, 1e-300, 0.1, 0.5, 1.0, 3.0, 1e300, 1.7976931348623157e308]
+pool += [float(x) for x in nrng.random(200) * np.exp2(nrng.integers(-1074, 1000, 200))]
+for x in pool:
+    for y in pool[:40]:
+        with np.errstate(over="ignore"):
+            q = np.float64(x) / np.float64(y)
+        if math.isfinite(q):
+            with np.errstate(over="ignore"):
+                up = float(succ(q))
+            ok &= (up == math.inf) or Fraction(x) / Fraction(y) <= Fraction(up)
+check("V: x/y ≤ succ(fl(x/y)) for floats from 5e-324 to 1.8e308 (finite quotients)", ok)
+ok = True
+tampered = 0
+for _ in range(60):
+    n_, m_ = int(nrng.integers(2, 5)), int(nrng.integers(1, 5))
+    X = nrng.random((n_, m_)) * np.exp2(nrng.integers(-1060, 20, (n_, m_)).astype(float))
+    X[:, 0] += 0.25
+    Hf = Mechanism(X, kind="exact", row_policy="as-is")
+    Hq = Mechanism(np.array([[fmpq(*float(x).as_integer_ratio()) for x in r] for r in X],
+                            dtype=object), kind="exact", row_policy="as-is")
+    metric = discrete(n_)
+    r_f = privacy_level(Hf, metric)
+    ok &= r_f.verify()
+    # a tampered witness (a non-maximal pair) must be rejected by both re-checks
+    for a_, b_, z_ in itertools.product(range(n_), range(n_), range(m_)):
+        if a_ == b_ or (a_, b_, z_) == r_f.witness or X[a_, z_] == 0 or X[b_, z_] == 0:
+            continue
+        rr = Fraction(float(X[a_, z_])) / Fraction(float(X[b_, z_]))
+        if r_f.ratio is None or rr >= r_f.ratio or rr < 1:
+            continue
+        fake = dataclasses.replace(r_f, witness=(a_, b_, z_), ratio=rr,
+                                   value=sp.log(sp.Rational(rr.numerator, rr.denominator)),
+                                   enclosure=None)
+        fake_q = dataclasses.replace(fake, _mechanism=Hq)
+        ok &= (not fake.verify()) and (not fake_q.verify())
+        tampered += 1
+        break
+check(f"V: the float-backed re-check accepts true results and rejects {tampered} tampered "
+      "witnesses", ok and tampered >= 10)
 
 if failures:
     print(f"{len(failures)} step(s) failed")

@@ -122,12 +122,7 @@ def _certify(args: argparse.Namespace) -> HandlerResult:
     at = f"ε = {c.eps}" + (f" + slack {c.slack}" if c.slack else "")
     print(f"{args.mechanism} on {metric.name}: {said} at {at}")
     print(f"  least ε = {c.level.short()}")
-    enc = c.excess_enclosure
-    if enc is not None:
-        word = "exceeds ε by" if enc.lo > 0 else ("is below ε by" if enc.hi < 0 else
-                                                 "differs from ε by")
-        print(f"  level − ε ≈ {float(enc.mid):.6g} (certified {enc}): the level {word} "
-              f"{abs(float(enc.mid)):.3g}")
+    print(f"  {c.excess_text()}")
     if c.violation is not None:
         y, y2, z = c.violation
         print(f"  witness: h[{y}][{z}] > e^(ε·d({y},{y2}))·h[{y2}][{z}]")

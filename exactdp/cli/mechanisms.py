@@ -8,7 +8,9 @@ Register with ``register(subparsers)``. Examples::
 
 Exit codes (:mod:`exactdp.cli.exitcodes`): ``optimal`` exits with its verdict (0 optimal,
 1 not optimal); ``privacy-level --at-eps E`` (or ``--at-t``) decides privacy at that level and
-exits with the verdict (0 private, 1 not private); ``privacy-level`` without it, ``utility``,
+exits with the verdict (0 private, 1 not private), with ``--slack S`` deciding ε + S instead
+(``--slack`` without ``--at-eps``/``--at-t`` is an error, never ignored); ``privacy-level``
+without it, ``utility``,
 and ``bounds`` compute values and exit 0 on success.
 """
 
@@ -57,6 +59,8 @@ def register(sub: Any) -> None:
     at = p.add_mutually_exclusive_group()
     at.add_argument("--at-eps", help="decide ε·d0-privacy at this level (exit 0 private, 1 not)")
     at.add_argument("--at-t", help="… or at t = e^-ε")
+    p.add_argument("--slack", help="with --at-eps/--at-t: accept ε + SLACK (an exact "
+                                   "rational ≥ 0, e.g. 1e-12); recorded in the output")
     p.set_defaults(func=_privacy_level)
     u = sub.add_parser("utility", help="utility and min-entropy leakage of a mechanism")
     _common(u)
@@ -135,6 +139,8 @@ def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
 
 
 def _privacy_level(args: argparse.Namespace) -> HandlerResult:
+    if args.slack is not None and args.at_eps is None and args.at_t is None:
+        raise InvalidArgument("--slack is a margin on --at-eps (or --at-t); give one of them.")
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
     if args.at_eps is not None or args.at_t is not None:
@@ -156,21 +162,20 @@ def _privacy_level(args: argparse.Namespace) -> HandlerResult:
 def _privacy_at(args: argparse.Namespace, H: Mechanism, metric: FiniteMetric) -> HandlerResult:
     """Decide privacy at --at-eps / --at-t: the verdict, re-checked (exit 0, 1; 4 if the check fails)."""
     lv = {"eps": args.at_eps} if args.at_eps is not None else {"t": args.at_t}
-    c = is_private(H, metric, **lv)
+    c = is_private(H, metric, **lv, slack=args.slack)
     verdict = Verdict.from_bool(c.private)
     ok = c.verify()
     if args.json:
-        emit_json({"mechanism": H.name, "metric": metric.name, "eps": str(c.eps),
-                   "private": c.private, "verdict": verdict.value,
-                   "violation": None if c.violation is None else list(c.violation),
-                   "level": c.level.to_json(), "verified": ok})
+        emit_json({"mechanism": H.name, "metric": metric.name, **c.to_json(),
+                   "eps": str(c.eps), "verified": ok})
         return checked_verdict(verdict, ok)
+    at = f"ε = {c.eps}" + (f" + slack {c.slack}" if c.slack else "")
     if c.private:
-        print(f"{H.name} is private at ε = {c.eps} on {metric.name} (its least ε is "
-              f"{c.level.value if c.level.value is not None else c.level.enclosure}).")
+        print(f"{H.name} is private at {at} on {metric.name} (its least ε is "
+              f"{c.level.short()}); {c.excess_text()}.")
     else:
-        print(f"{H.name} is NOT private at ε = {c.eps} on {metric.name}: violation "
-              f"(y, y', z) = {c.violation}.")
+        print(f"{H.name} is NOT private at {at} on {metric.name}: violation "
+              f"(y, y', z) = {c.violation}; {c.excess_text()}.")
     return checked_verdict(verdict, ok)
 
 

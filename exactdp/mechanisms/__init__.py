@@ -6,7 +6,12 @@ Modules (each a question or the machinery of one):
   :class:`MechanismKind`) and its exact structures (:class:`MonomialForm`,
   :class:`RowNormalizedForm`);
 * :mod:`~exactdp.mechanisms.constructors` — :func:`from_rows`, :func:`from_balls` and the
-  named mechanisms;
+  named mechanisms; :mod:`~exactdp.mechanisms.rectangular` — libqif's rectangular/offset
+  :func:`geometric_rectangular` and :func:`exponential_rectangular`;
+* :mod:`~exactdp.mechanisms.structure` — :class:`TightForm`, :class:`MergedMonomialForm`: the
+  exact structure that keeps a built mechanism's level exact at its own boundary (routes in
+  :mod:`~exactdp.mechanisms.privacy_structured`); :mod:`~exactdp.mechanisms.coerce` — what
+  "a mechanism" argument accepts (a tight-constraints result, a loaded file);
 * :mod:`~exactdp.mechanisms.files` — the mechanism you deploy, read exactly:
   :func:`from_numpy`, :func:`from_csv`, :func:`from_npy`, :func:`from_json` (floats as their
   exact binary values; rows that miss 1 under an explicit policy), :func:`to_csv`;
@@ -33,6 +38,7 @@ from exactdp.mechanisms.constructors import (
     from_balls,
     from_rows,
     geometric_line,
+    mechanism_from_tight,
     planar_laplace_grid,
     randomized_response,
     sum_query_geometric,
@@ -63,6 +69,8 @@ from exactdp.mechanisms.mechanism import (
 )
 from exactdp.mechanisms.optimality import is_optimal
 from exactdp.mechanisms.privacy import PrivacyCheck, PrivacyLevelResult, is_private, privacy_level
+from exactdp.mechanisms.rectangular import exponential_rectangular, geometric_rectangular
+from exactdp.mechanisms.structure import MergedMonomialForm, TightForm
 
 __all__ = [
     "Mechanism",
@@ -87,6 +95,11 @@ __all__ = [
     "exponential_mechanism",
     "tight_constraints_mechanism",
     "planar_laplace_grid",
+    "geometric_rectangular",
+    "exponential_rectangular",
+    "mechanism_from_tight",
+    "TightForm",
+    "MergedMonomialForm",
     "fmpq_to_float",
     "PrivacyLevelResult",
     "PrivacyCheck",

@@ -37,6 +37,7 @@ from exactdp.mechanisms.mechanism import (
     RowNormalizedForm,
     factor_ball,
 )
+from exactdp.mechanisms.structure import TightForm
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric, sum_query
 from exactdp.tight import TightConstraintsResult, tight_constraints
@@ -470,7 +471,12 @@ def mechanism_from_tight(res: TightConstraintsResult) -> Mechanism:
             inputs=metric.points, outputs=metric.points,
             parameters={"eps": level.eps, "certificate": res},
         )
-    # irrational distances: certified entries e^{-ε d} z_j, no monomial form
+    # irrational distances: certified entries e^{-ε d} z_j, no monomial form; the tight
+    # structure keeps the level exact (= ε, proofs/mech_tight_level.py)
+    zs = tuple(c if isinstance(c, Enclosure) else to_fraction(c) for c in cols)
+    positive = tuple(k for k, c in enumerate(zs)
+                     if (c.lo if isinstance(c, Enclosure) else c) > 0)
+    form = TightForm(metric, level.eps, zs, positive)
     with workprec(CERTIFIED_PREC):
         eps_b = level.eps_ball()
         vals = [(-eps_b * v.ball()).exp() for v in metric.values]
@@ -482,6 +488,7 @@ def mechanism_from_tight(res: TightConstraintsResult) -> Mechanism:
             arr, kind=MechanismKind.CERTIFIED, inputs=metric.points, outputs=metric.points,
             name=f"tight_constraints({metric.name}, ε={level.eps})",
             precision=CERTIFIED_PREC, parameters={"eps": level.eps, "certificate": res},
+            structure=form,
         )
 
 

@@ -64,7 +64,13 @@ from typing import Any
 import flint
 import numpy as np
 
-from exactdp.arithmetic.rationals import floats_to_fmpq, fmpq_to_fraction, to_fmpq, to_fraction
+from exactdp.arithmetic.rationals import (
+    float_row_sums_exact,
+    floats_to_fmpq,
+    fmpq_to_fraction,
+    to_fmpq,
+    to_fraction,
+)
 from exactdp.errors import InexactInputWarning, InvalidArgument, InvalidMechanism
 from exactdp.mechanisms.mechanism import ROW_POLICIES, Mechanism, MechanismKind
 
@@ -136,7 +142,9 @@ def _check_policy(rows: str) -> None:
 
 
 def _float_entries(a: np.ndarray, where: str) -> np.ndarray:
-    """Exact ``fmpq`` entries of a float array, validated (finite, ≥ 0), one summary warning."""
+    """The float64 array itself (its exact binary values are the entries), validated (finite,
+    ≥ 0), with one summary warning. No ``fmpq`` is formed here: a float-backed
+    :class:`Mechanism` builds exact entries only where a question needs them."""
     bad = ~np.isfinite(a)
     if bad.any():
         i, j = (int(x) for x in np.argwhere(bad)[0])
@@ -150,10 +158,14 @@ def _float_entries(a: np.ndarray, where: str) -> np.ndarray:
         raise InvalidMechanism(
             f"{where}: entry [{i}][{j}] = {float(a[i, j])!r} is negative; probabilities are ≥ 0."
         )
-    flat = a.astype(np.float64).ravel().tolist()
-    out = np.empty(len(flat), dtype=object)
-    out[:] = floats_to_fmpq(flat)
-    example = next(((k, x) for k, x in enumerate(flat) if Fraction(repr(x)) != Fraction(x)), None)
+    out = np.array(a, dtype=np.float64)
+    example = None
+    for start in range(0, out.size, 4096):  # the first entry that is not a short decimal
+        chunk = out.ravel()[start:start + 4096].tolist()
+        hit = next((k for k, x in enumerate(chunk) if Fraction(repr(x)) != Fraction(x)), None)
+        if hit is not None:
+            example = (start + hit, chunk[hit])
+            break
     if example is not None:
         k, x = example
         i, j = divmod(k, a.shape[1])
@@ -164,7 +176,7 @@ def _float_entries(a: np.ndarray, where: str) -> np.ndarray:
             "certify decimal values instead.",
             InexactInputWarning, stacklevel=3,
         )
-    return out.reshape(a.shape)
+    return out
 
 
 def _exact_object_entries(a: np.ndarray, where: str) -> np.ndarray:
@@ -190,8 +202,13 @@ def _apply_policy(
     ents: np.ndarray, rows: str, where: str, inputs: Sequence[Any] | None,
     outputs: Sequence[Any] | None, name: str,
 ) -> LoadedMechanism:
-    sums = [sum(r.tolist(), flint.fmpq(0)) for r in ents]
-    defects = tuple(fmpq_to_fraction(s - 1) for s in sums)
+    if ents.dtype == np.float64:  # exact dyadic entries: an integer superaccumulator
+        sums_q = float_row_sums_exact(ents)
+        sums = [to_fmpq(x) for x in sums_q]
+        defects = tuple(x - 1 for x in sums_q)
+    else:
+        sums = [sum(r.tolist(), flint.fmpq(0)) for r in ents]
+        defects = tuple(fmpq_to_fraction(s - 1) for s in sums)
     report = RowSumReport(rows, defects)
     for i, s in enumerate(sums):
         if s == 0:
@@ -207,7 +224,11 @@ def _apply_policy(
             "rows='normalize' to certify the exactly normalised matrix, or rows='as-is' to "
             "certify the entries as loaded (a matrix whose rows need not sum to 1)."
         )
-    if rows == "normalize":
+    if rows == "normalize":  # normalised entries are not floats: exact rationals
+        if ents.dtype == np.float64:
+            obj = np.empty(ents.size, dtype=object)
+            obj[:] = floats_to_fmpq(ents.ravel().tolist())
+            ents = obj.reshape(ents.shape)
         ents = np.array([[v / s for v in r.tolist()] for r, s in zip(ents, sums)], dtype=object)
     mech = Mechanism(ents, kind=MechanismKind.EXACT, inputs=inputs, outputs=outputs, name=name,
                      row_policy=rows, _validated=True)

@@ -53,9 +53,22 @@ TINY = 2.0**-1000
 def float_and_masks(mech: Mechanism) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Float matrix (correctly rounded), exact-zero mask, and 'unknown' (tiny) mask.
 
+    For a float-backed mechanism the matrix is its own floats, scaled by one power of two
+    into [0, 1] (ratios unchanged; proofs/mech_float_filter.py, lemma E3).
+
     An entry > 0 whose float is < :data:`TINY` — in particular one that underflows to 0 —
     is marked unknown, never read as small (proofs/mech_float_filter.py, lemma E1).
     """
+    B = mech.binary_floats
+    if B is not None:
+        # the floats ARE the exact entries (δ = 0 in lemma E1); one common power-of-two
+        # scaling brings them into [0, 1] without changing any ratio (exact while normal;
+        # an entry scaled below TINY is unknown, like an underflow) — lemma E3
+        Z = B == 0
+        top = float(B.max())
+        k = math.frexp(top)[1] if top > 1 else 0
+        F = np.ldexp(B, -k) if k else B
+        return F, Z, (~Z) & (F < TINY)
     ents = mech.entries_object()
     n, m = ents.shape
     F = np.empty((n, m), dtype=float)

@@ -24,6 +24,7 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_float, fmpq_to_fraction, to_fmpq, to_sympy
 from exactdp.errors import InvalidMechanism
 from exactdp.kernel.jsonio import write_closed_form, write_enclosure, write_rational
+from exactdp.mechanisms.coerce import as_mechanism
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.float_filter import column_argmax_exact
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
@@ -131,6 +132,7 @@ def utility(mechanism: Mechanism, prior: Any = "uniform", remap: Any = None) -> 
     >>> utility(H, ["1/2", "1/2"], remap=[[0, 1], [1, 0]]).value
     Fraction(1, 4)
     """
+    mechanism = as_mechanism(mechanism)  # a tight_constraints result or a loaded file too
     if not isinstance(mechanism, Mechanism):
         raise InvalidMechanism(
             f"Got {type(mechanism).__name__}; pass an exactdp Mechanism "

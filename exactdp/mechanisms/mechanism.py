@@ -37,7 +37,13 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import fmpq_to_float, fmpq_to_fraction, to_fraction
+from exactdp.arithmetic.rationals import (
+    float_row_sums_exact,
+    floats_to_fmpq,
+    fmpq_to_float,
+    fmpq_to_fraction,
+    to_fraction,
+)
 from exactdp.errors import InvalidArgument, InvalidMechanism
 
 __all__ = [
@@ -167,6 +173,15 @@ class Mechanism:
     :func:`~exactdp.mechanisms.constructors.from_balls` or a named constructor;
     the instance is immutable.
 
+    *Float-backed exact mechanisms.* An exact mechanism may be given as a ``float64`` array
+    (what :func:`~exactdp.mechanisms.files.from_numpy` does for ``rows="exact"`` and
+    ``"as-is"``): every binary float *is* an exact dyadic rational, so the array is the
+    exact matrix. The ``fmpq`` entries are then built only on demand
+    (:meth:`entries_object`); the privacy level reads the floats directly and forms exact
+    rationals only for the few candidates of its float filter, and row sums are exact integer
+    superaccumulations (:func:`~exactdp.arithmetic.rationals.float_row_sums_exact`).
+    :attr:`binary_floats` is that array (None otherwise).
+
     Examples
     --------
     >>> from exactdp.mechanisms.constructors import from_rows
@@ -192,23 +207,35 @@ class Mechanism:
         precision: int | None = None,
         parameters: dict[str, Any] | None = None,
         row_policy: str = "exact",
+        structure: Any = None,
         _validated: bool = False,
     ) -> None:
         try:
             kind = MechanismKind(kind)
         except ValueError:
             raise InvalidArgument(f"Got kind={kind!r}; use 'exact' or 'certified'.") from None
-        arr = np.asarray(entries, dtype=object)
+        floats: np.ndarray | None = None
+        if (isinstance(entries, np.ndarray) and entries.dtype == np.float64
+                and kind is MechanismKind.EXACT):
+            floats = np.array(entries, dtype=np.float64)  # a private copy: exact values
+            arr = floats
+        else:
+            arr = np.asarray(entries, dtype=object)
         if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
             raise InvalidMechanism(
                 f"A mechanism needs a non-empty 2-D matrix; got shape {arr.shape}."
             )
         arr.setflags(write=False)
-        self._entries = arr
+        self._floats = floats
+        self._objects: np.ndarray | None = None if floats is not None else arr
+        self._shape = (int(arr.shape[0]), int(arr.shape[1]))
         self.kind: MechanismKind = kind
         self.name = name
         self.monomial = monomial
         self.row_normalized = row_normalized
+        #: further exact structure (:mod:`exactdp.mechanisms.structure`: ``TightForm``,
+        #: ``MergedMonomialForm``) that keeps the privacy level exact; None when absent
+        self.structure = structure
         self.precision = precision
         self.parameters = dict(parameters or {})
         if row_policy not in ROW_POLICIES:
@@ -231,9 +258,32 @@ class Mechanism:
             self._validate()
 
     @property
+    def _entries(self) -> np.ndarray:
+        """The object array of entries, built from the binary floats on first use."""
+        if self._objects is None:
+            F = self._floats
+            assert F is not None
+            flat = np.empty(F.size, dtype=object)
+            flat[:] = floats_to_fmpq(F.ravel().tolist())
+            obj: np.ndarray = flat.reshape(F.shape)
+            obj.setflags(write=False)
+            self._objects = obj
+        return self._objects
+
+    @property
+    def binary_floats(self) -> np.ndarray | None:
+        """The read-only float64 array whose exact values are the entries (float-backed
+        exact mechanisms), else None.
+
+        >>> Mechanism(np.array([[0.75, 0.25], [0.5, 0.5]]), kind="exact").binary_floats[0, 0]
+        np.float64(0.75)
+        """
+        return self._floats
+
+    @property
     def shape(self) -> tuple[int, int]:
         """(number of inputs, number of outputs)."""
-        return (int(self._entries.shape[0]), int(self._entries.shape[1]))
+        return self._shape
 
     @property
     def n_inputs(self) -> int:
@@ -270,6 +320,8 @@ class Mechanism:
         (Fraction(1, 1),)
         """
         self._require_exact("row_sums")
+        if self._floats is not None:
+            return tuple(float_row_sums_exact(self._floats))
         return tuple(fmpq_to_fraction(sum(row.tolist(), flint.fmpq(0))) for row in self._entries)
 
     def require_stochastic(self, what: str) -> None:
@@ -283,6 +335,8 @@ class Mechanism:
 
     def entry(self, i: int, j: int) -> Any:
         """Entry h[i, j]: a Fraction (exact) or an arb ball (certified)."""
+        if self._floats is not None:
+            return Fraction(float(self._floats[i, j]))
         v = self._entries[i, j]
         if self.kind is MechanismKind.EXACT:
             return fmpq_to_fraction(v)
@@ -364,7 +418,12 @@ class Mechanism:
         return doc
 
     def to_float(self) -> np.ndarray:
-        """Float64 matrix — uncertified (exact entries rounded; balls → midpoints)."""
+        """Float64 matrix — uncertified (exact entries rounded; balls → midpoints).
+
+        For a float-backed mechanism it is a copy of :attr:`binary_floats` (no rounding).
+        """
+        if self._floats is not None:
+            return self._floats.copy()
         if self.kind is MechanismKind.EXACT:
             return np.array(
                 [[fmpq_to_float(v) for v in row] for row in self._entries], dtype=float
@@ -387,7 +446,27 @@ class Mechanism:
                 "Use to_balls() or build it at a rational parameter (t=...)."
             )
 
+    def _validate_floats(self, F: np.ndarray) -> None:
+        bad = ~np.isfinite(F) | (F < 0)
+        if bad.any():
+            i, j = (int(x) for x in np.argwhere(bad)[0])
+            raise InvalidMechanism(
+                f"entry [{i}][{j}] = {float(F[i, j])!r} is not a finite number ≥ 0; entries "
+                "are probabilities.")
+        for i, total in enumerate(float_row_sums_exact(F)):
+            if total == 0:
+                raise InvalidMechanism(
+                    f"row {i} is all zeros; even an 'as-is' matrix needs a positive mass in "
+                    "every row.")
+            if self.row_policy != "as-is" and total != 1:
+                raise InvalidMechanism(
+                    f"row {i} sums to {total}, not 1 (each row of a mechanism is a "
+                    f"probability distribution over the outputs).")
+
     def _validate(self) -> None:
+        if self._floats is not None:
+            self._validate_floats(self._floats)
+            return
         arr = self._entries
         if self.kind is MechanismKind.EXACT:
             for (i, j), v in np.ndenumerate(arr):

@@ -56,24 +56,28 @@ from exactdp.arithmetic.rationals import to_fraction, to_sympy
 from exactdp.errors import InvalidArgument, InvalidMechanism, PrecisionLimitReached
 from exactdp.kernel.jsonio import write_closed_form, write_enclosure, write_rational
 from exactdp.kinds import Verdict, proved_by
-from exactdp.mechanisms.constructors import mechanism_from_tight
+from exactdp.mechanisms.coerce import as_mechanism
 from exactdp.mechanisms.level_compare import compare_log_ratio
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.mechanisms.privacy_result import PrivacyLevelResult, enclose_value
 from exactdp.mechanisms.privacy_routes import level_ball, level_exact, level_monomial, level_rownorm
+from exactdp.mechanisms.privacy_structured import level_merged, level_tight
+from exactdp.mechanisms.structure import TightForm
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.levels import parse_epsilon, parse_level
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.tight import TightConstraintsResult
 
 __all__ = ["PrivacyLevelResult", "PrivacyCheck", "privacy_level", "is_private"]
 
 
+_METHODS = ("auto", "monomial", "row-monomial", "tight", "merged-monomial", "exact", "ball")
+
+
 def _as_mechanism(mechanism: Any) -> Any:
-    """A tight-constraints result stands for its mechanism H = Φ·diag(z); the rest unchanged."""
-    if isinstance(mechanism, TightConstraintsResult):
-        return mechanism_from_tight(mechanism)
-    return mechanism
+    """A tight-constraints result stands for its mechanism H = Φ·diag(z), a loaded file for
+    the mechanism it loaded (its row-sum report stays on the ``LoadedMechanism``); the rest
+    unchanged."""
+    return as_mechanism(mechanism)
 
 
 def _check_shapes(mechanism: Mechanism, metric: FiniteMetric) -> None:
@@ -112,10 +116,12 @@ def privacy_level(
         Rows indexed by the metric's points.
     metric : FiniteMetric
         The metric d0; for graph metrics only the graph's edges are checked.
-    method : {"auto", "monomial", "row-monomial", "exact", "ball"}
-        "auto" uses the monomial form (h = c_z s^E) or the row-normalized form
-        (h = s^E / S_y(s), the exponential mechanism) when the mechanism has one — both
-        exact for any s — else "exact" for exact mechanisms and "ball" for certified ones.
+    method : {"auto", "monomial", "row-monomial", "tight", "merged-monomial", "exact", "ball"}
+        "auto" uses the monomial form (h = c_z s^E), the tight-constraints structure
+        (h = e^{-ε d}·z on its own metric: level exactly ε), merged monomial columns (the
+        rectangular/offset geometric) or the row-normalized form (h = s^E / S_y(s), the
+        exponential mechanism) when the mechanism has one — all exact for any s — else
+        "exact" for exact mechanisms and "ball" for certified ones.
 
     Returns
     -------
@@ -136,12 +142,21 @@ def privacy_level(
     """
     mechanism = _as_mechanism(mechanism)
     _check_shapes(mechanism, metric)
-    if method not in ("auto", "monomial", "row-monomial", "exact", "ball"):
+    if method not in _METHODS:
         raise InvalidArgument(
-            f"Got method={method!r}; choose 'auto', 'monomial', 'row-monomial', 'exact' "
-            "or 'ball'."
+            f"Got method={method!r}; choose one of {', '.join(map(repr, _METHODS))}."
         )
     I, J = _pairs(metric)
+    if method in ("tight", "merged-monomial") or (
+            method == "auto" and mechanism.monomial is None and mechanism.structure is not None):
+        route = level_tight if isinstance(mechanism.structure, TightForm) else level_merged
+        res = route(mechanism, metric, I, J)
+        if res is not None:
+            return res
+        if method != "auto":
+            raise InvalidArgument(
+                f"method={method!r} does not apply to {mechanism.name} on {metric.name} (no "
+                "such structure for this metric, or its bounds do not meet); use 'auto'.")
     if method == "auto":
         if mechanism.monomial is not None:
             method = "monomial"
@@ -231,13 +246,45 @@ class PrivacyCheck:
         e = enclose_value(self.eps)
         return Enclosure(self.level.enclosure.lo - e.hi, self.level.enclosure.hi - e.lo)
 
+    def excess_text(self) -> str:
+        """level − ε in words: exact when the level is exact (0 prints as "equals ε
+        exactly"), else the certified enclosure.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> from exactdp.mechanisms.constructors import truncated_geometric
+        >>> H = truncated_geometric(3, eps=1)
+        >>> is_private(H, line(3), eps=1).excess_text()
+        'the level equals ε exactly'
+        >>> is_private(H, line(3), eps="9/10").excess_text()
+        'the level exceeds ε by 1/10 exactly'
+        """
+        ex = self.excess
+        if ex is sympy.oo:
+            return "the level is infinite"
+        enc = self.excess_enclosure
+        if ex is not None and ex == 0:
+            return "the level equals ε exactly"
+        if enc is None:
+            return "level − ε unknown"
+        word = ("exceeds ε by" if enc.lo > 0 else "is below ε by" if enc.hi < 0
+                else "differs from ε by")
+        mag = abs(float(enc.mid))
+        if ex is not None:
+            text = str(ex if enc.lo > 0 else -ex) if enc.lo > 0 or enc.hi < 0 else ""
+            if text and len(text) <= 40:
+                return f"the level {word} {text} exactly" + (
+                    "" if isinstance(ex, sympy.Rational) else f" (≈ {mag:.3g})")
+            return (f"the level {word} ≈ {mag:.3g} (certified {enc}; the exact difference "
+                    "is in .excess)")
+        return f"the level {word} ≈ {mag:.3g} (certified {enc})"
+
     def __str__(self) -> str:
         said = "private" if self.private else "NOT private"
         at = f"ε = {self.eps}" + (f" + slack {self.slack}" if self.slack else "")
         text = f"{said} at {at}; least ε = {self.level.short()}"
         enc = self.excess_enclosure
-        if enc is not None and enc.hi > 0:
-            text += f"; exceeds ε by ≈ {float(enc.mid):.3g} (certified {enc})"
+        if self.excess == 0 or (enc is not None and enc.hi > 0) or self.excess is sympy.oo:
+            text += "; " + self.excess_text()
         if self.violation is not None:
             text += f"; witness (y, y', z) = {self.violation}"
         return text

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import sympy
+from flint import arb
 
 from exactdp.arithmetic.ball import (
     arb_from_fraction,
@@ -23,7 +24,21 @@ from exactdp.arithmetic.ball import (
 )
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import REJECTED_ERRORS
+from exactdp.arithmetic.rounding import require_subnormals, succ
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.kernel.jsonio import (
+    read_bool,
+    read_closed_form,
+    read_enclosure,
+    read_int,
+    read_list,
+    read_object,
+    read_rational,
+    read_str,
+    write_closed_form,
+    write_enclosure,
+    write_rational,
+)
 from exactdp.mechanisms.float_filter import float_below, log_bounds, log_ratio_upper
 from exactdp.mechanisms.level_compare import (
     compare_kappa,
@@ -36,6 +51,7 @@ from exactdp.mechanisms.level_compare import (
     rownorm_value_ball,
 )
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
+from exactdp.mechanisms.structure import MergedMonomialForm, TightForm
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import graph_claim_error
@@ -62,7 +78,8 @@ class PrivacyLevelResult:
     distance : Distance | None
         d0(y, y') at the witness.
     method : str
-        "monomial", "row-monomial", "exact" or "ball".
+        "monomial", "row-monomial", "exact", "ball", "tight" (tight-constraints structure)
+        or "merged-monomial" (merged monomial columns: rectangular/offset geometric).
     pairs_checked : int
         Number of unordered pairs examined (edges of the graph, or all pairs).
 
@@ -138,17 +155,67 @@ class PrivacyLevelResult:
             return False  # a malformed (tampered) result is rejected, never an exception
 
     def to_json(self) -> dict[str, Any]:
+        """Exact JSON (:mod:`exactdp.kernel.jsonio` forms): the closed form, the enclosure,
+        the rational ratio and the distance c·√r; :meth:`from_json` reads it back.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> from exactdp.mechanisms.constructors import from_rows
+        >>> from exactdp.mechanisms.privacy import privacy_level
+        >>> H = from_rows([["3/4", "1/4"], ["1/4", "3/4"]])
+        >>> doc = privacy_level(H, line(2)).to_json()
+        >>> doc["value"], doc["ratio"]
+        ('log(3)', '3')
+        >>> back = PrivacyLevelResult.from_json(doc, H, line(2))
+        >>> back == privacy_level(H, line(2)), back.verify()
+        (True, True)
+        """
+        d = self.distance
         return {
-            "value": None if self.value is None else str(self.value),
-            "enclosure": None if self.enclosure is None
-            else [str(self.enclosure.lo), str(self.enclosure.hi)],
+            "value": None if self.value is None or self.is_infinite
+            else write_closed_form(self.value, "level"),
+            "infinite": self.is_infinite,
+            "enclosure": None if self.enclosure is None else write_enclosure(self.enclosure),
             "witness": None if self.witness is None else list(self.witness),
-            "ratio": None if self.ratio is None else str(self.ratio),
-            "distance": None if self.distance is None else str(self.distance),
+            "ratio": None if self.ratio is None else write_rational(self.ratio, "ratio"),
+            "distance": None if d is None else {"coef": write_rational(d.coef, "distance"),
+                                                "radicand": write_rational(d.radicand,
+                                                                           "distance")},
             "exact": self.exact,
             "method": self.method,
             "pairs_checked": self.pairs_checked,
         }
+
+    @classmethod
+    def from_json(cls, doc: Any, mechanism: Mechanism, metric: FiniteMetric
+                  ) -> PrivacyLevelResult:
+        """Read :meth:`to_json` back, for the mechanism and metric it is about (then call
+        :meth:`verify` to re-check it against them). Malformed documents raise
+        :class:`~exactdp.errors.InvalidArgument` naming the field."""
+        obj = read_object(doc, "privacy level", ("value", "infinite", "enclosure", "witness",
+                                                  "ratio", "distance", "exact", "method",
+                                                  "pairs_checked"))
+        infinite = read_bool(obj["infinite"], "infinite")
+        value = sympy.oo if infinite else (
+            None if obj["value"] is None else read_closed_form(obj["value"], "value"))
+        enc = None if obj["enclosure"] is None else read_enclosure(obj["enclosure"])
+        w = obj["witness"]
+        witness = None if w is None else tuple(
+            read_int(x, f"witness[{k}]", lo=0) for k, x in enumerate(read_list(w, "witness", 3)))
+        ratio = None if obj["ratio"] is None else read_rational(obj["ratio"], "ratio")
+        dist = None
+        if obj["distance"] is not None:
+            dd = read_object(obj["distance"], "distance", ("coef", "radicand"))
+            dist = Distance(read_rational(dd["coef"], "distance.coef"),
+                            int(read_rational(dd["radicand"], "distance.radicand",
+                                              integer=True)))
+        method = read_str(obj["method"], "method", _METHODS)
+        res = cls(value=value, enclosure=enc, witness=witness,  # type: ignore[arg-type]
+                  ratio=ratio, distance=dist, method=method,
+                  pairs_checked=read_int(obj["pairs_checked"], "pairs_checked", lo=0),
+                  _mechanism=mechanism, _metric=metric)
+        if read_bool(obj["exact"], "exact") != res.exact:
+            raise InvalidArgument("privacy level: 'exact' contradicts 'value'.")
+        return res
 
 
 def zero_level(
@@ -168,7 +235,7 @@ def enclose_value(value: sympy.Expr, prec: int = 128) -> Enclosure:
         return Enclosure(*arb_to_fraction_interval(sympy_to_arb(value)))
 
 
-_METHODS = ("monomial", "row-monomial", "exact", "ball")
+_METHODS = ("monomial", "row-monomial", "exact", "ball", "tight", "merged-monomial")
 
 
 def _encloses(enc: Enclosure | None, value: sympy.Expr) -> bool:
@@ -218,6 +285,10 @@ def _verify_level(res: PrivacyLevelResult) -> bool:
         return False
     if res.method == "row-monomial":
         return _verify_rownorm(res)
+    if res.method == "tight":
+        return _verify_tight(res)
+    if res.method == "merged-monomial":
+        return _verify_merged(res)
     if mech.kind is MechanismKind.EXACT:
         return _verify_exact(res)
     if res.method == "monomial":
@@ -228,6 +299,8 @@ def _verify_level(res: PrivacyLevelResult) -> bool:
 def _verify_exact(res: PrivacyLevelResult) -> bool:
     """Exact entries: the witness attains the value and no ratio exceeds it (exact rationals)."""
     mech, metric = res._mechanism, res._metric
+    if mech.binary_floats is not None and res.method == "exact":
+        return _verify_float_backed(res, mech.binary_floats)
     edges = metric.check_edges()
     rows = mech.rows_fraction()
     if res.witness is None:
@@ -257,6 +330,47 @@ def _verify_exact(res: PrivacyLevelResult) -> bool:
                     return False
                 if compare_log_ratio(hx / hy, d, r0, d0) > 0:
                     return False
+    return True
+
+
+def _verify_float_backed(res: PrivacyLevelResult, F: np.ndarray) -> bool:
+    """Float-backed exact entries (the floats ARE the entries), re-checked without the search's
+    filter: a ratio whose directed upper bound succ(fl(F_x/F_y)) is ≤ a float below
+    R0^{d/d0} is settled; every other ratio is compared exactly (proofs/mech_float_filter.py,
+    lemma V). Zero tests and the witness are exact."""
+    mech, metric = res._mechanism, res._metric
+    require_subnormals("privacy level re-check")
+    edges = metric.check_edges()
+    arr = np.asarray(edges, dtype=np.int64).reshape(len(edges), 2)
+    A = np.concatenate([arr[:, 0], arr[:, 1]])
+    B = np.concatenate([arr[:, 1], arr[:, 0]])
+    if res.witness is None:
+        return res.value == 0 and bool((F[A] == F[B]).all())
+    a0, b0, z0 = res.witness
+    ha, hb = mech.entry(a0, z0), mech.entry(b0, z0)
+    if ha == 0 or hb == 0:
+        return False
+    r0, d0 = ha / hb, metric.distance(a0, b0)
+    if res.distance != d0 or res.ratio is None or res.ratio != r0 or r0 < 1:
+        return False
+    if res.value != log_ratio_value(r0, d0):
+        return False
+    vidx = metric.index[A, B]
+    for v in np.unique(vidx).tolist():
+        sel = np.nonzero(vidx == v)[0]
+        d = metric.values[int(v)]
+        with workprec(128):
+            bound = float_below((arb_from_fraction(r0).log() * d.ball() / d0.ball()).exp())
+        Fx, Fy = F[A[sel]], F[B[sel]]
+        if ((Fx > 0) & (Fy == 0)).any():
+            return False
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            ru = succ(Fx / Fy)
+        open_ = (Fx > 0) & ~(ru <= bound)  # NaN/inf never settle
+        for r, z in zip(*np.nonzero(open_)):
+            x, y = Fraction(float(Fx[r, z])), Fraction(float(Fy[r, z]))
+            if compare_log_ratio(x / y, d, r0, d0) > 0:
+                return False
     return True
 
 
@@ -406,4 +520,70 @@ def _verify_rownorm(res: PrivacyLevelResult) -> bool:
                 prec *= 2
                 if prec > 4096:
                     return False
+    return True
+
+
+def _certified_nonneg(c: Any, strict: bool) -> bool:
+    """c (a Fraction or an Enclosure) is certified ≥ 0 (> 0 when ``strict``)."""
+    lo = c.lo if isinstance(c, Enclosure) else Fraction(c)
+    return lo > 0 if strict else lo >= 0
+
+
+def _verify_tight(res: PrivacyLevelResult) -> bool:
+    """Re-check the hypotheses of the tight-constraints theorem (proofs/mech_tight_level.py):
+    the form is the metric's, every z_z ≥ 0, the witness (a, b, a) is a checked pair with
+    z_a > 0, and every entry ball meets e^{-ε d(y,z)}·z_z recomputed from the form."""
+    mech, metric = res._mechanism, res._metric
+    form = mech.structure
+    if not isinstance(form, TightForm) or not form.applies_to(metric):
+        return False
+    if res.value != form.eps or res.witness is None:
+        return False
+    a, b, z = res.witness
+    edges = set(metric.check_edges())
+    if z != a or ((a, b) not in edges and (b, a) not in edges):
+        return False
+    if res.distance != metric.distance(a, b) or not _certified_nonneg(form.z[a], True):
+        return False
+    if not all(_certified_nonneg(c, False) for c in form.z):
+        return False
+    with workprec(mech.precision or 128):
+        eps_b = sympy_to_arb(form.eps)
+        vals = [(-eps_b * v.ball()).exp() for v in metric.values]
+        zb = [arb_from_fraction(c) if not isinstance(c, Enclosure)
+              else arb_from_fraction(c.lo).union(arb_from_fraction(c.hi)) for c in form.z]
+        balls = mech.to_balls()
+        for (y, x), k in np.ndenumerate(metric.index):
+            entry = cast(arb, balls[y, x])
+            if not (vals[int(k)] * zb[x]).overlaps(entry):
+                return False
+    return True
+
+
+def _verify_merged(res: PrivacyLevelResult) -> bool:
+    """Brute force over checked pairs: no column's κ/d exceeds the witness's, and the
+    witness's group has the same difference κ on every produced column."""
+    mech, metric = res._mechanism, res._metric
+    form = mech.structure
+    if not isinstance(form, MergedMonomialForm) or res.witness is None:
+        return res.value == 0 and isinstance(form, MergedMonomialForm) and all(
+            int(form.base.exponents[x, z]) == int(form.base.exponents[y, z])
+            for a, b in metric.check_edges() for x, y in ((a, b),)
+            for z in range(form.base.exponents.shape[1]) if not form.base.zero_columns[z])
+    E, active = form.base.exponents, ~form.base.zero_columns
+    a0, b0, j0 = res.witness
+    group = [z for z in form.groups[j0] if active[z]]
+    diffs = {int(E[b0, z]) - int(E[a0, z]) for z in group}
+    if len(diffs) != 1 or res.distance != metric.distance(a0, b0):
+        return False
+    kappa = Fraction(diffs.pop())
+    if res.value != monomial_value(form.base.s, kappa, res.distance):
+        return False
+    cols = np.nonzero(active)[0]
+    for a, b in metric.check_edges():
+        d = metric.distance(a, b)
+        for x, y in ((a, b), (b, a)):
+            top = int((E[y, cols] - E[x, cols]).max())
+            if compare_kappa(Fraction(max(top, 0)), d, kappa, res.distance) > 0:
+                return False
     return True

@@ -22,7 +22,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import fmpq_to_fraction
+from exactdp.arithmetic.rationals import floats_to_fmpq, fmpq_to_fraction
 from exactdp.errors import PrecisionLimitReached
 from exactdp.kinds import proved_by
 from exactdp.mechanisms.float_filter import (
@@ -189,16 +189,31 @@ def level_rownorm(
     )
 
 
-def _numerators_denominators(ents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Object arrays of the fmpz numerators and (positive) denominators of fmpq entries."""
-    n, m = ents.shape
-    P = np.empty((n, m), dtype=object)
-    Q = np.empty((n, m), dtype=object)
-    for i in range(n):
-        row = ents[i]
-        P[i, :] = [v.p for v in row]
-        Q[i, :] = [v.q for v in row]
+def _numerators_denominators(
+    mech: Mechanism, rows: np.ndarray, cols: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Object arrays of the fmpz numerators and (positive) denominators of the exact entries
+    h[rows[k], cols[k]] — only those: a float-backed mechanism forms no other rational."""
+    F = mech.binary_floats
+    P = np.empty(len(rows), dtype=object)
+    Q = np.empty(len(rows), dtype=object)
+    if F is not None:
+        vals = floats_to_fmpq(F[rows, cols].tolist())
+    else:
+        vals = mech.entries_object()[rows, cols].tolist()
+    P[:] = [v.p for v in vals]
+    Q[:] = [v.q for v in vals]
     return P, Q
+
+
+def _entry_fmpq(mech: Mechanism, i: int, j: int) -> flint.fmpq:
+    """The exact entry h[i, j] as ``fmpq`` (read from the binary float when float-backed)."""
+    F = mech.binary_floats
+    if F is not None:
+        return floats_to_fmpq([float(F[i, j])])[0]
+    v = mech.entries_object()[i, j]
+    assert isinstance(v, flint.fmpq)
+    return v
 
 
 @proved_by("mech_float_filter")
@@ -211,7 +226,6 @@ def level_exact(
     and every pair with an entry whose float is below ``TINY`` (underflow is "unknown"), so the
     exact maximiser is always kept (proofs/mech_float_filter.py, lemma E1).
     """
-    ents = mech.entries_object()
     A, B = _directed(I, J)
     npairs = len(I)
     if len(A) == 0:
@@ -231,55 +245,60 @@ def level_exact(
     best: tuple[Fraction, Distance, int, int, int] | None = None
     m = F.shape[1]
     chunk = max(1, 4_000_000 // max(1, m))
-    Pm, Qm = _numerators_denominators(ents)
+    has_zero, has_unsafe = bool(Z.any()), bool(unsafe.any())
     for v, members in _group_by_distance(metric, A, B).items():
         d = metric.values[v]
-        # float maximum of the class
+        # one float pass: the class's float maximum (safe pairs) and a superset of the
+        # candidates (every pair above the running threshold, which only rises)
         fmax = 0.0
+        found: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
         for start in range(0, len(members), chunk):
             sel = members[start : start + chunk]
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 R = F[A[sel]] / F[B[sel]]
-            R[~P[B[sel]]] = 0.0  # both zero: no constraint
-            R[unsafe[A[sel]] | unsafe[B[sel]]] = 0.0
-            fmax = max(fmax, float(R.max()))
+            if has_zero:
+                R[~P[B[sel]]] = -1.0  # h[b,z] = 0 (then h[a,z] = 0): no constraint
+            if has_unsafe:
+                forced = (unsafe[A[sel]] | unsafe[B[sel]]) & P[B[sel]]
+                fmax = max(fmax, float(np.where(forced, 0.0, R).max()))
+            else:
+                forced = None
+                fmax = max(fmax, float(R.max()))
+            keep = R >= fmax * (1 - REL_MARGIN)
+            if forced is not None:
+                keep |= forced
+            rows, zs = np.nonzero(keep)
+            f_rows = (np.zeros(len(rows), dtype=bool) if forced is None
+                      else forced[rows, zs])
+            found.append((A[sel][rows], B[sel][rows], zs, R[rows, zs], f_rows))
         threshold = fmax * (1 - REL_MARGIN)
+        a_idx = np.concatenate([f[0] for f in found])
+        b_idx = np.concatenate([f[1] for f in found])
+        zs = np.concatenate([f[2] for f in found])
+        Rc = np.concatenate([f[3] for f in found])
+        fc = np.concatenate([f[4] for f in found])
+        final = (Rc >= threshold) | fc  # the candidates of lemma E1 (a subset of those kept)
+        a_idx, b_idx, zs, Rc = a_idx[final], b_idx[final], zs[final], Rc[final]
         cls_best: tuple[flint.fmpq, int, int, int] | None = None
-        for start in range(0, len(members), chunk):
-            sel = members[start : start + chunk]
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                R = F[A[sel]] / F[B[sel]]
-            R[~P[B[sel]]] = -1.0
-            forced = (unsafe[A[sel]] | unsafe[B[sel]]) & P[B[sel]]
-            cand = (R >= threshold) | forced
-            rows, zs = np.nonzero(cand)
-            if len(rows) == 0:
-                continue
-            a_idx = A[sel][rows]
-            b_idx = B[sel][rows]
+        if len(zs):
             # h[a,z]/h[b,z] = (Pa/Qa)/(Pb/Qb): compare Pa·Qb·q with p·Pb·Qa in integers
             # (fmpz products, no gcd canonicalisation: ~10× faster than fmpq arithmetic)
-            Pa, Qa = Pm[a_idx, zs], Qm[a_idx, zs]
-            Pb, Qb = Pm[b_idx, zs], Qm[b_idx, zs]
+            Pa, Qa = _numerators_denominators(mech, a_idx, zs)
+            Pb, Qb = _numerators_denominators(mech, b_idx, zs)
             lhs_base = Pa * Qb
             rhs_base = Pb * Qa
-            if cls_best is None:
-                k = int(np.argmax(R[rows, zs]))
+            k = int(np.argmax(Rc))
+            while True:  # exact: move to a candidate with a larger ratio until none is left
                 cls_best = (
-                    ents[a_idx[k], zs[k]] / ents[b_idx[k], zs[k]],
+                    _entry_fmpq(mech, int(a_idx[k]), int(zs[k]))
+                    / _entry_fmpq(mech, int(b_idx[k]), int(zs[k])),
                     int(a_idx[k]), int(b_idx[k]), int(zs[k]),
                 )
-            # exact: find candidates with ratio > current best; iterate until none
-            while True:
                 cur = cls_best[0]
                 exceed = np.nonzero(lhs_base * cur.q > rhs_base * cur.p)[0]
                 if len(exceed) == 0:
                     break
-                k = int(exceed[int(np.argmax(R[rows, zs][exceed]))])
-                cls_best = (
-                    ents[a_idx[k], zs[k]] / ents[b_idx[k], zs[k]],
-                    int(a_idx[k]), int(b_idx[k]), int(zs[k]),
-                )
+                k = int(exceed[int(np.argmax(Rc[exceed]))])
         if cls_best is None:
             continue
         ratio = fmpq_to_fraction(cls_best[0])
