@@ -119,6 +119,7 @@ class CertificateKind(enum.StrEnum):
     KRONECKER_THRESHOLD = "kronecker-threshold"
     SPD_POINT = "spd-point"
     SPD_TAYLOR_COVER = "spd-taylor-cover"
+    STRUCTURED_THRESHOLD = "structured-threshold"
 
 
 @runtime_checkable

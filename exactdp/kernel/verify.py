@@ -25,11 +25,12 @@ from exactdp.kernel.linear import LINEAR_KINDS, check_linear
 from exactdp.kernel.linear_json import read_linear
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
 from exactdp.kernel.threshold_json import read_threshold
+from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structured, read_structured
 
 __all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
 
 #: The certificate kinds whose JSON documents the kernel re-checks.
-SUPPORTED_KINDS = LINEAR_KINDS + THRESHOLD_KINDS
+SUPPORTED_KINDS = LINEAR_KINDS + THRESHOLD_KINDS + (STRUCTURED_KIND,)
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,11 @@ def verify_document(doc: Any) -> KernelVerdict:
                               f"re-checks {list(SUPPORTED_KINDS)} (re-check it in Python with "
                               "its verify()).")
     try:
-        ok = (check_threshold(read_threshold(doc)) if kind in THRESHOLD_KINDS
-              else check_linear(read_linear(doc)))
+        if kind == STRUCTURED_KIND:
+            ok = check_structured(read_structured(doc))
+        else:
+            ok = (check_threshold(read_threshold(doc)) if kind in THRESHOLD_KINDS
+                  else check_linear(read_linear(doc)))
     except CertificateInvalid as exc:
         return KernelVerdict(False, kind, str(exc))
     if ok:

@@ -16,8 +16,9 @@ Modules (each imports only the ones above it in this list):
 * :mod:`~exactdp.threshold.exact_certificate`, :mod:`~exactdp.threshold.certificates` —
   every threshold certificate and its ``verify()``;
 * :mod:`~exactdp.threshold.spd_cover` — the SPD Taylor cover of [eps_upper, −ln t0];
-* :mod:`~exactdp.threshold.exact`, :mod:`~exactdp.threshold.certified` — the exact and the
-  certified routes;
+* :mod:`~exactdp.threshold.exact`, :mod:`~exactdp.threshold.certified`,
+  :mod:`~exactdp.threshold.structured` — the exact, the certified and the structured exact
+  (repeating Toeplitz, any n) routes;
 * :mod:`~exactdp.threshold.api` — ``epsilon_threshold``, ``regular_epsilons``,
   ``tight_constraints_epsilons``.
 """
@@ -37,6 +38,7 @@ from exactdp.threshold.certificates import (
     SpdPointCertificate,
 )
 from exactdp.threshold.results import DEFAULT_TOL, EpsilonInterval, EpsilonSet, ThresholdResult
+from exactdp.threshold.structured import StructuredThresholdCertificate
 
 __all__ = [
     "ThresholdResult",
@@ -48,6 +50,7 @@ __all__ = [
     "KroneckerThresholdCertificate",
     "SpdCoverCertificate",
     "SpdPointCertificate",
+    "StructuredThresholdCertificate",
     "epsilon_threshold",
     "regular_epsilons",
     "tight_constraints_epsilons",

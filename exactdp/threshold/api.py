@@ -13,6 +13,10 @@ Routes (the one that ran is named in ``.method``):
     Φ = ⊗Φ_k and b = ⊗b_k: the property holds iff it holds for every factor
     (lemma in :mod:`exactdp.algebra.structure`), so ε* = max_k ε*_k; factors are solved by the
     routes below (identical factors once).
+``structured-toeplitz``
+    tight constraints (b = 1), n > ``max_exact_n``, Φ symmetric Toeplitz with a repeating
+    symbol a_{k+v} = s^c·a_k (sum query, line): :mod:`exactdp.threshold.structured` (ε* as an
+    algebraic number through the banded reduction; falls through when it does not apply).
 ``exact``
     polynomial case, n ≤ ``max_exact_n``: :mod:`exactdp.threshold.exact` (the whole ε-set,
     ε* as an algebraic number, an exact certificate).
@@ -56,6 +60,7 @@ from exactdp.threshold.certificates import KroneckerThresholdCertificate, Prop9C
 from exactdp.threshold.certified import certified_route
 from exactdp.threshold.exact import exact_route, exact_set
 from exactdp.threshold.results import DEFAULT_TOL, EpsilonSet, ThresholdResult, property_name
+from exactdp.threshold.structured import structured_route
 
 __all__ = ["epsilon_threshold", "regular_epsilons", "tight_constraints_epsilons", "THRESHOLD_METHODS"]
 
@@ -176,6 +181,10 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
         split = kronecker_split(metric, rhs)
         if split is not None:
             return _kronecker_route(metric, rhs, split, tol, max_exact_n, progress, t0)
+    if method == "auto" and rhs is None and metric.n > max_exact_n:  # structured exact (issue 18)
+        structured = structured_route(metric, tol, progress, timings)
+        if structured is not None:
+            return structured
     if method == "exact" or (method == "auto" and metric.q is not None
                              and metric.n <= max_exact_n):
         limit = max(max_exact_n, metric.n) if method == "exact" else max_exact_n

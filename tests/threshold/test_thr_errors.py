@@ -44,7 +44,8 @@ def test_eps_max_reports_never_on_range():
 
 
 def test_too_large_for_exact_falls_back_to_certified():
-    res = epsilon_threshold(sum_query(6, 3), max_exact_n=10)
+    # a prior (b ≠ 1): the structured exact route (b = 1 only) does not apply
+    res = epsilon_threshold(sum_query(6, 3), "uniform", max_exact_n=10)
     assert res.method.startswith("certified") and res.exact is None
     with pytest.raises(InstanceTooLarge):
         solve_symbolic(sum_query(6, 3), max_n=10)

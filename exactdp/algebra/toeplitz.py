@@ -1,0 +1,290 @@
+"""Exact z(s) for symmetric Toeplitz Φ whose symbol repeats: a_{k+v} = s^c·a_k (banded reduction).
+
+Φ[i, j] = a_{|i−j|} with a_k = s^{e_k} (s = e^{-ε/q}). When e_{k+v} = e_k + c for every
+k ≥ 0 (the sum query: v, c = 1; the line: v = c = 1), L = I − s^c·S^v (S the down-shift)
+turns Φ into a banded matrix: M = LΦLᵀ has half-bandwidth v − 1, and Φz = b ⇔
+M w = L b, z = Lᵀ w (``proofs/toeplitz_banded_reduction.py``). Each row of (M, Lb) is
+divided by the gcd of its polynomials (for the sum query every row i ≥ v by 1 − s).
+
+The banded system is solved exactly by *shooting*: the last v − 1 unknowns are kept as
+symbols u, every other w_j is an affine function of u found by walking the rows from the
+bottom up (each step divides by a sub-diagonal entry ±s^a, a monomial, so only shifts
+occur — ``proofs/toeplitz_recurrence.py``), and the v − 1 top rows give a small system
+G u = h solved by fraction-free elimination (exact determinants). Then
+D·z_i = N_i over Z[s] for the persymmetric half (z_i = z_{n−1−i}: Φ and b = 1 are
+persymmetric and Φ(s) is invertible over Q(s)), with the common factor removed.
+
+Nothing here is trusted by a certificate: the kernel re-checks Φ(s)N(s) = D(s)·1 exactly
+(:mod:`exactdp.kernel.threshold_structured`).
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import sum_query
+>>> sol = solve_toeplitz_ones(sum_query(2, 2))
+>>> sol.step, sol.shift, sol.denominator          # z_2 = (1 − s − s²)/(1 + 3s + s²): ε* = ln φ
+(2, 1, x^2 + 3*x + 1)
+>>> sol.numerators
+[x + 1, 1, (-1)*x^2 + (-1)*x + 1]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from flint import fmpz_poly
+
+from exactdp.kinds import proved_by
+from exactdp.spaces.metrics import FiniteMetric
+
+__all__ = ["ToeplitzStep", "ToeplitzSolution", "toeplitz_step", "solve_toeplitz_ones",
+           "MAX_STEP"]
+
+#: Largest step v handled (half-bandwidth v − 1; the shooting system is (v−1)×(v−1)).
+MAX_STEP = 16
+
+_ZERO = fmpz_poly([])
+_ONE = fmpz_poly([1])
+
+
+def _mono(k: int) -> fmpz_poly:
+    return fmpz_poly([0] * k + [1])
+
+
+@dataclass(frozen=True)
+class ToeplitzStep:
+    """e_k = q·d(0, k) (Φ[i, j] = s^{e_|i−j|}) with e_{k+v} = e_k + c for every k ≥ 0."""
+
+    exponents: tuple[int, ...]
+    step: int
+    shift: int
+
+
+def toeplitz_step(metric: FiniteMetric, max_step: int = MAX_STEP) -> ToeplitzStep | None:
+    """The least step v ≤ min(``max_step``, n/2) (and c) of a symmetric Toeplitz Φ, or None.
+
+    Checks exactly that Φ[i, j] = a_{|i−j|} for every pair (the metric's own exponents)
+    and that e_{k+v} = e_k + c (c ≥ 1) for every k with k + v < n.
+
+    >>> from exactdp.spaces.metrics import line, sum_query, cycle
+    >>> toeplitz_step(sum_query(3, 4)).step, toeplitz_step(line(5)).shift
+    (4, 1)
+    >>> toeplitz_step(cycle(6)) is None
+    True
+    """
+    if metric.q is None or metric.n < 2:
+        return None
+    E = metric.exponent_matrix()
+    n = metric.n
+    ar = np.arange(n)
+    e = E[0]
+    if not np.array_equal(E, e[np.abs(ar[:, None] - ar[None, :])]):
+        return None
+    for v in range(1, min(max_step, n // 2) + 1):  # 2v ≤ n: otherwise no band to gain
+        c = int(e[v] - e[0])
+        if c >= 1 and np.all(e[v:] == e[:n - v] + c):
+            return ToeplitzStep(tuple(int(x) for x in e), v, c)
+    return None
+
+
+@dataclass(frozen=True)
+class ToeplitzSolution:
+    """z_i = N_i/D for i < ⌈n/2⌉ (the rest by persymmetry), b = 1; D > 0 near s = 0+."""
+
+    n: int
+    q: int
+    step: int
+    shift: int
+    numerators: list[fmpz_poly]
+    denominator: fmpz_poly
+
+    def numerator(self, i: int) -> fmpz_poly:
+        """N_i for any 0 ≤ i < n (persymmetry: N_i = N_{n−1−i})."""
+        return self.numerators[min(i, self.n - 1 - i)]
+
+
+def _banded_system(st: ToeplitzStep) -> tuple[list[dict[int, fmpz_poly]], list[fmpz_poly]]:
+    """Rows of M = LΦLᵀ (band v − 1) and of L·1, each divided by its polynomial gcd."""
+    e, v, c = st.exponents, st.step, st.shift
+    n = len(e)
+    bw = v - 1
+    sc = _mono(c)
+
+    def a(k: int) -> fmpz_poly:
+        return _mono(e[abs(k)])
+
+    rows: list[dict[int, fmpz_poly]] = []
+    rhs: list[fmpz_poly] = []
+    for i in range(n):
+        row: dict[int, fmpz_poly] = {}
+        for j in range(max(0, i - bw), min(n, i + bw + 1)):
+            p = a(i - j)
+            if i >= v:
+                p -= sc * a(i - v - j)
+            if j >= v:
+                p -= sc * a(i - j + v)
+            if i >= v and j >= v:
+                p += sc * sc * a(i - j)
+            row[j] = p
+        r = _ONE - sc if i >= v else _ONE
+        g = r
+        for p in row.values():
+            g = g.gcd(p)
+        if g.degree() > 0 or g != _ONE:
+            row = {j: p // g for j, p in row.items()}
+            r = r // g
+        rows.append(row)
+        rhs.append(r)
+    return rows, rhs
+
+
+def _monomial(p: fmpz_poly) -> tuple[int, int] | None:
+    """(sign, a) when p = ±s^a, else None."""
+    cs = p.coeffs()
+    nz = [(k, int(x)) for k, x in enumerate(cs) if x != 0]
+    if len(nz) != 1 or abs(nz[0][1]) != 1:
+        return None
+    return nz[0][1], nz[0][0]
+
+
+def _bareiss_solve(G: list[list[fmpz_poly]], h: list[fmpz_poly]
+                   ) -> tuple[fmpz_poly, list[fmpz_poly]]:
+    """(δ, δ·G⁻¹h) over Z[s] with δ = ±det G (fraction-free, pivoting on nonzero entries)."""
+    m = len(G)
+    A = [list(G[i]) + [h[i]] for i in range(m)]
+    prev = _ONE
+    for k in range(m):
+        piv = next((i for i in range(k, m) if A[i][k] != 0), None)
+        if piv is None:
+            return _ZERO, []
+        if piv != k:
+            A[k], A[piv] = A[piv], A[k]
+        for i in range(k + 1, m):
+            for j in range(k + 1, m + 1):
+                A[i][j] = (A[k][k] * A[i][j] - A[i][k] * A[k][j]) // prev
+            A[i][k] = _ZERO
+        prev = A[k][k]
+    det = A[m - 1][m - 1] if m else _ONE
+    x: list[fmpz_poly] = [_ZERO] * m
+    for i in range(m - 1, -1, -1):
+        acc = det * A[i][m]
+        for j in range(i + 1, m):
+            acc -= A[i][j] * x[j]
+        x[i] = acc // A[i][i]
+    return det, x  # row swaps change det's sign and det·x alike: x/det is unchanged
+
+
+@proved_by("toeplitz_banded_reduction", "toeplitz_recurrence")
+def solve_toeplitz_ones(metric: FiniteMetric, st: ToeplitzStep | None = None
+                        ) -> ToeplitzSolution | None:
+    """Exact z(s) with Φ(s)z = 1 for a repeating symmetric Toeplitz Φ (module doc), or None.
+
+    None when the metric has no such structure or the shooting pivots are not monomials.
+    The reduction Φz = 1 ⇔ M w = L·1, z = Lᵀw is ``proofs/toeplitz_banded_reduction.py``;
+    persymmetry z_i = z_{n−1−i} (only half is computed) is ``proofs/toeplitz_recurrence.py``.
+    """
+    st = st if st is not None else toeplitz_step(metric)
+    if st is None:
+        return None
+    n, v = metric.n, st.step
+    bw = v - 1
+    rows, rhs = _banded_system(st)
+    if bw == 0:  # M diagonal: w_j = r_j / M_jj
+        return _finish(metric, st, _diagonal(rows, rhs))
+    # shooting from the bottom: unknowns u_m = w_{n−1−m} (m < bw); W[j] = (const, coeffs of u)
+    # with w_j = W[j] / (sgn_j · s^{a_j})
+    W: list[list[fmpz_poly] | None] = [None] * n
+    den: list[tuple[int, int]] = [(1, 0)] * n
+    for m in range(bw):
+        vec = [_ZERO] * (bw + 1)
+        vec[m + 1] = _ONE
+        W[n - 1 - m] = vec
+    for i in range(n - 1, bw - 1, -1):
+        j = i - bw  # the unknown this row determines
+        piv = _monomial(rows[i][j])
+        if piv is None:
+            return None
+        known = [k for k in rows[i] if k != j]
+        top = max((den[k][1] for k in known), default=0)
+        acc = [rhs[i] * _mono(top)] + [_ZERO] * bw
+        sgn_top = 1
+        for k in known:
+            sk, ak = den[k]
+            Wk = W[k]
+            assert Wk is not None
+            f = rows[i][k] * _mono(top - ak) * (sk * sgn_top)
+            for t in range(bw + 1):
+                if Wk[t] != 0:
+                    acc[t] -= f * Wk[t]
+        W[j] = acc
+        den[j] = (piv[0] * sgn_top, top + piv[1])
+    # the top bw rows: G u = h (denominators cleared with s^A)
+    G: list[list[fmpz_poly]] = []
+    h: list[fmpz_poly] = []
+    for i in range(bw):
+        A = max(den[k][1] for k in rows[i])
+        row = [_ZERO] * (bw + 1)
+        for k, p in rows[i].items():
+            sk, ak = den[k]
+            Wk = W[k]
+            assert Wk is not None
+            f = p * _mono(A - ak) * sk
+            for t in range(bw + 1):
+                if Wk[t] != 0:
+                    row[t] += f * Wk[t]
+        G.append(row[1:])
+        h.append(rhs[i] * _mono(A) - row[0])
+    det, U = _bareiss_solve(G, h)
+    if det == 0:
+        return None
+    g0 = det
+    for p in U:
+        g0 = g0.gcd(p)
+    det, U = det // g0, [p // g0 for p in U]
+    def num(j: int) -> fmpz_poly:
+        Wj = W[j]
+        assert Wj is not None
+        acc = det * Wj[0]
+        for m in range(bw):
+            if Wj[m + 1] != 0:
+                acc += U[m] * Wj[m + 1]
+        return acc
+
+    return _finish(metric, st, (num, den, det))
+
+
+def _diagonal(rows: list[dict[int, fmpz_poly]], rhs: list[fmpz_poly]) -> tuple:  # type: ignore[type-arg]
+    lcm = _ONE
+    for i, row in enumerate(rows):
+        d = row[i]
+        lcm = lcm * (d // lcm.gcd(d))
+    return (lambda j: rhs[j] * (lcm // rows[j][j]), [(1, 0)] * len(rows), lcm)
+
+
+def _finish(metric: FiniteMetric, st: ToeplitzStep, parts: tuple) -> ToeplitzSolution:  # type: ignore[type-arg]
+    num, den, det = parts
+    n, v, c = metric.n, st.step, st.shift
+    # w_j = (det·W0 + Σ U_m W_m+1) / (det · sgn_j s^{a_j}); z_i = w_i − s^c w_{i+v}
+    half = (n + 1) // 2
+    # z_k = z_{n−1−k}: the bottom half is where the shooting's W_j are smallest
+    idx = [n - 1 - k for k in range(half)]
+    need = sorted({j for i in idx for j in (i, i + v) if j < n})
+    top = max(den[j][1] for j in need)
+    num_w: dict[int, fmpz_poly] = {}
+    for j in need:
+        num_w[j] = num(j) * _mono(top - den[j][1]) * den[j][0]
+    D = det * _mono(top)
+    sc = _mono(c)
+    nums = [num_w[i] - (sc * num_w[i + v] if i + v < n else _ZERO) for i in idx]
+    g = D
+    for p in nums:
+        if g.degree() <= 0:
+            break
+        g = g.gcd(p)
+    if g.degree() > 0 or abs(int(g.coeffs()[0])) != 1:
+        D = D // g
+        nums = [p // g for p in nums]
+    low = next(x for x in D.coeffs() if x != 0)
+    if low < 0:
+        D, nums = -D, [-p for p in nums]
+    return ToeplitzSolution(n, metric.q or 1, v, c, nums, D)

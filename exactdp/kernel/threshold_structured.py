@@ -1,0 +1,311 @@
+"""The kernel's check of a structured (repeating Toeplitz) exact threshold claim, and its JSON.
+
+Kind ``structured-threshold``: tight constraints (b = 1) on a metric whose Φ(s) is
+symmetric Toeplitz, Φ[i, j] = s^{e_|i−j|}, with e_{k+v} = e_k + c for every k ≥ 0 (the
+sum query, the line), s = e^{-ε/q}. The evidence is z_i = N_i/D for the persymmetric
+half i < ⌈n/2⌉ (N_{n−1−i} := N_i), the witness w, and s* (minimal polynomial g,
+isolating interval (a, b)). Every part is re-proved from the metric's exact distances:
+
+1. **structure**: the exponent matrix is Toeplitz and e_{k+v} = e_k + c (numpy, exact);
+2. **identity** Φ(s)N(s) = D(s)·1 over Z[s] for the mirrored N, row by row through the
+   recurrences P_i = Σ_{d<v} a_d N_{i−d} + s^c P_{i−v} (left sums) and
+   R_i = Σ_{0<d≤v} a_d N_{i+d} + s^c R_{i+v} (right sums), P_i + R_i = D
+   (``proofs/toeplitz_recurrence.py``);
+3. **s\\***: g primitive, leading coefficient > 0, irreducible (flint factorisation);
+   exactly one root of g in (0, b) (Descartes' rule with bisection, exact); g(a) has the
+   sign of g at 0+ (so the root r lies in (a, b));
+4. **holds on (0, r]**: D has no root in (0, b]; for every i, N_i = g^k·P with g ∤ P,
+   P has no root in (0, b], and N_i/D > 0 at 0+ (or N_i = 0) — so no z_i changes sign
+   on (0, r), z ≥ 0 there and Φz = 1;
+5. **fails just after r**: g divides N_w to an odd power, so z_w < 0 on (r, b];
+6. **ε\\* = −q·ln r ∈ [lo, hi]**: e^{-hi/q} < r (g has the sign at 0+ at an upper
+   bound of e^{-hi/q}) and r < e^{-lo/q} ≤ b (g has the other sign at a lower bound of
+   e^{-lo/q}): the property holds on [hi, ∞) and fails at lo (Φ(e^{-lo/q}) is
+   nonsingular: e^{-lo/q} is transcendental, det Φ(0) = 1).
+
+>>> from exactdp.kernel.threshold_structured import roots_01
+>>> roots_01(flint.fmpz_poly([1, -4, 4, 0]) * flint.fmpz_poly([-1, 3]))  # 1/3 and 1/2 (double)
+2
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.kernel.jsonio import (
+    envelope,
+    read_enclosure,
+    read_envelope,
+    read_int,
+    read_list,
+    read_object,
+    read_poly,
+    read_verdict,
+    write_enclosure,
+)
+from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
+from exactdp.kernel.threshold import CHECK_PRECISIONS, ThresholdClaim, s_enclosure
+from exactdp.kinds import Verdict, proved_by
+
+__all__ = ["STRUCTURED_KIND", "check_structured", "write_structured", "read_structured",
+           "roots_01", "mirror_identity_holds", "no_root_upto", "scaled_poly",
+           "structure_holds"]
+
+#: The ``kind`` of a structured exact threshold certificate.
+STRUCTURED_KIND = "structured-threshold"
+
+_X1 = flint.fmpz_poly([1, 1])
+
+
+def _mono(k: int) -> flint.fmpz_poly:
+    return flint.fmpz_poly([0] * k + [1])
+
+
+def _variations(p: flint.fmpz_poly) -> int:
+    s = [c > 0 for c in p.coeffs() if c != 0]
+    return sum(x != y for x, y in zip(s, s[1:]))
+
+
+def _var01(p: flint.fmpz_poly) -> int:
+    """Descartes' bound on the roots in (0, 1): variations of (1+x)^d p(1/(1+x))."""
+    c = p.coeffs()
+    return _variations(flint.fmpz_poly(list(reversed(c)))(_X1))
+
+
+def roots_01(p: flint.fmpz_poly) -> int:
+    """The exact number of distinct roots of p ≠ 0 in (0, 1) (squarefree part, Descartes +
+    bisection: a count of 0 or 1 is exact)."""
+    if p.degree() < 1:
+        return 0
+    p = p // p.gcd(p.derivative())
+    total = 0
+    stack = [p]
+    while stack:
+        q = stack.pop()
+        if q.degree() < 1:
+            continue
+        v = _var01(q)
+        if v <= 1:
+            total += v
+            continue
+        d = q.degree()
+        left = flint.fmpz_poly([ci * 2 ** (d - i) for i, ci in enumerate(q.coeffs())])
+        right = left(_X1)
+        if right.coeffs()[0] == 0:  # the midpoint is a root
+            total += 1
+            right = flint.fmpz_poly(right.coeffs()[1:])
+        stack += [left, right]
+    return total
+
+
+def scaled_poly(p: flint.fmpz_poly, b: Fraction) -> flint.fmpz_poly:
+    """den^d·p(b·y): its roots in (0, 1) are p's roots in (0, b) divided by b (b > 0)."""
+    d = p.degree()
+    pu, pw = _powers(b.numerator, d), _powers(b.denominator, d)
+    return flint.fmpz_poly([c * pu[k] * pw[d - k] for k, c in enumerate(p.coeffs())])
+
+
+@functools.lru_cache(maxsize=8)
+def _powers(x: int, d: int) -> tuple[flint.fmpz, ...]:
+    out = [flint.fmpz(1)]
+    for _ in range(d):
+        out.append(out[-1] * x)
+    return tuple(out)
+
+
+def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
+    v = p(to_fmpq(x))
+    return (v > 0) - (v < 0)
+
+
+def _lowest_sign(p: flint.fmpz_poly) -> int:
+    return next(((1 if c > 0 else -1) for c in p.coeffs() if c != 0), 0)
+
+
+def no_root_upto(p: flint.fmpz_poly, b: Fraction) -> bool:
+    """p ≠ 0 has no root in (0, b]."""
+    if p.degree() < 1:
+        return p != 0
+    if _sign_at(p, b) == 0:
+        return False
+    sp = scaled_poly(p, b)
+    return _var01(sp) == 0 or roots_01(sp) == 0
+
+
+def structure_holds(metric: Any, v: int, c: int) -> bool:
+    """Φ is Toeplitz with e_{k+v} = e_k + c (k ≥ 0), from the metric's exponent matrix."""
+    n = metric.n
+    if metric.q is None or not 1 <= v < n or c < 1:
+        return False
+    E = np.asarray(metric.exponent_matrix())
+    ar = np.arange(n)
+    e = E[0]
+    return bool(np.array_equal(E, e[np.abs(ar[:, None] - ar[None, :])])
+                and np.all(e[v:] == e[:n - v] + c))
+
+
+@proved_by("toeplitz_recurrence")
+def mirror_identity_holds(exps: Sequence[int], v: int, c: int, half: Sequence[Any],
+                          den: Any) -> bool:
+    """Φ(s)N(s) = D(s)·1 for N = (half, mirrored), Φ[i, j] = s^{exps[|i−j|]} with the step
+    e_{k+v} = e_k + c (already checked); O(n·v) polynomial operations through the left/right
+    sum recurrences of ``proofs/toeplitz_recurrence.py``."""
+    n = len(exps)
+    if len(half) != (n + 1) // 2:
+        return False
+    N = [half[min(i, n - 1 - i)] for i in range(n)]
+    a = [_mono(int(x)) for x in exps[:v + 1]]
+    sc = _mono(c)
+    zero = flint.fmpz_poly([])
+    left: list[Any] = []
+    for i in range(n):  # left[i] = Σ_{j ≤ i} a_{i−j} N_j
+        acc = sum((a[d] * N[i - d] for d in range(min(v, i + 1))), zero)
+        if i >= v:
+            acc += sc * left[i - v]
+        left.append(acc)
+    right: list[Any] = [zero] * n
+    for i in range(n - 1, -1, -1):  # right[i] = Σ_{j > i} a_{j−i} N_j
+        acc = sum((a[d] * N[i + d] for d in range(1, v + 1) if i + d < n), zero)
+        if i + v < n:
+            acc += sc * right[i + v]
+        right[i] = acc
+    return all(left[i] + right[i] == den for i in range(n))
+
+
+def _mult(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]:
+    k = 0
+    while p.degree() >= g.degree():
+        quo, rem = divmod(p, g)
+        if rem != 0:
+            break
+        p, k = quo, k + 1
+    return k, p
+
+
+def check_structured(claim: ThresholdClaim) -> bool:
+    """True when every part of the claim is re-proved (module doc); never raises."""
+    try:
+        return _check(claim)
+    except REJECTED_ERRORS + (AssertionError,):
+        return False
+
+
+def _check(c: ThresholdClaim) -> bool:
+    m, ev = c.metric, c.evidence
+    n = m.n
+    if (c.kind != STRUCTURED_KIND or not all(x == 1 for x in c.rhs) or len(c.rhs) != n
+            or not 0 < c.eps.lo < c.eps.hi or m.q is None):
+        return False
+    v, cc, w, star = ev["step"], ev["shift"], ev["witness"], ev["s_star"]
+    if any(isinstance(x, bool) or not isinstance(x, int) for x in (v, cc, w)):
+        return False
+    if not 0 <= w < n or not structure_holds(m, v, cc):
+        return False
+    half = [flint.fmpz_poly(list(reversed(p))) for p in ev["numerators"]]
+    den = flint.fmpz_poly(list(reversed(ev["denominator"])))
+    q, gco, iv = star
+    g = flint.fmpz_poly(list(reversed(gco)))
+    if den == 0 or q != m.q or g.degree() < 1 or not isinstance(iv, Enclosure):
+        return False
+    exps = [int(x) for x in np.asarray(m.exponent_matrix())[0]]
+    if not mirror_identity_holds(exps, v, cc, half, den):
+        return False
+    content, factors = g.factor()
+    if content != 1 or len(factors) != 1 or factors[0][1] != 1 or factors[0][0] != g:
+        return False
+    a, b = iv.lo, iv.hi
+    s0 = _lowest_sign(g)
+    if not 0 <= a < b < 1 or _sign_at(g, b) == 0 or roots_01(scaled_poly(g, b)) != 1:
+        return False
+    if a > 0 and _sign_at(g, a) != s0:
+        return False
+    if not no_root_upto(den, b):
+        return False
+    sd = _lowest_sign(den)
+    wk = None
+    for i, p in enumerate(half):
+        if p == 0:
+            if i == min(w, n - 1 - w):
+                return False
+            continue
+        k, rest = _mult(p, g)
+        if _lowest_sign(p) * sd <= 0 or not no_root_upto(rest, b):
+            return False
+        if i == min(w, n - 1 - w):
+            wk = k
+    if wk is None or wk % 2 == 0:
+        return False
+    return any(_eps_ok(c.eps, m.q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
+
+
+def _eps_ok(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: int) -> bool:
+    up = s_enclosure(eps.hi, q, prec)[1]       # ≥ e^{-hi/q}
+    l1, l2 = s_enclosure(eps.lo, q, prec)      # ∋ e^{-lo/q}
+    if not (0 < up < b and 0 < l1 <= l2 <= b):
+        return False
+    return _sign_at(g, up) == s0 and _sign_at(g, l1) == -s0
+
+
+# ------------------------------------------------------------------------------ JSON
+def _desc(p: Any) -> list[str]:
+    return [str(int(x)) for x in p]
+
+
+def write_structured(c: ThresholdClaim) -> dict[str, Any]:
+    """The JSON document of a structured claim (question: ``threshold-tight``)."""
+    ev = c.evidence
+    q, g, iv = ev["s_star"]
+    claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps),
+             "s_star": {"q": q, "minimal_polynomial": _desc(g),
+                        "isolating_interval": write_enclosure(iv)}}
+    evidence = {"step": ev["step"], "shift": ev["shift"], "witness": ev["witness"],
+                "numerators": [_desc(p) for p in ev["numerators"]],
+                "denominator": _desc(ev["denominator"])}
+    question = Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
+    return envelope(STRUCTURED_KIND, question.to_json(), claim, evidence)
+
+
+def _int_poly(value: Any, where: str) -> tuple[int, ...]:
+    if value == ["0"]:
+        return (0,)
+    return tuple(int(x) for x in read_poly(value, where, integer=True))
+
+
+def read_structured(doc: Any) -> ThresholdClaim:
+    """Read a document (raises :class:`~exactdp.errors.InvalidArgument` when malformed,
+    :class:`~exactdp.errors.CertificateInvalid` when its question was altered)."""
+    env = read_envelope(doc)
+    if env.kind != STRUCTURED_KIND:
+        raise InvalidArgument(f"kind: {env.kind!r} is not {STRUCTURED_KIND!r}.")
+    claim = read_object(env.claim, "claim", ("verdict", "eps", "s_star"))
+    evid = read_object(env.evidence, "evidence",
+                       ("step", "shift", "witness", "numerators", "denominator"))
+    qn = Question.from_json(env.question)
+    if qn.prop is not Property.THRESHOLD_TIGHT or qn.rhs != ONES or qn.level != ALL_EPS:
+        raise InvalidArgument("question: a structured threshold answers threshold-tight "
+                              "(rhs \"ones\") for every ε > 0.")
+    if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
+        raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\".")
+    n = qn.metric.n
+    star = read_object(claim["s_star"], "claim.s_star",
+                       ("q", "minimal_polynomial", "isolating_interval"))
+    ev = {"step": read_int(evid["step"], "evidence.step", 1, n),
+          "shift": read_int(evid["shift"], "evidence.shift", 1),
+          "witness": read_int(evid["witness"], "evidence.witness", 0, n - 1),
+          "numerators": tuple(_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
+              read_list(evid["numerators"], "evidence.numerators", (n + 1) // 2))),
+          "denominator": _int_poly(evid["denominator"], "evidence.denominator"),
+          "s_star": (read_int(star["q"], "claim.s_star.q", 1),
+                     _int_poly(star["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
+                     read_enclosure(star["isolating_interval"], "claim.s_star.isolating_interval"))}
+    return ThresholdClaim(STRUCTURED_KIND, qn.metric, tuple(Fraction(1) for _ in range(n)),
+                          read_enclosure(claim["eps"], "claim.eps"), ev)
