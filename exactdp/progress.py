@@ -19,9 +19,16 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from types import ModuleType
 from typing import TextIO
 
-__all__ = ["Progress", "ProgressFn", "report", "stderr_progress"]
+resource: ModuleType | None
+try:  # POSIX only: peak memory for progress messages
+    import resource
+except ImportError:  # pragma: no cover - Windows
+    resource = None
+
+__all__ = ["Progress", "ProgressFn", "report", "stderr_progress", "peak_rss_mb", "memory_note"]
 
 #: A progress callback: ``fn(stage, message)``.
 ProgressFn = Callable[[str, str], None]
@@ -50,3 +57,25 @@ def stderr_progress(stream: TextIO | None = None) -> ProgressFn:
         print(f"[{time.perf_counter() - start:7.1f} s] {stage}: {message}", file=out, flush=True)
 
     return emit
+
+
+def peak_rss_mb() -> float | None:
+    """Peak resident set size of this process in MB (None where it cannot be read).
+
+    >>> v = peak_rss_mb(); v is None or v > 0
+    True
+    """
+    if resource is None:  # pragma: no cover - Windows
+        return None
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kb / 1024 if sys.platform != "darwin" else kb / 2**20
+
+
+def memory_note() -> str:
+    """``"peak RSS 123 MB"`` for progress messages (empty when unknown).
+
+    >>> memory_note().startswith("peak RSS") or memory_note() == ""
+    True
+    """
+    mb = peak_rss_mb()
+    return "" if mb is None else f"peak RSS {mb:.0f} MB"

@@ -481,7 +481,7 @@ class SpdPointCertificate:
             Y = taylor_vectors(prov, values, b, self.eps, self.eps, 0)
             return exact_piece_check(self.metric, self.rhs, self.eps, self.eps, 0, self.lam, Y,
                                      upper_index=self.index, upper=upper)
-        y, err = point_bounds(prov, values, b, brad, self.eps, self.lam)
+        y, err = point_bounds(prov, values, b, brad, self.eps, self.lam, self.rhs)
         up = float(succ(y[self.index] + err))
         return up < 0 and Fraction(up) <= upper
 
@@ -592,7 +592,7 @@ class SpdCoverCertificate:
                 if not exact_piece_check(self.metric, self.rhs, a, bb, self.order, lam, Y):
                     return False
                 continue
-            res, _ = taylor_piece(prov, values, bvec, brad, a, bb, self.order, lam)
+            res, _ = taylor_piece(prov, values, bvec, brad, a, bb, self.order, lam, rhs=self.rhs)
             if not res.ok:
                 return False
         return True

@@ -10,7 +10,13 @@
    (:mod:`exactdp.threshold.spd_cover`), mean-value Krawczyk pieces otherwise
    (:mod:`exactdp.threshold.krawczyk`). Range widths adapt to the measured error, so about
    twenty ranges reach from 10⁻⁹ above ε* to the lemma's region. Large Euclidean grids
-   (:func:`exactdp.spaces.grid.use_matrix_free`) never form the n×n matrix.
+   (:func:`exactdp.spaces.grid.use_matrix_free`) never form the n×n matrix (nor any
+   other per-pair table: memory O(n)).
+
+Where double precision cannot decide a piece or the fail point (the a priori rounding
+bound of the residual b − Φy dominates, as 10⁻⁹ above ε* on 50×50 grids), the residual is
+recomputed exactly (:func:`exactdp.threshold.taylor.exact_residual_bound`, precision
+escalation) before the route gives up.
 
 Every step relies on the IEEE rounding model with subnormals kept; the route checks that
 first (:func:`exactdp.arithmetic.rounding.require_subnormals`).
@@ -40,7 +46,7 @@ from exactdp.algebra.structure import solve_float
 from exactdp.arithmetic.rounding import dyadic_up, require_subnormals
 from exactdp.engine.core import solve_nonnegative
 from exactdp.errors import PrecisionLimitReached, PropertyNeverHolds
-from exactdp.progress import Progress, report
+from exactdp.progress import Progress, memory_note, report
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.certificates import CoverCertificate, SpdCoverCertificate
@@ -51,6 +57,10 @@ from exactdp.threshold.results import ThresholdResult, property_name, short_rati
 from exactdp.threshold.spd_cover import float_zmin, spd_cover, spd_fail_point
 
 __all__ = ["float_find", "certified_route"]
+
+#: Euclidean grids with at least this many points run the float search with FFT + PCG
+#: solves (O(n log n) each) even when the certificate uses the dense provider.
+_GRID_SEARCH_MIN_N = 900
 
 
 def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progress,
@@ -124,7 +134,7 @@ def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progre
             if side == 1:
                 g_hi /= 2
             side = 1
-    report(progress, "float search", f"ε* ≈ {-math.log(0.5 * (lo_t + hi_t)):.12f}")
+    report(progress, "float search", f"ε* ≈ {-math.log(0.5 * (lo_t + hi_t)):.12f}; {memory_note()}")
     return -math.log(0.5 * (lo_t + hi_t))
 
 
@@ -164,7 +174,9 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
         )
     prov = provider_for(metric)
     grid_route = isinstance(prov, GridProvider)
-    eps_f = float_find(metric, b, progress, float(tol), prov)
+    # the search is uncertified: Euclidean grids of any size search with FFT + PCG solves
+    search_prov = provider_for(metric, prefer_grid=metric.n >= _GRID_SEARCH_MIN_N)
+    eps_f = float_find(metric, b, progress, float(tol), search_prov)
     timings.append(("float search", time.perf_counter() - t0))
     if eps_f == 0.0:
         if everywhere is not None:
@@ -197,6 +209,7 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
                 fail = res.certificate
         timings.append(("fail point certificate", time.perf_counter() - t1))
         if failed_here:
+            report(progress, "fail point", f"certified at ε = {float(e_lo):.12f}; {memory_note()}")
             break
         fail = None
         shift += tol / 4  # the float estimate was a little high: move the window down

@@ -28,9 +28,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
-from exactdp.algebra.structure import cg_solve_float, fft_matvec_from_kernel
 from exactdp.arithmetic.rounding import dyadic_down
 from exactdp.errors import InvalidMetric
+from exactdp.linalg.grid_pcg import grid_pcg_solver
 from exactdp.spaces.grid import offset_value_codes, use_matrix_free
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.lambda_bounds import chord_bound, dense_lambda_node, second_derivative_row_bound
@@ -65,12 +65,14 @@ class DenseProvider:
         self.nodes: dict[Fraction, tuple[Fraction, Fraction]] = {}  # ε → (σ, λ lower)
         self.chain: list[Fraction] = []
         self._cache: dict[bytes, np.ndarray] = {}
+        # gathered n×n tables kept: at most 8, and at most ~256 MB of them
+        self._cache_entries = max(2, min(8, 2**28 // (8 * self.n * self.n + 1)))
 
     def _gather(self, table: np.ndarray) -> np.ndarray:
         key = table.tobytes()
         M = self._cache.get(key)
         if M is None:
-            if len(self._cache) >= 8:
+            if len(self._cache) >= self._cache_entries:
                 self._cache.pop(next(iter(self._cache)))
             M = self._cache[key] = table[self.idx]
         return M
@@ -203,16 +205,8 @@ class GridProvider:
         return out.reshape(self.n, m)
 
     def solver(self, table: np.ndarray) -> Any:
-        mv = fft_matvec_from_kernel(self._kernel(table))
-        maxiter = 20 * self.W + 200
-
-        def solve(B: np.ndarray) -> np.ndarray:
-            if B.ndim == 1:
-                return cg_solve_float(mv, B, 1e-15, maxiter)
-            return np.stack([cg_solve_float(mv, B[:, i], 1e-15, maxiter)
-                             for i in range(B.shape[1])], axis=1)
-
-        return solve
+        """FFT products and Strang-preconditioned CG (:mod:`exactdp.linalg.grid_pcg`)."""
+        return grid_pcg_solver(self._kernel(table), 1e-15, 20 * max(self.W, self.H) + 200)
 
     def lambda_lower(self, a: Fraction, b: Fraction) -> Fraction:
         return euclidean_lattice_lambda_lower(a, b, spacing=self.spacing)

@@ -41,7 +41,7 @@ import numpy as np
 
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up, succ
 from exactdp.errors import PrecisionLimitReached
-from exactdp.progress import Progress, report
+from exactdp.progress import Progress, memory_note, report
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.certificates import TAYLOR_ORDER, SpdPointCertificate
 from exactdp.threshold.float_bounds import rhs_float
@@ -82,7 +82,7 @@ def spd_fail_point(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fractio
         return None
     sigma = prov.nodes[eps][0] if isinstance(prov, DenseProvider) else Fraction(0)
     b, brad = rhs_float(rhs)
-    y, err = point_bounds(prov, list(metric.values), b, brad, eps, lam)
+    y, err = point_bounds(prov, list(metric.values), b, brad, eps, lam, rhs)
     i = int(np.argmin(y))
     up = float(succ(y[i] + err))
     if up >= 0:
@@ -118,7 +118,7 @@ def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
         factor = 0.25
         last = None
         if lam > 0:
-            res, _ = taylor_piece(prov, values, b, brad, a, bb, TAYLOR_ORDER, lam)
+            res, _ = taylor_piece(prov, values, b, brad, a, bb, TAYLOR_ORDER, lam, rhs=rhs)
             ok = res.ok
             last = res
             # the error is dominated by the ω^{K+1} remainder: aim at err ≈ half the room
@@ -133,7 +133,8 @@ def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
             a = bb
             w = w * Fraction(min(32.0, max(1.0, factor))).limit_denominator(64)
             if len(pieces) % 4 == 0:
-                report(progress, "cover", f"{len(pieces)} ranges certified, up to ε = {float(bb):.6f}")
+                report(progress, "cover", f"{len(pieces)} ranges certified, ε ∈ [{float(e_hi):.6f}, "
+                       f"{float(bb):.6f}] of [{float(e_hi):.6f}, {float(e_end):.4f}]; {memory_note()}")
         else:
             w = w * Fraction(min(0.5, max(0.1, factor))).limit_denominator(64)
             if w < tol / 2**20:
@@ -143,8 +144,9 @@ def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
                     f"Φ is positive definite near ε = {float(a):.12g} but z cannot be certified "
                     f"positive there: the certified lower bound of min z is "
                     f"{last.min_lower:.3g} with a float error bound of {last.err:.3g}, i.e. "
-                    "min z is below what double precision resolves at this ε. Ask for a wider "
-                    "tol, or use method='exact' (polynomial case).")
+                    "min z is below what double precision resolves at this ε, even with the "
+                    "exact residual of the double-precision solution (precision escalation). "
+                    "Ask for a wider tol, or use method='exact' (polynomial case).")
         w = dyadic_up(w, 40) if w > Fraction(1, 2**40) else w
     nodes: tuple[tuple[Fraction, Fraction, Fraction], ...] = ()
     if isinstance(prov, DenseProvider):

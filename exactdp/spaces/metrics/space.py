@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from exactdp.errors import ExactnessRequired, InvalidMetric
+from exactdp.kinds import proved_by
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics.claims import (
     graph_claim_error,
@@ -36,7 +37,7 @@ from exactdp.spaces.metrics.claims import (
     toeplitz_claim_error,
 )
 
-__all__ = ["FiniteMetric", "GridInfo", "read_metric"]
+__all__ = ["FiniteMetric", "GridInfo", "grid_ball_size_symmetric", "read_metric"]
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,13 @@ class FiniteMetric:
 
     @cached_property
     def ball_size_symmetric(self) -> bool:
-        """True when every point sees the same multiset of distances (Prop. 9 applies)."""
+        """True when every point sees the same multiset of distances (Prop. 9 applies).
+
+        Grids are decided from their shape in O(1) (:func:`grid_ball_size_symmetric`),
+        without the n×n index; other metrics compare the per-point distance counts.
+        """
+        if self.grid is not None:
+            return grid_ball_size_symmetric(self.grid)
         idx = self.index
         counts = np.stack([np.bincount(row, minlength=len(self.values)) for row in idx])
         return bool(np.all(counts == counts[0]))
@@ -281,6 +288,23 @@ class FiniteMetric:
             return self.graph_edges
         return tuple(itertools.combinations(range(self.n), 2))
 
+
+
+@proved_by("grid_ball_symmetry")
+def grid_ball_size_symmetric(info: GridInfo) -> bool:
+    """A W×H grid (any norm, any spacing) is ball-size symmetric iff W ≤ 2 and H ≤ 2.
+
+    If W ≥ 3 (or H ≥ 3) the corner (0, 0) has fewer points at the least distance (the
+    spacing) than (1, 0) (or (0, 1)); grids with W, H ≤ 2 have an isometry group acting
+    transitively on the points (``proofs/grid_ball_symmetry.py``, which also compares
+    with the per-point distance counts on every small grid).
+
+    >>> grid_ball_size_symmetric(GridInfo(2, 2, "euclidean", Fraction(1)))
+    True
+    >>> grid_ball_size_symmetric(GridInfo(3, 1, "manhattan", Fraction(1)))
+    False
+    """
+    return info.width <= 2 and info.height <= 2
 
 
 def read_metric(metric: Any, name: str = "metric") -> FiniteMetric:
