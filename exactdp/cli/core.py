@@ -96,6 +96,10 @@ def _example(args: argparse.Namespace) -> HandlerResult:
     print(f"threshold ε* of sum_query(150, 5) (the paper reports 0.8)\n   → ε* ∈ "
           f"[{float(thr.eps_lower):.12f}, {float(thr.eps_upper):.12f}]  [{thr.method}, {dt:.1f} s"
           + (f", verify() = {thr.certificate.verify()}" if args.verify else "") + "]")
+    if thr.exact is not None:
+        lo, hi = thr.exact.isolating_interval
+        print(f"     exact: ε* = −ln s*, s* the root in ({lo}, {hi}) of an irreducible integer "
+              f"polynomial of degree {thr.exact.degree} (thr.minimal_poly())")
     print("\nMore: exactdp threshold --help, exactdp tight-constraints --help, README.md")
     return ExitCode.OK
 
