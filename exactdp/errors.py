@@ -31,6 +31,12 @@ __all__ = [
     "REJECTED_ERRORS",
     "InexactInputWarning",
     "FallbackWarning",
+    "InvalidOutputPath",
+    "NoNoiseNeeded",
+    "InvalidChannel",
+    "InvalidGainFunction",
+    "LPNotCertified",
+    "CrosscheckFailed",
 ]
 
 
