@@ -67,7 +67,7 @@ def peak_rss_mb() -> float | None:
     """
     if resource is None:  # pragma: no cover - Windows
         return None
-    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kb = float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     return kb / 1024 if sys.platform != "darwin" else kb / 2**20
 
 

@@ -134,7 +134,7 @@ def _lowest_sign(p: flint.fmpz_poly) -> int:
 def no_root_upto(p: flint.fmpz_poly, b: Fraction) -> bool:
     """p ≠ 0 has no root in (0, b]."""
     if p.degree() < 1:
-        return p != 0
+        return p.degree() >= 0
     if _sign_at(p, b) == 0:
         return False
     sp = scaled_poly(p, b)
@@ -185,7 +185,7 @@ def _mult(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]
     k = 0
     while p.degree() >= g.degree():
         quo, rem = divmod(p, g)
-        if rem != 0:
+        if rem.degree() >= 0:
             break
         p, k = quo, k + 1
     return k, p
@@ -214,7 +214,7 @@ def _check(c: ThresholdClaim) -> bool:
     den = flint.fmpz_poly(list(reversed(ev["denominator"])))
     q, gco, iv = star
     g = flint.fmpz_poly(list(reversed(gco)))
-    if den == 0 or q != m.q or g.degree() < 1 or not isinstance(iv, Enclosure):
+    if den.degree() < 0 or q != m.q or g.degree() < 1 or not isinstance(iv, Enclosure):
         return False
     exps = [int(x) for x in np.asarray(m.exponent_matrix())[0]]
     if not mirror_identity_holds(exps, v, cc, half, den):
@@ -233,7 +233,7 @@ def _check(c: ThresholdClaim) -> bool:
     sd = _lowest_sign(den)
     wk = None
     for i, p in enumerate(half):
-        if p == 0:
+        if p.degree() < 0:
             if i == min(w, n - 1 - w):
                 return False
             continue
