@@ -11,9 +11,13 @@
 cluster's, e.g. ``dask.distributed.Client("tcp://scheduler:8786").get_executor()`` (the
 optional ``distributed`` extra); nothing else changes. Items come back in input order with
 the same answers whatever the executor (only wall-clock fields inside results differ). A task
-that fails is retried ``retries`` times, then reported in its :class:`BatchItem` (``error``),
-never dropped; an answer that exactdp itself refuses (e.g. a prior that is not a probability
-vector) is reported the same way.
+that fails on the executor (worker lost, pickling, ...) is retried ``retries`` (≥ 0) times,
+then reported in its :class:`BatchItem` (``error``, side ``executor``), never dropped. An item
+on which exactdp refuses or fails (a prior that is not a probability vector: side
+``exactdp-refused``; any other exception: side ``exactdp-raised``) is reported the same way,
+identically in-process and on every executor, and never retried (it is deterministic). Inputs
+of the wrong type (a metric that is not a ``FiniteMetric``, a class whose members are not a
+sequence) raise the specific error before anything runs.
 
 >>> from exactdp.spaces.metrics import line, cycle
 >>> b = thresholds_over_metrics([line(3), cycle(4)])
@@ -26,14 +30,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.errors import ExactDPError, InvalidArgument
+from exactdp.errors import ExactDPError, InvalidArgument, InvalidMetric
 from exactdp.pufferfish import class_vs_absent_scale
 from exactdp.regularity import is_regular
+from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold import epsilon_threshold
 from exactdp.threshold.results import DEFAULT_TOL
 
@@ -43,12 +48,14 @@ __all__ = ["BatchItem", "BatchResult", "thresholds_over_metrics", "regularity_ov
 
 @dataclass(frozen=True)
 class BatchItem:
-    """One answer of a batch: ``result`` (exactdp's result object) or ``error`` (why not)."""
+    """One answer of a batch: ``result`` (exactdp's result object) or ``error`` (why not), and
+    ``side``: who failed ("exactdp-refused", "exactdp-raised", "executor"; "" when ok)."""
 
     index: int
     label: str
     result: Any
     error: str | None = None
+    side: str = ""
 
     @property
     def ok(self) -> bool:
@@ -73,24 +80,27 @@ class BatchResult:
         return [i.result for i in self.items]
 
 
-def _one(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, str | None]:
+def _one(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+         ) -> tuple[Any, str | None, str]:
     try:
-        return fn(*args, **kwargs), None
+        return fn(*args, **kwargs), None, ""
     except ExactDPError as err:  # exactdp refused or could not answer: reported per item
-        return None, f"{type(err).__name__}: {err}"
+        return None, f"{type(err).__name__}: {err}", "exactdp-refused"
+    except Exception as err:  # anything else exactdp raised: reported per item, never retried
+        return None, f"exactdp raised {type(err).__name__}: {err}", "exactdp-raised"
 
 
 def _map(question: str, fn: Callable[..., Any], calls: Sequence[tuple[str, tuple[Any, ...], dict[str, Any]]],
          executor: Executor | None, retries: int) -> BatchResult:
-    if not isinstance(retries, int) or retries < 0:
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise InvalidArgument(f"Got retries={retries!r}; pass a whole number ≥ 0.")
     if executor is None:
         outs = [_one(fn, a, k) for _, a, k in calls]
     else:
-        futures = [executor.submit(_one, fn, a, k) for _, a, k in calls]
+        futures = [_submit(executor, fn, a, k) for _, a, k in calls]
         outs = []
         for (_label, a, k), fut in zip(calls, futures):
-            out: tuple[Any, str | None] | None = None
+            out: tuple[Any, str | None, str] | None = None
             last = ""
             for attempt in range(retries + 1):
                 try:
@@ -98,9 +108,19 @@ def _map(question: str, fn: Callable[..., Any], calls: Sequence[tuple[str, tuple
                     break
                 except Exception as err:  # the task itself failed (worker lost, pickling, ...)
                     last = f"task failed on the executor after {attempt + 1} attempt(s): {type(err).__name__}: {err}"
-            outs.append(out if out is not None else (None, last))
-    items = tuple(BatchItem(i, label, res, err) for i, ((label, _, _), (res, err)) in enumerate(zip(calls, outs)))
+            outs.append(out if out is not None else (None, last, "executor"))
+    items = tuple(BatchItem(i, label, res, err, side)
+                  for i, ((label, _, _), (res, err, side)) in enumerate(zip(calls, outs)))
     return BatchResult(question, items)
+
+
+def _submit(executor: Executor, fn: Callable[..., Any], a: tuple[Any, ...], k: dict[str, Any]) -> Future[Any]:
+    try:
+        return executor.submit(_one, fn, a, k)
+    except Exception as err:  # submit itself failed (shut-down or broken pool): reported per item
+        fut: Future[Any] = Future()
+        fut.set_exception(err)
+        return fut
 
 
 def thresholds_over_metrics(metrics: Iterable[Any], prior: Any = None, *, tol: Any = DEFAULT_TOL,
@@ -113,7 +133,12 @@ def thresholds_over_metrics(metrics: Iterable[Any], prior: Any = None, *, tol: A
     >>> [item.label for item in b.items]
     ['discrete(3, 1)', 'discrete(4, 1)']
     """
-    calls = [(getattr(m, "name", repr(m)), (m, prior), {"tol": tol}) for m in metrics]
+    metrics = list(metrics)
+    for k, m in enumerate(metrics):
+        if not isinstance(m, FiniteMetric):
+            raise InvalidMetric(f"Got metrics[{k}] = {m!r:.60} ({type(m).__name__}); pass FiniteMetric objects "
+                                "(exactdp.spaces.metrics: line, grid, from_matrix(...)).")
+    calls = [(m.name, (m, prior), {"tol": tol}) for m in metrics]
     return _map("threshold", epsilon_threshold, calls, executor, retries)
 
 
@@ -139,5 +164,11 @@ def pufferfish_over_classes(classes: Mapping[str, Any], eps: Any, *, tol: Any = 
     >>> [(i.label, i.result.verify()) for i in b.items]
     [('a', True), ('b', True)]
     """
+    if not isinstance(classes, Mapping):
+        raise InvalidArgument(f"Got classes={classes!r:.60}; pass a mapping name -> members.")
+    for name, members in classes.items():
+        if isinstance(members, (str, bytes)) or not isinstance(members, (Sequence, tuple)):
+            raise InvalidArgument(f"Got members {members!r:.60} for class {name!r}; pass a list of "
+                                  "probabilities p_i or a pair (n, p).")
     calls = [(str(name), (members, eps), {"tol": tol}) for name, members in classes.items()]
     return _map("pufferfish-class", class_vs_absent_scale, calls, executor, retries)

@@ -30,7 +30,13 @@ from exactdp.errors import CrosscheckFailed
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.testing.case_strategies import cases_for
 from exactdp.testing.questions import read_question
-from exactdp.testing.regression import DEFAULT_ABS_TOL, DEFAULT_TOL, DEFAULT_TOL_LEVEL, check_case
+from exactdp.testing.regression import (
+    DEFAULT_ABS_SCALE,
+    DEFAULT_ABS_TOL,
+    DEFAULT_TOL,
+    DEFAULT_TOL_LEVEL,
+    check_case,
+)
 
 __all__ = ["assert_matches_exact"]
 
@@ -52,15 +58,17 @@ def assert_matches_exact(fn: Callable[..., Any], question: Any, cases: Any = Non
                          tol: Any = DEFAULT_TOL, tol_level: Any = DEFAULT_TOL_LEVEL,
                          inputs: str = "float", max_examples: int = 50, max_points: int = 8,
                          derandomize: bool = True, examples: tuple[Any, ...] = (),
-                         abs_tol: Any = DEFAULT_ABS_TOL) -> None:
+                         abs_tol: Any = DEFAULT_ABS_TOL, abs_scale: Any = DEFAULT_ABS_SCALE) -> None:
     """Fail with the smallest failing case when ``fn`` disagrees with exactdp.
 
     Parameters
     ----------
-    fn, question, tol, tol_level, inputs, abs_tol
+    fn, question, tol, tol_level, inputs, abs_tol, abs_scale
         As for :func:`~exactdp.testing.regression.crosscheck`.
     cases : hypothesis strategy, optional
-        Default :func:`~exactdp.testing.case_strategies.cases_for` ``(question, max_points)``.
+        Default :func:`~exactdp.testing.case_strategies.cases_for` ``(question, max_points)``
+        (for tight constraints and regularity a third of them near or beyond the threshold,
+        so a backend whose verdict is always "exists" is caught).
     max_examples : int
         Cases hypothesis tries before it stops looking.
     derandomize : bool
@@ -73,16 +81,19 @@ def assert_matches_exact(fn: Callable[..., Any], question: Any, cases: Any = Non
     CrosscheckFailed
         With the shrunk case and the float-vs-exact diff (also as ``err.case`` and the
         :class:`~exactdp.testing.regression.CaseResult` ``err.result``). A case exactdp cannot decide
-        (``exactdp-undecided``) never fails.
+        (``exactdp-undecided``) never fails; a case on which exactdp itself raised
+        (``exactdp-error``) fails too, with a message saying it is not the float function.
     """
     q = read_question(question)
     strategy = cases_for(q.name, max_points) if cases is None else cases
     def run(case: Any) -> None:
-        r = check_case(fn, q.name, case, tol=tol, tol_level=tol_level, inputs=inputs, abs_tol=abs_tol)
-        if r.failed:
+        r = check_case(fn, q, case, tol=tol, tol_level=tol_level, inputs=inputs, abs_tol=abs_tol,
+                       abs_scale=abs_scale)
+        if r.failed or r.outcome == "exactdp-error":
+            head = (f"float function fails the exactdp oracle on {q.name}" if r.failed else
+                    f"exactdp itself raised on {q.name} (side {r.side}; not the float function's fault)")
             err = CrosscheckFailed(
-                f"float function fails the exactdp oracle on {q.name} (smallest failing case after "
-                f"shrinking):\n{_render_case(case)}\n{r.diff()}")
+                f"{head} (smallest failing case after shrinking):\n{_render_case(case)}\n{r.diff()}")
             err.case, err.result = case, r
             raise err
 

@@ -21,6 +21,17 @@ the exact or certified truth is computed with exactdp's public functions. The li
 :func:`~exactdp.spaces.levels.parse_level` reads as ε (``"1/2"``, ``"ln(2)"``, a Fraction) or a
 :class:`~exactdp.spaces.levels.PrivacyLevel` (then given by t when t is rational).
 
+Cases are validated when read, before the float function runs: a mechanism that is not
+row-stochastic or does not fit the metric raises :class:`~exactdp.errors.InvalidMechanism`, a
+prior that is not a distribution :class:`~exactdp.errors.InvalidPrior`, a bad level
+:class:`~exactdp.errors.InvalidPrivacyLevel` (an invalid case is a bug in the test, never an
+"undecided" row). A float function must return :attr:`Question.size` values (n for ``z`` and
+``α``, 1 otherwise).
+
+A truth exactdp *proves* is decided even when it is extreme: ε* = +∞ (the property never
+holds, :class:`~exactdp.errors.PropertyNeverHolds`) is the value ``+∞`` (``ExactValue(None,
+"oo")``), ε* = 0 the value 0; a float answer that contradicts it is a disagreement.
+
 Where a question has a verdict, the float verdict is the one returned, else the one the value
 implies (all z ≥ 0, all α ≥ 0, level ≤ eps; a Pufferfish θ* claims that Laplace(θ*) is private);
 the level at which the exact verdict flips is ε for the first two (a certified flip of the
@@ -35,6 +46,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -45,7 +57,7 @@ import sympy
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import InvalidArgument, PropertyNeverHolds
+from exactdp.errors import InvalidArgument, InvalidMechanism, InvalidPrivacyLevel, PropertyNeverHolds
 from exactdp.kinds import Verdict
 from exactdp.mechanisms import Mechanism, from_rows, is_private, min_entropy_leakage, privacy_level, utility
 from exactdp.pufferfish.calibration import exact_scale
@@ -56,7 +68,7 @@ from exactdp.regularity import is_regular
 from exactdp.sets import Box, BoxUnion, PointSet, capacity_functional, point_set
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.spaces.priors import read_prior
+from exactdp.spaces.priors import read_prior, read_prior_values
 from exactdp.threshold import epsilon_threshold
 from exactdp.tight import tight_constraints
 
@@ -109,18 +121,43 @@ class Question:
     float_verdict: Callable[[tuple[Any, ...], tuple[float, ...], bool | None], bool | None]
     exact_verdict: Callable[[tuple[Any, ...], Truth, tuple[float, ...]], Verdict | None]
     boundary: Callable[[tuple[Any, ...], Truth, tuple[float, ...], Fraction], Enclosure | None]
+    size: Callable[[tuple[Any, ...]], int] | None = None
+
+    def expected_size(self, c: tuple[Any, ...]) -> int:
+        """How many values the float function must return for the read case ``c``.
+
+        >>> from exactdp.spaces.metrics import line
+        >>> read_question("tight-constraints").expected_size((line(3), read_level(1)))
+        3
+        """
+        return 1 if self.size is None else self.size(c)
 
 
 # ---- reading cases ----
 
 
 def read_level(x: Any) -> PrivacyLevel:
-    """A :class:`PrivacyLevel` as is, else ``parse_level(eps=x)``.
+    """A :class:`PrivacyLevel` as is, else ``parse_level(eps=x)``; a level whose ε float64
+    cannot hold (fl(ε) = 0 or ∞: the float function would be asked a different question)
+    raises :class:`~exactdp.errors.InvalidPrivacyLevel`.
 
     >>> read_level("ln(2)").t
     Fraction(1, 2)
+    >>> read_level(10**400)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidPrivacyLevel: Got ε = 1000...0 (401 digits), which float64 cannot ...
     """
-    return x if isinstance(x, PrivacyLevel) else parse_level(eps=x)
+    level = x if isinstance(x, PrivacyLevel) else parse_level(eps=x)
+    e = level.eps_float()
+    if not 0 < e < math.inf:
+        text = str(level.eps)
+        if len(text) > 40:
+            text = f"{text[:4]}...{text[-1]} ({len(text)} digits)"
+        raise InvalidPrivacyLevel(f"Got ε = {text}, which float64 cannot represent (fl(ε) = {e}): a float "
+                                  f"function would be given {e} instead. Pass an ε between about 1e-300 "
+                                  "and 1e300.")
+    return level
 
 
 def _at(metric: FiniteMetric, level: PrivacyLevel) -> dict[str, Any]:
@@ -142,10 +179,21 @@ def _tuple(case: Any, sizes: tuple[int, ...], name: str) -> tuple[Any, ...]:
 
 
 def _rows(rows: Any) -> Any:
-    """A :class:`~exactdp.mechanisms.Mechanism` as is, else exact rows (tuples of Fractions)."""
+    """A :class:`~exactdp.mechanisms.Mechanism` as is, else exact rows (tuples of Fractions),
+    checked row-stochastic (:class:`~exactdp.errors.InvalidMechanism` otherwise)."""
     if isinstance(rows, Mechanism):
         return rows
-    return tuple(tuple(Fraction(v) for v in r) for r in rows)
+    try:
+        out = tuple(tuple(Fraction(v) for v in r) for r in rows)
+    except (TypeError, ValueError, ZeroDivisionError) as err:
+        raise InvalidMechanism(f"Got rows={rows!r:.80}; pass a sequence of rows of exact "
+                               f"probabilities (\"1/3\", Fraction, int): {err}") from err
+    from_rows(out)  # validates: raises InvalidMechanism naming the bad row
+    return out
+
+
+def _n_inputs(rows: Any) -> int:
+    return rows.n_inputs if isinstance(rows, Mechanism) else len(rows)
 
 
 def _mech(rows: Any) -> Mechanism:
@@ -174,13 +222,18 @@ def _read_threshold(case: Any) -> tuple[Any, ...]:
 def _read_privacy(case: Any) -> tuple[Any, ...]:
     c = _tuple(case, (2, 3), "privacy-level")
     e = c[2] if len(c) == 3 else None
-    return (_rows(c[0]), _metric(c[1]), None if e is None else read_level(e))
+    rows, m = _rows(c[0]), _metric(c[1])
+    if _n_inputs(rows) != m.n:
+        raise InvalidMechanism(f"the mechanism has {_n_inputs(rows)} inputs but {m.name} has {m.n} "
+                               "points; pass one row per point of the metric.")
+    return (rows, m, None if e is None else read_level(e))
 
 
 def _read_gain(case: Any) -> tuple[Any, ...]:
     rows, p = _tuple(case, (2,), "utility / min-entropy-leakage")
     rows = _rows(rows)
-    return (rows, tuple(Fraction(v) for v in p))
+    n = _n_inputs(rows)
+    return (rows, read_prior_values(p, n, f"the mechanism has {n} inputs"))
 
 
 def _read_pufferfish(case: Any) -> tuple[Any, ...]:
@@ -307,7 +360,10 @@ def _truth_regularity(c: tuple[Any, ...]) -> Truth:
 
 def _truth_threshold(c: tuple[Any, ...]) -> Truth:
     m, prior = c
-    r = epsilon_threshold(m, prior, tol=THRESHOLD_WIDTH)
+    try:
+        r = epsilon_threshold(m, prior, tol=THRESHOLD_WIDTH)
+    except PropertyNeverHolds as err:  # proved: the property holds at no ε, so ε* = +∞
+        return Truth((ExactValue(None, "oo"),), None, f"never holds (ε* = +∞): {err}")
     exact = None if r.exact is None else str(r.exact)
     return Truth((ExactValue(Enclosure(r.eps_lower, r.eps_upper), exact),), None, r.method)
 
@@ -459,17 +515,21 @@ def _bd_none(c: tuple[Any, ...], truth: Truth, fv: tuple[float, ...], r: Fractio
     return None
 
 
+def _size_n(c: tuple[Any, ...]) -> int:
+    return int(c[0].n)
+
+
 def _q(name: str, signature: str, case: str, has_verdict: bool, read: Any, fargs: Any, truth: Any,
-       fv: Any = _fv_none, ev: Any = _ev_truth, bd: Any = _bd_none) -> Question:
-    return Question(name, signature, case, has_verdict, read, fargs, truth, fv, ev, bd)
+       fv: Any = _fv_none, ev: Any = _ev_truth, bd: Any = _bd_none, size: Any = None) -> Question:
+    return Question(name, signature, case, has_verdict, read, fargs, truth, fv, ev, bd, size)
 
 
 _ALL = (
     _q("tight-constraints", "fn(D, eps) -> z or (z, exists)", "(metric, eps)", True, _read_tight,
-       lambda c: (_D(c[0]), c[1].eps_float()), _truth_tight, _fv_nonneg, _ev_truth, _bd_tight),
+       lambda c: (_D(c[0]), c[1].eps_float()), _truth_tight, _fv_nonneg, _ev_truth, _bd_tight, _size_n),
     _q("regularity", "fn(D, prior, eps) -> alpha or (alpha, regular)", "(metric, prior, eps)", True,
        _read_regularity, lambda c: (_D(c[0]), _vec(c[1]), c[2].eps_float()), _truth_regularity,
-       _fv_nonneg, _ev_truth, _bd_regularity),
+       _fv_nonneg, _ev_truth, _bd_regularity, _size_n),
     _q("threshold", "fn(D, prior_or_None) -> eps_star", "metric or (metric, prior)", False,
        _read_threshold, lambda c: (_D(c[0]), _vec(c[1])), _truth_threshold),
     _q("privacy-level", "fn(H, D, eps_or_None) -> level or (level, private)",

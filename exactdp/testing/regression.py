@@ -9,19 +9,34 @@ expect are listed in :mod:`exactdp.testing.questions`.
 
 Per case the *value* check compares every float component with the certified enclosure of the
 truth: ``abs_error`` is a certified upper bound of |float − truth| (worst component),
-``rel_error`` that bound over the largest |truth| component (norm-wise, so z entries near 0 do
-not blow it up), ``ulp_error`` it in ulps of the largest |truth| component (by
-``exactdp.arithmetic.rounding.ulp``). ``within_tol`` is True when the bound is
-≤ tol·scale + abs_tol, False when even the least possible error exceeds it, None when the
-enclosure cannot tell.
+``rel_error`` that bound over the least possible largest |truth| component (norm-wise, so z
+entries near 0 do not blow it up), ``ulp_error`` it in ulps of the largest |truth| component
+(by ``exactdp.arithmetic.rounding.ulp``); all three are rounded up to floats.
+
+*Tolerance rule.* ``within_tol`` is True when the certified relative error is ≤ ``tol``, or
+when the absolute error is ≤ ``abs_tol`` **and the truth is at the scale where a relative
+error means nothing**: its enclosure contains 0 (the truth may be exactly 0 — no leakage,
+ε* = 0 — where every nonzero float has relative error ∞), or the largest |truth| is certified
+≤ ``abs_scale`` (default 0: off). So by default a tiny *nonzero* truth (a capacity of 1.3e-18)
+is checked relatively, and a float 0 there fails; a user whose backend is only meant to be
+absolutely accurate for small values says so with ``abs_scale`` (e.g. ``abs_scale=1e-9``).
+``within_tol`` is False when even the least possible error breaks both rules, None when the
+enclosure cannot tell; ``by_abs_tol`` marks the cases passed only by the absolute rule (counted
+as ``within-by-abs-tol`` in the summary).
 
 The *verdict* outcome is one of :data:`OUTCOMES`: ``agrees``; ``disagrees``;
 ``within-tolerance-of-boundary`` (the float verdict differs, but the level at which the exact
 verdict flips is certified to lie within ``tol_level`` of the queried level, so either answer
-is acceptable); ``exactdp-undecided`` (exactdp could not decide: reported, never a float
-error); and ``error`` (the float function raised, or the task failed on the executor).
+is acceptable); ``exactdp-undecided`` (exactdp could not decide —
+:data:`UNDECIDED_ERRORS` — reported, never a float error); ``error`` (the float function raised
+or returned something unreadable or of the wrong size, or the task failed on the executor;
+``side`` says which); ``exactdp-error`` (exactdp's truth or the oracle's own classification
+raised something else — a bug or limit of exactdp, never blamed on the float function, but the
+report is not ``ok``). Every exception becomes a row, the same in-process and on any executor.
+A proved extreme truth (ε* = +∞ when the property never holds) is decided, never undecided.
 Value-only questions (threshold, utility, leakage, capacity) have the verdict "the value is
-within tol".
+within tol". Invalid cases raise the library's specific error before ``fn`` is called
+(:mod:`exactdp.testing.questions`).
 
 >>> from fractions import Fraction
 >>> import numpy as np
@@ -37,12 +52,10 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
-from dataclasses import dataclass
+from concurrent.futures import BrokenExecutor, Executor, Future
 from fractions import Fraction
 from typing import Any
 
@@ -50,263 +63,71 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 
-from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rounding import ulp
+from exactdp.arithmetic.rounding import float_up, ulp
 from exactdp.arithmetic.validate import read_tol
-from exactdp.errors import ExactDPError, InvalidArgument
+from exactdp.errors import (
+    InstanceTooLarge,
+    InvalidArgument,
+    LPNotCertified,
+    PrecisionLimitReached,
+)
 from exactdp.kinds import Verdict
-from exactdp.testing.questions import ExactValue, Truth, describe_case, read_question
+from exactdp.testing.crosscheck_report import (
+    DEFAULT_ABS_SCALE,
+    DEFAULT_ABS_TOL,
+    DEFAULT_TOL,
+    DEFAULT_TOL_LEVEL,
+    OUTCOMES,
+    SIDES,
+    CaseResult,
+    CrosscheckReport,
+    read_nonneg,
+)
+from exactdp.testing.questions import QUESTIONS, ExactValue, Question, Truth, describe_case, read_question
 
-__all__ = ["OUTCOMES", "DEFAULT_TOL", "DEFAULT_TOL_LEVEL", "DEFAULT_ABS_TOL", "CaseResult", "CrosscheckReport",
-           "check_case", "crosscheck", "draw_cases"]
+__all__ = ["OUTCOMES", "SIDES", "UNDECIDED_ERRORS", "DEFAULT_TOL", "DEFAULT_TOL_LEVEL", "DEFAULT_ABS_TOL",
+           "DEFAULT_ABS_SCALE", "CaseResult", "CrosscheckReport", "check_case", "crosscheck", "draw_cases"]
 
-#: The outcomes of a case, in report order.
-OUTCOMES = ("agrees", "disagrees", "within-tolerance-of-boundary", "exactdp-undecided", "error")
-#: Default relative tolerance of values.
-DEFAULT_TOL = Fraction(1, 10**9)
-#: Default relative distance from the queried level within which a flip excuses a verdict.
-DEFAULT_TOL_LEVEL = Fraction(1, 10**6)
-#: Default absolute floor of the value tolerance (about 4.5 ulp of 1): a value whose truth is
-#: exactly 0 (no leakage, ε* = 0) is matched by a float within it.
-DEFAULT_ABS_TOL = Fraction(1, 10**15)
-
-
-def _fs(x: float) -> str:
-    return repr(float(x))
-
-
-@dataclass(frozen=True)
-class CaseResult:
-    """One case through the oracle (all fields deterministic; no timings).
-
-    Attributes
-    ----------
-    index : int
-        Position of the case in the list.
-    case : str
-        One-line description of the exact case.
-    float_value : tuple[float, ...]
-        The float function's value(s) (empty when it raised).
-    exact_value : tuple[ExactValue, ...] | None
-        exactdp's values (certified enclosures, exact text when known); None when there is no
-        value (e.g. Φ singular) or exactdp could not answer.
-    abs_error, rel_error, ulp_error : float | None
-        Certified upper bounds (rounded up to floats), at the worst component.
-    worst_component : int | None
-    within_tol : bool | None
-    float_verdict : bool | None
-    exact_verdict : Verdict | None
-    outcome : str
-        One of :data:`OUTCOMES`.
-    boundary : Enclosure | None
-        Where the exact verdict flips near the queried level (boundary outcome only).
-    message : str
-        Why a case is undecided or errored ("" otherwise).
-    """
-
-    index: int
-    case: str
-    float_value: tuple[float, ...]
-    exact_value: tuple[ExactValue, ...] | None
-    abs_error: float | None
-    rel_error: float | None
-    ulp_error: float | None
-    worst_component: int | None
-    within_tol: bool | None
-    float_verdict: bool | None
-    exact_verdict: Verdict | None
-    outcome: str
-    boundary: Enclosure | None = None
-    message: str = ""
-
-    @property
-    def failed(self) -> bool:
-        """True when the float function is wrong here: the verdict disagrees, the value is
-        certified outside tol, or the float function raised."""
-        return self.outcome in ("disagrees", "error") or self.within_tol is False
-
-    def diff(self) -> str:
-        """A readable float-vs-exact comparison of this case."""
-        lines = [f"case #{self.index}: {self.case}", f"  verdict outcome: {self.outcome}"
-                 + (f" ({self.message})" if self.message else "")]
-        if self.float_verdict is not None or self.exact_verdict is not None:
-            ev = None if self.exact_verdict is None else self.exact_verdict.value
-            lines.append(f"  verdict: float says {self.float_verdict}, exactdp (certified) says {ev}")
-        if self.boundary is not None:
-            lines.append(f"  the exact verdict flips in [{float(self.boundary.lo):.17g}, "
-                         f"{float(self.boundary.hi):.17g}]")
-        ex = self.exact_value or ()
-        for i in range(max(len(self.float_value), len(ex))):
-            f = self.float_value[i] if i < len(self.float_value) else None
-            e = ex[i] if i < len(ex) else None
-            etext = "—" if e is None else _value_text(e)
-            mark = "  <-- worst" if i == self.worst_component else ""
-            lines.append(f"  [{i}] float {f!r:<24} exact {etext}{mark}")
-        if self.abs_error is not None:
-            lines.append(f"  error: abs ≤ {self.abs_error:.3g}, rel ≤ {self.rel_error:.3g}, "
-                         f"{self.ulp_error:.3g} ulp; within tol: {self.within_tol}")
-        return "\n".join(lines)
-
-    def to_json(self) -> dict[str, Any]:
-        """Exact JSON form (floats as repr strings, rationals as "p/q")."""
-        return {
-            "index": self.index, "case": self.case,
-            "float_value": [_fs(v) for v in self.float_value],
-            "exact_value": None if self.exact_value is None else [_ev_json(e) for e in self.exact_value],
-            "abs_error": None if self.abs_error is None else _fs(self.abs_error),
-            "rel_error": None if self.rel_error is None else _fs(self.rel_error),
-            "ulp_error": None if self.ulp_error is None else _fs(self.ulp_error),
-            "worst_component": self.worst_component, "within_tol": self.within_tol,
-            "float_verdict": self.float_verdict,
-            "exact_verdict": None if self.exact_verdict is None else self.exact_verdict.value,
-            "outcome": self.outcome,
-            "boundary": None if self.boundary is None else [str(self.boundary.lo), str(self.boundary.hi)],
-            "message": self.message,
-        }
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> CaseResult:
-        """Read :meth:`to_json` back."""
-        def opt(x: Any) -> float | None:
-            return None if x is None else float(x)
-        return cls(
-            int(d["index"]), str(d["case"]), tuple(float(v) for v in d["float_value"]),
-            None if d["exact_value"] is None else tuple(_ev_read(e) for e in d["exact_value"]),
-            opt(d["abs_error"]), opt(d["rel_error"]), opt(d["ulp_error"]), d["worst_component"],
-            d["within_tol"], d["float_verdict"],
-            None if d["exact_verdict"] is None else Verdict(d["exact_verdict"]), str(d["outcome"]),
-            None if d["boundary"] is None else Enclosure(Fraction(d["boundary"][0]), Fraction(d["boundary"][1])),
-            str(d["message"]),
-        )
-
-
-def _value_text(e: ExactValue) -> str:
-    if e.enclosure is None:
-        return "+∞"
-    mid = float(e.enclosure.mid)
-    if e.exact is not None:
-        return f"{e.exact} ≈ {mid:.17g}"
-    return f"∈ [{float(e.enclosure.lo):.17g}, {float(e.enclosure.hi):.17g}]"
-
-
-def _ev_json(e: ExactValue) -> dict[str, Any]:
-    enc = None if e.enclosure is None else [str(e.enclosure.lo), str(e.enclosure.hi)]
-    return {"enclosure": enc, "exact": e.exact}
-
-
-def _ev_read(d: dict[str, Any]) -> ExactValue:
-    enc = d["enclosure"]
-    return ExactValue(None if enc is None else Enclosure(Fraction(enc[0]), Fraction(enc[1])), d["exact"])
-
-
-@dataclass(frozen=True)
-class CrosscheckReport:
-    """Every case's :class:`CaseResult` for one question, with tolerances.
-
-    ``counts`` maps each of :data:`OUTCOMES` (and ``"value-outside-tol"``) to a number,
-    ``worst`` is the case with the largest relative error, ``failures`` the failed cases,
-    ``ok`` is True when none failed; ``table()`` renders plain text.
-    """
-
-    question: str
-    tol: Fraction
-    tol_level: Fraction
-    results: tuple[CaseResult, ...]
-    abs_tol: Fraction = DEFAULT_ABS_TOL
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """Number of cases per outcome, plus ``value-outside-tol`` and ``cases``."""
-        out = {k: 0 for k in OUTCOMES}
-        for r in self.results:
-            out[r.outcome] += 1
-        out["value-outside-tol"] = sum(r.within_tol is False for r in self.results)
-        out["cases"] = len(self.results)
-        return out
-
-    @property
-    def failures(self) -> tuple[CaseResult, ...]:
-        """The cases where the float function is wrong (see :attr:`CaseResult.failed`)."""
-        return tuple(r for r in self.results if r.failed)
-
-    @property
-    def ok(self) -> bool:
-        """True when no case failed."""
-        return not self.failures
-
-    @property
-    def worst(self) -> CaseResult | None:
-        """The case with the largest relative error (None when no case has one)."""
-        cands = [r for r in self.results if r.rel_error is not None]
-        return max(cands, key=lambda r: (r.rel_error, -r.index)) if cands else None
-
-    def summary(self) -> str:
-        """One line of counts."""
-        c = self.counts
-        return (f"{self.question}: {c['cases']} cases — " + ", ".join(f"{k} {c[k]}" for k in OUTCOMES)
-                + f", value outside tol {c['value-outside-tol']} (tol {float(self.tol):.3g}, "
-                f"tol_level {float(self.tol_level):.3g})")
-
-    def table(self, max_rows: int | None = 40) -> str:
-        """A plain-text table, failed cases first (no pandas).
-
-        >>> from exactdp.spaces.metrics import line
-        >>> import numpy as np
-        >>> r = crosscheck(lambda D, e: np.ones(len(D)), "tight-constraints", [(line(2), 1)])
-        >>> print(r.table().splitlines()[0].split())
-        ['#', 'verdict', 'outcome', 'within', 'tol', 'rel', 'error', 'ulp', 'error', 'case']
-        """
-        head = f"{'#':>4}  {'verdict outcome':<29} {'within tol':<10} {'rel error':>10} {'ulp error':>10}  case"
-        rows = sorted(self.results, key=lambda r: (not r.failed, r.index))
-        if max_rows is not None:
-            rows = rows[:max_rows]
-        lines = [head, "-" * len(head)]
-        for r in rows:
-            rel = "—" if r.rel_error is None else f"{r.rel_error:.3g}"
-            ul = "—" if r.ulp_error is None else f"{r.ulp_error:.3g}"
-            lines.append(f"{r.index:>4}  {r.outcome:<29} {str(r.within_tol):<10} {rel:>10} {ul:>10}  {r.case}")
-        if max_rows is not None and len(self.results) > max_rows:
-            lines.append(f"... {len(self.results) - max_rows} more")
-        lines.append(self.summary())
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.table()
-
-    def to_json(self) -> dict[str, Any]:
-        """Exact JSON form; :meth:`from_json` reads it back equal."""
-        return {"question": self.question, "tol": str(self.tol), "tol_level": str(self.tol_level),
-                "abs_tol": str(self.abs_tol),
-                "results": [r.to_json() for r in self.results]}
-
-    @classmethod
-    def from_json(cls, doc: Any) -> CrosscheckReport:
-        """Read :meth:`to_json` (a dict or JSON text) back."""
-        d = json.loads(doc) if isinstance(doc, str) else doc
-        return cls(str(d["question"]), Fraction(d["tol"]), Fraction(d["tol_level"]),
-                   tuple(CaseResult.from_json(r) for r in d["results"]), Fraction(d["abs_tol"]))
+#: exactdp errors that mean "exactdp could not decide this case" (``exactdp-undecided``); any
+#: other exception while computing the truth is an ``exactdp-error`` row.
+UNDECIDED_ERRORS = (PrecisionLimitReached, InstanceTooLarge, LPNotCertified)
 
 
 # ---- one case ----
 
 
+class _Unreadable(ValueError):
+    """The float function returned something the oracle cannot read as the question's values."""
+
+
 def _split_output(out: Any) -> tuple[tuple[float, ...], bool | None]:
     """(values, verdict or None) from what a float function returned."""
     verdict: bool | None = None
-    if isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], (bool, np.bool_)):
-        out, verdict = out[0], bool(out[1])
-    arr = np.asarray(out, dtype=np.float64).ravel()
-    return tuple(float(v) for v in arr), verdict
+    if isinstance(out, (tuple, list)) and len(out) == 2:
+        flag = out[1]
+        if isinstance(flag, np.ndarray) and flag.shape == () and flag.dtype == np.bool_:
+            flag = flag.item()
+        if isinstance(flag, (bool, np.bool_)):
+            out, verdict = out[0], bool(flag)
+    try:
+        arr = np.asarray(out, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise _Unreadable(f"returned an unreadable value {out!r:.80} ({err}); return a float, a "
+                          "1-D array of floats, or (values, verdict bool)") from None
+    if arr.ndim > 1:
+        raise _Unreadable(f"returned an array of shape {arr.shape}; return a 1-D array")
+    return tuple(float(v) for v in arr.ravel()), verdict
 
 
-def _errors(fv: tuple[float, ...], ex: tuple[ExactValue, ...], tol: Fraction, abs_tol: Fraction
-            ) -> tuple[float, float, float, int, bool | None]:
-    """(abs, rel, ulp, worst index, within tol), certified upper bounds rounded up."""
+def _errors(fv: tuple[float, ...], ex: tuple[ExactValue, ...], tol: Fraction, abs_tol: Fraction,
+            abs_scale: Fraction = DEFAULT_ABS_SCALE) -> tuple[float, float, float, int, bool | None, bool]:
+    """(abs, rel, ulp, worst index, within tol, by abs_tol only): certified upper bounds rounded
+    up to floats, and the tolerance rule of the module docstring."""
     if len(fv) != len(ex):
-        return math.inf, math.inf, math.inf, 0, False
+        return math.inf, math.inf, math.inf, 0, False, False
     big_hi = Fraction(0)
     big_lo = Fraction(0)
-    worst, worst_hi, worst_lo = 0, Fraction(-1), Fraction(0)
+    worst, worst_hi, least = 0, Fraction(-1), Fraction(0)  # least: max over components of the error's lower bound
     infinite = False
     for i, (f, e) in enumerate(zip(fv, ex)):
         if e.enclosure is None:  # the truth is +∞
@@ -324,67 +145,112 @@ def _errors(fv: tuple[float, ...], ex: tuple[ExactValue, ...], tol: Fraction, ab
         q = Fraction(f)
         e_hi = max(abs(q - lo), abs(q - hi))
         e_lo = Fraction(0) if lo <= q <= hi else min(abs(q - lo), abs(q - hi))
+        least = max(least, e_lo)
         if e_hi > worst_hi:
-            worst, worst_hi, worst_lo = i, e_hi, e_lo
+            worst, worst_hi = i, e_hi
     if infinite:
-        return math.inf, math.inf, math.inf, worst, False
+        return math.inf, math.inf, math.inf, worst, False, False
     if worst_hi < 0:  # every truth is +∞ and every float is inf
-        return 0.0, 0.0, 0.0, 0, True
+        return 0.0, 0.0, 0.0, 0, True, False
+    # the absolute rule applies only where a relative error means nothing: the truth may be 0,
+    # or the user declared its scale absolute (abs_scale)
+    floor = abs_tol if (big_lo == 0 or big_hi <= abs_scale) else None
+    relative_ok = worst_hi <= tol * big_lo
     within: bool | None
-    if worst_hi <= tol * big_lo + abs_tol:
+    if relative_ok or (floor is not None and worst_hi <= floor):
         within = True
-    elif worst_lo > tol * big_hi + abs_tol:
+    elif least > tol * big_hi and (floor is None or least > floor):
         within = False
     else:
         within = None
+    by_abs = within is True and not relative_ok
     ref = float(big_hi)
-    abs_e = float(worst_hi)
-    rel_e = math.inf if big_lo == 0 and worst_hi > 0 else (0.0 if worst_hi == 0 else float(worst_hi / big_lo))
-    u = float(ulp(ref)) if ref != 0 else float(ulp(0.0))
-    return abs_e, rel_e, abs_e / u, worst, within
+    abs_e = float_up(worst_hi)
+    rel_e = math.inf if big_lo == 0 and worst_hi > 0 else (0.0 if worst_hi == 0 else float_up(worst_hi / big_lo))
+    u = Fraction(ulp(ref) if ref != 0 else ulp(0.0))
+    return abs_e, rel_e, float_up(worst_hi / u), worst, within, by_abs
+
+
+def _row(index: int, desc: str, outcome: str, side: str, message: str,
+         fv: tuple[float, ...] = ()) -> CaseResult:
+    return CaseResult(index, desc, fv, None, None, None, None, None, None, None, None, outcome, None,
+                      message, side)
+
+
+def _read_tols(tol: Any, tol_level: Any, abs_tol: Any, abs_scale: Any
+               ) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    return (read_tol(tol, "tol", below_one=True), read_tol(tol_level, "tol_level", below_one=True),
+            read_nonneg(abs_tol, "abs_tol"), read_nonneg(abs_scale, "abs_scale"))
+
+
+def _exc(err: BaseException) -> str:
+    return "".join(traceback.format_exception_only(type(err), err)).strip()
 
 
 def check_case(fn: Callable[..., Any], question: Any, case: Any, *, tol: Any = DEFAULT_TOL,
                tol_level: Any = DEFAULT_TOL_LEVEL, inputs: str = "float", index: int = 0,
-               abs_tol: Any = DEFAULT_ABS_TOL) -> CaseResult:
+               abs_tol: Any = DEFAULT_ABS_TOL, abs_scale: Any = DEFAULT_ABS_SCALE) -> CaseResult:
     """Run ``fn`` on one case and compare with exactdp (see the module docstring).
 
     ``inputs="float"`` (default) calls ``fn`` with the float arguments of the question's
     signature; ``inputs="exact"`` calls it with the exact case itself (for float routes that
-    take exactdp objects, e.g. ``tight_constraints(m, eps, method="float")``).
+    take exactdp objects, e.g. ``tight_constraints(m, eps, method="float")``). An invalid case
+    raises the library's specific error (before ``fn`` runs); every exception after that is a
+    row (``side`` says whose).
 
     >>> import numpy as np
     >>> from exactdp.spaces.metrics import line
     >>> r = check_case(lambda D, e: -np.ones(len(D)), "tight-constraints", (line(3), "1/2"))
     >>> r.outcome, r.float_verdict, r.exact_verdict.value
     ('disagrees', False, 'holds')
+    >>> check_case(lambda D, p: 0.0, "threshold", (line(3), [1, 0, 0])).outcome   # ε* = +∞
+    'disagrees'
     """
     q = read_question(question)
-    tolq, tol_lq = read_tol(tol, "tol", below_one=True), read_tol(tol_level, "tol_level", below_one=True)
-    atol = Fraction(0) if abs_tol == 0 else read_tol(abs_tol, "abs_tol")
-    c = q.read_case(case)
-    desc = describe_case(q.name, c)
+    tolq, tol_lq, atol, ascale = _read_tols(tol, tol_level, abs_tol, abs_scale)
     if inputs not in ("float", "exact"):
         raise InvalidArgument(f"Got inputs={inputs!r}; pass 'float' or 'exact'.")
+    c = q.read_case(case)
+    desc = describe_case(q.name, c)
     try:
         out = fn(*(q.float_args(c) if inputs == "float" else c))
+    except (Exception, SystemExit) as err:  # the user's function failed: reported per case
+        return _row(index, desc, "error", "float-function", f"the float function raised {_exc(err)}")
+    try:
         fv, given = _split_output(out)
-    except Exception as err:  # the user's function failed: reported per case
-        return CaseResult(index, desc, (), None, None, None, None, None, None, None, None, "error",
-                          None, f"the float function raised {type(err).__name__}: {err}")
-    fverdict = q.float_verdict(c, fv, given) if q.has_verdict else None
+    except _Unreadable as err:
+        return _row(index, desc, "error", "float-function", f"the float function {err}")
+    size = q.expected_size(c)
+    if len(fv) != size:
+        return _row(index, desc, "error", "float-function",
+                    f"the float function returned {len(fv)} value(s), expected {size}", fv)
     try:
         truth: Truth = q.truth(c)
-        ev = q.exact_verdict(c, truth, fv) if q.has_verdict else None
-    except ExactDPError as err:
-        return CaseResult(index, desc, fv, None, None, None, None, None, None, fverdict, None,
-                          "exactdp-undecided", None, f"{type(err).__name__}: {err}")
+    except UNDECIDED_ERRORS as err:
+        return _row(index, desc, "exactdp-undecided", "", f"{type(err).__name__}: {err}", fv)
+    except Exception as err:  # exactdp itself failed: never blamed on the float function
+        return _row(index, desc, "exactdp-error", "exactdp-truth", f"exactdp's truth raised {_exc(err)}", fv)
+    try:
+        return _classify(q, c, fv, given, truth, index, desc, tolq, tol_lq, atol, ascale)
+    except UNDECIDED_ERRORS as err:
+        return _row(index, desc, "exactdp-undecided", "", f"{type(err).__name__}: {err}", fv)
+    except Exception as err:  # a bug in the oracle's verdict/boundary code
+        return _row(index, desc, "exactdp-error", "oracle", f"the oracle's classification raised {_exc(err)}",
+                    fv)
+
+
+def _classify(q: Question, c: tuple[Any, ...], fv: tuple[float, ...], given: bool | None, truth: Truth,
+              index: int, desc: str, tolq: Fraction, tol_lq: Fraction, atol: Fraction,
+              ascale: Fraction) -> CaseResult:
+    fverdict = q.float_verdict(c, fv, given) if q.has_verdict else None
+    ev = q.exact_verdict(c, truth, fv) if q.has_verdict else None
+    by_abs = False
     if truth.values is None:
         abs_e = rel_e = ulp_e = None
         worst: int | None = None
         within: bool | None = None
     else:
-        abs_e, rel_e, ulp_e, worst, within = _errors(fv, truth.values, tolq, atol)
+        abs_e, rel_e, ulp_e, worst, within, by_abs = _errors(fv, truth.values, tolq, atol, ascale)
     boundary = None
     if not q.has_verdict or fverdict is None:
         outcome = {True: "agrees", False: "disagrees", None: "exactdp-undecided"}[within]
@@ -395,23 +261,27 @@ def check_case(fn: Callable[..., Any], question: Any, case: Any, *, tol: Any = D
     else:
         try:
             boundary = q.boundary(c, truth, fv, tol_lq)
-        except ExactDPError:
+        except UNDECIDED_ERRORS:
             boundary = None
         outcome = "disagrees" if boundary is None else "within-tolerance-of-boundary"
     return CaseResult(index, desc, fv, truth.values, abs_e, rel_e, ulp_e, worst, within, fverdict,
-                      ev, outcome, boundary, truth.note if outcome == "exactdp-undecided" else "")
+                      ev, outcome, boundary, truth.note if outcome == "exactdp-undecided" else "", "", by_abs)
 
 
 # ---- many cases ----
 
 
 def draw_cases(strategy: Any, n: int = 50, *, seed: int = 0) -> list[Any]:
-    """``n`` examples of a hypothesis strategy, the same ones on every run (derandomized).
+    """Up to ``n`` examples of a hypothesis strategy, the same ones on every run.
+
+    Fewer than ``n`` come back when the strategy has fewer distinct values (hypothesis stops
+    once it has seen them all: ``st.booleans()`` gives 2).
 
     >>> from hypothesis import strategies as st
     >>> draw_cases(st.integers(0, 9), 5) == draw_cases(st.integers(0, 9), 5)
     True
     """
+    n = _whole(n, "n", 1)
     out: list[Any] = []
 
     @hseed(seed)
@@ -425,26 +295,37 @@ def draw_cases(strategy: Any, n: int = 50, *, seed: int = 0) -> list[Any]:
     return out[:n]
 
 
-def _chunk(fn: Callable[..., Any], question: str, cases: Sequence[tuple[int, Any]], tol: Fraction,
-           tol_level: Fraction, inputs: str, abs_tol: Fraction) -> list[CaseResult]:
-    return [check_case(fn, question, c, tol=tol, tol_level=tol_level, inputs=inputs, index=i, abs_tol=abs_tol)
-            for i, c in cases]
+def _whole(x: Any, name: str, minimum: int) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < minimum:
+        raise InvalidArgument(f"Got {name}={x!r}; pass a whole number ≥ {minimum}.")
+    return int(x)
 
 
-def _failed(i: int, case: Any, question: str, err: BaseException) -> CaseResult:
+def _chunk(fn: Callable[..., Any], question: Any, cases: Sequence[tuple[int, Any]], tol: Fraction,
+           tol_level: Fraction, inputs: str, abs_tol: Fraction, abs_scale: Fraction = DEFAULT_ABS_SCALE
+           ) -> list[CaseResult]:
+    return [check_case(fn, question, c, tol=tol, tol_level=tol_level, inputs=inputs, index=i, abs_tol=abs_tol,
+                       abs_scale=abs_scale) for i, c in cases]
+
+
+def _failed(i: int, case: Any, q: Question, err: BaseException, attempts: int) -> CaseResult:
     try:
-        desc = describe_case(question, read_question(question).read_case(case))
+        desc = describe_case(q.name, q.read_case(case))
     except Exception:
         desc = repr(case)[:80]
-    msg = "".join(traceback.format_exception_only(type(err), err)).strip()
-    return CaseResult(i, desc, (), None, None, None, None, None, None, None, None, "error", None,
-                      f"the task failed on the executor: {msg}")
+    hint = ""
+    if isinstance(err, BrokenExecutor):  # a dead worker breaks a process pool for every later task
+        hint = (" — the executor is broken (a worker died, possibly while running another case), so "
+                "this case was not run; use an executor that replaces dead workers (dask.distributed)")
+    return _row(i, desc, "error", "executor",
+                f"the task failed on the executor after {attempts} attempt(s): {_exc(err)}{hint}")
 
 
 def crosscheck(fn: Callable[..., Any], question: Any, cases: Any, *, tol: Any = DEFAULT_TOL,
                tol_level: Any = DEFAULT_TOL_LEVEL, executor: Executor | None = None,
                inputs: str = "float", max_examples: int = 50, chunksize: int = 4,
-               retries: int = 1, abs_tol: Any = DEFAULT_ABS_TOL) -> CrosscheckReport:
+               retries: int = 1, abs_tol: Any = DEFAULT_ABS_TOL,
+               abs_scale: Any = DEFAULT_ABS_SCALE) -> CrosscheckReport:
     """Compare the float function ``fn`` with exactdp on every case.
 
     Parameters
@@ -452,40 +333,65 @@ def crosscheck(fn: Callable[..., Any], question: Any, cases: Any, *, tol: Any = 
     fn : callable
         The float implementation, with the question's float signature
         (:mod:`exactdp.testing.questions`).
-    question : str
-        A name of :data:`~exactdp.testing.questions.QUESTION_NAMES`.
+    question : str or Question
+        A name of :data:`~exactdp.testing.questions.QUESTION_NAMES` (or a
+        :class:`~exactdp.testing.questions.Question`; a custom one runs in-process or on a
+        thread executor only, since it is not picklable by name).
     cases : iterable or hypothesis strategy
         Exact cases of the question; a strategy is drawn ``max_examples`` times,
-        deterministically (:func:`draw_cases`).
+        deterministically (:func:`draw_cases`). Every case is read (validated) first: an
+        invalid case raises the library's specific error before any work starts.
     tol, tol_level : relative tolerances (default 10⁻⁹ for values, 10⁻⁶ for the level).
-    abs_tol : absolute floor added to ``tol``·scale (default 10⁻¹⁵; 0 for none).
+    abs_tol, abs_scale : the absolute rule (default 10⁻¹⁵ where the truth may be 0; see the
+        module docstring).
     executor : concurrent.futures.Executor, optional
-        Runs chunks of ``chunksize`` cases as tasks (``fn`` must then be picklable for a
+        Runs chunks of ``chunksize`` (≥ 1) cases as tasks (``fn`` must then be picklable for a
         process or cluster executor, e.g. ``dask.distributed.Client(addr).get_executor()``).
         Results are in case order and identical whatever the executor; a failed task is
-        retried ``retries`` times case by case, then reported as an ``error`` case.
+        retried ``retries`` (≥ 0) more times case by case, then reported as an ``error`` case
+        (side ``executor``); no case is ever dropped.
     inputs : {"float", "exact"}
         What ``fn`` receives (see :func:`check_case`).
+
+    >>> crosscheck(abs, "utility", [], retries=-1)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: Got retries=-1; pass a whole number ≥ 0.
     """
     q = read_question(question)
-    tolq, tol_lq = read_tol(tol, "tol", below_one=True), read_tol(tol_level, "tol_level", below_one=True)
-    atol = Fraction(0) if abs_tol == 0 else read_tol(abs_tol, "abs_tol")
+    tolq, tol_lq, atol, ascale = _read_tols(tol, tol_level, abs_tol, abs_scale)
+    retries = _whole(retries, "retries", 0)
+    chunksize = _whole(chunksize, "chunksize", 1)
+    max_examples = _whole(max_examples, "max_examples", 1)
+    if inputs not in ("float", "exact"):
+        raise InvalidArgument(f"Got inputs={inputs!r}; pass 'float' or 'exact'.")
     if hasattr(cases, "example") and hasattr(cases, "map"):
         cases = draw_cases(cases, max_examples)
     items = list(enumerate(cases if isinstance(cases, Iterable) else [cases]))
+    for _, case in items:  # invalid cases raise their specific error here, never become rows
+        q.read_case(case)
+    ref: Any = q.name if QUESTIONS.get(q.name) is q else q  # registered ones travel by name
     if executor is None:
-        results = _chunk(fn, q.name, items, tolq, tol_lq, inputs, atol)
+        results = _chunk(fn, ref, items, tolq, tol_lq, inputs, atol, ascale)
     else:
-        results = _run_on(executor, fn, q.name, items, tolq, tol_lq, inputs, max(1, chunksize), retries,
-                          atol)
-    return CrosscheckReport(q.name, tolq, tol_lq, tuple(results), atol)
+        results = _run_on(executor, fn, ref, q, items, tolq, tol_lq, inputs, chunksize, retries, atol, ascale)
+    assert [r.index for r in results] == [i for i, _ in items], "a case was dropped"
+    return CrosscheckReport(q.name, tolq, tol_lq, tuple(results), atol, ascale)
 
 
-def _run_on(executor: Executor, fn: Callable[..., Any], question: str, items: list[tuple[int, Any]],
+def _run_on(executor: Executor, fn: Callable[..., Any], ref: Any, q: Question, items: list[tuple[int, Any]],
             tol: Fraction, tol_level: Fraction, inputs: str, chunksize: int, retries: int,
-            abs_tol: Fraction) -> list[CaseResult]:
+            abs_tol: Fraction, abs_scale: Fraction) -> list[CaseResult]:
+    args = (tol, tol_level, inputs, abs_tol, abs_scale)
     chunks = [items[k:k + chunksize] for k in range(0, len(items), chunksize)]
-    futures = [executor.submit(_chunk, fn, question, ch, tol, tol_level, inputs, abs_tol) for ch in chunks]
+    futures = []
+    for ch in chunks:
+        try:
+            futures.append(executor.submit(_chunk, fn, ref, ch, *args))
+        except Exception as submit_err:  # submit itself failed (shut-down or broken pool)
+            failed: Future[list[CaseResult]] = Future()
+            failed.set_exception(submit_err)
+            futures.append(failed)
     out: list[CaseResult] = []
     for ch, fut in zip(chunks, futures):
         try:
@@ -494,15 +400,14 @@ def _run_on(executor: Executor, fn: Callable[..., Any], question: str, items: li
         except Exception:  # the whole task failed (worker lost, unpicklable fn, ...)
             pass
         for i, case in ch:  # retry case by case, then report each failure
-            err: BaseException | None = None
+            last: BaseException | None = None
             for _ in range(retries + 1):
                 try:
-                    out.extend(executor.submit(_chunk, fn, question, [(i, case)], tol, tol_level,
-                                               inputs, abs_tol).result())
-                    err = None
+                    out.extend(executor.submit(_chunk, fn, ref, [(i, case)], *args).result())
+                    last = None
                     break
                 except Exception as e:
-                    err = e
-            if err is not None:
-                out.append(_failed(i, case, question, err))
+                    last = e
+            if last is not None:
+                out.append(_failed(i, case, q, last, retries + 1))
     return out
