@@ -93,8 +93,16 @@ def exact_table_matvec(matvec: TableMatvec, n_terms: int, table: Sequence[int],
         When a table entry is negative, or the float product returned a non-integer (the
         ``matvec`` does not compute sums of products as required).
     """
+    for what, vals in (("table", table), *(("column", col) for col in columns)):
+        bad = next((v for v in vals if isinstance(v, bool) or int(v) != v), None)
+        if bad is not None:  # int(1.5) would silently truncate to 1
+            raise InvalidArgument(f"exact_table_matvec: {what} entry {bad!r} is not an integer; "
+                                  "scale the values to integers first.")
     if any(int(t) < 0 for t in table):
         raise InvalidArgument("exact_table_matvec needs a nonnegative integer table; shift it first.")
+    if columns and any(len(col) != len(columns[0]) for col in columns):
+        raise InvalidArgument("exact_table_matvec: the columns have different lengths "
+                              f"{sorted({len(col) for col in columns})}; pass vectors of one size.")
     L = limb_bits(n_terms)
     t_limbs = _limbs(table, L)
     v_limbs = [_limbs(col, L) for col in columns]

@@ -46,7 +46,7 @@ from flint import arb
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.arithmetic.rounding import ETA, float_down, float_up, gamma_up, pred, require_subnormals, succ
-from exactdp.errors import PrecisionLimitReached
+from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.kinds import proved_by
 from exactdp.linalg.exact_products import exact_table_matvec
 from exactdp.linalg.verified import float_enclosure
@@ -299,6 +299,9 @@ def exact_residual_bound(prov: PhiProvider, values: list[Any], rhs: tuple[Fracti
     analysis (``proofs/grid_exact_products.py``). Memory O(n), time about 25 structured
     products.
     """
+    if len(rhs) != prov.n or len(y0) != prov.n:
+        raise InvalidArgument(f"exact_residual_bound: rhs has {len(rhs)} and y0 {len(y0)} entries; "
+                              f"Φ is {prov.n}×{prov.n}: pass vectors of length {prov.n}.")
     S = 1 << _S_TAB
     lo_int: list[int] = []
     radmax = 0

@@ -31,6 +31,7 @@ from exactdp.errors import ExactnessRequired, InvalidMetric
 from exactdp.kinds import proved_by
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics.claims import (
+    GRID_TRUSTED_TYPES,
     graph_claim_error,
     grid_claim_error,
     kronecker_claim_error,
@@ -288,6 +289,9 @@ class FiniteMetric:
             return self.graph_edges
         return tuple(itertools.combinations(range(self.n), 2))
 
+
+
+GRID_TRUSTED_TYPES.add(FiniteMetric)  # its grid claim is checked at construction (see claims.py)
 
 
 @proved_by("grid_ball_symmetry")
