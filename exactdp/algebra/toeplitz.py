@@ -36,6 +36,7 @@ from flint import fmpz_poly
 
 from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.space import GridInfo
 
 __all__ = ["ToeplitzStep", "ToeplitzSolution", "toeplitz_step", "solve_toeplitz_ones",
            "MAX_STEP"]
@@ -74,17 +75,37 @@ def toeplitz_step(metric: FiniteMetric, max_step: int = MAX_STEP) -> ToeplitzSte
     """
     if metric.q is None or metric.n < 2:
         return None
-    E = metric.exponent_matrix()
     n = metric.n
     ar = np.arange(n)
-    e = E[0]
-    if not np.array_equal(E, e[np.abs(ar[:, None] - ar[None, :])]):
-        return None
+    if metric.grid is not None and not _grid_may_be_toeplitz(metric.grid, n):
+        return None  # decided from the (checked) grid claim, without the n×n index
+    exps = np.asarray(metric.exponents, dtype=np.int64)
+    idx = metric.index
+    e = exps[idx[0]]
+    for i in range(1, n):  # row by row: O(n) memory beyond the metric's own index
+        if not np.array_equal(exps[idx[i]], e[np.abs(ar - i)]):
+            return None
     for v in range(1, min(max_step, n // 2) + 1):  # 2v ≤ n: otherwise no band to gain
         c = int(e[v] - e[0])
         if c >= 1 and np.all(e[v:] == e[:n - v] + c):
             return ToeplitzStep(tuple(int(x) for x in e), v, c)
     return None
+
+
+def _grid_may_be_toeplitz(info: GridInfo, n: int) -> bool:
+    """False when d(1, 1 + k) ≠ d(0, k) for some k (then Φ is not Toeplitz), from the grid's
+    coordinates (points row-major, x = i mod W): O(n), exact integer norms (the spacing is
+    common to all distances, and for the Euclidean norm d² = spacing²·(dx² + dy²))."""
+    k = np.arange(1, n - 1)
+    W = info.width
+
+    def norm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        dx, dy = np.abs(a % W - b % W), np.abs(a // W - b // W)
+        if info.norm == "euclidean":
+            return dx * dx + dy * dy
+        return dx + dy if info.norm == "manhattan" else np.maximum(dx, dy)
+
+    return bool(np.array_equal(norm(np.zeros_like(k), k), norm(np.ones_like(k), k + 1)))
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,11 @@ Routes (the one that ran is named in ``.method``):
     (lemma in :mod:`exactdp.algebra.structure`), so ε* = max_k ε*_k; factors are solved by the
     routes below (identical factors once).
 ``structured-toeplitz``
-    tight constraints (b = 1), n > ``max_exact_n``, Φ symmetric Toeplitz with a repeating
-    symbol a_{k+v} = s^c·a_k (sum query, line): :mod:`exactdp.threshold.structured` (ε* as an
-    algebraic number through the banded reduction; falls through when it does not apply).
+    tight constraints (b = 1), ``max_exact_n`` < n ≤ ``max_structured_n`` (any n with
+    ``method="exact"``), Φ symmetric Toeplitz with a repeating symbol a_{k+v} = s^c·a_k (the
+    sum query): :mod:`exactdp.threshold.structured` (ε* as an algebraic number through the
+    banded reduction; falls through when it does not apply — e.g. on the line, where no z_i
+    ever turns negative).
 ``exact``
     polynomial case, n ≤ ``max_exact_n``: :mod:`exactdp.threshold.exact` (the whole ε-set,
     ε* as an algebraic number, an exact certificate).
@@ -75,6 +77,7 @@ def epsilon_threshold(
     *,
     method: str = "auto",
     max_exact_n: int = 160,
+    max_structured_n: int = 1001,
     eps_max: Any = None,
     progress: Progress = None,
     verify: bool = False,
@@ -94,6 +97,11 @@ def epsilon_threshold(
         polynomial case with n ≤ ``max_exact_n``, else the certified route.
     max_exact_n : int
         Size limit of the exact route under ``auto``.
+    max_structured_n : int
+        Size limit of the structured exact route (repeating Toeplitz metrics, tight
+        constraints) under ``auto``: its cost grows like n^3.3 (sum_query: n = 751 in
+        10–15 s, 1,001 in about 45 s, 1,501 in about 144 s), the certified route's far more
+        gently. ``method="exact"`` uses the structured route at any size where it applies.
     eps_max : rational, optional
         Raise :class:`PropertyNeverHolds` when the property does not hold for good
         below ``eps_max`` (ε* > eps_max).
@@ -135,8 +143,11 @@ def epsilon_threshold(
         raise InvalidArgument(f"Got verify={verify!r}; pass True or False.")
     if method not in THRESHOLD_METHODS:
         raise InvalidArgument(f"Got method={method!r}; choose one of {THRESHOLD_METHODS}.")
+    for name, v in (("max_exact_n", max_exact_n), ("max_structured_n", max_structured_n)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InvalidArgument(f"Got {name}={v!r}; pass a whole number ≥ 0 (a size limit).")
     rhs = None if prior is None else read_prior(metric, prior)
-    res = _threshold(metric, rhs, tol_q, method, max_exact_n, progress)
+    res = _threshold(metric, rhs, tol_q, method, max_exact_n, progress, max_structured_n)
     if eps_max is not None:
         em = to_fraction(eps_max, "eps_max")
         if res.eps_lower >= em:
@@ -161,7 +172,8 @@ def _is_uniform(rhs: tuple[Fraction, ...] | None) -> bool:
 
 
 def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
-               method: str, max_exact_n: int, progress: Progress) -> ThresholdResult:
+               method: str, max_exact_n: int, progress: Progress,
+               max_structured_n: int = 1001) -> ThresholdResult:
     t0 = time.perf_counter()
     timings: list[tuple[str, float]] = []
     prop = property_name(rhs)
@@ -181,8 +193,9 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
         split = kronecker_split(metric, rhs)
         if split is not None:
             return _kronecker_route(metric, rhs, split, tol, max_exact_n, progress, t0)
-    if method == "auto" and rhs is None and metric.n > max_exact_n:  # structured exact (issue 18)
-        structured = structured_route(metric, tol, progress, timings)
+    if rhs is None and metric.n > max_exact_n and (
+            method == "exact" or (method == "auto" and metric.n <= max_structured_n)):
+        structured = structured_route(metric, tol, progress, timings)  # issue 18
         if structured is not None:
             return structured
     if method == "exact" or (method == "auto" and metric.q is not None

@@ -154,3 +154,28 @@ def test_auto_routing():
     assert r.exact is not None and r.exact.degree == 99
     small = epsilon_threshold(sum_query(4, 5))     # n ≤ max_exact_n: today's exact route
     assert small.method == "exact"
+
+
+def test_review18_size_limits_and_grid_precheck():
+    """Review 18: the route has a size cap under auto (max_structured_n), bad limits are refused,
+    and a 2-D grid is rejected from its grid claim without building the n×n index."""
+    import pytest
+
+    from exactdp.algebra.toeplitz import toeplitz_step
+    from exactdp.errors import InvalidArgument
+    from exactdp.spaces.metrics import grid, sum_query
+    from exactdp.threshold import epsilon_threshold
+
+    m = sum_query(40, 5)  # n = 201
+    capped = epsilon_threshold(m, max_exact_n=10, max_structured_n=100)
+    assert not capped.method.startswith("structured")
+    forced = epsilon_threshold(m, max_exact_n=10, max_structured_n=100, method="exact")
+    assert forced.method.startswith("structured")
+    assert forced.eps_lower <= capped.eps_upper and capped.eps_lower <= forced.eps_upper
+    for bad in (-5, 1.5, True, "10"):
+        with pytest.raises(InvalidArgument, match="max_exact_n"):
+            epsilon_threshold(m, max_exact_n=bad)
+        with pytest.raises(InvalidArgument, match="max_structured_n"):
+            epsilon_threshold(m, max_structured_n=bad)
+    g = grid(120, 120, "chebyshev")
+    assert toeplitz_step(g) is None and "index" not in vars(g)
