@@ -61,7 +61,7 @@ from exactdp.qif.measures import (
     prior_vulnerability,
 )
 from exactdp.qif.optimal import OptimalMechanism, float_optimal_lp, optimal_mechanism
-from exactdp.qif.optimal_lp import DualityCertificate
+from exactdp.qif.optimal_lp import DualityCertificate, OptimalQuestion
 
 __all__ = [
     "BayesRisk",
@@ -74,6 +74,7 @@ __all__ = [
     "Leakage",
     "MultiplicativeTV",
     "OptimalMechanism",
+    "OptimalQuestion",
     "Refinement",
     "Vulnerability",
     "additive_bayes_capacity",

@@ -37,15 +37,35 @@ import sympy
 from exactdp.algebra.lp import solve_lp
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidGainFunction
-from exactdp.kernel.jsonio import write_enclosure, write_rational
+from exactdp.errors import (
+    CertificateInvalid,
+    ExactDPError,
+    InstanceTooLarge,
+    InvalidArgument,
+    InvalidGainFunction,
+)
+from exactdp.kernel.jsonio import (
+    read_enclosure,
+    read_rational,
+    read_str,
+    write_enclosure,
+    write_rational,
+)
 from exactdp.kinds import proved_by
-from exactdp.qif.channel import Matrix, read_channel
+from exactdp.qif.channel import (
+    Matrix,
+    is_channel,
+    is_distribution,
+    is_exact,
+    prior_values,
+    read_channel,
+)
 from exactdp.qif.gain import GainFunction
 from exactdp.qif.measures import (
     additive_leakage,
     log2_enclosure,
     multiplicative_leakage,
+    read_matrix_json,
     write_matrix,
 )
 
@@ -56,6 +76,10 @@ __all__ = ["Capacity", "multiplicative_bayes_capacity", "additive_bayes_capacity
 MAX_EXACT_SECRETS = 14
 #: Largest number of strategies |W|^|Y| for the exact g-capacity.
 MAX_STRATEGIES = 4096
+#: Largest ``max_exact`` accepted (the search keeps 2^n column-maximum rows in memory).
+MAX_EXACT_LIMIT = 18
+#: The measures a :class:`Capacity` can state.
+MEASURES = ("multiplicative-bayes", "additive-bayes", "additive-g", "multiplicative-g")
 
 
 @dataclass(frozen=True)
@@ -107,8 +131,34 @@ class Capacity:
         return fn(g, self.channel, self.witness).value
 
     def verify(self) -> bool:
-        """Witness attains ``bounds.lo``; the maximum is re-derived independently."""
-        if self.leakage_at_witness() != self.bounds.lo:
+        """Witness attains ``bounds.lo``; the maximum is recomputed from the channel.
+
+        The inputs are re-checked first (an exact channel, a distribution as witness, no gain
+        for the Bayes measures, a fitting gain for g-capacities). The upper end is recomputed
+        by the same code that found it (the subset search, or the exact strategy LPs, which
+        carry no dual certificate), so ``verify()`` guards against edited results, not
+        against a bug in that code; the proofs and the independent cross-checks of
+        ``tests/qif`` cover the code.
+        """
+        if self.measure not in MEASURES or not is_channel(self.channel):
+            return False
+        if not is_distribution(self.witness, len(self.channel)):
+            return False
+        if not isinstance(self.bounds, Enclosure) or not (
+                is_exact(self.bounds.lo) and is_exact(self.bounds.hi)):
+            return False
+        if self.value is not None and not (is_exact(self.value) and self.value == self.bounds.lo):
+            return False
+        if self.measure.endswith("bayes") != (self.gain is None):
+            return False
+        if self.gain is not None and (not isinstance(self.gain, GainFunction)
+                                      or self.gain.n_secrets != len(self.channel)):
+            return False
+        try:
+            at_witness = self.leakage_at_witness()
+        except ExactDPError:
+            return False
+        if at_witness != self.bounds.lo:
             return False
         if self.value is not None and self.bounds.lo != self.bounds.hi:
             return False
@@ -133,6 +183,27 @@ class Capacity:
                 "witness": [write_rational(p) for p in self.witness],
                 "channel": write_matrix(self.channel),
                 "gain": None if self.gain is None else self.gain.to_json()}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Capacity:
+        """Read and validate; raise :class:`CertificateInvalid` unless it verifies.
+
+        >>> cap = additive_bayes_capacity([[1, 0], [0, 1]])
+        >>> Capacity.from_json(cap.to_json()) == cap
+        True
+        """
+        C = read_channel(read_matrix_json(doc["channel"]))
+        out = cls(read_str(doc["measure"], "measure", MEASURES),
+                  None if doc["value"] is None else read_rational(doc["value"], "value"),
+                  read_enclosure(doc["bounds"], "bounds"),
+                  prior_values([read_rational(p, "witness") for p in doc["witness"]], len(C)),
+                  read_str(doc["method"], "method"), C,
+                  None if doc["gain"] is None else GainFunction.from_json(doc["gain"]))
+        if not out.verify():
+            raise CertificateInvalid(
+                f"this {out.measure} capacity does not check (value, bounds or witness edited, "
+                "or another channel); recompute it.")
+        return out
 
 
 def multiplicative_bayes_capacity(channel: Any) -> Capacity:
@@ -213,6 +284,11 @@ def additive_bayes_capacity(channel: Any, *, max_exact: int = MAX_EXACT_SECRETS)
     >>> r.value, r.witness, r.verify()       # (3 − 1)/3 at the uniform prior
     (Fraction(2, 3), (Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)), True)
     """
+    if isinstance(max_exact, bool) or not isinstance(max_exact, int) or not (
+            0 <= max_exact <= MAX_EXACT_LIMIT):
+        raise InvalidArgument(
+            f"Got max_exact={max_exact!r}; pass an integer 0 ≤ max_exact ≤ {MAX_EXACT_LIMIT} "
+            "(the exact search keeps a table of 2^n column maxima).")
     C = read_channel(channel)
     n = len(C)
     if n <= max_exact:
@@ -293,6 +369,12 @@ def g_capacity(gain: Any, channel: Any, kind: str = "additive") -> Capacity:
         raise InvalidGainFunction(
             "the exact multiplicative g-capacity needs a gain with entries ≥ 0 (not a loss); "
             "use kind='additive'."
+        )
+    if kind == "multiplicative" and not any(v for r in gain.rows for v in r):
+        raise InvalidGainFunction(
+            f"the gain {gain.name} is all zero, so every prior vulnerability is 0 and the "
+            "multiplicative leakage (a ratio) is undefined; use kind='additive' or a gain with "
+            "a positive entry."
         )
     value, pi = _strategies(measure, gain, C)
     return Capacity(measure, value, Enclosure(value, value), pi, "strategies-lp", C, gain)

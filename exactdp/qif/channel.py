@@ -30,10 +30,55 @@ from exactdp.mechanisms.files import from_numpy
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.spaces.priors import read_prior_values
 
-__all__ = ["Matrix", "read_channel", "read_matrix", "prior_values", "matmul", "channel_to_float"]
+__all__ = ["Matrix", "read_channel", "read_matrix", "prior_values", "matmul", "channel_to_float",
+           "is_exact", "is_exact_matrix", "is_channel", "is_distribution"]
 
 #: An exact matrix: a tuple of rows of Fractions.
 Matrix = tuple[tuple[Fraction, ...], ...]
+
+
+def is_exact(v: Any) -> bool:
+    """True for a ``Fraction`` or an ``int`` (not a bool, float or float-like number).
+
+    Certificates' ``verify()`` methods call it on every stored number before deciding
+    anything, so that no inequality is ever decided in floating point.
+
+    >>> is_exact(Fraction(1, 3)), is_exact(3), is_exact(0.5), is_exact(True)
+    (True, True, False, False)
+    """
+    return isinstance(v, Fraction) or (isinstance(v, int) and not isinstance(v, bool))
+
+
+def is_exact_matrix(M: Any) -> bool:
+    """A non-empty rectangular tuple/list of rows of exact numbers (see :func:`is_exact`)."""
+    if not isinstance(M, (tuple, list)) or not M:
+        return False
+    if not all(isinstance(r, (tuple, list)) and r for r in M):
+        return False
+    return (all(len(r) == len(M[0]) for r in M)
+            and all(is_exact(v) for r in M for v in r))
+
+
+def is_distribution(p: Any, n: int | None = None) -> bool:
+    """Exact entries ≥ 0 summing to exactly 1 (and n of them when n is given).
+
+    >>> is_distribution((Fraction(1, 2), Fraction(1, 2))), is_distribution((2, -1))
+    (True, False)
+    """
+    if not isinstance(p, (tuple, list)) or not p or (n is not None and len(p) != n):
+        return False
+    return all(is_exact(v) and v >= 0 for v in p) and sum(p, Fraction(0)) == 1
+
+
+def is_channel(C: Any) -> bool:
+    """An exact non-empty rectangular matrix whose rows are distributions.
+
+    >>> is_channel(((Fraction(1), Fraction(0)), (Fraction(1, 2), Fraction(1, 2))))
+    True
+    >>> is_channel(((5, 0), (0, 5)))
+    False
+    """
+    return is_exact_matrix(C) and all(is_distribution(r) for r in C)
 
 
 def read_matrix(M: Any, what: str = "matrix") -> Matrix:
@@ -97,7 +142,7 @@ def read_channel(C: Any, what: str = "channel", *, rows: str = "exact") -> Matri
     return M
 
 
-def prior_values(prior: Any, n: int) -> tuple[Fraction, ...]:
+def prior_values(prior: Any, n: int, what: str = "") -> tuple[Fraction, ...]:
     """``"uniform"`` or n exact probabilities (the one prior reader of the library).
 
     >>> prior_values(["1/2", "-1/2", 1], 3)
@@ -107,7 +152,7 @@ def prior_values(prior: Any, n: int) -> tuple[Fraction, ...]:
     """
     if isinstance(prior, np.ndarray) and prior.dtype != object:
         prior = [Fraction(float(v)) for v in prior.ravel().tolist()]
-    return read_prior_values(prior, n, f"the channel has {n} secrets (rows)")
+    return read_prior_values(prior, n, what or f"the channel has {n} secrets (rows)")
 
 
 def matmul(A: Matrix, B: Matrix) -> Matrix:

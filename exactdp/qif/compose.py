@@ -28,18 +28,21 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.algebra.lp import solve_lp
-from exactdp.errors import InstanceTooLarge, InvalidChannel
-from exactdp.kernel.jsonio import write_rational
+from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidChannel
+from exactdp.kernel.jsonio import read_bool, read_rational, write_rational
 from exactdp.kinds import Verdict
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.mechanism import Mechanism
-from exactdp.qif.channel import Matrix, matmul, read_channel
-from exactdp.qif.measures import write_matrix
+from exactdp.qif.channel import Matrix, is_channel, is_exact, matmul, read_channel
+from exactdp.qif.measures import read_matrix_json, write_matrix
 
 __all__ = ["cascade", "post_process", "parallel", "is_refined_by", "Refinement"]
 
 #: Largest number of unknowns |Y_A|·|Y_B| of the exact refinement LP.
 MAX_REFINEMENT_UNKNOWNS = 900
+#: Largest size (rows × columns = (n·|Y_B| + |Y_A|)·|Y_A|·|Y_B|) of the dense exact simplex
+#: tableau of the refinement LP; measured: 1–10 s near it on a loaded 2-core machine.
+MAX_REFINEMENT_CELLS = 3_000
 
 
 def cascade(A: Any, B: Any) -> Mechanism:
@@ -129,19 +132,26 @@ class Refinement:
         return Verdict.from_bool(self.refined)
 
     def verify(self) -> bool:
-        """Re-check the remap (A·R = B, R a channel) or the Farkas vector, exactly."""
+        """Re-check the remap (A·R = B, R a channel) or the Farkas vector, exactly.
+
+        A and B must be exact channels on the same secrets and every certificate entry an
+        exact number (a float or a non-channel gives False).
+        """
+        if not (is_channel(self.A) and is_channel(self.B) and len(self.A) == len(self.B)):
+            return False
+        if not isinstance(self.refined, bool):
+            return False
         if self.refined:
             R = self.remap
-            if R is None or len(R) != len(self.A[0]) or any(len(r) != len(self.B[0]) for r in R):
-                return False
-            if any(v < 0 for r in R for v in r) or any(sum(r, Fraction(0)) != 1 for r in R):
+            if R is None or not is_channel(R) or len(R) != len(self.A[0]) or any(
+                    len(r) != len(self.B[0]) for r in R):
                 return False
             return matmul(self.A, R) == self.B
         if self.farkas is None:
             return False
         M, b = _system(self.A, self.B)
         w = self.farkas
-        if len(w) != len(M):
+        if not isinstance(w, tuple) or len(w) != len(M) or not all(is_exact(v) for v in w):
             return False
         for j in range(len(M[0])):
             if sum((M[i][j] * w[i] for i in range(len(M)) if M[i][j]), Fraction(0)) < 0:
@@ -154,6 +164,27 @@ class Refinement:
                                                             for v in self.farkas],
                 "A": write_matrix(self.A), "B": write_matrix(self.B)}
 
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Refinement:
+        """Read and validate; raise :class:`CertificateInvalid` unless it verifies.
+
+        >>> r = is_refined_by([["1/2", "1/2"], [0, 1]], [[1], [1]])
+        >>> Refinement.from_json(r.to_json()) == r
+        True
+        """
+        A = read_channel(read_matrix_json(doc["A"]), "A")
+        B = read_channel(read_matrix_json(doc["B"]), "B")
+        remap = None if doc["remap"] is None else read_channel(read_matrix_json(doc["remap"]),
+                                                                 "remap")
+        farkas = None if doc["farkas"] is None else tuple(
+            read_rational(v, "farkas") for v in doc["farkas"])
+        out = cls(read_bool(doc["refined"], "refined"), remap, farkas, A, B)
+        if not out.verify():
+            raise CertificateInvalid(
+                "this refinement certificate does not check (remap or Farkas vector edited, "
+                "or another pair of channels); recompute it with is_refined_by().")
+        return out
+
 
 def is_refined_by(A: Any, B: Any) -> Refinement:
     """Decide A ⊑ B (B = A·R for some channel R) by an exact LP, certified either way."""
@@ -163,10 +194,13 @@ def is_refined_by(A: Any, B: Any) -> Refinement:
             f"refinement compares channels on the same secrets: {len(Am)} rows vs {len(Bm)}."
         )
     unknowns = len(Am[0]) * len(Bm[0])
-    if unknowns > MAX_REFINEMENT_UNKNOWNS:
+    cells = (len(Am) * len(Bm[0]) + len(Am[0])) * unknowns
+    if unknowns > MAX_REFINEMENT_UNKNOWNS or cells > MAX_REFINEMENT_CELLS:
         raise InstanceTooLarge(
-            f"the refinement LP has {unknowns} unknowns (> {MAX_REFINEMENT_UNKNOWNS}); the exact "
-            "simplex is meant for small channels."
+            f"the refinement LP has {unknowns} unknowns and a {cells}-cell exact simplex "
+            f"tableau (limits MAX_REFINEMENT_UNKNOWNS = {MAX_REFINEMENT_UNKNOWNS}, "
+            f"MAX_REFINEMENT_CELLS = {MAX_REFINEMENT_CELLS}); the dense exact simplex is meant "
+            "for small channels: merge identical columns of A and B or compare smaller channels."
         )
     M, b = _system(Am, Bm)
     res = solve_lp(M, b)

@@ -36,21 +36,25 @@ from exactdp.algebra.lp import solve_lp
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import InstanceTooLarge, InvalidPrior
-from exactdp.qif.channel import Matrix, prior_values
+from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidPrior
+from exactdp.kernel.jsonio import read_rational, write_rational
+from exactdp.qif.channel import Matrix, is_distribution, is_exact, is_exact_matrix, prior_values
 from exactdp.qif.gain import metric_matrix
+from exactdp.qif.measures import read_matrix_json, write_matrix
 
 __all__ = ["total_variation", "multiplicative_total_variation", "MultiplicativeTV",
            "kantorovich", "Kantorovich"]
 
-#: Largest support size for the exact transportation LP (n² unknowns).
-MAX_KANTOROVICH = 20
+#: Largest support size for the exact transportation LP (n² unknowns). Measured on the
+#: shared 2-core machine: n = 14 takes 4 s, n = 20 took 49 s (dense exact simplex).
+MAX_KANTOROVICH = 14
 
 
 def _pair(p: Any, q: Any, n: int | None = None) -> tuple[tuple[Fraction, ...], ...]:
     if n is None:
         n = len(list(p))
-    a, b = prior_values(p, n), prior_values(q, n)
+    what = f"the distributions compared need {n} entries (one per point)"
+    a, b = prior_values(p, n, what), prior_values(q, n, what)
     return a, b
 
 
@@ -108,6 +112,17 @@ class Kantorovich:
     def verify(self) -> bool:
         """Plan is a coupling of (p, q) with cost = value; f_i + g_j ≤ d; dual value = value."""
         n, D, X = len(self.p), self.distances, self.plan
+        if not (is_distribution(self.p) and is_distribution(self.q, n) and is_exact(self.value)):
+            return False
+        if not (is_exact_matrix(D) and is_exact_matrix(X) and len(D) == len(D[0]) == n
+                and len(X) == len(X[0]) == n):
+            return False
+        if not (len(self.f) == len(self.g) == n
+                and all(is_exact(v) for v in self.f + self.g)):
+            return False
+        if any(D[i][j] < 0 or D[i][j] != D[j][i] for i in range(n) for j in range(n)) or any(
+                D[i][i] != 0 for i in range(n)):
+            return False
         if any(v < 0 for r in X for v in r):
             return False
         if any(sum(X[i], Fraction(0)) != self.p[i] for i in range(n)):
@@ -121,6 +136,38 @@ class Kantorovich:
             (qj * gj for qj, gj in zip(self.q, self.g)), Fraction(0))
         return cost == self.value == dual
 
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON (distances, p, q, plan, potentials, value).
+
+        >>> from exactdp.spaces.metrics import line
+        >>> k = kantorovich(line(3), ["1/2", "1/2", 0], [0, 0, 1])
+        >>> Kantorovich.from_json(k.to_json()) == k
+        True
+        """
+        return {"kind": "kantorovich", "value": write_rational(self.value),
+                "plan": write_matrix(self.plan), "f": [write_rational(v) for v in self.f],
+                "g": [write_rational(v) for v in self.g],
+                "distances": write_matrix(self.distances),
+                "p": [write_rational(v) for v in self.p], "q": [write_rational(v) for v in self.q]}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Kantorovich:
+        """Read and validate; raise :class:`CertificateInvalid` unless it verifies."""
+        D = metric_matrix(read_matrix_json(doc["distances"]))
+        a, b = _pair([read_rational(v, "p") for v in doc["p"]],
+                     [read_rational(v, "q") for v in doc["q"]], len(D))
+        plan = read_matrix_json(doc["plan"])
+        if plan is None:
+            raise InvalidPrior("a Kantorovich document needs its transport plan (\"plan\").")
+        out = cls(read_rational(doc["value"], "value"), plan,
+                  tuple(read_rational(v, "f") for v in doc["f"]),
+                  tuple(read_rational(v, "g") for v in doc["g"]), D, a, b)
+        if not out.verify():
+            raise CertificateInvalid(
+                f"this Kantorovich certificate does not prove value {out.value} (plan, "
+                "potentials or value edited); recompute it with kantorovich().")
+        return out
+
 
 def kantorovich(metric: Any, p: Any, q: Any) -> Kantorovich:
     """Exact Kantorovich distance between p and q on a rational metric (transportation LP)."""
@@ -129,7 +176,9 @@ def kantorovich(metric: Any, p: Any, q: Any) -> Kantorovich:
     a, b = _pair(p, q, n)
     if n > MAX_KANTOROVICH:
         raise InstanceTooLarge(
-            f"the exact transportation LP has {n * n} unknowns (n = {n} > {MAX_KANTOROVICH})."
+            f"the exact transportation LP has {n * n} unknowns (n = {n} > MAX_KANTOROVICH = "
+            f"{MAX_KANTOROVICH}; n = 20 takes about a minute); compare distributions on at "
+            "most 14 points, or raise qif.distances.MAX_KANTOROVICH knowingly."
         )
     N = n * n
     A = [[Fraction(int(v // n == i)) for v in range(N)] for i in range(n)]

@@ -31,9 +31,16 @@ from flint import arb
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.validate import read_precision
-from exactdp.errors import InvalidArgument
+from exactdp.errors import ExactDPError, InvalidArgument
 from exactdp.kernel.jsonio import read_enclosure, read_rational, write_enclosure, write_rational
-from exactdp.qif.channel import Matrix, prior_values, read_channel
+from exactdp.qif.channel import (
+    Matrix,
+    is_channel,
+    is_distribution,
+    is_exact,
+    prior_values,
+    read_channel,
+)
 from exactdp.qif.measures import read_matrix_json, write_matrix
 
 __all__ = ["CertifiedQuantity", "shannon_entropy", "conditional_entropy", "mutual_information"]
@@ -94,7 +101,26 @@ class CertifiedQuantity:
         return float(self.enclosure.mid)
 
     def verify(self) -> bool:
-        """Recompute the ball from the exact inputs; True when the enclosure contains it."""
+        """Re-check the inputs, recompute the ball; True when the enclosure contains it.
+
+        False (never an exception) for a prior that is not a distribution, a channel that is
+        not one (or not on the prior's secrets), an unknown quantity or a bad precision.
+        """
+        if self.quantity not in QUANTITIES or not isinstance(self.enclosure, Enclosure):
+            return False
+        if not (is_exact(self.enclosure.lo) and is_exact(self.enclosure.hi)):
+            return False
+        try:
+            read_precision(self.precision, "precision")
+        except ExactDPError:
+            return False
+        if not is_distribution(self.prior):
+            return False
+        if (self.channel is None) != (self.quantity == "shannon-entropy"):
+            return False
+        if self.channel is not None and not (is_channel(self.channel)
+                                             and len(self.channel) == len(self.prior)):
+            return False
         lo, hi = arb_to_fraction_interval(_ball(self.quantity, self.prior, self.channel,
                                                 self.precision))
         return self.enclosure.lo <= lo and hi <= self.enclosure.hi
@@ -115,10 +141,11 @@ class CertifiedQuantity:
     def from_json(cls, doc: dict[str, Any]) -> CertifiedQuantity:
         if doc.get("quantity") not in QUANTITIES:
             raise InvalidArgument(f"unknown quantity {doc.get('quantity')!r}; use {QUANTITIES}.")
+        raw = tuple(read_rational(p, "prior") for p in doc["prior"])
+        prior = prior_values(raw, len(raw), f"it needs {len(raw)}")
+        C = None if doc["channel"] is None else read_channel(read_matrix_json(doc["channel"]))
         return cls(doc["quantity"], read_enclosure(doc["enclosure"]),
-                   read_precision(doc["precision"], "precision"),
-                   tuple(read_rational(p) for p in doc["prior"]),
-                   read_matrix_json(doc["channel"]))
+                   read_precision(doc["precision"], "precision"), prior, C)
 
 
 def _make(quantity: str, prior: tuple[Fraction, ...], C: Matrix | None,

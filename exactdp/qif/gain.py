@@ -27,6 +27,7 @@ exactdp.errors.InvalidGainFunction: the gain matrix g has 2 columns but the chan
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -34,10 +35,13 @@ from typing import Any
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument, InvalidChannel, InvalidGainFunction, InvalidMetric
 from exactdp.kernel.jsonio import read_bool, read_rational, read_str, write_rational
-from exactdp.qif.channel import Matrix, read_matrix
+from exactdp.qif.channel import Matrix, is_exact_matrix, read_matrix
 from exactdp.spaces.metrics import FiniteMetric
 
-__all__ = ["GainFunction", "metric_matrix"]
+__all__ = ["GainFunction", "metric_matrix", "MAX_ACTIONS"]
+
+#: Largest number of actions a constructor builds (k_tries has C(n, k) of them).
+MAX_ACTIONS = 10_000
 
 
 def metric_matrix(metric: Any) -> Matrix:
@@ -61,6 +65,14 @@ def metric_matrix(metric: Any) -> Matrix:
         raise InvalidMetric(str(exc)) from exc
     if len(D) != len(D[0]) or any(v < 0 for r in D for v in r):
         raise InvalidMetric("a distance matrix must be square with entries ≥ 0.")
+    n = len(D)
+    bad = next(((i, j) for i in range(n) for j in range(n)
+                if D[i][j] != D[j][i] or (i == j and D[i][i] != 0)), None)
+    if bad is not None:
+        i, j = bad
+        raise InvalidMetric(
+            f"distance matrix entry [{i}][{j}] = {D[i][j]} but [{j}][{i}] = {D[j][i]}; a metric "
+            "is symmetric with a zero diagonal (pass a FiniteMetric or fix the matrix).")
     return D
 
 
@@ -80,6 +92,18 @@ class GainFunction:
     rows: Matrix
     is_loss: bool = False
     name: str = "g"
+
+    def __post_init__(self) -> None:
+        # every GainFunction, however built (from_json, dataclasses.replace), is an exact
+        # non-empty rectangular matrix: verify() methods never see a ragged or float gain
+        if not is_exact_matrix(self.rows):
+            raise InvalidGainFunction(
+                f"the gain matrix {self.name!r} must be a non-empty rectangular matrix of exact "
+                "numbers (Fraction or int); build it with GainFunction.from_matrix."
+            )
+        if not isinstance(self.is_loss, bool) or not isinstance(self.name, str):
+            raise InvalidGainFunction(
+                f"Got is_loss={self.is_loss!r}, name={self.name!r}; pass a bool and a str.")
 
     @property
     def n_actions(self) -> int:
@@ -117,8 +141,9 @@ class GainFunction:
         >>> GainFunction.identity(2).rows
         ((Fraction(1, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(1, 1)))
         """
-        if not isinstance(n, int) or n < 1:
-            raise InvalidGainFunction(f"Got n={n!r}; the identity gain needs n ≥ 1 secrets.")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_ACTIONS:
+            raise InvalidGainFunction(
+                f"Got n={n!r}; the identity gain needs an integer 1 ≤ n ≤ {MAX_ACTIONS}.")
         return cls(tuple(tuple(Fraction(int(w == x)) for x in range(n)) for w in range(n)),
                    False, "identity")
 
@@ -147,8 +172,14 @@ class GainFunction:
         >>> GainFunction.k_tries(3, 2).n_actions
         3
         """
-        if not (isinstance(k, int) and 1 <= k <= n):
-            raise InvalidGainFunction(f"Got k={k!r}; need 1 ≤ k ≤ n = {n}.")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise InvalidGainFunction(f"Got n={n!r}; pass an integer number of secrets ≥ 1.")
+        if isinstance(k, bool) or not (isinstance(k, int) and 1 <= k <= n):
+            raise InvalidGainFunction(f"Got k={k!r}; need an integer 1 ≤ k ≤ n = {n}.")
+        if math.comb(n, k) * n > MAX_ACTIONS * 100:
+            raise InvalidGainFunction(
+                f"k_tries({n}, {k}) has C(n, k) = {math.comb(n, k)} actions (the matrix has "
+                f"{math.comb(n, k) * n} entries, limit {MAX_ACTIONS * 100}); use fewer secrets.")
         rows = tuple(tuple(Fraction(int(x in W)) for x in range(n))
                      for W in itertools.combinations(range(n), k))
         return cls(rows, False, f"{k}-tries")

@@ -37,17 +37,35 @@ from flint import arb
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import InvalidArgument, InvalidGainFunction
-from exactdp.kernel.jsonio import read_rational, write_closed_form, write_enclosure, write_rational
-from exactdp.qif.channel import Matrix, prior_values, read_channel
+from exactdp.errors import CertificateInvalid, ExactDPError, InvalidArgument, InvalidGainFunction
+from exactdp.kernel.jsonio import (
+    read_closed_form,
+    read_enclosure,
+    read_int,
+    read_rational,
+    write_closed_form,
+    write_enclosure,
+    write_rational,
+)
+from exactdp.qif.channel import (
+    Matrix,
+    is_channel,
+    is_distribution,
+    is_exact,
+    prior_values,
+    read_channel,
+)
 from exactdp.qif.gain import GainFunction
 
 __all__ = [
     "Vulnerability", "Leakage", "GuessingEntropy", "BayesRisk",
     "prior_vulnerability", "posterior_vulnerability", "additive_leakage",
     "multiplicative_leakage", "bayes_vulnerability", "bayes_risk", "guessing_entropy",
-    "write_matrix", "read_matrix_json", "log2_enclosure",
+    "write_matrix", "read_matrix_json", "log2_enclosure", "log2_in",
 ]
+
+#: Largest precision (bits) :func:`log2_in` tries before it gives up (returns False).
+MAX_LOG2_PREC = 4096
 
 
 def write_matrix(M: Matrix | None) -> list[list[str]] | None:
@@ -69,6 +87,45 @@ def log2_enclosure(q: Fraction, prec: int = 128) -> Enclosure:
     """
     with workprec(prec):
         return Enclosure(*arb_to_fraction_interval(arb_from_fraction(q).log() / arb(2).log()))
+
+
+def _log2_exact(q: Fraction) -> int | None:
+    """k when q = 2^k (k an integer), else None (then log2 q is irrational)."""
+    num, den = q.numerator, q.denominator
+    if num & (num - 1) == 0 and den & (den - 1) == 0:
+        return num.bit_length() - den.bit_length()
+    return None
+
+
+def log2_in(q: Fraction, enc: Enclosure) -> bool:
+    """Decide exactly whether log2(q) ∈ [enc.lo, enc.hi] (q > 0 rational).
+
+    log2 q is an integer when q is a power of 2 (compared exactly) and irrational otherwise,
+    so it never equals a rational endpoint: balls of growing precision decide. False when
+    an endpoint is not exact or ``MAX_LOG2_PREC`` bits do not decide.
+
+    >>> log2_in(Fraction(3, 2), Enclosure(Fraction(58, 100), Fraction(59, 100)))
+    True
+    >>> log2_in(Fraction(3, 2), Enclosure(Fraction(100), Fraction(200)))
+    False
+    """
+    if not (is_exact(q) and q > 0 and isinstance(enc, Enclosure)
+            and is_exact(enc.lo) and is_exact(enc.hi)):
+        return False
+    k = _log2_exact(Fraction(q))
+    if k is not None:
+        return enc.lo <= k <= enc.hi
+    prec = 64
+    while prec <= MAX_LOG2_PREC:
+        with workprec(prec):
+            ball = arb_from_fraction(q).log() / arb(2).log()
+            lo, hi = arb_from_fraction(enc.lo), arb_from_fraction(enc.hi)
+            if (ball < lo) is True or (ball > hi) is True:
+                return False
+            if (ball > lo) is True and (ball < hi) is True:
+                return True
+        prec *= 2
+    return False
 
 
 def _joint_column(C: Matrix, prior: tuple[Fraction, ...], y: int) -> tuple[Fraction, ...]:
@@ -94,7 +151,17 @@ class Vulnerability:
     channel: Matrix | None = None
 
     def verify(self) -> bool:
-        """Recompute the value and check each chosen action is optimal."""
+        """Re-check the inputs (a prior, a channel, a fitting gain), the value and each action.
+
+        Every stored number must be exact; an out-of-range or non-integer strategy entry
+        gives False (never an exception).
+        """
+        if not _inputs_ok(self.gain, self.prior, self.channel) or not is_exact(self.value):
+            return False
+        if not isinstance(self.strategy, tuple) or not all(
+                isinstance(w, int) and not isinstance(w, bool) and 0 <= w < self.gain.n_actions
+                for w in self.strategy):
+            return False
         cols = ([self.prior] if self.channel is None else
                 [_joint_column(self.channel, self.prior, y) for y in range(len(self.channel[0]))])
         if len(cols) != len(self.strategy):
@@ -120,10 +187,34 @@ class Vulnerability:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Vulnerability:
-        return cls(read_rational(doc["value"]), tuple(int(w) for w in doc["strategy"]),
-                   GainFunction.from_json(doc["gain"]),
-                   tuple(read_rational(p) for p in doc["prior"]),
-                   read_matrix_json(doc["channel"]))
+        """Read and validate (a prior, a channel, a fitting gain, strategy indices in range)."""
+        gain = GainFunction.from_json(doc["gain"])
+        prior, channel = _read_inputs(doc)
+        gain.check_secrets(len(prior))
+        strategy = tuple(read_int(w, "strategy", 0, gain.n_actions - 1)
+                         for w in doc["strategy"])
+        return cls(read_rational(doc["value"]), strategy, gain, prior, channel)
+
+
+def _read_inputs(doc: dict[str, Any]) -> tuple[tuple[Fraction, ...], Matrix | None]:
+    """The prior and (optional) channel of a JSON document, validated."""
+    raw = tuple(read_rational(p, "prior") for p in doc["prior"])
+    prior = prior_values(raw, len(raw), f"it needs {len(raw)}")
+    channel = None if doc["channel"] is None else read_channel(read_matrix_json(doc["channel"]))
+    if channel is not None and len(channel) != len(prior):
+        raise InvalidArgument(
+            f"the channel has {len(channel)} rows but the prior has {len(prior)} entries; "
+            "they must match (one per secret).")
+    return prior, channel
+
+
+def _inputs_ok(gain: Any, prior: Any, channel: Any) -> bool:
+    """A GainFunction, a distribution, a channel (or None) — all on the same secrets."""
+    if not isinstance(gain, GainFunction) or not is_distribution(prior):
+        return False
+    if channel is not None and not (is_channel(channel) and len(channel) == len(prior)):
+        return False
+    return gain.n_secrets == len(prior)
 
 
 def _gain(gain: Any, n: int) -> GainFunction:
@@ -139,9 +230,9 @@ def prior_vulnerability(gain: Any, prior: Any) -> Vulnerability:
     >>> prior_vulnerability(GainFunction.identity(3), ["1/2", "1/4", "1/4"]).value
     Fraction(1, 2)
     """
-    n = gain.n_secrets if isinstance(gain, GainFunction) else len(list(gain)[0])
-    pi = prior_values(prior, n)
-    g = _gain(gain, n)
+    g = gain if isinstance(gain, GainFunction) else GainFunction.from_matrix(gain)
+    n = g.n_secrets
+    pi = prior_values(prior, n, f"the gain matrix {g.name} has {n} columns (secrets)")
     value, w = g.best(pi)
     return Vulnerability(value, (w,), g, pi, None)
 
@@ -188,9 +279,32 @@ class Leakage:
     posterior_value: Vulnerability
 
     def verify(self) -> bool:
-        if not (self.prior_value.verify() and self.posterior_value.verify()):
+        """Re-check both parts, that they answer one question, the value, the bits.
+
+        The prior part has no channel, the posterior part has one, and both share the gain
+        and the prior; ``log2_ratio`` must be the closed form of log2(value) and ``bits`` a
+        certified enclosure that contains it (both None for additive leakage).
+        """
+        pv, qv = self.prior_value, self.posterior_value
+        if self.kind not in ("additive", "multiplicative") or not is_exact(self.value):
             return False
-        return self.value == _combine(self.kind, self.prior_value, self.posterior_value)
+        if not (isinstance(pv, Vulnerability) and isinstance(qv, Vulnerability)):
+            return False
+        if pv.channel is not None or qv.channel is None:
+            return False
+        if pv.gain != qv.gain or pv.prior != qv.prior:
+            return False
+        if not (pv.verify() and qv.verify()):
+            return False
+        try:
+            if self.value != _combine(self.kind, pv, qv):
+                return False
+        except ExactDPError:
+            return False
+        if self.kind == "additive" or self.value <= 0:
+            return self.log2_ratio is None and self.bits is None
+        return (self.log2_ratio == _log2_expr(self.value) and self.bits is not None
+                and log2_in(self.value, self.bits))
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON ("value" is the difference or the ratio; "bits" only when a ratio).
@@ -208,22 +322,41 @@ class Leakage:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Leakage:
+        """Read the stored claim; raise :class:`CertificateInvalid` if it does not check.
+
+        The value, closed form and bits are read as stored (never recomputed silently), so an
+        edited file is refused.
+        """
         prior_v = Vulnerability.from_json(doc["prior_value"])
         post_v = Vulnerability.from_json(doc["posterior_value"])
-        return _leakage(doc["kind"], prior_v, post_v)
+        log2 = None if doc["log2_ratio"] is None else read_closed_form(doc["log2_ratio"])
+        bits = None if doc["bits"] is None else read_enclosure(doc["bits"], "bits")
+        out = cls(doc["kind"], read_rational(doc["value"]), log2, bits, prior_v, post_v)
+        if not out.verify():
+            raise CertificateInvalid(
+                f"this {out.kind} leakage states value {out.value} (bits {bits}), which its "
+                "prior and posterior parts do not give; the file was edited or answers "
+                "another question: recompute it with additive_leakage/multiplicative_leakage."
+            )
+        return out
 
 
 def _combine(kind: str, prior_v: Vulnerability, post_v: Vulnerability) -> Fraction:
     a, b = (prior_v.value, post_v.value) if prior_v.gain.is_loss else (post_v.value, prior_v.value)
     if kind == "additive":
         return a - b
-    if b == 0:
+    if b <= 0 or a < 0:
         what = "posterior risk" if prior_v.gain.is_loss else "prior vulnerability"
         raise InvalidGainFunction(
-            f"multiplicative leakage divides by the {what} = 0; use additive leakage or a "
-            "gain with positive value."
+            f"multiplicative leakage divides by the {what} = {b} (the other side is {a}); it "
+            "needs both ≥ 0 and the divisor > 0: use additive leakage or a gain (loss) whose "
+            "vulnerability (risk) is positive."
         )
     return a / b
+
+
+def _log2_expr(value: Fraction) -> sympy.Expr:
+    return sympy.log(to_sympy(value)) / sympy.log(2)
 
 
 def _leakage(kind: str, prior_v: Vulnerability, post_v: Vulnerability) -> Leakage:
@@ -234,8 +367,7 @@ def _leakage(kind: str, prior_v: Vulnerability, post_v: Vulnerability) -> Leakag
         return Leakage(kind, value, None, None, prior_v, post_v)
     if value <= 0:
         return Leakage(kind, value, None, None, prior_v, post_v)
-    log2 = sympy.log(to_sympy(value)) / sympy.log(2)
-    return Leakage(kind, value, log2, log2_enclosure(value), prior_v, post_v)
+    return Leakage(kind, value, _log2_expr(value), log2_enclosure(value), prior_v, post_v)
 
 
 def additive_leakage(gain: Any, channel: Any, prior: Any = "uniform") -> Leakage:
@@ -264,7 +396,12 @@ class BayesRisk:
     vulnerability: Vulnerability
 
     def verify(self) -> bool:
-        return self.vulnerability.verify() and self.value == 1 - self.vulnerability.value
+        """The vulnerability checks, uses the identity gain, and ``value`` = 1 − it."""
+        v = self.vulnerability
+        if not (isinstance(v, Vulnerability) and is_exact(self.value)) or not v.verify():
+            return False
+        return (v.gain.rows == GainFunction.identity(v.gain.n_secrets).rows
+                and not v.gain.is_loss and self.value == 1 - v.value)
 
 
 def bayes_risk(channel: Any = None, prior: Any = "uniform", *, n: int | None = None) -> BayesRisk:
@@ -275,6 +412,10 @@ def bayes_risk(channel: Any = None, prior: Any = "uniform", *, n: int | None = N
     """
     if channel is None:
         if n is None:
+            if isinstance(prior, str):
+                raise InvalidArgument(
+                    f"bayes_risk(prior={prior!r}) without a channel needs the number of "
+                    "secrets: pass n= (e.g. bayes_risk(prior='uniform', n=4)).")
             n = len(list(prior))
         v = prior_vulnerability(GainFunction.identity(n), prior)
     else:
@@ -291,6 +432,12 @@ class GuessingEntropy:
     channel: Matrix | None = None
 
     def verify(self) -> bool:
+        """The prior is a distribution, the channel a channel on its secrets; value recomputed."""
+        if not is_exact(self.value) or not is_distribution(self.prior):
+            return False
+        if self.channel is not None and not (is_channel(self.channel)
+                                             and len(self.channel) == len(self.prior)):
+            return False
         return self.value == _guessing(self.prior, self.channel)
 
     def to_json(self) -> dict[str, Any]:
@@ -300,8 +447,9 @@ class GuessingEntropy:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> GuessingEntropy:
-        return cls(read_rational(doc["value"]), tuple(read_rational(p) for p in doc["prior"]),
-                   read_matrix_json(doc["channel"]))
+        """Read and validate the prior and channel (the value is checked by ``verify()``)."""
+        prior, channel = _read_inputs(doc)
+        return cls(read_rational(doc["value"]), prior, channel)
 
 
 def _guessing(prior: tuple[Fraction, ...], C: Matrix | None) -> Fraction:

@@ -19,8 +19,16 @@
    dual feasibility and equal objectives exactly.
 
 When the float active set does not verify, the dense exact simplex
-(:func:`exactdp.algebra.lp.solve_lp`, primal and dual) runs instead for small problems;
-otherwise :class:`~exactdp.errors.LPNotCertified` is raised (never a float answer).
+(:func:`exactdp.algebra.lp.solve_lp`, primal and dual) runs instead for small problems: its
+tableau has (E·m + n) rows and (n·m + E·m) columns (E directed privacy edges), and it runs
+only when that size is at most ``MAX_EXACT_SIMPLEX_CELLS``; otherwise
+:class:`~exactdp.errors.LPNotCertified` is raised naming the size and the limit (never a
+float answer).
+
+The result stores its question (the metric's fingerprint, the prior, t and the gain) and
+round-trips through JSON (:meth:`OptimalMechanism.to_json` / :meth:`OptimalMechanism.from_json`,
+the metric written by :mod:`exactdp.kernel.metricio`); ``verify(metric, prior, t=…, gain=…)``
+also checks that it answers *your* question.
 
 Examples
 --------
@@ -28,12 +36,15 @@ Examples
 >>> r = optimal_mechanism(line(3), "uniform", t="1/2")
 >>> r.value, r.verify()         # = Σα of Thm. 2 for this regular prior
 (Fraction(5, 9), True)
+>>> r.verify(line(3), "uniform", t="1/3")      # not the question it answers
+False
+>>> OptimalMechanism.from_json(r.to_json()).verify(line(3), "uniform", t="1/2")
+True
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -46,53 +57,30 @@ from exactdp.algebra.lp import solve_lp
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
 from exactdp.errors import InvalidArgument, LPNotCertified
 from exactdp.mechanisms.constructors import from_rows
-from exactdp.mechanisms.mechanism import Mechanism
 from exactdp.qif.channel import Matrix
 from exactdp.qif.gain import GainFunction
-from exactdp.qif.optimal_lp import DualityCertificate, OptimalProblem, build_problem
+from exactdp.qif.optimal_lp import (
+    DualityCertificate,
+    OptimalMechanism,
+    OptimalProblem,
+    OptimalQuestion,
+    build_problem,
+)
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
 
-__all__ = ["OptimalMechanism", "optimal_mechanism", "float_optimal_lp", "MAX_EXACT_SIMPLEX"]
+__all__ = ["OptimalMechanism", "optimal_mechanism", "float_optimal_lp", "MAX_EXACT_SIMPLEX",
+           "MAX_EXACT_SIMPLEX_CELLS", "exact_simplex_cells"]
 
 #: Largest n·m for which the dense exact simplex is run (directly or as the fallback).
 MAX_EXACT_SIMPLEX = 100
+#: Largest primal tableau, rows × columns = (E·m + n)(n·m + E·m), of the dense exact simplex
+#: (see :func:`exact_simplex_cells`; the measured cost is in ``docs/readme/qif.md``).
+MAX_EXACT_SIMPLEX_CELLS = 6_000
 #: Relative tolerance used to *read* the float active set (the proof is exact regardless).
 TOL = 1e-9
 #: Float entries below this fraction of their column's maximum are treated as noise.
 RELIABLE = 1e-6
-
-
-@dataclass(frozen=True)
-class OptimalMechanism:
-    """An exactly optimal mechanism with its LP-duality certificate.
-
-    Attributes
-    ----------
-    value : Fraction
-        The optimal expected gain (for a loss: the optimal expected loss).
-    mechanism : Mechanism
-        The optimal mechanism K (secrets × actions), exact.
-    certificate : DualityCertificate
-    method : str
-        "float-basis" (HiGHS found it, exact arithmetic proved it) or "exact-simplex".
-    """
-
-    value: Fraction
-    mechanism: Mechanism = field(repr=False)
-    certificate: DualityCertificate = field(repr=False)
-    method: str
-
-    def verify(self) -> bool:
-        """The certificate checks, and ``value`` is its objective (sign-adjusted)."""
-        cert = self.certificate
-        return cert.verify() and self.value == cert.problem.sign * cert.objective
-
-    def to_json(self) -> dict[str, Any]:
-        doc = self.certificate.to_json()
-        doc["value"] = str(self.value)
-        doc["method"] = self.method
-        return doc
 
 
 def _float_arrays(P: OptimalProblem) -> tuple[np.ndarray, Any, np.ndarray, Any]:
@@ -447,7 +435,10 @@ def optimal_mechanism(metric: FiniteMetric, prior: Any = "uniform", eps: Any = N
     if method not in ("auto", "float-basis", "exact-simplex"):
         raise InvalidArgument(
             f"Got method={method!r}; use 'auto', 'float-basis' or 'exact-simplex'.")
-    P = build_problem(metric, prior, parse_level(eps=eps, t=t), gain)
+    level = parse_level(eps=eps, t=t)
+    if level.t is not None:
+        level = parse_level(t=level.t)          # canonical form: the question is t
+    P = build_problem(metric, prior, level, gain)
     cert: DualityCertificate | None = None
     used = method
     if method != "exact-simplex":
@@ -456,19 +447,39 @@ def optimal_mechanism(metric: FiniteMetric, prior: Any = "uniform", eps: Any = N
         if cert is not None and not cert.verify():
             cert = None
     if cert is None:
-        if method == "float-basis" or P.n * P.m > MAX_EXACT_SIMPLEX:
+        cells = exact_simplex_cells(P)
+        too_big = P.n * P.m > MAX_EXACT_SIMPLEX or cells > MAX_EXACT_SIMPLEX_CELLS
+        if method == "float-basis" or too_big:
+            why = ("" if method == "float-basis" else
+                   f"; the exact-simplex fallback is refused: its tableau has {cells} cells "
+                   f"(n·m = {P.n * P.m}) and the limits are MAX_EXACT_SIMPLEX_CELLS = "
+                   f"{MAX_EXACT_SIMPLEX_CELLS}, MAX_EXACT_SIMPLEX = {MAX_EXACT_SIMPLEX} "
+                   "(measured: cycle(5), 4125 cells, 3.5 s; discrete(5), 13125 cells, 29 s; "
+                   "line(10), 53200 cells, ~50 s)")
             raise LPNotCertified(
-                "the float optimum's active set did not give an exact certificate"
-                + ("" if method == "float-basis" else
-                   f" and n·m = {P.n * P.m} exceeds the exact simplex limit {MAX_EXACT_SIMPLEX}")
-                + " (try method='exact-simplex' on a small instance, or a rational t with a "
-                "smaller denominator)."
+                "the float optimum's active set did not give an exact certificate" + why
+                + ". Fix: a rational t with a smaller denominator, fewer secrets or actions, "
+                "or raise optimal.MAX_EXACT_SIMPLEX_CELLS knowingly (minutes of CPU)."
             )
         cert = _exact_simplex(P)
         used = "exact-simplex"
+        if not cert.verify():
+            raise LPNotCertified("the exact simplex's primal/dual pair did not verify (a bug: "
+                                 "please report the instance).")
     value = P.sign * cert.objective
     mech = from_rows([list(r) for r in cert.mechanism], name=f"optimal({metric.name})")
-    return OptimalMechanism(value, mech, cert, used)
+    return OptimalMechanism(value, mech, cert, used, OptimalQuestion.of(P))
+
+
+def exact_simplex_cells(P: OptimalProblem) -> int:
+    """Size (E·m + n)(n·m + E·m) of the primal tableau of :func:`_exact_simplex`.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> exact_simplex_cells(build_problem(line(3), "uniform", parse_level(t="1/2"), None))
+    315
+    """
+    Em = len(P.edges) * P.m
+    return (Em + P.n) * (P.n * P.m + Em)
 
 
 def as_matrix(result: OptimalMechanism) -> Matrix:

@@ -16,8 +16,13 @@ u_x + Σ_e coeff_e(x, w) λ_e ≥ c[x][w] (coeff φ_ab at (a, w), −1 at (b, w)
 
 Weak duality: for any feasible K', c·K' ≤ Σ_{x,w} (u_x + (Aᵀλ)_{x,w}) K'[x][w]
 = Σ_x u_x + λ·(AK') ≤ Σ_x u_x. So a primal-feasible K and a dual-feasible (u, λ) with
-c·K = Σ u prove K optimal: that is all :meth:`DualityCertificate.verify` checks, exactly,
-rebuilding the problem from its inputs (it trusts nothing the search produced).
+c·K = Σ u prove K optimal: that is what :meth:`DualityCertificate.verify` checks, exactly.
+It trusts nothing stored but the question (metric, prior, t, gain): it refuses any number
+that is not a ``Fraction``/``int``, rebuilds the privacy constraints and every φ from the
+metric and t (a stored edge list that differs is refused), and checks the primal on *all*
+ordered pairs of secrets (so a metric whose recorded graph edges did not generate it could
+not make a non-private K pass; the dual needs only the edges, since dropping constraints
+only relaxes the problem and raises its optimum).
 """
 
 from __future__ import annotations
@@ -27,16 +32,36 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.algebra.phi import entry_values_exact
-from exactdp.errors import ExactnessRequired, InvalidArgument, InvalidChannel
-from exactdp.kernel.jsonio import write_rational
+from exactdp.errors import (
+    CertificateInvalid,
+    ExactDPError,
+    ExactnessRequired,
+    InvalidArgument,
+    InvalidChannel,
+)
+from exactdp.kernel.jsonio import read_int, read_rational, read_str, write_rational
+from exactdp.kernel.metricio import canonical_metric, fingerprint, read_metric_json, write_metric
 from exactdp.kinds import Verdict
-from exactdp.qif.channel import Matrix, prior_values
+from exactdp.mechanisms.constructors import from_rows
+from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
+from exactdp.qif.channel import (
+    Matrix,
+    is_distribution,
+    is_exact,
+    is_exact_matrix,
+    prior_values,
+    read_channel,
+)
 from exactdp.qif.gain import GainFunction
-from exactdp.qif.measures import write_matrix
-from exactdp.spaces.levels import PrivacyLevel
+from exactdp.qif.measures import read_matrix_json, write_matrix
+from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
 
-__all__ = ["OptimalProblem", "DualityCertificate", "build_problem"]
+__all__ = ["OptimalProblem", "OptimalQuestion", "DualityCertificate", "OptimalMechanism",
+           "build_problem"]
+
+#: The methods an :class:`OptimalMechanism` can state.
+METHODS = ("float-basis", "exact-simplex")
 
 #: A directed privacy constraint φ·K[a][w] − K[b][w] ≤ 0 for all w: (a, b, φ).
 Edge = tuple[int, int, Fraction]
@@ -68,6 +93,24 @@ class OptimalProblem:
     def cost(self, x: int, w: int) -> Fraction:
         """c[x][w] of the maximisation form."""
         return self.sign * self.prior[x] * self.gain.rows[w][x]
+
+
+@dataclass(frozen=True)
+class OptimalQuestion:
+    """What an optimal mechanism answers: metric (by fingerprint), prior, t = e^{-ε}, gain."""
+
+    metric_fingerprint: str
+    prior: tuple[Fraction, ...]
+    t: Fraction
+    gain: GainFunction
+
+    @classmethod
+    def of(cls, problem: OptimalProblem) -> OptimalQuestion:
+        """The question a problem states (t must be rational: it is, for any built problem)."""
+        t = problem.level.t
+        if t is None:
+            raise ExactnessRequired("the exact optimal-mechanism LP needs a rational t.")
+        return cls(fingerprint(problem.metric), problem.prior, t, problem.gain)
 
 
 def build_problem(metric: FiniteMetric, prior: Any, level: PrivacyLevel,
@@ -122,17 +165,65 @@ class DualityCertificate:
         return sum((P.cost(x, w) * K[x][w] for x in range(P.n) for w in range(P.m)
                     if K[x][w]), Fraction(0))
 
+    def rebuilt(self) -> OptimalProblem | None:
+        """The problem rebuilt from the question alone (None if the stored one differs).
+
+        The level is rebuilt from t, the prior re-read as a distribution, the gain re-checked,
+        the edge list and every φ recomputed from the metric; any difference from the stored
+        problem (or any invalid input) gives None.
+        """
+        P = self.problem
+        if not (isinstance(P, OptimalProblem) and isinstance(P.metric, FiniteMetric)
+                and isinstance(P.level, PrivacyLevel) and isinstance(P.gain, GainFunction)):
+            return None
+        if not (is_exact(P.level.t) and is_distribution(P.prior, P.metric.n)):
+            return None
+        try:
+            level = parse_level(t=P.level.t)
+            fresh = build_problem(P.metric, P.prior, level, P.gain)
+        except ExactDPError:
+            return None
+        if level != P.level or fresh.edges != P.edges or fresh.prior != P.prior:
+            return None
+        return fresh
+
+    def exact_fields(self) -> bool:
+        """Every number of K, u and λ is a Fraction or int (never a float or float-like)."""
+        lam = self.lam
+        if not (is_exact_matrix(self.mechanism) and isinstance(self.u, tuple)
+                and all(is_exact(v) for v in self.u) and isinstance(lam, dict)):
+            return False
+        return all(isinstance(k, tuple) and len(k) == 2 and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in k) and is_exact(v)
+            for k, v in lam.items())
+
     def primal_feasible(self) -> bool:
-        P, K = self.problem, self.mechanism
+        """K is a channel meeting every privacy constraint, over all ordered pairs."""
+        P, K = self.rebuilt(), self.mechanism
+        if P is None or not self.exact_fields():
+            return False
         if len(K) != P.n or any(len(r) != P.m for r in K):
             return False
         if any(v < 0 for r in K for v in r) or any(sum(r, Fraction(0)) != 1 for r in K):
             return False
-        return all(phi * K[a][w] <= K[b][w] for a, b, phi in P.edges for w in range(P.m))
+        if not all(phi * K[a][w] <= K[b][w] for a, b, phi in P.edges for w in range(P.m)):
+            return False
+        if P.metric.graph_edges is None:
+            return True                       # the edges already are all pairs
+        vals = entry_values_exact(P.metric, P.level)
+        idx = P.metric.index
+        for a in range(P.n):
+            for b in range(P.n):
+                if a != b:
+                    phi = vals[int(idx[a, b])]
+                    if not all(phi * K[a][w] <= K[b][w] for w in range(P.m)):
+                        return False
+        return True
 
     def dual_feasible(self) -> bool:
-        P = self.problem
-        if len(self.u) != P.n:
+        """u free, λ ≥ 0 with u_x + (Aᵀλ)_{x,w} ≥ c[x][w], over the rebuilt edges."""
+        P = self.rebuilt()
+        if P is None or not self.exact_fields() or len(self.u) != P.n:
             return False
         slack = [[self.u[x] - P.cost(x, w) for w in range(P.m)] for x in range(P.n)]
         for (e, w), lam in self.lam.items():
@@ -144,16 +235,138 @@ class DualityCertificate:
         return all(v >= 0 for r in slack for v in r)
 
     def verify(self) -> bool:
-        """Primal feasible, dual feasible, c·K = Σ u — all exact."""
+        """Exact fields; primal feasible, dual feasible, c·K = Σ u — all exact, from the question."""
         return (self.primal_feasible() and self.dual_feasible()
                 and self.objective == sum(self.u, Fraction(0)))
 
     def to_json(self) -> dict[str, Any]:
+        """K, u and λ keyed by (a, b, w): the constraint φ_ab K[a][w] ≤ K[b][w]."""
+        E = self.problem.edges
         return {"kind": "lp-duality", "mechanism": write_matrix(self.mechanism),
                 "u": [write_rational(v) for v in self.u],
-                "lambda": [[e, w, write_rational(v)] for (e, w), v in sorted(self.lam.items())],
-                "prior": [write_rational(p) for p in self.problem.prior],
-                "gain": self.problem.gain.to_json(), "level": self.problem.level.to_json()}
+                "lambda": [[E[e][0], E[e][1], w, write_rational(v)]
+                           for (e, w), v in sorted(self.lam.items())]}
+
+
+@dataclass(frozen=True)
+class OptimalMechanism:
+    """An exactly optimal mechanism with its LP-duality certificate.
+
+    Attributes
+    ----------
+    value : Fraction
+        The optimal expected gain (for a loss: the optimal expected loss).
+    mechanism : Mechanism
+        The optimal mechanism K (secrets × actions), exact.
+    certificate : DualityCertificate
+    method : str
+        "float-basis" (HiGHS found it, exact arithmetic proved it) or "exact-simplex".
+    """
+
+    value: Fraction
+    mechanism: Mechanism = field(repr=False)
+    certificate: DualityCertificate = field(repr=False)
+    method: str
+    question: OptimalQuestion = field(repr=False)
+
+    def verify(self, metric: FiniteMetric | None = None, prior: Any = None, eps: Any = None,
+               *, t: Any = None, gain: GainFunction | Any = None) -> bool:
+        """The certificate checks, answers the stored question, and proves *this* mechanism.
+
+        Checks: the certificate's own ``verify()``; ``mechanism`` (what a user deploys) has
+        exactly the certified primal's entries; the certificate's metric fingerprint, prior,
+        t and gain are the stored ``question``; ``value`` is the certified objective.
+        Pass any of ``metric``, ``prior``, ``eps``/``t``, ``gain`` to also check that the
+        question is the one *you* asked (a parameter left as None is not compared).
+        """
+        cert = self.certificate
+        if not isinstance(cert, DualityCertificate) or self.method not in METHODS:
+            return False
+        if not cert.verify():
+            return False
+        try:
+            if OptimalQuestion.of(cert.problem) != self.question:
+                return False
+        except ExactDPError:
+            return False
+        mech = self.mechanism
+        if not isinstance(mech, Mechanism) or mech.kind is not MechanismKind.EXACT:
+            return False
+        if tuple(tuple(r) for r in mech.rows_fraction()) != tuple(
+                tuple(r) for r in cert.mechanism):
+            return False
+        if self.value != cert.problem.sign * cert.objective:
+            return False
+        return self._answers(metric, prior, eps, t, gain)
+
+    def _answers(self, metric: Any, prior: Any, eps: Any, t: Any, gain: Any) -> bool:
+        q = self.question
+        try:
+            if metric is not None and fingerprint(metric) != q.metric_fingerprint:
+                return False
+            if prior is not None and prior_values(prior, len(q.prior)) != q.prior:
+                return False
+            if (eps is not None or t is not None) and parse_level(eps=eps, t=t).t != q.t:
+                return False
+            if gain is not None:
+                g = gain if isinstance(gain, GainFunction) else GainFunction.from_matrix(gain)
+                if g.rows != q.gain.rows or g.is_loss != q.gain.is_loss:
+                    return False
+        except ExactDPError:
+            return False
+        return True
+
+    def to_json(self) -> dict[str, Any]:
+        """The question (metric, prior, t, gain), the claim and the duality certificate."""
+        P = self.certificate.problem
+        canon, spec, fp = canonical_metric(P.metric)
+        doc = self.certificate.to_json()
+        doc.update(kind="optimal-mechanism", value=write_rational(self.value),
+                   method=self.method,
+                   question={"metric": write_metric(canon, spec, fp),
+                             "prior": [write_rational(p) for p in P.prior],
+                             "t": write_rational(self.question.t),
+                             "gain": P.gain.to_json()})
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> OptimalMechanism:
+        """Rebuild the problem from the question and check the certificate; raise if it fails.
+
+        Raises :class:`~exactdp.errors.CertificateInvalid` when the stored value, mechanism
+        or multipliers do not prove optimality for the stated question.
+        """
+        read_str(doc.get("kind"), "kind", ("optimal-mechanism",))
+        q = doc["question"]
+        metric, _spec, fp = read_metric_json(q["metric"], "question.metric")
+        if fingerprint(metric) != fp:
+            raise CertificateInvalid(
+                f"question.metric states fingerprint {fp} but rebuilds to "
+                f"{fingerprint(metric)}; the file was edited.")
+        raw_prior = [read_rational(p, "question.prior") for p in q["prior"]]
+        level = parse_level(t=read_rational(q["t"], "question.t"))
+        P = build_problem(metric, raw_prior, level, GainFunction.from_json(q["gain"]))
+        K = read_channel(read_matrix_json(doc["mechanism"]), "mechanism")
+        u = tuple(read_rational(v, "u") for v in doc["u"])
+        where = {(a, b): k for k, (a, b, _phi) in enumerate(P.edges)}
+        lam: dict[tuple[int, int], Fraction] = {}
+        for entry in doc["lambda"]:
+            a, b, w = (read_int(v, "lambda", 0) for v in entry[:3])
+            if (a, b) not in where or w >= P.m or len(entry) != 4:
+                raise CertificateInvalid(
+                    f"lambda entry {entry!r} names no privacy constraint of the question "
+                    f"(pairs are the metric's edges, w < {P.m}); the file was edited.")
+            lam[(where[(a, b)], w)] = read_rational(entry[3], "lambda")
+        cert = DualityCertificate(P, K, u, lam)
+        out = cls(read_rational(doc["value"], "value"),
+                  from_rows([list(r) for r in K], name=f"optimal({metric.name})"), cert,
+                  read_str(doc["method"], "method", METHODS), OptimalQuestion.of(P))
+        if not out.verify():
+            raise CertificateInvalid(
+                f"the optimal-mechanism certificate does not prove value {out.value} for its "
+                "question (primal, dual or objective fails exactly); recompute it with "
+                "optimal_mechanism().")
+        return out
 
 
 def check_shape(K: Matrix, P: OptimalProblem) -> None:

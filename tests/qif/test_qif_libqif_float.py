@@ -93,7 +93,12 @@ def test_planar_grids_match_libqif():
     theirs = qif.mechanism.geo_ind.planar_geometric_grid(3, 3, 1.0, 1.0)
     # libqif truncates its lattice sum once the normaliser stops changing in float64
     assert np.abs(ours.to_float() - theirs).max() < 1e-6
-    lap = planar_laplace_border(3, 3, eps=1, subdivisions=4)
+    lap = planar_laplace_border(3, 3, eps=1)
     theirs_l = qif.mechanism.geo_ind.planar_laplace_grid(3, 3, 1.0, 1.0)
-    # libqif integrates by Monte Carlo-style cubature; its values lie inside our balls
-    assert all(lap.entry(i, j).contains(float(theirs_l[i, j])) for i in range(9) for j in range(9))
+    # our balls are ~1e-14 wide: libqif's cubature agrees to 1e-3 but its centre value
+    # (off by 6.4e-5 from the true 0.10967940…, see the independent mpmath check in
+    # test_qif_planar.py) lies outside our ball: the comparison has teeth
+    diff = np.abs(lap.to_float() - theirs_l)
+    assert diff.max() < 1e-3
+    assert max(float(lap.entry(i, j).rad()) for i in range(9) for j in range(9)) < 1e-12
+    assert not lap.entry(4, 4).contains(float(theirs_l[4, 4]))

@@ -4,8 +4,8 @@ Each block names the libqif test it comes from. libqif compares floats with a to
 here every value is exact (Fractions) or, for logarithms and entropies, a certified
 enclosure that must contain libqif's printed float (their rounding is the difference).
 
-Count (assertions of the C++ files that concern capabilities exactdp has): about 130 ported,
-about 85 left — see docs/readme/qif.md ("libqif's test suite") for the list and the reasons.
+Count (EXPECT_/ASSERT_ lines of the C++ files that concern capabilities exactdp has): 127
+ported, 83 left — see docs/readme/qif.md ("libqif's test suite") for the list and the reasons.
 libqif's random channels (``channel::randu``) are replaced by seeded exact random channels.
 """
 
