@@ -57,7 +57,13 @@ import sympy
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import InvalidArgument, InvalidMechanism, InvalidPrivacyLevel, PropertyNeverHolds
+from exactdp.errors import (
+    InvalidArgument,
+    InvalidBox,
+    InvalidMechanism,
+    InvalidPrivacyLevel,
+    PropertyNeverHolds,
+)
 from exactdp.kinds import Verdict
 from exactdp.mechanisms import Mechanism, from_rows, is_private, min_entropy_leakage, privacy_level, utility
 from exactdp.pufferfish.calibration import exact_scale
@@ -66,6 +72,7 @@ from exactdp.pufferfish.loss import decide_loss
 from exactdp.pufferfish.secrets import SecretPair, pair_laws
 from exactdp.regularity import is_regular
 from exactdp.sets import Box, BoxUnion, PointSet, capacity_functional, point_set
+from exactdp.spaces.distances import Distance
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.priors import read_prior, read_prior_values
@@ -245,7 +252,12 @@ def _read_pufferfish(case: Any) -> tuple[Any, ...]:
 def _read_sets(case: Any) -> tuple[Any, ...]:
     X, K, e = _tuple(case, (3,), "set-capacity")
     boxes = K.boxes if isinstance(K, BoxUnion) else (K,) if isinstance(K, Box) else tuple(K)
-    return (point_set(X) if not isinstance(X, PointSet) else X, BoxUnion(boxes), read_level(e))
+    X = point_set(X) if not isinstance(X, PointSet) else X
+    K = BoxUnion(boxes)
+    if K.boxes and K.boxes[0].dim != X.dim:  # capacity_functional would refuse it after fn ran
+        raise InvalidBox(f"Got K in dimension {K.boxes[0].dim} for a point set in dimension "
+                         f"{X.dim}; give the boxes the points' dimension.")
+    return (X, K, read_level(e))
 
 
 def describe_case(question: str, c: tuple[Any, ...]) -> str:
@@ -292,12 +304,29 @@ def _short(x: Any) -> str:
 # ---- float arguments ----
 
 
+def _finite(v: Any, what: str) -> float:
+    """float(v) for a float backend; a value float64 cannot hold (it overflows, or a nonzero value
+    underflows to 0) is an invalid case: :class:`InvalidArgument` naming it, before fn runs."""
+    try:
+        f = float(v)
+    except OverflowError:
+        f = math.inf
+    nonzero = v.square != 0 if isinstance(v, Distance) else v != 0
+    if not math.isfinite(f) or (f == 0 and nonzero):
+        raise InvalidArgument(
+            f"the case's {what} {str(v):.60} is not representable as a float64 (it becomes "
+            f"{f!r}); the oracle hands float64 inputs to your function: use values between about "
+            "1e-300 and 1e300, or inputs='exact'.")
+    return f
+
+
 def _D(m: FiniteMetric) -> np.ndarray:
-    return np.asarray(m.distance_matrix_float(), dtype=np.float64)
+    vals = np.array([_finite(v, "distance") for v in m.values], dtype=np.float64)
+    return vals[np.asarray(m.index)]
 
 
 def _vec(p: Sequence[Fraction] | None) -> np.ndarray | None:
-    return None if p is None else np.array([float(v) for v in p], dtype=np.float64)
+    return None if p is None else np.array([_finite(v, "value") for v in p], dtype=np.float64)
 
 
 def _H(rows: Any) -> np.ndarray:
@@ -317,9 +346,9 @@ def _float_pufferfish(c: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def _float_sets(c: tuple[Any, ...]) -> tuple[Any, ...]:
     X, K, level = c
-    pts = np.array([[float(v) for v in p] for p in X.points], dtype=np.float64)
-    boxes = [(np.array([float(v) for v in b.lower]), np.array([float(v) for v in b.upper]))
-             for b in K.boxes]
+    pts = np.array([[_finite(v, "coordinate") for v in p] for p in X.points], dtype=np.float64)
+    boxes = [(np.array([_finite(v, "box bound") for v in b.lower]),
+              np.array([_finite(v, "box bound") for v in b.upper])) for b in K.boxes]
     return (pts, boxes, level.eps_float())
 
 

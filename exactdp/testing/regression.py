@@ -111,7 +111,7 @@ def _split_output(out: Any) -> tuple[tuple[float, ...], bool | None]:
             out, verdict = out[0], bool(flag)
     try:
         arr = np.asarray(out, dtype=np.float64)
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, OverflowError) as err:
         raise _Unreadable(f"returned an unreadable value {out!r:.80} ({err}); return a float, a "
                           "1-D array of floats, or (values, verdict bool)") from None
     if arr.ndim > 1:
@@ -212,8 +212,9 @@ def check_case(fn: Callable[..., Any], question: Any, case: Any, *, tol: Any = D
         raise InvalidArgument(f"Got inputs={inputs!r}; pass 'float' or 'exact'.")
     c = q.read_case(case)
     desc = describe_case(q.name, c)
+    args = q.float_args(c) if inputs == "float" else c  # unrepresentable: raises, fn not called
     try:
-        out = fn(*(q.float_args(c) if inputs == "float" else c))
+        out = fn(*args)
     except (Exception, SystemExit) as err:  # the user's function failed: reported per case
         return _row(index, desc, "error", "float-function", f"the float function raised {_exc(err)}")
     try:
@@ -369,7 +370,9 @@ def crosscheck(fn: Callable[..., Any], question: Any, cases: Any, *, tol: Any = 
         cases = draw_cases(cases, max_examples)
     items = list(enumerate(cases if isinstance(cases, Iterable) else [cases]))
     for _, case in items:  # invalid cases raise their specific error here, never become rows
-        q.read_case(case)
+        c = q.read_case(case)
+        if inputs == "float":
+            q.float_args(c)  # a case float64 cannot hold is invalid too
     ref: Any = q.name if QUESTIONS.get(q.name) is q else q  # registered ones travel by name
     if executor is None:
         results = _chunk(fn, ref, items, tolq, tol_lq, inputs, atol, ascale)

@@ -267,3 +267,82 @@ def test_broken_process_pool_rows_say_the_executor_is_broken() -> None:
     rep = crosscheck(tight_z_float, "tight-constraints", [(line(3), "1/2"), (line(4), 1)], executor=Broken())
     assert [r.outcome for r in rep.results] == ["error", "error"]  # m8: reported, not dropped
     assert all(r.side == "executor" and "executor is broken" in r.message for r in rep.results)
+
+
+# ---- second review (review13b.md): N1–N3, N5 ----
+
+
+def test_review13b_unrepresentable_inputs_are_invalid_cases_not_the_users_fault():
+    from fractions import Fraction as F
+
+    import pytest
+
+    from exactdp.errors import InvalidArgument
+    from exactdp.spaces.metrics import from_matrix
+    from exactdp.testing import check_case, crosscheck
+
+    called = []
+
+    def fn(D, e):
+        called.append(1)
+        return [1.0] * len(D)
+
+    for B in (10**400, F(1, 10**400)):  # overflows; underflows to 0.0
+        case = (from_matrix([[0, B], [B, 0]]), "1/2")
+        with pytest.raises(InvalidArgument, match="not representable as a float64"):
+            check_case(fn, "tight-constraints", case)
+        with pytest.raises(InvalidArgument, match="not representable as a float64"):
+            crosscheck(fn, "tight-constraints", [case])
+    assert not called
+
+
+def test_review13b_overflowing_output_is_the_same_row_in_process_and_on_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from exactdp.spaces.metrics import line
+    from exactdp.testing import check_case, crosscheck
+
+    def fn(D, e):
+        return [10**400] * len(D)
+
+    here = check_case(fn, "tight-constraints", (line(3), "1/2"))
+    with ThreadPoolExecutor(1) as ex:
+        there = crosscheck(fn, "tight-constraints", [(line(3), "1/2")], executor=ex).results[0]
+    assert (here.outcome, here.side) == (there.outcome, there.side) == ("error", "float-function")
+
+
+def test_review13b_set_capacity_dimension_mismatch_is_refused_before_fn():
+    import pytest
+
+    from exactdp.errors import InvalidBox
+    from exactdp.sets import Box, BoxUnion, point_set
+    from exactdp.testing import check_case
+
+    called = []
+
+    def fn(X, boxes, e):
+        called.append(1)
+        return 0.5
+
+    with pytest.raises(InvalidBox, match="dimension"):
+        check_case(fn, "set-capacity", (point_set([(0, 0)]), BoxUnion([Box((0,), (1,))]), 1))
+    assert not called
+
+
+def test_review13b_a_verdict_slack_of_3e_6_is_caught_at_defaults():
+    import numpy as np
+    import pytest
+
+    from exactdp.errors import CrosscheckFailed
+    from exactdp.testing import assert_matches_exact
+
+    def sloppy(D, eps):  # says "exists" up to 3e-6 below the threshold
+        z = np.linalg.solve(np.exp(-eps * D), np.ones(len(D)))
+        exists = bool(np.all(z >= 0))
+        if not exists:
+            z2 = np.linalg.solve(np.exp(-(eps * (1 + 3e-6)) * D), np.ones(len(D)))
+            exists = bool(np.all(z2 >= 0))
+        return z, exists
+
+    with pytest.raises(CrosscheckFailed):
+        assert_matches_exact(sloppy, "tight-constraints", max_examples=100)
