@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -20,7 +23,8 @@ import sympy
 from exactdp.errors import ExactnessRequired, InexactInputWarning, InvalidArgument
 
 __all__ = ["to_fraction", "to_fmpq", "floats_to_fmpq", "fmpq_to_fraction", "fmpq_to_float",
-           "to_sympy", "is_exact_number", "float_row_sums_exact"]
+           "to_sympy", "is_exact_number", "float_row_sums_exact", "unlimited_int_digits",
+           "binary_float_to_fraction"]
 
 
 def is_exact_number(value: Any) -> bool:
@@ -202,3 +206,34 @@ def float_row_sums_exact(a: Any) -> list[Fraction]:
             total += ((int(S_hi[i, k]) << 27) + int(S_lo[i, k])) << k
         out[i] = Fraction(total) * Fraction(2) ** (emin - 53)
     return out
+
+
+@contextmanager
+def unlimited_int_digits() -> Iterator[None]:
+    """Lift Python's int↔str digit limit (4300 digits) inside the block, then restore it.
+
+    Exact results can hold rationals of any size (an entry 10^-5000 gives a 5000-digit
+    ratio); their exact decimal forms are written and read inside this block.
+
+    >>> with unlimited_int_digits():
+    ...     len(str(10**5000))
+    5001
+    """
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def binary_float_to_fraction(x: Any) -> Fraction:
+    """The exact value of a binary float of any numpy width (float16 … longdouble/float128),
+    never rounded through float64. Finite values only.
+
+    >>> import numpy as np
+    >>> binary_float_to_fraction(np.float32(0.1))
+    Fraction(13421773, 134217728)
+    """
+    p, q = x.as_integer_ratio()
+    return Fraction(int(p), int(q))

@@ -46,10 +46,11 @@ def register(sub: Any) -> None:
     add_metric_option(c)
     c.add_argument("--eps", help="decide privacy at this ε (exact: '1', '4/5', 'log(2)')")
     c.add_argument("--slack", help="accept ε + SLACK (an exact rational ≥ 0, e.g. 1e-12)")
-    c.add_argument("--rows", choices=ROW_POLICIES, default="exact",
+    c.add_argument("--rows", choices=ROW_POLICIES, default=None,
                    help="rows that do not sum to exactly 1: refuse (exact, default), certify "
                         "the exactly normalised matrix (normalize), or the entries as loaded "
-                        "(as-is)")
+                        "(as-is); unset, a JSON file's own row_policy is used, and a --rows "
+                        "that contradicts it is an error")
     c.add_argument("--decimals", choices=("float", "exact"), default=None,
                    help="CSV decimals: the binary float a program reads (float, default) or "
                         "the exact decimal (exact)")

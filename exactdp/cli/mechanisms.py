@@ -110,7 +110,7 @@ def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
                 f"{opt} sets the level of a built-in mechanism; a --file mechanism has its "
                 "own entries. To decide privacy at a level use --at-eps (privacy-level) or "
                 "exactdp certify --eps.")
-        return load_mechanism(args.file, rows=args.rows or "exact",
+        return load_mechanism(args.file, rows=args.rows,
                               inputs=metric.points).mechanism
     if kind == "file":
         raise InvalidArgument("--mechanism file needs --file H.csv (or .npy, .json)")

@@ -35,9 +35,8 @@ from exactdp.mechanisms.mechanism import (
     MechanismKind,
     MonomialForm,
     RowNormalizedForm,
-    factor_ball,
 )
-from exactdp.mechanisms.structure import TightForm
+from exactdp.mechanisms.structure import TightForm, form_entries
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric, sum_query
 from exactdp.tight import TightConstraintsResult, tight_constraints
@@ -478,12 +477,10 @@ def mechanism_from_tight(res: TightConstraintsResult) -> Mechanism:
                      if (c.lo if isinstance(c, Enclosure) else c) > 0)
     form = TightForm(metric, level.eps, zs, positive)
     with workprec(CERTIFIED_PREC):
-        eps_b = level.eps_ball()
-        vals = [(-eps_b * v.ball()).exp() for v in metric.values]
-        zb = [factor_ball(c) for c in cols]
-        arr = np.empty((metric.n, metric.n), dtype=object)
-        for i, row in enumerate(metric.index.tolist()):
-            arr[i, :] = [vals[k] * zb[j] for j, k in enumerate(row)]
+        # the entries are the form's own balls, so structure_matches binds them to the form
+        arr = form_entries(form, exact=False)
+        if arr is None:
+            raise InvalidMechanism(f"tight_constraints({metric.name}): z is not certified ≥ 0.")
         return Mechanism(
             arr, kind=MechanismKind.CERTIFIED, inputs=metric.points, outputs=metric.points,
             name=f"tight_constraints({metric.name}, ε={level.eps})",

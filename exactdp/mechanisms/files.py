@@ -65,11 +65,13 @@ import flint
 import numpy as np
 
 from exactdp.arithmetic.rationals import (
+    binary_float_to_fraction,
     float_row_sums_exact,
     floats_to_fmpq,
     fmpq_to_fraction,
     to_fmpq,
     to_fraction,
+    unlimited_int_digits,
 )
 from exactdp.errors import InexactInputWarning, InvalidArgument, InvalidMechanism
 from exactdp.mechanisms.mechanism import ROW_POLICIES, Mechanism, MechanismKind
@@ -133,12 +135,16 @@ class LoadedMechanism:
     source: str
 
 
-def _check_policy(rows: str) -> None:
+def _check_policy(rows: str | None) -> str:
+    """The policy to use ("exact" when not given), after checking it."""
+    if rows is None:
+        return "exact"
     if rows not in ROW_POLICIES:
         raise InvalidArgument(
             f"Got rows={rows!r}; choose 'exact' (rows must sum to 1 exactly), 'normalize' "
             "(certify the exactly normalised matrix) or 'as-is' (certify the entries as loaded)."
         )
+    return rows
 
 
 def _float_entries(a: np.ndarray, where: str) -> np.ndarray:
@@ -159,13 +165,9 @@ def _float_entries(a: np.ndarray, where: str) -> np.ndarray:
             f"{where}: entry [{i}][{j}] = {float(a[i, j])!r} is negative; probabilities are ≥ 0."
         )
     out = np.array(a, dtype=np.float64)
-    example = None
-    for start in range(0, out.size, 4096):  # the first entry that is not a short decimal
-        chunk = out.ravel()[start:start + 4096].tolist()
-        hit = next((k for k, x in enumerate(chunk) if Fraction(repr(x)) != Fraction(x)), None)
-        if hit is not None:
-            example = (start + hit, chunk[hit])
-            break
+    flat = out.ravel()
+    hit = _first_long_decimal(flat)  # the first entry that is not a short decimal
+    example = None if hit is None else (hit, float(flat[hit]))
     if example is not None:
         k, x = example
         i, j = divmod(k, a.shape[1])
@@ -179,7 +181,61 @@ def _float_entries(a: np.ndarray, where: str) -> np.ndarray:
     return out
 
 
+def _check_finite_nonneg(a: np.ndarray, where: str) -> None:
+    bad = ~np.isfinite(a) | (a < 0)
+    if bad.any():
+        i, j = (int(x) for x in np.argwhere(bad)[0])
+        raise InvalidMechanism(
+            f"{where}: entry [{i}][{j}] = {a[i, j]!r} is not a finite number ≥ 0; every entry "
+            "must be a probability.")
+
+
+def _wide_float_entries(a: np.ndarray, where: str) -> np.ndarray:
+    """A longdouble / float128 matrix read EXACTLY (its binary values do not fit float64):
+    exact rationals, never rounded to float64."""
+    _check_finite_nonneg(a, where)
+    out = np.empty(a.shape, dtype=object)
+    for idx, x in np.ndenumerate(a):
+        out[idx] = to_fmpq(binary_float_to_fraction(x))
+    warnings.warn(
+        f"{where}: the {a.size} entries are {a.dtype} binary floats and are read as their "
+        "exact binary values (exact rationals; no rounding to float64).",
+        InexactInputWarning, stacklevel=3)
+    return out
+
+
+def _first_long_decimal(flat: np.ndarray) -> int | None:
+    """Index of the first float whose shortest repr is not its exact value (None: all are).
+
+    x = m·2^e with m odd has an exact decimal expansion of about D = log10(m) + |e|·log10(5)
+    (e < 0; at most that when e ≥ 0) significant digits; D ≤ 14 means the exact expansion is
+    the shortest round-trip repr, D ≥ 18 with e < 0 means it cannot be (repr has ≤ 17
+    digits). Only the other entries are compared exactly (vectorised scan)."""
+    mant, ex = np.frexp(flat)
+    M = np.ldexp(mant, 53).astype(np.int64)
+    nz = M != 0
+    Mn = np.where(nz, M, 1)
+    low = Mn & -Mn
+    tz = np.log2(low.astype(np.float64)).astype(np.int64)
+    m = Mn >> tz
+    e = ex.astype(np.int64) - 53 + tz
+    D = np.log10(m.astype(np.float64)) + np.where(e < 0, -e * np.log10(5.0), e * np.log10(2.0))
+    D = np.where(nz, D, 0.0)
+    long_ = (D >= 18.0) & (e < 0)  # integers (e ≥ 0) may end in zeros: compared exactly
+    for k in np.nonzero((D > 14.0) & ~long_)[0].tolist():
+        x = float(flat[k])
+        if Fraction(repr(x)) != Fraction(x):
+            long_[k] = True
+    hits = np.nonzero(long_)[0]
+    return int(hits[0]) if len(hits) else None
+
+
 def _exact_object_entries(a: np.ndarray, where: str) -> np.ndarray:
+    with unlimited_int_digits():  # exact "p/q" strings of any size (e.g. 1/10^5000)
+        return _exact_object_loop(a, where)
+
+
+def _exact_object_loop(a: np.ndarray, where: str) -> np.ndarray:
     out = np.empty(a.shape, dtype=object)
     for (i, j), v in np.ndenumerate(a):
         if isinstance(v, float) or isinstance(v, np.floating):
@@ -236,7 +292,7 @@ def _apply_policy(
 
 
 def from_numpy(
-    array: Any, *, rows: str = "exact", inputs: Sequence[Any] | None = None,
+    array: Any, *, rows: str | None = None, inputs: Sequence[Any] | None = None,
     outputs: Sequence[Any] | None = None, name: str = "matrix", where: str = "array",
 ) -> LoadedMechanism:
     """The mechanism a numpy matrix deploys, read exactly (floats as exact binary values).
@@ -266,7 +322,7 @@ def from_numpy(
     ...
     exactdp.errors.InvalidMechanism: array: entry [0][1] = nan is not a finite number; ...
     """
-    _check_policy(rows)
+    rows = _check_policy(rows)
     if isinstance(array, Mechanism):
         raise InvalidArgument("Got a Mechanism; from_numpy takes a matrix (array) of entries.")
     try:
@@ -276,7 +332,14 @@ def from_numpy(
     if a.ndim != 2 or a.shape[0] == 0 or a.shape[1] == 0:
         raise InvalidMechanism(
             f"{where}: a mechanism needs a non-empty 2-D matrix; got shape {a.shape}.")
-    if a.dtype.kind == "f":
+    for labels, count, what in ((inputs, a.shape[0], "rows"), (outputs, a.shape[1], "columns")):
+        if labels is not None and len(labels) != count:
+            raise InvalidMechanism(
+                f"{where}: the matrix has {count} {what} but {len(labels)} labels were given "
+                f"for them (e.g. the metric's points); the shapes must agree.")
+    if a.dtype.kind == "f" and a.dtype.itemsize > 8:
+        ents = _wide_float_entries(a, where)
+    elif a.dtype.kind == "f":
         ents = _float_entries(a, where)
     elif a.dtype.kind in "iub":
         if a.dtype.kind == "b":
@@ -320,7 +383,7 @@ def _read_cell(text: str, where: str, i: int, j: int) -> Any:
 
 
 def from_csv(
-    path: str | os.PathLike[str], *, rows: str = "exact", decimals: str = "float",
+    path: str | os.PathLike[str], *, rows: str | None = None, decimals: str = "float",
     inputs: Sequence[Any] | None = None, outputs: Sequence[Any] | None = None,
     name: str | None = None,
 ) -> LoadedMechanism:
@@ -331,7 +394,7 @@ def from_csv(
     this file deploys (the exact dyadic value of ``float(text)``); ``decimals="exact"`` reads
     it as the exact decimal (``0.1`` = 1/10). Errors name the file, row and column.
     """
-    _check_policy(rows)
+    rows = _check_policy(rows)
     if decimals not in ("float", "exact"):
         raise InvalidArgument(f"Got decimals={decimals!r}; choose 'float' or 'exact'.")
     where = os.fspath(path)
@@ -348,9 +411,12 @@ def from_csv(
             raise InvalidMechanism(
                 f"{where}: row {i} has {len(r)} columns, row 0 has {width}; a mechanism is a "
                 "rectangular matrix.")
-    cells = [[_read_cell(c, where, i, j) for j, c in enumerate(r)] for i, r in enumerate(table)]
+    with unlimited_int_digits():  # exact fractions of any size (e.g. 1/10^5000)
+        cells = [[_read_cell(c, where, i, j) for j, c in enumerate(r)]
+                 for i, r in enumerate(table)]
+        if decimals == "exact":
+            cells = [[Fraction(c.strip()) for c in r] for r in table]
     if decimals == "exact":
-        cells = [[Fraction(c.strip()) for c in r] for r in table]
         return from_numpy(np.array(cells, dtype=object), rows=rows, inputs=inputs,
                           outputs=outputs, name=name or where, where=where)
     if all(isinstance(c, float) for r in cells for c in r):
@@ -368,7 +434,7 @@ def from_csv(
 
 
 def from_npy(
-    path: str | os.PathLike[str], *, rows: str = "exact", inputs: Sequence[Any] | None = None,
+    path: str | os.PathLike[str], *, rows: str | None = None, inputs: Sequence[Any] | None = None,
     outputs: Sequence[Any] | None = None, name: str | None = None,
 ) -> LoadedMechanism:
     """A mechanism from a ``.npy`` file (numpy's own format; pickled objects are refused)."""
@@ -382,13 +448,15 @@ def from_npy(
 
 
 def from_json(
-    source: Any, *, rows: str = "exact", inputs: Sequence[Any] | None = None,
+    source: Any, *, rows: str | None = None, inputs: Sequence[Any] | None = None,
     outputs: Sequence[Any] | None = None, name: str | None = None,
 ) -> LoadedMechanism:
     """A mechanism from JSON: a list of rows, or ``{"rows": [...]}`` (``Mechanism.to_json``).
 
     ``source`` is a path or an already-parsed document. Entries are exact ``"p/q"`` strings
     or integers; JSON decimals are refused (a JSON float is not exact: write "1/4" or use CSV).
+    ``rows`` unset uses the document's ``row_policy`` (else "exact"); an explicit ``rows`` that
+    contradicts the document's ``row_policy`` is an error, never silently overridden.
     """
     where = "JSON document"
     doc = source
@@ -414,7 +482,13 @@ def from_json(
         if doc.get("kind", "exact") != "exact":
             raise InvalidMechanism(f"{where}: only exact mechanisms load from JSON; got "
                                    f"kind {doc.get('kind')!r}.")
-        rows = doc.get("row_policy", rows) if rows == "exact" else rows
+        stated = doc.get("row_policy")
+        if stated is not None and rows is not None and stated != rows:
+            raise InvalidArgument(
+                f"{where}: the document states row_policy={stated!r} but rows={rows!r} was "
+                f"asked for; pass rows={stated!r} (or leave rows unset to use the document's), "
+                "or remove row_policy from the file.")
+        rows = stated if rows is None else rows
         name = name or doc.get("name")
         doc = doc["rows"]
     if not isinstance(doc, list) or not doc or not all(isinstance(r, list) for r in doc):
@@ -441,9 +515,10 @@ def from_json(
 
 
 def load_mechanism(
-    path: str | os.PathLike[str], *, rows: str = "exact", **kwargs: Any
+    path: str | os.PathLike[str], *, rows: str | None = None, **kwargs: Any
 ) -> LoadedMechanism:
-    """Load a mechanism file by its extension: ``.csv``, ``.npy`` or ``.json``."""
+    """Load a mechanism file by its extension: ``.csv``, ``.npy`` or ``.json`` (``rows`` unset:
+    a JSON document's own ``row_policy``, else "exact")."""
     where = os.fspath(path)
     ext = os.path.splitext(where)[1].lower()
     if ext == ".csv":
@@ -460,7 +535,8 @@ def load_mechanism(
 def to_csv(mechanism: Mechanism, path: str | os.PathLike[str]) -> None:
     """Write an exact mechanism as CSV of exact fractions (``from_csv`` reads it back)."""
     rows = mechanism.rows_fraction()
-    with open(os.fspath(path), "w", encoding="utf-8", newline="") as fh:
+    with open(os.fspath(path), "w", encoding="utf-8", newline="") as fh, \
+            unlimited_int_digits():  # exact entries of any size (e.g. 10^-5000)
         w = csv.writer(fh)
         for r in rows:
             w.writerow([str(v) for v in r])

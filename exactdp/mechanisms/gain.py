@@ -272,6 +272,9 @@ def min_entropy_leakage(mechanism: Mechanism, prior: Any = "uniform") -> Leakage
     >>> L.ratio, L.value
     (Fraction(3, 2), log(3/2)/log(2))
     """
+    mechanism = as_mechanism(mechanism)
+    if isinstance(mechanism, Mechanism):
+        mechanism.require_stochastic("min_entropy_leakage")  # name this function, not utility
     U = utility(mechanism, prior)
     pmax = max(U._prior)
     if U.value is not None:

@@ -174,8 +174,12 @@ def rownorm_equal(
         return flint.fmpz_poly([int(c) for c in v.tolist()])
 
     x = flint.fmpz_poly([0, 1])
-    lhs_p = x ** (c1 * k2[0]) * P(polys[k1[2]]) ** c2 * P(polys[k2[1]]) ** c1
-    rhs_p = x ** (c2 * k1[0]) * P(polys[k2[2]]) ** c1 * P(polys[k1[1]]) ** c2
+    # Δ can be negative (rectangular forms: an input farther than its neighbour from every
+    # output); multiply both sides by s^{-min} so that only nonnegative powers remain
+    e1, e2 = c1 * k2[0], c2 * k1[0]
+    shift = min(e1, e2, 0)
+    lhs_p = x ** (e1 - shift) * P(polys[k1[2]]) ** c2 * P(polys[k2[1]]) ** c1
+    rhs_p = x ** (e2 - shift) * P(polys[k2[2]]) ** c1 * P(polys[k1[1]]) ** c2
     return bool(lhs_p == rhs_p)
 
 

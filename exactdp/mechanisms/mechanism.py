@@ -43,6 +43,7 @@ from exactdp.arithmetic.rationals import (
     fmpq_to_float,
     fmpq_to_fraction,
     to_fraction,
+    unlimited_int_digits,
 )
 from exactdp.errors import InvalidArgument, InvalidMechanism
 
@@ -62,6 +63,13 @@ CERTIFIED_PREC = 128
 
 #: How the rows of a loaded matrix are read (see :mod:`exactdp.mechanisms.files`).
 ROW_POLICIES = ("exact", "normalize", "as-is")
+
+
+def _frozen_floats(data: bytes, shape: tuple[int, ...]) -> np.ndarray:
+    """A float64 array over immutable bytes: read-only for good (``setflags`` cannot undo it)."""
+    arr = np.frombuffer(data, dtype=np.float64).reshape(shape)
+    assert not arr.flags.writeable
+    return arr
 
 
 class MechanismKind(enum.StrEnum):
@@ -216,16 +224,19 @@ class Mechanism:
             raise InvalidArgument(f"Got kind={kind!r}; use 'exact' or 'certified'.") from None
         floats: np.ndarray | None = None
         if (isinstance(entries, np.ndarray) and entries.dtype == np.float64
-                and kind is MechanismKind.EXACT):
-            floats = np.array(entries, dtype=np.float64)  # a private copy: exact values
+                and kind is MechanismKind.EXACT and entries.ndim == 2):
+            # a private immutable copy (bytes): no caller can re-flag it writeable
+            floats = _frozen_floats(np.ascontiguousarray(entries, dtype=np.float64).tobytes(),
+                                    entries.shape)
             arr = floats
         else:
-            arr = np.asarray(entries, dtype=object)
+            arr = np.array(entries, dtype=object)  # our own array: the caller keeps none
         if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
             raise InvalidMechanism(
                 f"A mechanism needs a non-empty 2-D matrix; got shape {arr.shape}."
             )
-        arr.setflags(write=False)
+        if floats is None:
+            arr.setflags(write=False)
         self._floats = floats
         self._objects: np.ndarray | None = None if floats is not None else arr
         self._shape = (int(arr.shape[0]), int(arr.shape[1]))
@@ -256,6 +267,33 @@ class Mechanism:
             raise InvalidMechanism(f"Got {len(self.outputs)} output labels for {m} columns.")
         if not _validated:
             self._validate()
+        self._sealed = True
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if getattr(self, "_sealed", False):
+            raise InvalidArgument(
+                f"cannot assign to {key!r}: a Mechanism is immutable (its structure is checked "
+                "against its entries); build a new Mechanism instead.")
+        object.__setattr__(self, key, value)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        if self._floats is not None:
+            state["_floats"] = (self._floats.tobytes(), self._floats.shape)
+            state["_objects"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        if state.get("_floats") is not None:
+            data, shape = state["_floats"]
+            state["_floats"] = _frozen_floats(bytes(data), tuple(shape))
+        objs = state.get("_objects")
+        if objs is not None:
+            objs = np.array(objs, dtype=object)
+            objs.setflags(write=False)
+            state["_objects"] = objs
+        self.__dict__.update(state)
 
     @property
     def _entries(self) -> np.ndarray:
@@ -265,9 +303,11 @@ class Mechanism:
             assert F is not None
             flat = np.empty(F.size, dtype=object)
             flat[:] = floats_to_fmpq(F.ravel().tolist())
+            flat.setflags(write=False)  # the owner too: views of it stay read-only
             obj: np.ndarray = flat.reshape(F.shape)
             obj.setflags(write=False)
-            self._objects = obj
+            object.__setattr__(self, "_objects", obj)  # a cache of the immutable floats
+        assert self._objects is not None
         return self._objects
 
     @property
@@ -277,8 +317,11 @@ class Mechanism:
 
         >>> Mechanism(np.array([[0.75, 0.25], [0.5, 0.5]]), kind="exact").binary_floats[0, 0]
         np.float64(0.75)
+
+        Each access returns a fresh read-only view of a private copy kept as bytes: it
+        cannot be made writeable, so the mechanism never changes after it is built.
         """
-        return self._floats
+        return None if self._floats is None else self._floats.view()
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -343,8 +386,9 @@ class Mechanism:
         return v
 
     def entries_object(self) -> np.ndarray:
-        """The read-only object array of entries (``fmpq`` or ``arb``)."""
-        return self._entries
+        """The read-only object array of entries (``fmpq`` or ``arb``): a view that cannot
+        be made writeable."""
+        return self._entries.view()
 
     def rows_fraction(self) -> list[list[Fraction]]:
         """Exact entries as nested lists of Fractions (exact mechanisms only)."""
@@ -408,7 +452,8 @@ class Mechanism:
         [['1/2', '1/2']]
         """
         if self.kind is MechanismKind.EXACT:
-            rows = [[str(fmpq_to_fraction(v)) for v in row] for row in self._entries]
+            with unlimited_int_digits():  # exact entries of any size (e.g. 10^-5000)
+                rows = [[str(fmpq_to_fraction(v)) for v in row] for row in self._entries]
         else:
             rows = [[v.str(45, radius=True) for v in row] for row in self._entries]
         doc: dict[str, Any] = {"name": self.name, "kind": self.kind.value,
@@ -433,7 +478,7 @@ class Mechanism:
     def to_balls(self) -> np.ndarray:
         """Object array of arb balls enclosing the entries (at the current precision)."""
         if self.kind is MechanismKind.CERTIFIED:
-            return self._entries
+            return self._entries.view()
         out = np.empty(self._entries.shape, dtype=object)
         for idx, v in np.ndenumerate(self._entries):
             out[idx] = arb(v)

@@ -52,7 +52,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import Sign, arb_from_fraction, certified_sign, sympy_to_arb
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fraction, to_sympy
+from exactdp.arithmetic.rationals import to_fraction, to_sympy, unlimited_int_digits
 from exactdp.errors import InvalidArgument, InvalidMechanism, PrecisionLimitReached
 from exactdp.kernel.jsonio import write_closed_form, write_enclosure, write_rational
 from exactdp.kinds import Verdict, proved_by
@@ -61,7 +61,7 @@ from exactdp.mechanisms.level_compare import compare_log_ratio
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.mechanisms.privacy_result import PrivacyLevelResult, enclose_value
 from exactdp.mechanisms.privacy_routes import level_ball, level_exact, level_monomial, level_rownorm
-from exactdp.mechanisms.privacy_structured import level_merged, level_tight
+from exactdp.mechanisms.privacy_structured import form_in_force, level_merged, level_tight
 from exactdp.mechanisms.structure import TightForm
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.levels import parse_epsilon, parse_level
@@ -158,7 +158,7 @@ def privacy_level(
                 f"method={method!r} does not apply to {mechanism.name} on {metric.name} (no "
                 "such structure for this metric, or its bounds do not meet); use 'auto'.")
     if method == "auto":
-        if mechanism.monomial is not None:
+        if mechanism.monomial is not None and form_in_force(mechanism, "monomial"):
             method = "monomial"
         elif mechanism.row_normalized is not None:
             method = "row-monomial"
@@ -171,6 +171,10 @@ def privacy_level(
     if method == "monomial":
         if mechanism.monomial is None:
             raise InvalidArgument(f"{mechanism.name} has no monomial form; use method='exact'.")
+        if not form_in_force(mechanism, "monomial"):
+            raise InvalidArgument(
+                f"{mechanism.name}'s monomial form does not describe its entries (they are not "
+                "provably c·s^E); use method='auto' to read the level from the entries.")
         return level_monomial(mechanism, metric, I, J)
     if method == "exact":
         if mechanism.kind is not MechanismKind.EXACT:
@@ -180,6 +184,43 @@ def privacy_level(
             )
         return level_exact(mechanism, metric, I, J)
     return level_ball(mechanism, metric, I, J)
+
+
+#: Precisions (bits) at which an exact nonzero excess is enclosed until its sign is proved.
+EXCESS_PRECISIONS = (128, 512, 2048, 8192, 32768)
+
+
+def _short_form(ex: sympy.Expr) -> bool:
+    """True when the closed form is small enough to print (no integer over 400 bits)."""
+    return all(abs(int(a.p)).bit_length() <= 400 and abs(int(a.q)).bit_length() <= 400
+               for a in ex.atoms(sympy.Rational))
+
+
+def _approx(x: Fraction) -> str:
+    """A 3-digit decimal of a rational of any size (floats underflow below 1e-308).
+
+    >>> _approx(Fraction(37, 10**52)), _approx(Fraction(1, 10**5000))
+    ('3.7e-51', '1.00e-5000')
+    """
+    if x == 0:
+        return "0"
+    e = len(str(x.numerator)) - len(str(x.denominator)) if max(
+        x.numerator.bit_length(), x.denominator.bit_length()) < 10000 else int(
+        (x.numerator.bit_length() - x.denominator.bit_length()) * 0.30103)
+    if -300 < e < 300:
+        return f"{float(x):.3g}"
+    m = x / Fraction(10) ** e
+    while m >= 10:
+        m, e = m / 10, e + 1
+    while m < 1:
+        m, e = m * 10, e - 1
+    return f"{float(m):.2f}e{e:+d}"
+
+
+def _enc_text(enc: Enclosure) -> str:
+    """[lo, hi] with 3-digit decimals (the exact ends are in ``excess_enclosure``)."""
+    return f"[{_approx(enc.lo) if enc.lo >= 0 else '-' + _approx(-enc.lo)}, " \
+           f"{_approx(enc.hi) if enc.hi >= 0 else '-' + _approx(-enc.hi)}]"
 
 
 @dataclass(frozen=True)
@@ -243,6 +284,20 @@ class PrivacyCheck:
         """
         if self.level.is_infinite or self.level.enclosure is None:
             return None
+        ex = self.excess
+        if ex is not None:
+            # the exact excess: enclose it at rising precision until its sign is proved
+            # (a nonzero exact difference), so the text never contradicts the verdict
+            with unlimited_int_digits():
+                if ex == 0:
+                    return Enclosure(Fraction(0), Fraction(0))
+                enc = None
+                for prec in EXCESS_PRECISIONS:
+                    enc = enclose_value(ex, prec)
+                    if enc.lo > 0 or enc.hi < 0:
+                        return enc
+            assert enc is not None
+            return enc  # sign not proved (an exact 0 sympy does not recognise)
         e = enclose_value(self.eps)
         return Enclosure(self.level.enclosure.lo - e.hi, self.level.enclosure.hi - e.lo)
 
@@ -268,15 +323,17 @@ class PrivacyCheck:
             return "level − ε unknown"
         word = ("exceeds ε by" if enc.lo > 0 else "is below ε by" if enc.hi < 0
                 else "differs from ε by")
-        mag = abs(float(enc.mid))
+        mag = _approx(abs(enc.mid))
         if ex is not None:
-            text = str(ex if enc.lo > 0 else -ex) if enc.lo > 0 or enc.hi < 0 else ""
+            with unlimited_int_digits():
+                text = (str(ex if enc.lo > 0 else -ex)
+                        if (enc.lo > 0 or enc.hi < 0) and _short_form(ex) else "")
             if text and len(text) <= 40:
                 return f"the level {word} {text} exactly" + (
-                    "" if isinstance(ex, sympy.Rational) else f" (≈ {mag:.3g})")
-            return (f"the level {word} ≈ {mag:.3g} (certified {enc}; the exact difference "
-                    "is in .excess)")
-        return f"the level {word} ≈ {mag:.3g} (certified {enc})"
+                    "" if isinstance(ex, sympy.Rational) else f" (≈ {mag})")
+            return (f"the level {word} ≈ {mag} (certified {_enc_text(enc)}; the exact "
+                    "difference is in .excess)")
+        return f"the level {word} ≈ {mag} (certified {_enc_text(enc)})"
 
     def __str__(self) -> str:
         said = "private" if self.private else "NOT private"
@@ -293,10 +350,17 @@ class PrivacyCheck:
         """Exact JSON: verdict, ε, slack, the level, the excess (closed form + enclosure)."""
         enc = self.excess_enclosure
         ex = self.excess
+        with unlimited_int_digits():
+            return self._json(enc, ex)
+
+    def _json(self, enc: Enclosure | None, ex: sympy.Expr | None) -> dict[str, Any]:
         return {
             "verdict": self.verdict.value, "private": self.private,
             "eps": write_closed_form(self.eps), "slack": write_rational(self.slack),
-            "excess": None if ex is None or ex is sympy.oo else write_closed_form(ex),
+            # null when level − ε is infinite, unknown or too long to write (the exact level
+            # is in "level"; the certified enclosure is always here)
+            "excess": None if ex is None or ex is sympy.oo or not _short_form(ex)
+            else write_closed_form(ex),
             "excess_infinite": ex is sympy.oo,
             "excess_enclosure": None if enc is None else write_enclosure(enc),
             "violation": None if self.violation is None else list(self.violation),

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import sympy
-from flint import arb
 
 from exactdp.arithmetic.ball import (
     arb_from_fraction,
@@ -23,7 +22,7 @@ from exactdp.arithmetic.ball import (
     workprec,
 )
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.rationals import to_fraction, unlimited_int_digits
 from exactdp.arithmetic.rounding import require_subnormals, succ
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.jsonio import (
@@ -51,7 +50,11 @@ from exactdp.mechanisms.level_compare import (
     rownorm_value_ball,
 )
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
-from exactdp.mechanisms.structure import MergedMonomialForm, TightForm
+from exactdp.mechanisms.structure import (
+    monomial_matches,
+    verify_merged_claim,
+    verify_tight_claim,
+)
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import graph_claim_error
@@ -127,16 +130,25 @@ class PrivacyLevelResult:
         """
         if self.is_infinite:
             return "∞ (an output some input never produces)"
-        text = None if self.value is None else str(self.value)
+        bits = 0 if self.ratio is None else (self.ratio.numerator.bit_length()
+                                             + self.ratio.denominator.bit_length())
+        text = None
+        if self.value is not None and bits <= 400:  # never print a huge rational in full
+            with unlimited_int_digits():
+                text = str(self.value)
         if text is not None and len(text) <= 40:
             return text
         assert self.enclosure is not None
         enc = self.enclosure
         approx = f"≈ {float(enc.mid):.{digits}g} (certified {enc}"
-        if text is None:
+        if self.value is None:
             return approx + "; enclosure only)"
-        digits_r = 0 if self.ratio is None else len(str(self.ratio))
-        what = f"log of a {digits_r}-character rational" if digits_r else "closed form"
+        if self.ratio is None:
+            what = "closed form"
+        elif bits <= 400:
+            what = f"log of a {len(str(self.ratio))}-character rational"
+        else:
+            what = f"log of a rational of about {int(bits * 0.30103)} digits"
         return approx + f"; exact: {what}, in .value)"
 
     def __str__(self) -> str:
@@ -170,8 +182,13 @@ class PrivacyLevelResult:
         (True, True)
         """
         d = self.distance
-        return {
-            "value": None if self.value is None or self.is_infinite
+        with unlimited_int_digits():  # exact rationals of any size (e.g. a ratio 10^5000)
+            return self._json(d)
+
+    def _json(self, d: Distance | None) -> dict[str, Any]:
+        by_ratio = self._value_by_ratio()
+        doc = {
+            "value": None if self.value is None or self.is_infinite or by_ratio
             else write_closed_form(self.value, "level"),
             "infinite": self.is_infinite,
             "enclosure": None if self.enclosure is None else write_enclosure(self.enclosure),
@@ -184,6 +201,17 @@ class PrivacyLevelResult:
             "method": self.method,
             "pairs_checked": self.pairs_checked,
         }
+        if by_ratio:  # a closed form too long to write: it is log(ratio)/distance exactly
+            doc["value_form"] = VALUE_BY_RATIO
+        return doc
+
+    def _value_by_ratio(self) -> bool:
+        """True when the value is log(ratio)/distance and its text is too long for a closed
+        form (a ratio of more than ~1500 digits): JSON then stores only the ratio."""
+        if self.ratio is None or self.distance is None or self.value is None:
+            return False
+        bits = self.ratio.numerator.bit_length() + self.ratio.denominator.bit_length()
+        return bits > 4000 and self.value == log_ratio_value(self.ratio, self.distance)
 
     @classmethod
     def from_json(cls, doc: Any, mechanism: Mechanism, metric: FiniteMetric
@@ -191,12 +219,26 @@ class PrivacyLevelResult:
         """Read :meth:`to_json` back, for the mechanism and metric it is about (then call
         :meth:`verify` to re-check it against them). Malformed documents raise
         :class:`~exactdp.errors.InvalidArgument` naming the field."""
+        with unlimited_int_digits():  # what to_json wrote, of any size
+            return cls._read(doc, mechanism, metric)
+
+    @classmethod
+    def _read(cls, doc: Any, mechanism: Mechanism, metric: FiniteMetric
+              ) -> PrivacyLevelResult:
         obj = read_object(doc, "privacy level", ("value", "infinite", "enclosure", "witness",
                                                   "ratio", "distance", "exact", "method",
-                                                  "pairs_checked"))
+                                                  "pairs_checked"), ("value_form",))
         infinite = read_bool(obj["infinite"], "infinite")
+        if infinite and obj["value"] is not None:
+            raise InvalidArgument("privacy level: an infinite level has value null; got "
+                                  f"value {obj['value']!r}.")
         value = sympy.oo if infinite else (
             None if obj["value"] is None else read_closed_form(obj["value"], "value"))
+        by_ratio = "value_form" in obj
+        if by_ratio and (read_str(obj["value_form"], "value_form", (VALUE_BY_RATIO,)) and (
+                value is not None or obj["ratio"] is None or obj["distance"] is None)):
+            raise InvalidArgument("privacy level: value_form 'log(ratio)/distance' needs "
+                                  "value null and both ratio and distance.")
         enc = None if obj["enclosure"] is None else read_enclosure(obj["enclosure"])
         w = obj["witness"]
         witness = None if w is None else tuple(
@@ -208,6 +250,11 @@ class PrivacyLevelResult:
             dist = Distance(read_rational(dd["coef"], "distance.coef"),
                             int(read_rational(dd["radicand"], "distance.radicand",
                                               integer=True)))
+        if by_ratio:
+            assert ratio is not None and dist is not None
+            if ratio <= 0:
+                raise InvalidArgument(f"privacy level: ratio {ratio} must be > 0.")
+            value = log_ratio_value(ratio, dist)
         method = read_str(obj["method"], "method", _METHODS)
         res = cls(value=value, enclosure=enc, witness=witness,  # type: ignore[arg-type]
                   ratio=ratio, distance=dist, method=method,
@@ -234,6 +281,9 @@ def enclose_value(value: sympy.Expr, prec: int = 128) -> Enclosure:
     with workprec(prec):
         return Enclosure(*arb_to_fraction_interval(sympy_to_arb(value)))
 
+
+#: ``value_form`` of a JSON level whose closed form is too long to write: log(ratio)/distance.
+VALUE_BY_RATIO = "log(ratio)/distance"
 
 _METHODS = ("monomial", "row-monomial", "exact", "ball", "tight", "merged-monomial")
 
@@ -271,6 +321,10 @@ def _verify_level(res: PrivacyLevelResult) -> bool:
         w = res.witness
         if res.enclosure is not None or w is None or not _valid_witness(w, n, m):
             return False
+        # only the entry routes find an infinite level, and they store no ratio
+        if res.ratio is not None or res.method != (
+                "exact" if mech.kind is MechanismKind.EXACT else "ball"):
+            return False
         a, b, z = w
         if res.distance != metric.distance(a, b):
             return False
@@ -283,12 +337,17 @@ def _verify_level(res: PrivacyLevelResult) -> bool:
         return res.value is None and _verify_ball(res)
     if res.value is None or not _encloses(res.enclosure, res.value):
         return False
+    assert res.enclosure is not None
+    if res.enclosure.lo < 0:
+        return False  # a level is ≥ 0: the enclosure is bound to that
+    if res.method == "monomial" and mech.monomial is None:
+        return False  # the label names a form the mechanism does not have
     if res.method == "row-monomial":
         return _verify_rownorm(res)
     if res.method == "tight":
-        return _verify_tight(res)
+        return verify_tight_claim(res)
     if res.method == "merged-monomial":
-        return _verify_merged(res)
+        return verify_merged_claim(res)
     if mech.kind is MechanismKind.EXACT:
         return _verify_exact(res)
     if res.method == "monomial":
@@ -391,8 +450,8 @@ def _verify_monomial(res: PrivacyLevelResult) -> bool:
     """Monomial form: exact integer re-check, every Δ/d ≤ κ/d* on active columns."""
     mech, metric = res._mechanism, res._metric
     form = mech.monomial
-    if form is None:
-        return False
+    if form is None or not monomial_matches(mech):
+        return False  # the form proves nothing about entries that are not its values
     E = form.exponents
     active = [z for z in range(mech.n_outputs) if not form.zero_columns[z]]
     if res.witness is None:
@@ -520,70 +579,4 @@ def _verify_rownorm(res: PrivacyLevelResult) -> bool:
                 prec *= 2
                 if prec > 4096:
                     return False
-    return True
-
-
-def _certified_nonneg(c: Any, strict: bool) -> bool:
-    """c (a Fraction or an Enclosure) is certified ≥ 0 (> 0 when ``strict``)."""
-    lo = c.lo if isinstance(c, Enclosure) else Fraction(c)
-    return lo > 0 if strict else lo >= 0
-
-
-def _verify_tight(res: PrivacyLevelResult) -> bool:
-    """Re-check the hypotheses of the tight-constraints theorem (proofs/mech_tight_level.py):
-    the form is the metric's, every z_z ≥ 0, the witness (a, b, a) is a checked pair with
-    z_a > 0, and every entry ball meets e^{-ε d(y,z)}·z_z recomputed from the form."""
-    mech, metric = res._mechanism, res._metric
-    form = mech.structure
-    if not isinstance(form, TightForm) or not form.applies_to(metric):
-        return False
-    if res.value != form.eps or res.witness is None:
-        return False
-    a, b, z = res.witness
-    edges = set(metric.check_edges())
-    if z != a or ((a, b) not in edges and (b, a) not in edges):
-        return False
-    if res.distance != metric.distance(a, b) or not _certified_nonneg(form.z[a], True):
-        return False
-    if not all(_certified_nonneg(c, False) for c in form.z):
-        return False
-    with workprec(mech.precision or 128):
-        eps_b = sympy_to_arb(form.eps)
-        vals = [(-eps_b * v.ball()).exp() for v in metric.values]
-        zb = [arb_from_fraction(c) if not isinstance(c, Enclosure)
-              else arb_from_fraction(c.lo).union(arb_from_fraction(c.hi)) for c in form.z]
-        balls = mech.to_balls()
-        for (y, x), k in np.ndenumerate(metric.index):
-            entry = cast(arb, balls[y, x])
-            if not (vals[int(k)] * zb[x]).overlaps(entry):
-                return False
-    return True
-
-
-def _verify_merged(res: PrivacyLevelResult) -> bool:
-    """Brute force over checked pairs: no column's κ/d exceeds the witness's, and the
-    witness's group has the same difference κ on every produced column."""
-    mech, metric = res._mechanism, res._metric
-    form = mech.structure
-    if not isinstance(form, MergedMonomialForm) or res.witness is None:
-        return res.value == 0 and isinstance(form, MergedMonomialForm) and all(
-            int(form.base.exponents[x, z]) == int(form.base.exponents[y, z])
-            for a, b in metric.check_edges() for x, y in ((a, b),)
-            for z in range(form.base.exponents.shape[1]) if not form.base.zero_columns[z])
-    E, active = form.base.exponents, ~form.base.zero_columns
-    a0, b0, j0 = res.witness
-    group = [z for z in form.groups[j0] if active[z]]
-    diffs = {int(E[b0, z]) - int(E[a0, z]) for z in group}
-    if len(diffs) != 1 or res.distance != metric.distance(a0, b0):
-        return False
-    kappa = Fraction(diffs.pop())
-    if res.value != monomial_value(form.base.s, kappa, res.distance):
-        return False
-    cols = np.nonzero(active)[0]
-    for a, b in metric.check_edges():
-        d = metric.distance(a, b)
-        for x, y in ((a, b), (b, a)):
-            top = int((E[y, cols] - E[x, cols]).max())
-            if compare_kappa(Fraction(max(top, 0)), d, kappa, res.distance) > 0:
-                return False
     return True

@@ -6,11 +6,15 @@
   of the monomial form G, met by a group whose exponent difference is uniform; None when the
   two do not meet (the caller then encloses the level from the entries).
 
-Both rest on proofs/mech_tight_level.py.
+Both rest on proofs/mech_tight_level.py. A form is used only when the mechanism's entries
+are provably the form's values (:func:`~exactdp.mechanisms.structure.structure_matches`:
+exact equality for exact entries, certified containment for balls); otherwise both routes
+return None and the level is read from the entries.
 """
 
 from __future__ import annotations
 
+import weakref
 from fractions import Fraction
 
 import numpy as np
@@ -19,11 +23,29 @@ from exactdp.kinds import proved_by
 from exactdp.mechanisms.level_compare import compare_kappa, monomial_value
 from exactdp.mechanisms.mechanism import Mechanism
 from exactdp.mechanisms.privacy_result import PrivacyLevelResult, enclose_value, zero_level
-from exactdp.mechanisms.structure import MergedMonomialForm, TightForm
+from exactdp.mechanisms.structure import (
+    MergedMonomialForm,
+    TightForm,
+    monomial_matches,
+    structure_matches,
+)
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 
-__all__ = ["level_tight", "level_merged", "tight_witness"]
+__all__ = ["level_tight", "level_merged", "tight_witness", "form_in_force"]
+
+#: mechanisms whose entries were checked against their (immutable) forms
+_CHECKED: weakref.WeakKeyDictionary[Mechanism, dict[str, bool]] = weakref.WeakKeyDictionary()
+
+
+def form_in_force(mech: Mechanism, which: str = "structure") -> bool:
+    """True when ``mech``'s structure form (``which="structure"``) or monomial form
+    (``"monomial"``) describes its entries; checked once per mechanism (both are immutable)."""
+    done = _CHECKED.setdefault(mech, {})
+    if which not in done:
+        done[which] = (structure_matches(mech) if which == "structure"
+                       else monomial_matches(mech))
+    return done[which]
 
 
 def tight_witness(form: TightForm, metric: FiniteMetric) -> tuple[int, int, int] | None:
@@ -47,7 +69,7 @@ def level_tight(
     at z = a: a checked pair (a, b) with z_a > 0 attains ε (proofs/mech_tight_level.py).
     """
     form = mech.structure
-    if not isinstance(form, TightForm) or not form.applies_to(metric):
+    if not isinstance(form, TightForm) or not form.applies_to(metric) or not form_in_force(mech):
         return None
     npairs = len(I)
     w = tight_witness(form, metric)
@@ -106,7 +128,7 @@ def level_merged(
     no uniform group attains the upper bound.
     """
     form = mech.structure
-    if not isinstance(form, MergedMonomialForm):
+    if not isinstance(form, MergedMonomialForm) or not form_in_force(mech):
         return None
     base = form.base
     active = ~base.zero_columns

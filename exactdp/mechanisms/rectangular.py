@@ -27,7 +27,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import sympy_to_arb, workprec
-from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
+from exactdp.arithmetic.rationals import to_fmpq, to_sympy
 from exactdp.errors import InvalidArgument
 from exactdp.kinds import proved_by
 from exactdp.mechanisms.constructors import S_SYMBOL
@@ -38,10 +38,16 @@ from exactdp.mechanisms.mechanism import (
     MonomialForm,
     RowNormalizedForm,
 )
-from exactdp.mechanisms.structure import MergedMonomialForm
+from exactdp.mechanisms.structure import MergedMonomialForm, form_entries
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 
 __all__ = ["geometric_rectangular", "exponential_rectangular"]
+
+
+#: Largest gap (span of secrets and outputs minus the larger of the two ranges) that
+#: :func:`geometric_rectangular` builds: far offsets would otherwise take O(n_rows × offset)
+#: time and memory (a gap of 5000 takes about 2 s).
+MAX_OFFSET_GAP = 5000
 
 
 def _count(value: Any, name: str, least: int) -> int:
@@ -104,6 +110,13 @@ def geometric_rectangular(
     fx, fy0 = _offset(first_x, "first_x"), _offset(first_y, "first_y")
     fy = fy0 - fx  # shift so that the secrets are 0..n−1
     lo, hi = min(fy, 0), max(fy + m - 1, n - 1)
+    if (hi - lo + 1) - max(n, m) > MAX_OFFSET_GAP:
+        raise InvalidArgument(
+            f"Got first_x={fx}, first_y={fy0}: the secrets and outputs span {hi - lo + 1} "
+            f"integers, {hi - lo + 1 - max(n, m)} more than the larger range; the construction "
+            f"works on the whole span (O(n_rows × span) time and memory), so the gap is "
+            f"limited to {MAX_OFFSET_GAP}. Shift first_x and first_y together (only their "
+            "difference matters) or bring the ranges closer.")
     values = np.arange(lo, hi + 1)
     E = np.abs(values[None, :] - np.arange(n)[:, None]).astype(np.int64)
     E.setflags(write=False)
@@ -114,32 +127,18 @@ def geometric_rectangular(
     form = MonomialForm(s, E, cols, S_SYMBOL)
     target = np.clip(values - fy, 0, m - 1)
     groups = tuple(tuple(np.nonzero(target == j)[0].tolist()) for j in range(m))
-    c_vals = [sympy.sympify(c).subs(S_SYMBOL, s) for c in cols]
-    s_rat = form.s_rational
-    if s_rat is not None:
-        sq = to_fmpq(s_rat)
-        cq = [to_fmpq(to_fraction(c)) for c in c_vals]
-        powers = [sq**k for k in range(int(E.max()) + 1)]
-        arr = np.empty((n, m), dtype=object)
-        for x in range(n):
-            arr[x, :] = [sum((cq[v] * powers[int(E[x, v])] for v in g), flint.fmpq(0))
-                         for g in groups]
-        kind, prec = MechanismKind.EXACT, None
-    else:
-        with workprec(CERTIFIED_PREC):
-            sb = sympy_to_arb(s)
-            cb = [sympy_to_arb(c) for c in c_vals]
-            powers_b = [sb**k for k in range(int(E.max()) + 1)]
-            arr = np.empty((n, m), dtype=object)
-            for x in range(n):
-                arr[x, :] = [sum((cb[v] * powers_b[int(E[x, v])] for v in g), arb(0))
-                             for g in groups]
-        kind, prec = MechanismKind.CERTIFIED, CERTIFIED_PREC
+    merged = MergedMonomialForm(form, groups)
+    exact = form.s_rational is not None
+    with workprec(CERTIFIED_PREC):  # the entries are the form's own values (structure_matches)
+        arr = form_entries(merged, exact=exact)
+    assert arr is not None
+    kind = MechanismKind.EXACT if exact else MechanismKind.CERTIFIED
+    prec = None if exact else CERTIFIED_PREC
     single = all(len(g) == 1 for g in groups)
     return Mechanism(
         arr, kind=kind, inputs=range(fx, fx + n), outputs=range(fy0, fy0 + m),
         name=f"geometric_rectangular({n}×{m}, first_x={fx}, first_y={fy0}, ε={level.eps})",
-        monomial=form if single else None, structure=MergedMonomialForm(form, groups),
+        monomial=form if single else None, structure=merged,
         precision=prec, parameters={"n_rows": n, "n_cols": m, "first_x": fx, "first_y": fy0,
                                     "eps": level.eps},
     )
