@@ -69,8 +69,13 @@ def _row(rep: Any, what: str, level: str, note: str = "") -> str:
     r = rep.results[0]
     fv = "—" if not r.float_value else f"{min(r.float_value):.6g}"
     ex = r.exact_value
-    lows = [e.enclosure.lo for e in ex or () if e.enclosure is not None]
-    ev = "—" if not ex else ("+∞" if not lows else f"{float(min(lows)):.6g}")
+    encs = [e.enclosure for e in ex or () if e.enclosure is not None]
+    if not ex or not encs:
+        ev = "—" if not ex else "+∞"
+    else:  # the component with the least value: its midpoint, and the radius when it is not tiny
+        e = min(encs, key=lambda en: en.lo + en.hi)
+        mid, rad = (e.lo + e.hi) / 2, (e.hi - e.lo) / 2
+        ev = f"{float(mid):.6g}" if rad <= abs(mid) * Fraction(1, 10**6) else f"{float(mid):.6g} ± {float(rad):.1g}"
     verdicts = "" if r.exact_verdict is None else f"float {r.float_verdict} / exact {r.exact_verdict.value}"
     return f"| {r.case.split(' at ')[0]} | {what} | {level} | {r.outcome} | {verdicts} | {fv} | {ev} | {note} |"
 
@@ -110,7 +115,6 @@ def main() -> int:
         eps = Fraction(math.log(3))  # a rational within 1e-16 of ln 3 = the level
         for k in (6, 10, 14):
             q = eps * (1 - Fraction(1, 10**k))
-            q = q if q < Fraction(math.log(3)) else q
             rep = crosscheck(qif_level, "privacy-level", [(H, m, q)], tol_level=STRICT)
             r = rep.results[0]
             note = ""
