@@ -45,6 +45,7 @@ from exactdp.algebra.algebraic import (
     poly_sign_at,
 )
 from exactdp.algebra.structure import toeplitz_solve_float
+from exactdp.algebra.symbolic import RationalSolution
 from exactdp.algebra.toeplitz import ToeplitzSolution, solve_toeplitz_ones, toeplitz_step
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
@@ -63,9 +64,10 @@ from exactdp.kernel.threshold_structured import (
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.progress import Progress, report
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.threshold.exact_certificate import ExactThresholdCertificate
 from exactdp.threshold.results import ThresholdResult, eps_enclosure, property_name, short_rational
 
-__all__ = ["StructuredThresholdCertificate", "structured_route", "structured_applies"]
+__all__ = ["StructuredThresholdCertificate", "structured_route", "structured_applies", "structured_everywhere"]
 
 #: Grid of the exact sign scan that brackets the first failure (t = k / _GRID).
 _GRID = 64
@@ -347,3 +349,40 @@ def structured_route(metric: FiniteMetric, tol: Fraction, progress: Progress = N
 def _eps_fits(cert: StructuredThresholdCertificate, b: Fraction) -> bool:
     """e^{-eps_lower/q} ≤ b at 128 bits (what the kernel's ε check needs)."""
     return s_enclosure(cert.eps_lower, cert.solution.q, 128)[1] <= b
+
+
+def structured_everywhere(metric: FiniteMetric, progress: Progress = None,
+                          timings: list[tuple[str, float]] | None = None) -> ThresholdResult | None:
+    """ε* = 0 for a repeating Toeplitz metric on which tight constraints hold at every ε (the
+    line), or None when that is not proved.
+
+    The structured exact z(s) = N_i/D (every N_i, by persymmetry) becomes the
+    :class:`~exactdp.threshold.exact_certificate.ExactThresholdCertificate` of the generic exact
+    route ("holds for every ε": D and every N_i keep their sign on (0, 1), z(0+) ≥ 0), and the
+    kernel re-checks it — the identity Φ(s)N(s) = D(s)·1 included — before it is returned.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> r = structured_everywhere(line(500))
+    >>> r.holds_everywhere, r.method, r.certificate.verify()
+    (True, 'structured-toeplitz (holds for every ε)', True)
+    """
+    t0 = time.perf_counter()
+    timings = [] if timings is None else timings
+    st = toeplitz_step(metric)
+    if st is None:
+        return None
+    report(progress, "threshold", f"structured Toeplitz route (step {st.step}): proving 'for every ε'")
+    sol = solve_toeplitz_ones(metric, st)
+    if sol is None:
+        return None
+    n = metric.n
+    rs = RationalSolution(metric, tuple(sol.numerator(i) for i in range(n)), sol.denominator, sol.q,
+                          (Fraction(1),) * n, method="structured Toeplitz (banded reduction, exact)")
+    cert = ExactThresholdCertificate(rs, Fraction(0), Fraction(0), None, None)
+    if not cert.verify():  # not proved (some z_i changes sign, or a malformed solution)
+        return None
+    timings.append(("structured z(s) + kernel check", time.perf_counter() - t0))
+    res = ThresholdResult(metric.name, None, Fraction(0), Fraction(0), cert, None, sol.q,
+                          "structured-toeplitz (holds for every ε)", time.perf_counter() - t0,
+                          tuple(timings), property_name(None))
+    return res

@@ -179,3 +179,21 @@ def test_review18_size_limits_and_grid_precheck():
             epsilon_threshold(m, max_structured_n=bad)
     g = grid(120, 120, "chebyshev")
     assert toeplitz_step(g) is None and "index" not in vars(g)
+
+
+def test_line_beyond_the_exact_route_holds_for_every_eps():
+    """line(n), n > 400: the float search sees no failure; the structured exact z(s) becomes the
+    exact route's 'holds for every ε' certificate, kernel-checked (it raised PrecisionLimitReached)."""
+    import pytest
+
+    from exactdp.errors import PrecisionLimitReached
+    from exactdp.spaces.metrics import line, sum_query
+    from exactdp.threshold import epsilon_threshold
+    from exactdp.threshold.structured import structured_everywhere
+
+    r = epsilon_threshold(line(401))
+    assert (r.eps_lower, r.eps_upper, r.holds_everywhere) == (0, 0, True)
+    assert r.method.startswith("structured-toeplitz") and r.certificate.verify()
+    assert structured_everywhere(sum_query(30, 5)) is None  # fails at ε* ≈ 0.97: not proved
+    with pytest.raises(PrecisionLimitReached, match="for every"):  # above the cap: as before
+        epsilon_threshold(line(401), max_structured_n=400)
