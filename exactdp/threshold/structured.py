@@ -301,6 +301,15 @@ def _isolate(sol: ToeplitzSolution, t_f: Fraction, w: int
     return None
 
 
+def _toeplitz_solution(metric: FiniteMetric, progress: Progress, stage: str) -> ToeplitzSolution | None:
+    """The exact z(s) of a repeating Toeplitz metric (None when Φ is not one, or degenerate)."""
+    st = toeplitz_step(metric)
+    if st is None:
+        return None
+    report(progress, "threshold", f"structured Toeplitz route (step {st.step}): {stage}")
+    return solve_toeplitz_ones(metric, st)
+
+
 def structured_route(metric: FiniteMetric, tol: Fraction, progress: Progress = None,
                      timings: list[tuple[str, float]] | None = None) -> ThresholdResult | None:
     """ε* for tight constraints by the structured exact route, or None when it does not apply
@@ -308,11 +317,7 @@ def structured_route(metric: FiniteMetric, tol: Fraction, progress: Progress = N
     change: a pole, a touch, an isolated point — the caller falls back)."""
     t0 = time.perf_counter()
     timings = [] if timings is None else timings
-    st = toeplitz_step(metric)
-    if st is None:
-        return None
-    report(progress, "threshold", f"structured Toeplitz route (step {st.step}): exact z(s)")
-    sol = solve_toeplitz_ones(metric, st)
+    sol = _toeplitz_solution(metric, progress, "exact z(s)")
     timings.append(("structured z(s)", time.perf_counter() - t0))
     if sol is None or any(p != 0 and lowest_sign(p) < 0 for p in sol.numerators):
         return None
@@ -342,7 +347,7 @@ def structured_route(metric: FiniteMetric, tol: Fraction, progress: Progress = N
         return None
     timings.append(("threshold enclosure", time.perf_counter() - t2))
     return ThresholdResult(metric.name, None, e_lo, e_hi, cert, star, q,
-                           f"structured-toeplitz(step {st.step})", time.perf_counter() - t0,
+                           f"structured-toeplitz(step {sol.step})", time.perf_counter() - t0,
                            tuple(timings), property_name(None), None)
 
 
@@ -368,11 +373,7 @@ def structured_everywhere(metric: FiniteMetric, progress: Progress = None,
     """
     t0 = time.perf_counter()
     timings = [] if timings is None else timings
-    st = toeplitz_step(metric)
-    if st is None:
-        return None
-    report(progress, "threshold", f"structured Toeplitz route (step {st.step}): proving 'for every ε'")
-    sol = solve_toeplitz_ones(metric, st)
+    sol = _toeplitz_solution(metric, progress, "proving 'for every ε'")
     if sol is None:
         return None
     n = metric.n
