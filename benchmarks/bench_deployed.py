@@ -9,7 +9,10 @@ the numpy baseline, the ratio (load + certify)/numpy, and the peak memory traced
 separate untimed pass (Python and numpy allocations; the input matrix itself excluded), over ``--runs``
 runs (min–max).
 
-Run: ``python benchmarks/bench_deployed.py [--runs 3] [--sizes 20x20,25x40]``. The ratio is
+Run: ``python benchmarks/bench_deployed.py [--runs 3] [--sizes 20x20,25x40] [--cycles 1000]``.
+``--cycles N`` adds the same float mechanism on ``cycle(N)``: every row is a rotation of the
+first, so thousands of privacy ratios tie *exactly* (the case the dyadic tie-breaker of
+``exactdp/mechanisms/dyadic.py`` is for). The ratio is
 (load + certify) / numpy within each run; on a shared machine the numpy time (tens of ms)
 varies most, so the median ratio is printed beside the range.
 """
@@ -26,7 +29,7 @@ import numpy as np
 
 from exactdp.errors import InexactInputWarning
 from exactdp.mechanisms import from_numpy, privacy_level
-from exactdp.spaces.metrics import grid
+from exactdp.spaces.metrics import FiniteMetric, cycle, grid
 
 
 def numpy_level(F: np.ndarray, edges: np.ndarray, dist: np.ndarray) -> float:
@@ -36,8 +39,7 @@ def numpy_level(F: np.ndarray, edges: np.ndarray, dist: np.ndarray) -> float:
     return float((np.abs(L[a] - L[b]).max(axis=1) / dist).max())
 
 
-def one_run(w: int, h: int) -> dict[str, float]:
-    metric = grid(w, h, "manhattan")
+def one_run(metric: FiniteMetric) -> dict[str, float]:
     D = metric.distance_matrix_float()
     F = np.exp(-0.5 * D)
     F /= F.sum(axis=1, keepdims=True)
@@ -73,19 +75,23 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--sizes", default="20x20,25x40",
                     help="grid sizes WxH (20x20 = 400 points, 25x40 = 1000 points)")
+    ap.add_argument("--cycles", default="",
+                    help="cycle sizes N, comma-separated (exact ratio ties), e.g. 1000")
     args = ap.parse_args()
-    sizes = [tuple(int(x) for x in s.split("x")) for s in args.sizes.split(",")]
-    print(f"{'n×n':>11} {'load s':>13} {'certify s':>13} {'numpy s':>15} "
+    metrics = [grid(*(int(x) for x in s.split("x")), "manhattan")
+               for s in args.sizes.split(",") if s]
+    metrics += [cycle(int(s)) for s in args.cycles.split(",") if s]
+    print(f"{'metric':>18} {'n×n':>11} {'load s':>13} {'certify s':>13} {'numpy s':>15} "
           f"{'ratio':>13} {'median ratio':>12} {'peak MB':>9}")
-    for w, h in sizes:
-        rs = [one_run(w, h) for _ in range(args.runs)]
+    for metric in metrics:
+        rs = [one_run(metric) for _ in range(args.runs)]
 
         def rng(k: str, fmt: str, rs: list[dict[str, float]] = rs) -> str:
             lo, hi = min(r[k] for r in rs), max(r[k] for r in rs)
             return f"{lo:{fmt}}–{hi:{fmt}}"
 
-        n = w * h
-        print(f"{f'{n}×{n}':>11} {rng('load', '.3f'):>13} {rng('certify', '.3f'):>13} "
+        n = metric.n
+        print(f"{metric.name:>18} {f'{n}×{n}':>11} {rng('load', '.3f'):>13} {rng('certify', '.3f'):>13} "
               f"{rng('numpy', '.4f'):>15} {rng('ratio', '.1f'):>13} "
               f"{statistics.median(r['ratio'] for r in rs):>12.1f} {rng('peak_mb', '.0f'):>9}"
               f"   level ≈ {rs[0]['level']:.6g}")

@@ -172,3 +172,11 @@ class CrosscheckFailed(ExactDPError, AssertionError):
 
     case: Any = None
     result: Any = None
+
+
+class EntryOutOfRange(InvalidArgument, IndexError):
+    """A row or entry index outside a mechanism's shape (``H[i]``, ``H[i, j]``)."""
+
+
+class InvalidOrder(InvalidArgument):
+    """A Rényi order that is not an integer α ≥ 2 (``exactdp.pufferfish.renyi``)."""

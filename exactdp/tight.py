@@ -19,6 +19,7 @@ from flint import arb
 from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_parameter
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_sympy
 from exactdp.arithmetic.validate import read_precision
 from exactdp.engine.certificates import (
     EngineCertificate,
@@ -34,10 +35,25 @@ from exactdp.engine.core import (
     result_from_certificate,
     solve_nonnegative,
 )
-from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument, PropertyNeverHolds
+from exactdp.errors import (
+    CertificateInvalid,
+    ExactnessRequired,
+    InvalidArgument,
+    InvalidMechanism,
+    PropertyNeverHolds,
+)
 from exactdp.kinds import Method, Verdict
 from exactdp.progress import Progress
 from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.mechanism import Mechanism, MechanismKind
+from exactdp.spaces.mechanism_forms import (
+    CERTIFIED_PREC,
+    MonomialForm,
+    TightForm,
+    monomial_entries,
+    monomial_parameter,
+    tight_balls,
+)
 from exactdp.spaces.metrics import FiniteMetric, read_metric
 
 __all__ = ["TightConstraintsResult", "tight_constraints"]
@@ -180,20 +196,28 @@ class TightConstraintsResult:
             return None  # type: ignore[return-value]
 
     @property
-    def mechanism(self) -> tuple[tuple[Fraction, ...], ...] | tuple[tuple[Enclosure, ...], ...]:
-        """H = Φ·diag(z) (rows are inputs): exact when s is rational, else enclosures.
+    def mechanism(self) -> Mechanism:
+        """H = Φ·diag(z) as a :class:`~exactdp.spaces.mechanism.Mechanism` (rows are inputs).
+
+        Exact when s = e^{-ε/q} is rational, else certified balls; it carries its exact
+        structure (a monomial form h[y, z] = z_z·s^{q·d(y, z)}, or for irrational distances
+        the tight form h[y, z] = e^{-ε·d(y, z)}·z_z), so ``privacy_level`` gives its level
+        exactly. It reads like its rows: ``H[y][y2]`` (= ``H[y, y2]``) is an entry, ``len(H)``
+        the number of inputs. The rows as tuples: :attr:`mechanism_exact` (Fractions) and
+        :attr:`mechanism_enclosure` (enclosures).
 
         Raises :class:`~exactdp.errors.PropertyNeverHolds` (carrying the certificate) when no
         tight-constraints mechanism exists at this level.
 
-        These are the rows; for a :class:`~exactdp.mechanisms.mechanism.Mechanism` use
-        ``exactdp.mechanisms.constructors.mechanism_from_tight(result)`` (or
-        ``tight_constraints_mechanism(metric, eps=...)``), or pass this result itself to
-        ``privacy_level``, ``is_private``, ``utility`` and ``min_entropy_leakage``, which
-        accept it. (This module cannot import the ``Mechanism`` type: the mechanisms layer
-        builds on it — see :mod:`exactdp.mechanisms.coerce`.)
+        >>> from exactdp.spaces.metrics import line
+        >>> H = tight_constraints(line(2), t="1/3").mechanism
+        >>> H.kind, H[0], H.monomial is not None
+        (<MechanismKind.EXACT: 'exact'>, (Fraction(3, 4), Fraction(1, 4)), True)
         """
-        return self.mechanism_exact if self.is_exact else self.mechanism_enclosure
+        self._require_exists()
+        if "H" not in self._cache:
+            self._cache["H"] = _build_mechanism(self)
+        return self._cache["H"]  # type: ignore[no-any-return]
 
     def _require_exists(self) -> None:
         if not self.exists:
@@ -239,6 +263,36 @@ def _interval_mechanism(metric: FiniteMetric, level: PrivacyLevel,
             tuple(Enclosure(*arb_to_fraction_interval(vals[k] * zb[j])) for j, k in enumerate(row))
             for row in metric.index.tolist()
         )
+
+
+def _build_mechanism(res: TightConstraintsResult) -> Mechanism:
+    """The Mechanism of an existing tight-constraints result, with its exact structure."""
+    metric, level = res.metric, res.level
+    name = f"tight_constraints({metric.name}, ε={level.eps})"
+    params = {"eps": level.eps, "certificate": res}
+    z: tuple[Any, ...] = res.z_exact if res.is_exact else res.z_enclosure
+    q = metric.q
+    if q is not None:
+        cols = tuple(c if isinstance(c, Enclosure) else to_sympy(c) for c in z)
+        E = metric.exponent_matrix().copy()
+        E.setflags(write=False)
+        form = MonomialForm(monomial_parameter(level, q), E, cols)
+        arr, exact = monomial_entries(form, CERTIFIED_PREC)
+        return Mechanism(arr, kind=MechanismKind.EXACT if exact else MechanismKind.CERTIFIED,
+                         inputs=metric.points, outputs=metric.points, name=name, monomial=form,
+                         precision=None if exact else CERTIFIED_PREC, parameters=params)
+    # irrational distances: certified entries e^{-ε d}·z_j and the tight structure that keeps
+    # the level exact (= ε, proofs/mech_tight_level.py)
+    positive = tuple(k for k, c in enumerate(z)
+                     if (c.lo if isinstance(c, Enclosure) else c) > 0)
+    tform = TightForm(metric, level.eps, z, positive)
+    with workprec(CERTIFIED_PREC):
+        balls = tight_balls(tform)
+    if balls is None:
+        raise InvalidMechanism(f"{name}: z is not certified ≥ 0.")
+    return Mechanism(balls, kind=MechanismKind.CERTIFIED, inputs=metric.points,
+                     outputs=metric.points, name=name, precision=CERTIFIED_PREC,
+                     parameters=params, structure=tform)
 
 
 @overload

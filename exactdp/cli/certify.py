@@ -136,4 +136,4 @@ def _print_rows(loaded: LoadedMechanism) -> None:
     rep = loaded.rows
     if rep.rows_off:
         print(f"  rows: {rep.rows_off} row(s) of the file do not sum to exactly 1 (largest "
-              f"defect {float(rep.max_defect):.3g}); certified with rows={rep.policy}")
+              f"defect {rep.max_defect_text()}); certified with rows={rep.policy}")

@@ -7,6 +7,7 @@ import enum
 import itertools
 import json
 import math
+import re
 import sys
 from fractions import Fraction
 from typing import Any
@@ -30,7 +31,29 @@ __all__ = [
     "prior_from_args",
     "to_jsonable",
     "emit_json",
+    "accept_negative_numbers",
 ]
+
+#: A negative exact number as an option's value: "-1", "-1/10", "-0.5", "-1e-12", "-.5E3".
+NEGATIVE_NUMBER = re.compile(r"^-(\d+(/\d+)?|(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)$")
+
+
+def accept_negative_numbers(parser: argparse.ArgumentParser) -> None:
+    """Let options of ``parser`` take negative exact numbers as values (``--slack -1/10``).
+
+    argparse reads a value that starts with "-" as an option unless it looks like a plain
+    negative number ("-1", "-0.5"), so ``--slack -1/10`` or ``--eps -1e-3`` failed with
+    "expected one argument" before the value could be checked; with this they reach their
+    own validation, which names the bad value (e.g. "a slack is a margin ≥ 0"). The parser's
+    options never look like numbers, so nothing else changes.
+
+    >>> p = argparse.ArgumentParser(prog="x")
+    >>> _ = p.add_argument("--slack")
+    >>> accept_negative_numbers(p)
+    >>> p.parse_args(["--slack", "-1/10"]).slack, p.parse_args(["--slack", "-1e-12"]).slack
+    ('-1/10', '-1e-12')
+    """
+    parser._negative_number_matcher = NEGATIVE_NUMBER  # the hook argparse itself consults
 
 
 #: The options of the built-in metrics' parameters (each used by some metric).

@@ -21,6 +21,7 @@ from typing import Any
 
 from exactdp.cli.certify import register as register_certify
 from exactdp.cli.common import (
+    accept_negative_numbers,
     add_level_arguments,
     add_metric_arguments,
     emit_json,
@@ -78,6 +79,8 @@ def register(sub: Any) -> None:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=_bounds)
     register_certify(sub)  # ``certify``: a deployed mechanism file as a CI gate
+    for name in ("privacy-level", "utility", "optimal", "bounds", "certify"):
+        accept_negative_numbers(sub.choices[name])  # "--slack -1/10" reaches its check
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -169,7 +172,7 @@ def _privacy_at(args: argparse.Namespace, H: Mechanism, metric: FiniteMetric) ->
         emit_json({"mechanism": H.name, "metric": metric.name, **c.to_json(),
                    "eps": str(c.eps), "verified": ok})
         return checked_verdict(verdict, ok)
-    at = f"ε = {c.eps}" + (f" + slack {c.slack}" if c.slack else "")
+    at = c.at_text()
     if c.private:
         print(f"{H.name} is private at {at} on {metric.name} (its least ε is "
               f"{c.level.short()}); {c.excess_text()}.")

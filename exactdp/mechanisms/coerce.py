@@ -9,12 +9,9 @@ Questions (``privacy_level``, ``is_private``, ``utility``, ``min_entropy_leakage
 * a :class:`~exactdp.mechanisms.files.LoadedMechanism` — it stands for the mechanism it loaded
   (its row-sum report stays on the ``LoadedMechanism``).
 
-Why ``tight_constraints(...).mechanism`` stays a tuple of rows: :mod:`exactdp.tight` is the
-question "does a tight-constraints mechanism exist?", and the mechanisms layer is built on it
-(:func:`~exactdp.mechanisms.constructors.tight_constraints_mechanism` calls it). Importing the
-``Mechanism`` type into ``tight.py`` would close the cycle tight → mechanisms → constructors →
-tight at import time; a function-local import is not allowed. So the result is accepted
-wherever a mechanism is, and ``mechanism_from_tight(result)`` builds the ``Mechanism``.
+``tight_constraints(...).mechanism`` is itself a :class:`Mechanism` (built in the objects
+layer, :mod:`exactdp.spaces.mechanism`, which :mod:`exactdp.tight` may import); the result and
+its ``.mechanism`` are the same mechanism here.
 """
 
 from __future__ import annotations

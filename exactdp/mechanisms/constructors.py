@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 import flint
@@ -25,7 +24,6 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
-from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
 from exactdp.errors import InvalidArgument, InvalidMechanism, PropertyNeverHolds
 from exactdp.kinds import proved_by
@@ -36,8 +34,8 @@ from exactdp.mechanisms.mechanism import (
     MonomialForm,
     RowNormalizedForm,
 )
-from exactdp.mechanisms.structure import TightForm, form_entries
-from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.mechanism_forms import monomial_entries, monomial_parameter
 from exactdp.spaces.metrics import FiniteMetric, sum_query
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
@@ -168,51 +166,12 @@ def _from_monomial(
     prec: int = CERTIFIED_PREC,
 ) -> Mechanism:
     """Build the entries of a monomial-form mechanism (exact when everything is rational)."""
-    E = form.exponents
-    s_rat = form.s_rational
-    values = [form.column_value(k) for k in range(len(form.column_factors))]
-    exact_factors = all(
-        not isinstance(c, Enclosure) and isinstance(sympy.sympify(c), sympy.Rational)
-        for c in values
-    ) or all(isinstance(c, Enclosure) and c.lo == c.hi for c in values)
-    if s_rat is not None and exact_factors:
-        s = to_fmpq(s_rat)
-        kmax = int(E.max()) if E.size else 0
-        powers = [s**k for k in range(kmax + 1)]
-        cols = []
-        for c in values:
-            if isinstance(c, Enclosure):
-                cols.append(to_fmpq(c.lo))
-            else:
-                cols.append(to_fmpq(to_fraction(c)))  # c is a sympy.Rational
-        arr = np.empty(E.shape, dtype=object)
-        Elist = E.tolist()
-        for i, row in enumerate(Elist):
-            arr[i, :] = [cols[j] * powers[k] for j, k in enumerate(row)]
-        return Mechanism(
-            arr, kind=MechanismKind.EXACT, inputs=inputs, outputs=outputs, name=name, monomial=form,
-            parameters=parameters,
-        )
-    with workprec(prec):
-        s_ball = sympy_to_arb(form.s)
-        kmax = int(E.max()) if E.size else 0
-        powers_b = [s_ball**k for k in range(kmax + 1)]
-        cols_b = [form.column_factor_ball(j) for j in range(E.shape[1])]
-        arr = np.empty(E.shape, dtype=object)
-        for i, row in enumerate(E.tolist()):
-            arr[i, :] = [cols_b[j] * powers_b[k] for j, k in enumerate(row)]
-        return Mechanism(
-            arr, kind=MechanismKind.CERTIFIED, inputs=inputs, outputs=outputs, name=name, monomial=form,
-            precision=prec, parameters=parameters,
-        )
-
-
-def _s_expr(level: PrivacyLevel, q: int) -> sympy.Expr:
-    """Exact s = e^{-ε/q} as a sympy expression (a Rational when it is rational)."""
-    s = level.s_rational(q)
-    if s is not None:
-        return to_sympy(s)
-    return sympy.exp(-level.eps / q)
+    arr, exact = monomial_entries(form, prec)
+    return Mechanism(
+        arr, kind=MechanismKind.EXACT if exact else MechanismKind.CERTIFIED, inputs=inputs,
+        outputs=outputs, name=name, monomial=form, precision=None if exact else prec,
+        parameters=parameters,
+    )
 
 
 #: The symbol standing for s in closed-form column factors.
@@ -267,7 +226,7 @@ def truncated_geometric(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     """
     level = parse_level(eps=eps, t=t)
     n = _positive(n, "n")
-    s = _s_expr(level, 1)
+    s = monomial_parameter(level, 1)
     E, cols = _geometric_form(n)
     E.setflags(write=False)
     return _from_monomial(
@@ -292,7 +251,7 @@ def sum_query_geometric(u: int, v: int, eps: Any = None, *, t: Any = None) -> Me
     u = _positive(u, "u")
     v = _positive(v, "v")
     n = u * v + 1
-    s = _s_expr(level, v)
+    s = monomial_parameter(level, v)
     E, cols = _geometric_form(n)
     E.setflags(write=False)
     metric = sum_query(u, v)
@@ -319,7 +278,7 @@ def count_queries_geometric(u: int, eps: Any = None, *, t: Any = None, k: int = 
     level = parse_level(eps=eps, t=t)
     u = _positive(u, "u")
     k = _positive(k, "k")
-    s = _s_expr(level, k)
+    s = monomial_parameter(level, k)
     E1, cols1 = _geometric_form(u + 1)
     pts = list(itertools.product(range(u + 1), repeat=k))
     arr = np.array(pts, dtype=np.int64).reshape(len(pts), k)
@@ -346,7 +305,7 @@ def randomized_response(n: int, eps: Any = None, *, t: Any = None) -> Mechanism:
     """
     level = parse_level(eps=eps, t=t)
     n = _positive(n, "n")
-    s = _s_expr(level, 1)
+    s = monomial_parameter(level, 1)
     E = 1 - np.eye(n, dtype=np.int64)
     E.setflags(write=False)
     c = 1 / (1 + (n - 1) * S_SYMBOL)
@@ -375,10 +334,10 @@ def exponential_mechanism(
     params: dict[str, Any] = {"eps": level.eps}
     rform: RowNormalizedForm | None = None
     if metric.q is not None:
-        params["exponential_of"] = (metric, _s_expr(level, 2 * metric.q))
+        params["exponential_of"] = (metric, monomial_parameter(level, 2 * metric.q))
         E = metric.exponent_matrix().copy()
         E.setflags(write=False)
-        rform = RowNormalizedForm(_s_expr(level, 2 * metric.q), E)
+        rform = RowNormalizedForm(monomial_parameter(level, 2 * metric.q), E)
         s_rat = level.s_rational(2 * metric.q)
         ks = metric.exponents
         if s_rat is not None:
@@ -436,57 +395,23 @@ def tight_constraints_mechanism(
 def mechanism_from_tight(res: TightConstraintsResult) -> Mechanism:
     """The :class:`Mechanism` H = Φ·diag(z) of a :func:`~exactdp.tight.tight_constraints` result.
 
-    ``tight_constraints(...).mechanism`` gives the rows (tuples); this gives the Mechanism
-    (with its exact monomial structure), which :func:`~exactdp.mechanisms.privacy.privacy_level`
-    takes. Raises :class:`~exactdp.errors.PropertyNeverHolds` when none exists.
+    The same object as ``res.mechanism`` (built there, with its exact structure: a
+    :class:`~exactdp.mechanisms.mechanism.MonomialForm`, or a
+    :class:`~exactdp.mechanisms.structure.TightForm` for irrational distances). Raises
+    :class:`~exactdp.errors.PropertyNeverHolds` (the result as ``evidence``) when none exists.
 
     >>> from exactdp.spaces.metrics import line
-    >>> mechanism_from_tight(tight_constraints(line(2), t="1/3")).rows_fraction()[0]
-    [Fraction(3, 4), Fraction(1, 4)]
+    >>> r = tight_constraints(line(2), t="1/3")
+    >>> mechanism_from_tight(r).rows_fraction()[0], mechanism_from_tight(r) is r.mechanism
+    ([Fraction(3, 4), Fraction(1, 4)], True)
     """
-    metric, level = res.metric, res.level
     if not res.exists:
         raise PropertyNeverHolds(
-            f"No tight-constraints mechanism exists for {metric.name} at {level}: "
+            f"No tight-constraints mechanism exists for {res.metric.name} at {res.level}: "
             f"Φz = 1 has no solution z ≥ 0 (certificate attached as .evidence).",
             evidence=res,
         )
-    q = metric.q
-    z = res.z
-    cols: list[Any] = []
-    for zi in z:
-        if isinstance(zi, Enclosure):
-            cols.append(zi)
-        else:
-            f = Fraction(zi)
-            cols.append(to_sympy(f))
-    if q is not None:
-        s = _s_expr(level, q)
-        E = metric.exponent_matrix().copy()
-        E.setflags(write=False)
-        return _from_monomial(
-            MonomialForm(s, E, tuple(cols)),
-            name=f"tight_constraints({metric.name}, ε={level.eps})",
-            inputs=metric.points, outputs=metric.points,
-            parameters={"eps": level.eps, "certificate": res},
-        )
-    # irrational distances: certified entries e^{-ε d} z_j, no monomial form; the tight
-    # structure keeps the level exact (= ε, proofs/mech_tight_level.py)
-    zs = tuple(c if isinstance(c, Enclosure) else to_fraction(c) for c in cols)
-    positive = tuple(k for k, c in enumerate(zs)
-                     if (c.lo if isinstance(c, Enclosure) else c) > 0)
-    form = TightForm(metric, level.eps, zs, positive)
-    with workprec(CERTIFIED_PREC):
-        # the entries are the form's own balls, so structure_matches binds them to the form
-        arr = form_entries(form, exact=False)
-        if arr is None:
-            raise InvalidMechanism(f"tight_constraints({metric.name}): z is not certified ≥ 0.")
-        return Mechanism(
-            arr, kind=MechanismKind.CERTIFIED, inputs=metric.points, outputs=metric.points,
-            name=f"tight_constraints({metric.name}, ε={level.eps})",
-            precision=CERTIFIED_PREC, parameters={"eps": level.eps, "certificate": res},
-            structure=form,
-        )
+    return res.mechanism
 
 
 def planar_laplace_grid(

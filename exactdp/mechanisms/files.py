@@ -74,6 +74,7 @@ from exactdp.arithmetic.rationals import (
     unlimited_int_digits,
 )
 from exactdp.errors import InexactInputWarning, InvalidArgument, InvalidMechanism
+from exactdp.mechanisms.level_compare import approx_decimal
 from exactdp.mechanisms.mechanism import ROW_POLICIES, Mechanism, MechanismKind
 
 __all__ = [
@@ -116,6 +117,21 @@ class RowSumReport:
     def max_defect(self) -> Fraction:
         """The defect of largest absolute value (0 when every row sums to 1)."""
         return max(self.defects, key=abs, default=Fraction(0))
+
+    def max_defect_text(self) -> str:
+        """The largest defect for messages: exact when short, else a 3-digit decimal of any
+        size (a defect of 10⁻⁴⁰⁰ is not printed as 0).
+
+        >>> RowSumReport("as-is", (Fraction(1, 10**400),)).max_defect_text()
+        '1.00e-400 (exact: .max_defect)'
+        >>> RowSumReport("as-is", (Fraction(-1, 8),)).max_defect_text()
+        '-1/8'
+        """
+        d = self.max_defect
+        text = str(d)
+        if len(text) <= 40:
+            return text
+        return f"{'-' if d < 0 else ''}{approx_decimal(abs(d))} (exact: .max_defect)"
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON: the policy, the count of rows off and the largest defect ("p/q")."""
@@ -359,7 +375,12 @@ def from_numpy(
     return _apply_policy(ents, rows, where, inputs, outputs, name)
 
 
-def _read_cell(text: str, where: str, i: int, j: int) -> Any:
+def _read_cell(text: str, where: str, i: int, j: int, exact: bool = False) -> Any:
+    """One CSV cell: a Fraction ("p/q"; any decimal when ``exact``) or the float of a decimal.
+
+    A nonzero decimal whose float is 0 (``1e-400``) is refused, naming the cell: a float
+    reader would deploy 0, and the file says otherwise; ``decimals="exact"`` reads it exactly.
+    """
     t = text.strip()
     if not t:
         raise InvalidMechanism(f"{where}: row {i}, column {j} is empty; every cell needs a number.")
@@ -379,6 +400,13 @@ def _read_cell(text: str, where: str, i: int, j: int) -> Any:
     if not math.isfinite(x):
         raise InvalidMechanism(
             f"{where}: row {i}, column {j}: {t!r} is not a finite number.")
+    if exact:
+        return Fraction(t)
+    if x == 0 and Fraction(t) != 0:
+        raise InvalidMechanism(
+            f"{where}: row {i}, column {j}: {t} underflows to 0 as a binary float (a program "
+            "reading this file deploys 0, not the value written); read decimals exactly "
+            "(decimals='exact', CLI --decimals exact) to certify it, or write 0.")
     return x
 
 
@@ -412,10 +440,8 @@ def from_csv(
                 f"{where}: row {i} has {len(r)} columns, row 0 has {width}; a mechanism is a "
                 "rectangular matrix.")
     with unlimited_int_digits():  # exact fractions of any size (e.g. 1/10^5000)
-        cells = [[_read_cell(c, where, i, j) for j, c in enumerate(r)]
+        cells = [[_read_cell(c, where, i, j, decimals == "exact") for j, c in enumerate(r)]
                  for i, r in enumerate(table)]
-        if decimals == "exact":
-            cells = [[Fraction(c.strip()) for c in r] for r in table]
     if decimals == "exact":
         return from_numpy(np.array(cells, dtype=object), rows=rows, inputs=inputs,
                           outputs=outputs, name=name or where, where=where)

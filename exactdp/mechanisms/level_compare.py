@@ -28,6 +28,7 @@ from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
+    "approx_decimal",
     "log_ratio_bounds",
     "log_ratio_points",
     "log_ratio_value",
@@ -192,3 +193,24 @@ def rownorm_value_ball(
     lnb = poly_value_ball(polys[key[2]], s_ball).log()
     lna = poly_value_ball(polys[key[1]], s_ball).log()
     return (key[0] * (-s_ball.log()) + lnb - lna) / metric.values[key[3]].ball()
+
+
+def approx_decimal(x: Fraction) -> str:
+    """A 3-digit decimal of a rational of any size (floats underflow below 1e-308).
+
+    >>> approx_decimal(Fraction(37, 10**52)), approx_decimal(Fraction(1, 10**5000))
+    ('3.7e-51', '1.00e-5000')
+    """
+    if x == 0:
+        return "0"
+    e = len(str(x.numerator)) - len(str(x.denominator)) if max(
+        x.numerator.bit_length(), x.denominator.bit_length()) < 10000 else int(
+        (x.numerator.bit_length() - x.denominator.bit_length()) * 0.30103)
+    if -300 < e < 300:
+        return f"{float(x):.3g}"
+    m = x / Fraction(10) ** e
+    while m >= 10:
+        m, e = m / 10, e + 1
+    while m < 1:
+        m, e = m * 10, e - 1
+    return f"{float(m):.2f}e{e:+d}"

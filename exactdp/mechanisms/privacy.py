@@ -57,7 +57,7 @@ from exactdp.errors import InvalidArgument, InvalidMechanism, PrecisionLimitReac
 from exactdp.kernel.jsonio import write_closed_form, write_enclosure, write_rational
 from exactdp.kinds import Verdict, proved_by
 from exactdp.mechanisms.coerce import as_mechanism
-from exactdp.mechanisms.level_compare import compare_log_ratio
+from exactdp.mechanisms.level_compare import approx_decimal, compare_log_ratio
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.mechanisms.privacy_result import PrivacyLevelResult, enclose_value
 from exactdp.mechanisms.privacy_routes import level_ball, level_exact, level_monomial, level_rownorm
@@ -85,7 +85,7 @@ def _check_shapes(mechanism: Mechanism, metric: FiniteMetric) -> None:
         raise InvalidMechanism(
             f"Got {type(mechanism).__name__}; pass an exactdp Mechanism "
             "(exactdp.mechanisms.from_rows(...) or from_numpy(...) turns a matrix into one; "
-            "pass a tight_constraints(...) result itself, not its .mechanism rows)."
+            "a tight_constraints(...) result or its .mechanism is accepted as it is)."
         )
     if mechanism.n_inputs != metric.n:
         raise InvalidMechanism(
@@ -160,13 +160,19 @@ def privacy_level(
     if method == "auto":
         if mechanism.monomial is not None and form_in_force(mechanism, "monomial"):
             method = "monomial"
-        elif mechanism.row_normalized is not None:
+        elif (mechanism.row_normalized is not None
+              and form_in_force(mechanism, "row-normalized")):
             method = "row-monomial"
         else:
             method = "exact" if mechanism.kind is MechanismKind.EXACT else "ball"
     if method == "row-monomial":
         if mechanism.row_normalized is None:
             raise InvalidArgument(f"{mechanism.name} has no row-normalized form.")
+        if not form_in_force(mechanism, "row-normalized"):
+            raise InvalidArgument(
+                f"{mechanism.name}'s row-normalized form does not describe its entries (they "
+                "are not provably s^E/S(s)); use method='auto' to read the level from the "
+                "entries.")
         return level_rownorm(mechanism, metric, I, J)
     if method == "monomial":
         if mechanism.monomial is None:
@@ -196,31 +202,10 @@ def _short_form(ex: sympy.Expr) -> bool:
                for a in ex.atoms(sympy.Rational))
 
 
-def _approx(x: Fraction) -> str:
-    """A 3-digit decimal of a rational of any size (floats underflow below 1e-308).
-
-    >>> _approx(Fraction(37, 10**52)), _approx(Fraction(1, 10**5000))
-    ('3.7e-51', '1.00e-5000')
-    """
-    if x == 0:
-        return "0"
-    e = len(str(x.numerator)) - len(str(x.denominator)) if max(
-        x.numerator.bit_length(), x.denominator.bit_length()) < 10000 else int(
-        (x.numerator.bit_length() - x.denominator.bit_length()) * 0.30103)
-    if -300 < e < 300:
-        return f"{float(x):.3g}"
-    m = x / Fraction(10) ** e
-    while m >= 10:
-        m, e = m / 10, e + 1
-    while m < 1:
-        m, e = m * 10, e - 1
-    return f"{float(m):.2f}e{e:+d}"
-
-
 def _enc_text(enc: Enclosure) -> str:
     """[lo, hi] with 3-digit decimals (the exact ends are in ``excess_enclosure``)."""
-    return f"[{_approx(enc.lo) if enc.lo >= 0 else '-' + _approx(-enc.lo)}, " \
-           f"{_approx(enc.hi) if enc.hi >= 0 else '-' + _approx(-enc.hi)}]"
+    return f"[{approx_decimal(enc.lo) if enc.lo >= 0 else '-' + approx_decimal(-enc.lo)}, " \
+           f"{approx_decimal(enc.hi) if enc.hi >= 0 else '-' + approx_decimal(-enc.hi)}]"
 
 
 @dataclass(frozen=True)
@@ -323,7 +308,7 @@ class PrivacyCheck:
             return "level − ε unknown"
         word = ("exceeds ε by" if enc.lo > 0 else "is below ε by" if enc.hi < 0
                 else "differs from ε by")
-        mag = _approx(abs(enc.mid))
+        mag = approx_decimal(abs(enc.mid))
         if ex is not None:
             with unlimited_int_digits():
                 text = (str(ex if enc.lo > 0 else -ex)
@@ -335,9 +320,26 @@ class PrivacyCheck:
                     "difference is in .excess)")
         return f"the level {word} ≈ {mag} (certified {_enc_text(enc)})"
 
+    def at_text(self) -> str:
+        """"ε = … + slack …" for messages; a slack whose exact form is long (over 40
+        characters) is shown as a 3-digit decimal (the exact value is ``.slack``).
+
+        >>> from exactdp.mechanisms.constructors import truncated_geometric
+        >>> from exactdp.spaces.metrics import line
+        >>> c = is_private(truncated_geometric(2, eps=1), line(2), eps=1, slack=Fraction(1, 3 * 10**60))
+        >>> c.at_text()
+        'ε = 1 + slack ≈ 3.33e-61 (exact: .slack)'
+        """
+        if not self.slack:
+            return f"ε = {self.eps}"
+        text = str(self.slack)
+        if len(text) > 40:
+            text = f"≈ {approx_decimal(self.slack)} (exact: .slack)"
+        return f"ε = {self.eps} + slack {text}"
+
     def __str__(self) -> str:
         said = "private" if self.private else "NOT private"
-        at = f"ε = {self.eps}" + (f" + slack {self.slack}" if self.slack else "")
+        at = self.at_text()
         text = f"{said} at {at}; least ε = {self.level.short()}"
         enc = self.excess_enclosure
         if self.excess == 0 or (enc is not None and enc.hi > 0) or self.excess is sympy.oo:

@@ -38,6 +38,7 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
     write_rational,
 )
+from exactdp.mechanisms.dyadic import DyadicRatios
 from exactdp.mechanisms.float_filter import float_below, log_bounds, log_ratio_upper
 from exactdp.mechanisms.level_compare import (
     compare_kappa,
@@ -52,6 +53,7 @@ from exactdp.mechanisms.level_compare import (
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.mechanisms.structure import (
     monomial_matches,
+    rownorm_matches,
     verify_merged_claim,
     verify_tight_claim,
 )
@@ -396,7 +398,8 @@ def _verify_float_backed(res: PrivacyLevelResult, F: np.ndarray) -> bool:
     """Float-backed exact entries (the floats ARE the entries), re-checked without the search's
     filter: a ratio whose directed upper bound succ(fl(F_x/F_y)) is ≤ a float below
     R0^{d/d0} is settled; every other ratio is compared exactly (proofs/mech_float_filter.py,
-    lemma V). Zero tests and the witness are exact."""
+    lemma V) — at the witness's own distance on the floats themselves, vectorised
+    (proofs/mech_dyadic_ratio.py). Zero tests and the witness are exact."""
     mech, metric = res._mechanism, res._metric
     require_subnormals("privacy level re-check")
     edges = metric.check_edges()
@@ -426,6 +429,14 @@ def _verify_float_backed(res: PrivacyLevelResult, F: np.ndarray) -> bool:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             ru = succ(Fx / Fy)
         open_ = (Fx > 0) & ~(ru <= bound)  # NaN/inf never settle
+        if d == d0 and open_.any():
+            # same distance: ln(x/y)/d > ln(r0)/d0 ⇔ x/y > r0, decided exactly on the floats
+            # in one vectorised pass (ties included; proofs/mech_dyadic_ratio.py)
+            rr, zz = np.nonzero(open_)
+            worse = DyadicRatios.of(Fx[rr, zz], Fy[rr, zz]).compare(F[a0, z0], F[b0, z0])
+            if (worse > 0).any():
+                return False
+            continue
         for r, z in zip(*np.nonzero(open_)):
             x, y = Fraction(float(Fx[r, z])), Fraction(float(Fy[r, z]))
             if compare_log_ratio(x / y, d, r0, d0) > 0:
@@ -536,6 +547,8 @@ def _verify_rownorm(res: PrivacyLevelResult) -> bool:
     form = mech.row_normalized
     if form is None or res.witness is None or res.distance is None:
         return False
+    if not rownorm_matches(mech):
+        return False  # the entries are not the form's: the form proves nothing about them
     E = form.exponents.tolist()
     polys, pid = form.row_polynomials
     # the witness's own key, recomputed from scratch

@@ -25,6 +25,7 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import floats_to_fmpq, fmpq_to_fraction
 from exactdp.errors import PrecisionLimitReached
 from exactdp.kinds import proved_by
+from exactdp.mechanisms.dyadic import DyadicRatios
 from exactdp.mechanisms.float_filter import (
     REL_MARGIN,
     float_and_masks,
@@ -216,7 +217,7 @@ def _entry_fmpq(mech: Mechanism, i: int, j: int) -> flint.fmpq:
     return v
 
 
-@proved_by("mech_float_filter")
+@proved_by("mech_float_filter", "mech_dyadic_ratio")
 def level_exact(
     mech: Mechanism, metric: FiniteMetric, I: np.ndarray, J: np.ndarray
 ) -> PrivacyLevelResult:
@@ -224,13 +225,16 @@ def level_exact(
 
     The filter keeps every pair within a relative ``REL_MARGIN`` of the class's float maximum
     and every pair with an entry whose float is below ``TINY`` (underflow is "unknown"), so the
-    exact maximiser is always kept (proofs/mech_float_filter.py, lemma E1).
+    exact maximiser is always kept (proofs/mech_float_filter.py, lemma E1). The kept candidates
+    of a float-backed mechanism are compared exactly on their floats
+    (proofs/mech_dyadic_ratio.py), the others by ``fmpz`` cross-multiplication.
     """
     A, B = _directed(I, J)
     npairs = len(I)
     if len(A) == 0:
         return zero_level(mech, metric, npairs, "exact")
     F, Z, unsafe = float_and_masks(mech)
+    Bf = mech.binary_floats
     P = ~Z
     # infinite level: h[a,z] > 0 = h[b,z]
     bad = P[A] & Z[B]
@@ -280,7 +284,17 @@ def level_exact(
         final = (Rc >= threshold) | fc  # the candidates of lemma E1 (a subset of those kept)
         a_idx, b_idx, zs, Rc = a_idx[final], b_idx[final], zs[final], Rc[final]
         cls_best: tuple[flint.fmpq, int, int, int] | None = None
-        if len(zs):
+        if len(zs) and Bf is not None:
+            # float-backed: the exact maximum by vectorised exact comparisons of the dyadic
+            # entries (proofs/mech_dyadic_ratio.py) — ties cost numpy passes, not fmpz objects
+            ratios, where = DyadicRatios.distinct(Bf[a_idx, zs], Bf[b_idx, zs])
+            k = int(where[ratios.argmax(Rc[where])])
+            cls_best = (
+                _entry_fmpq(mech, int(a_idx[k]), int(zs[k]))
+                / _entry_fmpq(mech, int(b_idx[k]), int(zs[k])),
+                int(a_idx[k]), int(b_idx[k]), int(zs[k]),
+            )
+        elif len(zs):
             # h[a,z]/h[b,z] = (Pa/Qa)/(Pb/Qb): compare Pa·Qb·q with p·Pb·Qa in integers
             # (fmpz products, no gcd canonicalisation: ~10× faster than fmpq arithmetic)
             Pa, Qa = _numerators_denominators(mech, a_idx, zs)

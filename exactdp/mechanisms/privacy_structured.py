@@ -27,6 +27,7 @@ from exactdp.mechanisms.structure import (
     MergedMonomialForm,
     TightForm,
     monomial_matches,
+    rownorm_matches,
     structure_matches,
 )
 from exactdp.spaces.distances import Distance
@@ -39,11 +40,13 @@ _CHECKED: weakref.WeakKeyDictionary[Mechanism, dict[str, bool]] = weakref.WeakKe
 
 
 def form_in_force(mech: Mechanism, which: str = "structure") -> bool:
-    """True when ``mech``'s structure form (``which="structure"``) or monomial form
-    (``"monomial"``) describes its entries; checked once per mechanism (both are immutable)."""
+    """True when ``mech``'s structure form (``which="structure"``), monomial form
+    (``"monomial"``) or row-normalized form (``"row-normalized"``) describes its entries;
+    checked once per mechanism (all are immutable)."""
     done = _CHECKED.setdefault(mech, {})
     if which not in done:
         done[which] = (structure_matches(mech) if which == "structure"
+                       else rownorm_matches(mech) if which == "row-normalized"
                        else monomial_matches(mech))
     return done[which]
 

@@ -37,43 +37,12 @@ from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq, to_fraction
 from exactdp.mechanisms.level_compare import compare_kappa, monomial_value
-from exactdp.mechanisms.mechanism import Mechanism, MechanismKind, MonomialForm
-from exactdp.spaces.metrics import FiniteMetric
+from exactdp.mechanisms.mechanism import Mechanism, MechanismKind, MonomialForm, RowNormalizedForm
+from exactdp.spaces.mechanism_forms import TightForm, tight_balls
 
 __all__ = ["TightForm", "MergedMonomialForm", "form_entries", "structure_matches",
-           "monomial_matches",
+           "monomial_matches", "rownorm_matches",
            "verify_tight_claim", "verify_merged_claim"]
-
-
-@dataclass(frozen=True)
-class TightForm:
-    """h[y, z] = e^{-ε·d(y, z)}·z_z with z ≥ 0 certified: the tight-constraints mechanism.
-
-    Attributes
-    ----------
-    metric : FiniteMetric
-        The metric d the mechanism was built on (rows and columns are its points).
-    eps : sympy.Expr
-        The exact level ε of the construction.
-    z : tuple
-        The diagonal: exact Fractions or certified
-        :class:`~exactdp.arithmetic.interval.Enclosure` objects, each certified ≥ 0.
-    positive : tuple[int, ...]
-        The outputs whose z_z is certified > 0 (their column is produced).
-    """
-
-    metric: FiniteMetric
-    eps: sympy.Expr
-    z: tuple[Any, ...]
-    positive: tuple[int, ...]
-
-    def applies_to(self, metric: FiniteMetric) -> bool:
-        """True when ``metric`` is the construction's metric (same points, same distances)."""
-        if metric is self.metric:
-            return True
-        return (metric.n == self.metric.n
-                and bool(np.array_equal(metric.index, self.metric.index))
-                and tuple(metric.values) == tuple(self.metric.values))
 
 
 @dataclass(frozen=True)
@@ -91,24 +60,6 @@ class MergedMonomialForm:
 
     base: MonomialForm
     groups: tuple[tuple[int, ...], ...]
-
-
-def _tight_balls(form: TightForm) -> np.ndarray | None:
-    """Balls enclosing e^{-ε d(y,x)}·z_x for every z_x in its enclosure (current precision);
-    None when some z_x is not certified ≥ 0."""
-    zb = []
-    for c in form.z:
-        lo, hi = (c.lo, c.hi) if isinstance(c, Enclosure) else (Fraction(c), Fraction(c))
-        if lo < 0 or hi < lo:
-            return None
-        zb.append(arb_from_fraction(lo).union(arb_from_fraction(hi)))
-    eps_b = sympy_to_arb(form.eps)
-    vals = [(-eps_b * v.ball()).exp() for v in form.metric.values]
-    n = form.metric.n
-    arr = np.empty((n, n), dtype=object)
-    for i, row in enumerate(form.metric.index.tolist()):
-        arr[i, :] = [vals[k] * zb[j] for j, k in enumerate(row)]
-    return arr
 
 
 def _merged_factors(form: MergedMonomialForm, exact: bool) -> list[Any] | None:
@@ -174,7 +125,8 @@ def _merged_values(form: MergedMonomialForm, exact: bool) -> np.ndarray | None:
     return arr
 
 
-def form_entries(form: TightForm | MergedMonomialForm, exact: bool) -> np.ndarray | None:
+def form_entries(form: TightForm | MergedMonomialForm | RowNormalizedForm,
+                 exact: bool) -> np.ndarray | None:
     """The entries a structure form defines: exact ``fmpq`` (``exact``; merged form with s
     rational only) or balls at the current precision that enclose them. The library
     constructors build their entries with this function, and :func:`structure_matches`
@@ -187,8 +139,37 @@ def form_entries(form: TightForm | MergedMonomialForm, exact: bool) -> np.ndarra
     [2/3, 1/3]
     """
     if isinstance(form, TightForm):
-        return None if exact else _tight_balls(form)
+        return None if exact else tight_balls(form)
+    if isinstance(form, RowNormalizedForm):
+        return _rownorm_values(form, exact)
     return _merged_values(form, exact)
+
+
+def _rownorm_values(form: RowNormalizedForm, exact: bool) -> np.ndarray | None:
+    """h[y, z] = s^{E[y,z]}/Σ_z' s^{E[y,z']}: exact ``fmpq`` (s rational) or balls; None when
+    ``exact`` and s is irrational."""
+    s: Any
+    zero: Any
+    if exact:
+        s_rat = form.s_rational
+        if s_rat is None:
+            return None
+        s, zero = to_fmpq(s_rat), flint.fmpq(0)
+    else:
+        s, zero = sympy_to_arb(form.s), arb(0)
+    E = form.exponents
+    powers: dict[int, Any] = {}
+    arr = np.empty(E.shape, dtype=object)
+    for y, row in enumerate(E.tolist()):
+        for k in row:
+            if k not in powers:
+                powers[k] = s ** k
+        w = [powers[k] for k in row]
+        total = zero
+        for v in w:
+            total = total + v
+        arr[y, :] = [v / total for v in w]
+    return arr
 
 
 def structure_matches(mech: Mechanism) -> bool:
@@ -226,10 +207,33 @@ def monomial_matches(mech: Mechanism) -> bool:
     return _entries_are(mech, MergedMonomialForm(form, tuple((z,) for z in range(mech.n_outputs))))
 
 
-def _entries_are(mech: Mechanism, form: TightForm | MergedMonomialForm) -> bool:
+def rownorm_matches(mech: Mechanism) -> bool:
+    """True when every entry of ``mech`` is provably s^{E[y,z]}/S_y(s) of its row-normalized
+    form (the checks of :func:`structure_matches`). A form that does not match is never used.
+
+    >>> form = RowNormalizedForm(sympy.Rational(1, 2), np.array([[0, 1], [1, 0]]))
+    >>> def exact(rows):
+    ...     return Mechanism(np.array([[flint.fmpq(*r) for r in row] for row in rows]),
+    ...                      kind="exact", row_normalized=form)
+    >>> rownorm_matches(exact([[(2, 3), (1, 3)], [(1, 3), (2, 3)]]))
+    True
+    >>> rownorm_matches(exact([[(1, 1), (0, 1)], [(0, 1), (1, 1)]]))   # not the form's
+    False
+    """
+    form = mech.row_normalized
+    if form is None:
+        return False
+    return _entries_are(mech, form)
+
+
+def _entries_are(mech: Mechanism, form: TightForm | MergedMonomialForm | RowNormalizedForm
+                 ) -> bool:
     n, m = mech.shape
     if isinstance(form, TightForm):
         if form.metric.n != n or n != m:
+            return False
+    elif isinstance(form, RowNormalizedForm):
+        if form.exponents.shape != (n, m):
             return False
     elif form.base.exponents.shape[0] != n or len(form.groups) != m:
         return False

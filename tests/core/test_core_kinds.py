@@ -71,7 +71,7 @@ def test_tight_constraints_types_say_exact_or_certified():
     exact = tight_constraints(M.line(3), t="1/3")
     assert exact.z_exact == (Fraction(3, 4), Fraction(1, 2), Fraction(3, 4)) == exact.z
     assert exact.z_enclosure == tuple(Enclosure(v, v) for v in exact.z_exact)
-    assert exact.mechanism_exact == exact.mechanism
+    assert exact.mechanism_exact == tuple(exact.mechanism)  # a Mechanism, read as its rows
     assert all(isinstance(e, Enclosure) for row in exact.mechanism_enclosure for e in row)
     cert = tight_constraints(M.line(5), eps="1/2")
     assert cert.verdict is Verdict.HOLDS and cert.z == cert.z_enclosure

@@ -12,7 +12,7 @@ import flint
 import numpy as np
 import pytest
 
-import exactdp.mechanisms.mechanism as mechanism_module
+import exactdp.spaces.mechanism as mechanism_module
 from exactdp.errors import InexactInputWarning, InvalidMechanism
 from exactdp.mechanisms import from_numpy, is_private, privacy_level
 from exactdp.mechanisms.mechanism import Mechanism
