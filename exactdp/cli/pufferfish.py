@@ -8,6 +8,12 @@ Subcommands (human output by default, exact JSON with ``--json``):
   common θ of K releases of the same sum with TOTAL loss ≤ ε (K·θ*); ``--noise
   discrete-laplace``: the least two-sided geometric parameter α* (integer data);
   ``--noise gaussian --delta D``: the least σ for (ε, δ) (certified bracket);
+- ``staircase``: the exact loss of staircase noise (``--sensitivity Δ --eps0 ε₀ --gamma γ``)
+  for a pair, with the verdict at ``--eps`` (no least parameter: the loss is not monotone
+  in Δ);
+- ``renyi``: Rényi divergence of integer ``--order`` for Laplace ``--theta`` (certified) or
+  ``--noise discrete-laplace --alpha a`` (exact);
+- ``class-pair``: a whole class replaced by another (``--a N:P --b N:P``), certified θ*;
 - ``closed-forms``: the sympy expressions of the Bernoulli cases;
 - ``certify``: a concrete population of Bernoulli users (``--others``, ``--presence``);
 - ``adult``: conservative vs exact θ on the UCI Adult classes (progress on stderr;
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from fractions import Fraction as F
 from typing import Any
 
 import sympy
@@ -37,10 +44,12 @@ from exactdp.pufferfish.adult import (
 from exactdp.pufferfish.bernoulli_forms import closed_forms
 from exactdp.pufferfish.calibration import conservative_scale, exact_scale
 from exactdp.pufferfish.certification import certify
+from exactdp.pufferfish.class_pairs import class_pair_scale
 from exactdp.pufferfish.discrete import discrete_laplace_scale
 from exactdp.pufferfish.distributions import DiscreteDistribution, bernoulli
 from exactdp.pufferfish.gaussian import gaussian_scale
 from exactdp.pufferfish.population import Population
+from exactdp.pufferfish.renyi import discrete_laplace_renyi, laplace_renyi
 from exactdp.pufferfish.secrets import (
     DistributionPair,
     DistributionVsAbsent,
@@ -48,6 +57,7 @@ from exactdp.pufferfish.secrets import (
     ValuePair,
     ValueVsAbsent,
 )
+from exactdp.pufferfish.staircase import staircase_loss
 
 __all__ = ["register"]
 
@@ -257,6 +267,87 @@ def _adult(args: argparse.Namespace) -> HandlerResult:
     return ExitCode.OK
 
 
+def _staircase(args: argparse.Namespace) -> HandlerResult:
+    pair = _pair_from_args(args)
+    r = staircase_loss(pair, args.sensitivity, args.eps0, args.gamma)
+    verdict = r.decide(args.eps) if args.eps is not None else None
+    ok = r.verify()
+    if args.json:
+        print(json.dumps({
+            "pair": pair.describe(), "noise": "staircase", "sensitivity": str(r.noise.delta),
+            "eps0": str(r.noise.eps), "gamma": str(r.noise.gamma),
+            "loss_lo": str(r.loss.lo), "loss_hi": str(r.loss.hi),
+            "ratio_exact": None if r.ratio_exact is None else str(r.ratio_exact),
+            "worst_output": str(r.worst_output), "pieces": r.pieces,
+            "eps": args.eps, "verdict": None if verdict is None else verdict.value,
+            "verified": ok,
+        }, indent=2))
+    else:
+        print(f"pair: {pair.describe()}   noise: staircase(Δ = {r.noise.delta}, "
+              f"ε₀ = {r.noise.eps}, γ = {r.noise.gamma})")
+        exact = f" = ln({r.ratio_exact}) exactly" if r.ratio_exact is not None else ""
+        print(f"loss L ∈ [{float(r.loss.lo):.15g}, {float(r.loss.hi):.15g}]{exact}; worst "
+              f"output y = {r.worst_output} ({r.pieces} pieces)")
+        if verdict is not None:
+            print(f"L ≤ ε = {args.eps}: {verdict.value}")
+        print(f"verified independently: {ok}")
+    if not ok:
+        return ExitCode.INTERNAL_ERROR
+    return ExitCode.OK if verdict is None else checked_verdict(verdict, ok)
+
+
+def _renyi(args: argparse.Namespace) -> HandlerResult:
+    pair = _pair_from_args(args)
+    if args.noise == "discrete-laplace":
+        if args.alpha is None:
+            raise InvalidArgument("Got --noise discrete-laplace without --alpha; pass e.g. --alpha 1/2.")
+        d = discrete_laplace_renyi(pair, args.alpha, args.order)
+        ok = d.verify()
+        out = {"pair": pair.describe(), "noise": "discrete-laplace", "alpha": str(d.a),
+               "order": d.order, "moment_forward": str(d.forward),
+               "moment_backward": str(d.backward), "renyi_max": str(d.divergence("max")),
+               "renyi_max_float": float(d.divergence("max")), "verified": ok}
+    else:
+        if args.theta is None:
+            raise InvalidArgument("Got --noise laplace without --theta; pass e.g. --theta 2.")
+        r = laplace_renyi(pair, args.theta, args.order)
+        ok = r.verify()
+        out = {"pair": pair.describe(), "noise": "laplace", "theta": str(r.theta),
+               "order": r.order, "forward": [str(r.forward.lo), str(r.forward.hi)],
+               "backward": [str(r.backward.lo), str(r.backward.hi)],
+               "renyi_max_float": float(r.value.hi), "verified": ok}
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for key, value in out.items():
+            if isinstance(value, list):  # an exact [lo, hi] enclosure: show 15 digits
+                value = f"[{float(F(value[0])):.15g}, {float(F(value[1])):.15g}] (certified)"
+            print(f"{key}: {value}")
+    return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
+
+
+def _read_class(text: str, flag: str) -> tuple[int, str]:
+    n, sep, p = text.partition(":")
+    if not sep or not n.strip().isdigit():
+        raise InvalidArgument(f"Got {flag} {text!r}; write a class as N:P, e.g. 14695:1669/14695.")
+    return int(n), p.strip()
+
+
+def _class_pair(args: argparse.Namespace) -> HandlerResult:
+    r = class_pair_scale(_read_class(args.a, "--a"), _read_class(args.b, "--b"), args.eps,
+                         tol=args.tol)
+    ok = r.verify()
+    if args.json:
+        print(json.dumps({"a": args.a, "b": args.b, "eps": str(r.eps), "theta_lo": str(r.lo),
+                          "theta_hi": str(r.hi), "worst_total_at_lo": r.worst_j_lo,
+                          "verified": ok}, indent=2))
+    else:
+        print(f"class A = {args.a} replaced by class B = {args.b}   ε = {r.eps}")
+        print(f"certified: {r.lo} < θ* ≤ {r.hi}  (≈ {r.float():.12g})")
+        print(f"verified independently: {ok}")
+    return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
+
+
 def _positive_int(text: str) -> int:
     try:
         k = int(text)
@@ -289,6 +380,30 @@ def register(subparsers: Any) -> None:
     form.add_argument("--latex", action="store_true", help="print only the exact θ* as LaTeX")
     p.set_defaults(func=_scale)
 
+    st = sub.add_parser("staircase", help="exact loss of staircase noise for a secret pair")
+    _add_pair_args(st)
+    st.add_argument("--sensitivity", required=True, help="staircase Δ > 0")
+    st.add_argument("--eps0", required=True, help="staircase design level ε₀ (b = e^-ε₀)")
+    st.add_argument("--gamma", default="1/2", help="staircase γ in [0, 1] (default 1/2)")
+    st.add_argument("--eps", help="decide L ≤ ε (exit 0 private, 1 not private)")
+    st.set_defaults(func=_staircase)
+
+    rn = sub.add_parser("renyi", help="Rényi divergence of integer order for a secret pair")
+    _add_pair_args(rn)
+    rn.add_argument("--order", required=True, help="integer Rényi order α ≥ 2")
+    rn.add_argument("--noise", choices=("laplace", "discrete-laplace"), default="laplace")
+    rn.add_argument("--theta", help="Laplace scale θ > 0")
+    rn.add_argument("--alpha", help="discrete Laplace parameter a in (0, 1)")
+    rn.set_defaults(func=_renyi)
+
+    cp = sub.add_parser("class-pair", help="a whole class replaced by another, certified θ*")
+    cp.add_argument("--a", required=True, help="class A as N:P (size, Bernoulli p)")
+    cp.add_argument("--b", required=True, help="class B as N:P")
+    cp.add_argument("--eps", required=True)
+    cp.add_argument("--tol", default="1/1000000000")
+    cp.add_argument("--json", action="store_true")
+    cp.set_defaults(func=_class_pair)
+
     c = sub.add_parser("closed-forms", help="sympy closed forms for Bernoulli pairs")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=_closed)
@@ -304,8 +419,10 @@ def register(subparsers: Any) -> None:
 
     a = sub.add_parser("adult", help="conservative vs exact θ on the UCI Adult classes")
     a.add_argument("--eps", action="append", help="ε (repeatable; default 1/10, 1/2, 1, 2)")
-    a.add_argument("--scenario", action="append", choices=("user", "change", "class"))
-    a.add_argument("--max-class-size", type=int, default=500)
+    a.add_argument("--scenario", action="append",
+                   choices=("user", "change", "class", "class-change"))
+    a.add_argument("--max-class-size", type=int, default=None,
+                   help="only classes up to this size in the class scenario (default: every class)")
     a.add_argument("--wide", action="store_true", help="one column per ε")
     a.add_argument("--json", action="store_true")
     a.add_argument("--quiet", action="store_true", help="no progress on stderr")

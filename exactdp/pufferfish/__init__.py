@@ -10,6 +10,11 @@ finding otherwise), and certifies concrete populations.
 (:func:`release_loss`); ``exact_scale(pair, eps, releases=k)`` gives the least common θ
 of k releases whose total loss is ≤ ε (``proofs/pufferfish_releases.py``).
 
+Other noise: discrete Laplace, Gaussian (ε, δ), staircase (:func:`staircase_loss`, exact
+piecewise ratios), Rényi divergences of integer order (:func:`laplace_renyi`,
+:func:`discrete_laplace_renyi`); whole classes replaced by other classes at full size
+(:func:`class_pair_scale`).
+
 >>> from exactdp.pufferfish import bernoulli, DistributionPair, exact_scale, conservative_scale
 >>> pair = DistributionPair(bernoulli("3/10"), bernoulli("1/10"))
 >>> conservative_scale(pair, 1).theta
@@ -38,6 +43,14 @@ from exactdp.pufferfish.class_laws import (
     class_law_loss,
     class_vs_absent_scale,
 )
+from exactdp.pufferfish.class_pairs import (
+    ClassPairConservative,
+    ClassPairScale,
+    class_pair_conservative,
+    class_pair_loss,
+    class_pair_scale,
+    class_pair_winf,
+)
 from exactdp.pufferfish.conditions import (
     ConditionScale,
     relaxed_condition_holds,
@@ -60,6 +73,12 @@ from exactdp.pufferfish.distributions import (
 from exactdp.pufferfish.gaussian import GaussianDelta, GaussianScale, gaussian_delta, gaussian_scale
 from exactdp.pufferfish.population import Population, User
 from exactdp.pufferfish.releases import ReleaseLoss, effective_scale, release_loss
+from exactdp.pufferfish.renyi import (
+    DiscreteRenyi,
+    RenyiDivergence,
+    discrete_laplace_renyi,
+    laplace_renyi,
+)
 from exactdp.pufferfish.secrets import (
     DistributionPair,
     DistributionVsAbsent,
@@ -69,6 +88,7 @@ from exactdp.pufferfish.secrets import (
     class_total,
     class_vs_absent,
 )
+from exactdp.pufferfish.staircase import Staircase, StaircaseLoss, staircase_loss
 from exactdp.pufferfish.transport import (
     TransportPlan,
     transport_plan,
@@ -126,4 +146,17 @@ __all__ = [
     "gaussian_scale",
     "LaplaceDelta",
     "laplace_delta",
+    "ClassPairScale",
+    "ClassPairConservative",
+    "class_pair_scale",
+    "class_pair_loss",
+    "class_pair_winf",
+    "class_pair_conservative",
+    "RenyiDivergence",
+    "DiscreteRenyi",
+    "laplace_renyi",
+    "discrete_laplace_renyi",
+    "Staircase",
+    "StaircaseLoss",
+    "staircase_loss",
 ]

@@ -199,6 +199,30 @@ class ClassScale:
         """θ* as a float (uncertified; display only)."""
         return float((self.lo + self.hi) / 2)
 
+    @property
+    def zero_noise(self) -> bool:
+        """Always False: a class with some p > 0 needs noise (θ* > 0)."""
+        return False
+
+    @property
+    def method(self) -> str:
+        """``"closed_form"`` (one p) or ``"certified_bisection"`` (several p)."""
+        return "closed_form" if self.theta_expr is not None else "certified_bisection"
+
+    def to_json(self) -> dict[str, object]:
+        """Exact JSON form (rationals as "p/q" strings)."""
+        return {
+            "groups": [[str(p), c] for p, c in self.groups],
+            "eps": str(self.eps),
+            "theta_lo": str(self.lo),
+            "theta_hi": str(self.hi),
+            "theta_expr": None if self.theta_expr is None else str(self.theta_expr),
+            "method": self.method,
+            "zero_noise": False,
+            "prec": self.prec,
+            "tol": str(self.tol),
+        }
+
     def verify(self) -> bool:
         """Re-decide the two verdicts with balls; for a closed form, prove it solves
         n·ln(1 − p + p e^{1/θ}) = ε (symbolic zero) and lies in (lo, hi]."""

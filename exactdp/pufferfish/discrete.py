@@ -33,7 +33,7 @@ from exactdp.spaces.levels import PrivacyLevel, parse_level
 __all__ = ["DiscreteLaplaceScale", "discrete_laplace_ratio", "discrete_laplace_scale"]
 
 
-def _integer_support(P: DiscreteDistribution, name: str) -> None:
+def integer_support(P: DiscreteDistribution, name: str) -> None:
     for s in P.support:
         if s.denominator != 1:
             raise InvalidDistribution(
@@ -42,7 +42,7 @@ def _integer_support(P: DiscreteDistribution, name: str) -> None:
             )
 
 
-def _read_alpha(alpha: Any) -> Fraction:
+def read_alpha(alpha: Any) -> Fraction:
     a = Fraction(alpha) if isinstance(alpha, (int, Fraction, str)) else None
     if a is None or not 0 < a < 1:
         raise InvalidScale(
@@ -63,9 +63,9 @@ def discrete_laplace_ratio(
     >>> discrete_laplace_ratio(point_mass(1), point_mass(0), Fraction(1, 3))
     (Fraction(3, 1), Fraction(0, 1))
     """
-    _integer_support(P, "P")
-    _integer_support(Q, "Q")
-    a = _read_alpha(alpha)
+    integer_support(P, "P")
+    integer_support(Q, "Q")
+    a = read_alpha(alpha)
     pp, qq = P.as_dict(), Q.as_dict()
     best, where = Fraction(0), Fraction(0)
     for s in union_points(P, Q):
@@ -162,8 +162,8 @@ def discrete_laplace_scale(pair: Any, eps: Any, *, tol: Any = Fraction(1, 10**9)
     (1/3, True, True)
     """
     pr = as_pair(pair)
-    _integer_support(pr.P, "P")
-    _integer_support(pr.Q, "Q")
+    integer_support(pr.P, "P")
+    integer_support(pr.Q, "Q")
     level = parse_level(eps=eps)
     th = exact_scale(pr, level, tol=tol)
     if th.zero_noise:

@@ -15,7 +15,8 @@ import pytest
 from exactdp.cli import pufferfish as cli
 from exactdp.cli.exitcodes import exit_code_for_result
 from exactdp.errors import ExactDPError
-from exactdp.pufferfish.adult import adult_rows, load_adult_classes
+from exactdp.pufferfish import DistributionVsAbsent, binomial, exact_scale
+from exactdp.pufferfish.adult import adult_rows, load_adult_classes, markdown_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,3 +89,25 @@ def test_adult_rows_exact_never_exceeds_conservative() -> None:
         assert r.exact.verify() and r.conservative.verify()
         lo, hi = r.reduction_bounds()
         assert 0 <= lo <= hi <= 1
+
+
+def test_main_table_has_every_class_with_timings(capsys: pytest.CaptureFixture[str]) -> None:
+    """No size cap: all 23 classes (up to 38,903 users) are whole-class rows, each verified."""
+    code, out = run(["pufferfish", "adult", "--scenario", "class", "--eps", "1", "--json",
+                     "--quiet"], capsys)
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == len(load_adult_classes()) == 23
+    assert all(isinstance(r["seconds_float"], float) for r in rows)
+    white = next(r for r in rows if r["label"].startswith("race=White"))
+    lo, hi = F(white["exact"]["theta_lo"]), F(white["exact"]["theta_hi"])
+    assert 10207.36 < float(lo) < float(hi) < 10207.37 and white["conservative_theta"] == "38903"
+
+
+def test_class_rows_agree_with_the_general_root_finder_on_a_small_class() -> None:
+    """The closed form used for whole classes against certified root finding over n + 1 points."""
+    rows = adult_rows(["1"], scenarios=("class",), max_class_size=100)
+    (row,) = rows
+    c = next(c for c in load_adult_classes() if c.n == 72)
+    general = exact_scale(DistributionVsAbsent(binomial(c.n, c.p)), 1)
+    assert row.exact.lo < general.hi and general.lo < row.exact.hi
+    assert "time" in markdown_table(rows)

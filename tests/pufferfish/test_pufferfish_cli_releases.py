@@ -74,3 +74,36 @@ def test_gaussian_flags_need_each_other(capsys):
     code, _ = run(["pufferfish", "scale", "--values", "1", "0", "--eps", "1", "--noise",
                    "discrete-laplace", "--releases", "2"], capsys)
     assert code == 3
+
+
+def test_every_noise_of_the_scale_command_runs(capsys):
+    """The issue's CLI list: --noise laplace|discrete-laplace|gaussian --delta D, --releases K."""
+    code, out = run(["pufferfish", "scale", "--p", "1/10", "--eps", "1", "--noise", "laplace",
+                     "--releases", "2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["verified"]
+    code, out = run(["pufferfish", "scale", "--values", "1", "0", "--eps", "1", "--noise",
+                     "gaussian", "--delta", "1/100", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["verified"] and 1.87 < float(F(data["sigma_lo"])) < 1.88
+
+
+def test_staircase_renyi_and_class_pair_commands(capsys):
+    code, out = run(["pufferfish", "staircase", "--values", "3", "1", "--sensitivity", "2",
+                     "--eps0", "ln(3)", "--gamma", "1/3", "--eps", "ln(3)", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["ratio_exact"] == "3" and data["verdict"] == "holds"
+    code, _ = run(["pufferfish", "staircase", "--values", "3", "1", "--sensitivity", "3/2",
+                   "--eps0", "ln(3)", "--eps", "ln(3)"], capsys)
+    assert code == 1  # not private: the gap spans two steps
+    code, out = run(["pufferfish", "renyi", "--values", "1", "0", "--order", "2",
+                     "--noise", "discrete-laplace", "--alpha", "1/2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["moment_forward"] == "3/2"
+    code, _ = run(["pufferfish", "renyi", "--values", "1", "0", "--order", "5/2",
+                   "--theta", "1"], capsys)
+    assert code == 3
+    code, out = run(["pufferfish", "class-pair", "--a", "30:1/3", "--b", "40:1/4", "--eps", "1",
+                     "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["verified"] and F(data["theta_lo"]) < F(data["theta_hi"])
+    code, _ = run(["pufferfish", "class-pair", "--a", "30", "--b", "40:1/4", "--eps", "1"], capsys)
+    assert code == 3

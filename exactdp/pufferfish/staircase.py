@@ -1,0 +1,274 @@
+"""Staircase noise (Geng–Viswanath) for a Pufferfish secret pair: the exact privacy loss.
+
+The staircase law with sensitivity Δ > 0, design level ε₀ > 0 and γ ∈ [0, 1] has density
+f(x) = a·b^{e(|x|)}, b = e^{−ε₀}, a = (1 − b)/(2Δ(γ + (1 − γ)b)), with the step index
+e(r) = k + [r − kΔ ≥ γΔ] for r ∈ [kΔ, (k + 1)Δ) (``proofs/pufferfish_staircase.py`` (0)).
+
+For a secret pair (P, Q) the release X + Z loses, for every population, exactly
+L = sup_y |ln Σ_d P(d) b^{e(|y−d|)} − ln Σ_d Q(d) b^{e(|y−d|)}| (the mediant argument of
+``proofs/pufferfish_supremum.py`` (1)–(2) holds for any noise density; a point-mass rest
+attains it; L is an essential supremum — densities are defined up to null sets, so the
+break points themselves do not count). The density ratio is PIECEWISE CONSTANT: between consecutive break points
+d ± kΔ, d ± (k + γ)Δ it is a ratio of two polynomials in b with rational coefficients, and
+beyond the support it is periodic with period Δ ((2)), so L is a maximum over finitely many
+pieces of [s_0 − Δ, s_m + Δ] ((3)). What is certified:
+
+- each piece's ratio EXACTLY, as two polynomials in b (``StaircaseLoss.numerator`` /
+  ``denominator`` at the worst piece);
+- when b is rational (ε₀ = ln of a rational, e.g. ``"ln(2)"``) the loss is ln of an exact
+  rational (``ratio_exact``); otherwise an arb enclosure of it;
+- a verdict L ≤ ε, decided exactly (sympy-proved equality, e.g. L = ε₀ for Δ ≥ W∞) or by
+  certified balls.
+
+The "least parameter" is NOT offered: L is not monotone in Δ for mixtures (a certified
+counterexample is in ``tests/pufferfish/test_pufferfish_staircase.py``), so a least Δ is
+not the threshold above which every Δ is private. Δ = W∞(P, Q) with ε₀ = ε is always
+private ((4), the staircase is ε₀-DP for shifts ≤ Δ).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, sympy_to_arb, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_sympy
+from exactdp.arithmetic.validate import read_positive, read_probability
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument, InvalidScale
+from exactdp.kinds import Sign, Verdict, proved_by
+from exactdp.pufferfish.bernoulli_forms import exact_sign
+from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.pufferfish.loss import union_points
+from exactdp.pufferfish.secrets import pair_laws
+from exactdp.spaces.levels import parse_level
+
+__all__ = ["Staircase", "StaircaseLoss", "staircase_loss", "MAX_PIECES"]
+
+#: Refuse windows with more break points than this (support span / Δ too large).
+MAX_PIECES = 200_000
+
+
+@dataclass(frozen=True)
+class Staircase:
+    """The staircase noise law: sensitivity Δ, design level ε₀ (b = e^{−ε₀}), γ ∈ [0, 1].
+
+    >>> z = Staircase.of(1, "ln(2)", "1/2")
+    >>> z.b, z.step(Fraction(3, 2)), z.step(Fraction(-1, 4))
+    (Fraction(1, 2), 2, 0)
+    """
+
+    delta: Fraction
+    eps: sympy.Expr
+    gamma: Fraction
+
+    @classmethod
+    def of(cls, delta: Any, eps: Any, gamma: Any) -> Staircase:
+        """Read and check the three parameters (specific errors naming the bad one)."""
+        d = read_positive(delta, "delta (the staircase sensitivity Δ)", InvalidScale)
+        level = parse_level(eps=eps)
+        g = read_probability(gamma, "gamma (the staircase γ, in [0, 1])", InvalidScale)
+        return cls(d, level.eps, g)
+
+    @property
+    def b(self) -> Fraction | None:
+        """b = e^{−ε₀} when it is rational, else None."""
+        return parse_level(eps=self.eps).t
+
+    def b_expr(self) -> sympy.Expr:
+        """b = e^{−ε₀} exactly."""
+        return sympy.exp(-self.eps)
+
+    def step(self, x: Fraction) -> int:
+        """e(|x|): the density at x is a·b^{e(|x|)}."""
+        r = abs(Fraction(x)) / self.delta
+        k = math.floor(r)
+        return k + (1 if r - k >= self.gamma else 0)
+
+    def normalizer(self) -> sympy.Expr:
+        """a = (1 − b)/(2Δ(γ + (1 − γ)b)) (``proofs/pufferfish_staircase.py`` (0))."""
+        b = self.b_expr()
+        g = to_sympy(self.gamma)
+        return (1 - b) / (2 * to_sympy(self.delta) * (g + (1 - g) * b))
+
+
+def _poly(dist: DiscreteDistribution, z: Staircase, y: Fraction, shift: int) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for d, w in zip(dist.support, dist.probs):
+        e = z.step(y - d) - shift
+        out[e] = out.get(e, Fraction(0)) + w
+    return out
+
+
+def _pieces(P: DiscreteDistribution, Q: DiscreteDistribution, z: Staircase) -> list[Fraction]:
+    """Midpoints of the pieces of [s_0 − Δ, s_m + Δ] between consecutive break points."""
+    pts = union_points(P, Q)
+    lo, hi = pts[0] - z.delta, pts[-1] + z.delta
+    span = (hi - lo) / z.delta
+    if 4 * len(pts) * (span + 2) > MAX_PIECES:
+        raise InvalidArgument(
+            f"Got a support spanning {float(span):.3g} staircase steps of Δ = {z.delta}; at most "
+            f"about {MAX_PIECES} break points are enumerated. Use a larger Δ or fewer points.")
+    breaks = {lo, hi}
+    for d in pts:
+        kmin = math.floor((lo - d) / z.delta) - 1
+        kmax = math.ceil((hi - d) / z.delta) + 1
+        for k in range(kmin, kmax + 1):
+            for off in (Fraction(k), k + z.gamma, k - z.gamma):
+                x = d + off * z.delta
+                if lo < x < hi:
+                    breaks.add(x)
+    cuts = sorted(breaks)
+    return [(u + v) / 2 for u, v in zip(cuts, cuts[1:])]
+
+
+_Poly = tuple[tuple[int, Fraction], ...]
+
+
+def _ratios(P: DiscreteDistribution, Q: DiscreteDistribution, z: Staircase
+            ) -> dict[tuple[_Poly, _Poly], Fraction]:
+    """Each distinct exact ratio (num, den) in b over the pieces, with one output y for it."""
+    out: dict[tuple[_Poly, _Poly], Fraction] = {}
+    for y in _pieces(P, Q, z):
+        allp, allq = _poly(P, z, y, 0), _poly(Q, z, y, 0)
+        shift = min(min(allp), min(allq))
+        key = (tuple(sorted((e - shift, w) for e, w in allp.items())),
+               tuple(sorted((e - shift, w) for e, w in allq.items())))
+        out.setdefault(key, y)
+    return out
+
+
+def _eval(poly: dict[int, Fraction], b: arb) -> arb:
+    return sum((arb_from_fraction(w) * b**e for e, w in poly.items() if w), arb(0))
+
+
+@dataclass(frozen=True)
+class StaircaseLoss:
+    """The exact privacy loss of X + staircase noise for a secret pair, every population.
+
+    Attributes
+    ----------
+    P, Q : DiscreteDistribution
+    noise : Staircase
+    worst_output : Fraction
+        An output y (midpoint of a worst piece) where |ln(num(b)/den(b))| = L.
+    numerator, denominator : tuple of (exponent, coefficient)
+        The exact ratio g_P(y)/g_Q(y) at the worst output as polynomials in b (a cancels).
+    ratio_exact : Fraction or None
+        max(R, 1/R) at the worst output when b is rational: L = ln(ratio_exact) exactly.
+    loss : Enclosure
+        lo ≤ L ≤ hi.
+    pieces : int
+        Number of pieces examined.
+    prec : int
+    """
+
+    P: DiscreteDistribution
+    Q: DiscreteDistribution
+    noise: Staircase
+    worst_output: Fraction
+    numerator: tuple[tuple[int, Fraction], ...]
+    denominator: tuple[tuple[int, Fraction], ...]
+    ratio_exact: Fraction | None
+    loss: Enclosure
+    pieces: int
+    prec: int
+
+    def log_ratio_expr(self) -> sympy.Expr:
+        """ln(num(b)/den(b)) at the worst output, exactly (sympy, b = e^{−ε₀})."""
+        b = self.noise.b_expr()
+        num = sum(to_sympy(w) * b**e for e, w in self.numerator)
+        den = sum(to_sympy(w) * b**e for e, w in self.denominator)
+        return sympy.log(num / den)
+
+    def decide(self, eps: Any) -> Verdict:
+        """L ≤ ε? HOLDS / FAILS, proved piece by piece: balls first, and for every piece
+        whose ball meets ε the exact sign of |ln R| − ε (sympy recognises equality, e.g.
+        L = ε₀ for a point pair at Δ ≥ |a − b|)."""
+        level = parse_level(eps=eps)
+        with workprec(self.prec):
+            e_ball = sympy_to_arb(level.eps)
+            if arb_from_fraction(self.loss.lo) > e_ball:
+                return Verdict.FAILS
+            if arb_from_fraction(self.loss.hi) < e_ball:
+                return Verdict.HOLDS
+        b = self.noise.b_expr()
+        for num, den in _ratios(self.P, self.Q, self.noise):
+            with workprec(self.prec):
+                bb = sympy_to_arb(b)
+                v = abs((_eval(dict(num), bb) / _eval(dict(den), bb)).log())
+                if v < sympy_to_arb(level.eps):
+                    continue
+            expr = sympy.log(sum(to_sympy(w) * b**e for e, w in num)
+                             / sum(to_sympy(w) * b**e for e, w in den))
+            if Sign.POSITIVE in (exact_sign(expr - level.eps, max_prec=512),
+                                 exact_sign(-expr - level.eps, max_prec=512)):
+                return Verdict.FAILS
+        return Verdict.HOLDS
+
+    def verify(self) -> bool:
+        """Recompute every piece (exact ratios; balls at twice the precision): the stored
+        worst output must attain the maximum and the enclosure must overlap the new one."""
+        try:
+            again = staircase_loss((self.P, self.Q), self.noise.delta, self.noise.eps,
+                                   self.noise.gamma, prec=2 * self.prec)
+            mine = _worst_ball(self, 2 * self.prec)
+            return (not (again.loss.hi < self.loss.lo or self.loss.hi < again.loss.lo)
+                    and self.ratio_exact == again.ratio_exact
+                    and not mine[1] < again.loss.lo and self.pieces == again.pieces)
+        except REJECTED_ERRORS:
+            return False
+
+
+def _worst_ball(r: StaircaseLoss, prec: int) -> tuple[Fraction, Fraction]:
+    with workprec(prec):
+        b = sympy_to_arb(r.noise.b_expr())
+        v = abs((_eval(dict(r.numerator), b) / _eval(dict(r.denominator), b)).log())
+        return arb_to_fraction_interval(v)
+
+
+@proved_by("pufferfish_staircase")
+def staircase_loss(pair: Any, delta: Any, eps0: Any, gamma: Any, *, prec: int = 128) -> StaircaseLoss:
+    """Exact privacy loss of X + staircase(Δ, ε₀, γ) for a secret pair, every population.
+
+    Piecewise-constant ratios of polynomials in b = e^{−ε₀}, periodic beyond the support
+    (``proofs/pufferfish_staircase.py``).
+
+    >>> from exactdp.pufferfish.secrets import ValuePair
+    >>> r = staircase_loss(ValuePair(1, 0), 1, "ln(2)", "1/2")   # Δ = |a − b|: loss ε₀
+    >>> r.ratio_exact, r.decide("ln(2)"), r.verify()
+    (Fraction(2, 1), <Verdict.HOLDS: 'holds'>, True)
+    """
+    P, Q = pair_laws(pair)
+    z = Staircase.of(delta, eps0, gamma)
+    ratios = _ratios(P, Q, z)
+    b_exact = z.b
+    best: tuple[Fraction, Fraction] | None = None
+    worst: tuple[_Poly, _Poly] | None = None
+    lo_max = hi_max = Fraction(0)
+    ratio_best: Fraction | None = None
+    with workprec(prec):
+        b = sympy_to_arb(z.b_expr())
+        for key in ratios:
+            num, den = dict(key[0]), dict(key[1])
+            if b_exact is not None:
+                rn = sum((w * b_exact**e for e, w in num.items()), Fraction(0))
+                rd = sum((w * b_exact**e for e, w in den.items()), Fraction(0))
+                r = max(rn / rd, rd / rn)
+                if ratio_best is None or r > ratio_best:
+                    ratio_best, worst = r, key
+                continue
+            lo, hi = arb_to_fraction_interval(abs((_eval(num, b) / _eval(den, b)).log()))
+            if best is None or hi > best[1]:
+                best, worst = (lo, hi), key
+            lo_max, hi_max = max(lo_max, lo), max(hi_max, hi)
+        if ratio_best is not None:
+            lo_max, hi_max = arb_to_fraction_interval(arb_from_fraction(ratio_best).log())
+    assert worst is not None
+    return StaircaseLoss(P, Q, z, ratios[worst], worst[0], worst[1], ratio_best,
+                         Enclosure(lo_max, hi_max), len(_pieces(P, Q, z)), prec)
