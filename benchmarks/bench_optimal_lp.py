@@ -10,6 +10,10 @@ run: the float LP alone (HiGHS, uncertified), the exact route of
 (tracemalloc) of the exact route and the process's peak RSS; and the largest n solved
 exactly within 60 s. A size whose float active set does not give an exact certificate is
 reported as "not certified" (the exact simplex fallback is limited to n·m ≤ 100).
+
+Then Thm. 4's ``is_optimal`` (closed form, no LP): the truncated geometric mechanism on
+line(n) at t = 1/2 (exact) and at ε = 1 (t = e^-1, identities in Q(x)), and the
+tight-constraints mechanism of sum_query(u, 2) at ε = 1 (by structure); decide and verify times.
 """
 
 from __future__ import annotations
@@ -20,10 +24,13 @@ import time
 import tracemalloc
 
 from exactdp.errors import LPNotCertified
+from exactdp.mechanisms.constructors import truncated_geometric
+from exactdp.mechanisms.optimality import is_optimal
 from exactdp.qif.optimal import float_optimal_lp, optimal_mechanism
 from exactdp.qif.optimal_lp import build_problem
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import line, sum_query
+from exactdp.tight import tight_constraints
 
 BUDGET = 60.0
 
@@ -66,6 +73,31 @@ def main(quick: bool = False) -> None:
             if ok and t <= BUDGET:
                 best = max(best, metric.n)
         print(f"  largest n solved exactly within {BUDGET:.0f} s ({family}): {best}")
+    optimality(quick)
+
+
+def optimality(quick: bool) -> None:
+    """Thm. 4's test ``is_optimal`` (closed form, any size): decide + verify, rational and e^-1."""
+    print(f"\n{'is_optimal':34} {'n':>5} {'unknowns':>9} {'decide s':>9} {'verify s':>9}  optimal")
+    sizes = [50, 100] if quick else [50, 100, 200, 400]
+    for n in sizes:
+        for kw, lab in (({"t": "1/2"}, "t=1/2"), ({"eps": 1}, "eps=1")):
+            H, metric = truncated_geometric(n, **kw), line(n)
+            _time_optimal(H, metric, kw, f"geometric line({n}) {lab}")
+    for u in ([25] if quick else [25, 50, 100]):
+        metric = sum_query(u, 2)
+        H = tight_constraints(metric, eps=1).mechanism
+        _time_optimal(H, metric, {"eps": 1}, f"tight sum_query({u}, 2) eps=1")
+
+
+def _time_optimal(H, metric, kw, label: str) -> None:
+    t0 = time.perf_counter()
+    r = is_optimal(H, metric, **kw)
+    t1 = time.perf_counter()
+    ok = r.verify()
+    t2 = time.perf_counter()
+    print(f"{label:34} {metric.n:5} {metric.n * H.n_outputs:9} {t1 - t0:9.2f} {t2 - t1:9.2f}  "
+          f"{r.optimal} (verified {ok})")
 
 
 if __name__ == "__main__":

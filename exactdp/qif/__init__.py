@@ -12,6 +12,7 @@ Modules (machinery; the public names are re-exported here):
 * :mod:`~exactdp.qif.measures` — g-vulnerability, additive/multiplicative g-leakage, Bayes
   risk, guessing entropy;
 * :mod:`~exactdp.qif.entropy` — Shannon entropy and mutual information (certified);
+* :mod:`~exactdp.qif.shannon` — Shannon capacity (Blahut–Arimoto finds, balls certify);
 * :mod:`~exactdp.qif.capacity` — Bayes capacities (multiplicative, additive) and g-capacities;
 * :mod:`~exactdp.qif.compose` — cascade, parallel composition, post-processing, refinement;
 * :mod:`~exactdp.qif.optimal_lp`, :mod:`~exactdp.qif.optimal` — the optimal d-private
@@ -62,6 +63,7 @@ from exactdp.qif.measures import (
 )
 from exactdp.qif.optimal import OptimalMechanism, float_optimal_lp, optimal_mechanism
 from exactdp.qif.optimal_lp import DualityCertificate, OptimalQuestion
+from exactdp.qif.shannon import ShannonCapacity, shannon_capacity
 
 __all__ = [
     "BayesRisk",
@@ -76,6 +78,7 @@ __all__ = [
     "OptimalMechanism",
     "OptimalQuestion",
     "Refinement",
+    "ShannonCapacity",
     "Vulnerability",
     "additive_bayes_capacity",
     "additive_leakage",
@@ -98,6 +101,7 @@ __all__ = [
     "posterior_vulnerability",
     "prior_vulnerability",
     "read_channel",
+    "shannon_capacity",
     "shannon_entropy",
     "total_variation",
 ]

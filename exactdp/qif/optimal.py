@@ -17,6 +17,11 @@
    columns get λ from HiGHS's duals (checked exactly) or a small exact LP;
 3. *check* — :class:`~exactdp.qif.optimal_lp.DualityCertificate` re-checks primal and
    dual feasibility and equal objectives exactly.
+4. *degenerate optima* — when the tight trees leave the dual ambiguous (λ < 0 on a tree),
+   the dual vertex HiGHS found is read instead: its positive multipliers and its vanishing
+   reduced costs give a sparse linear system for (u, λ), solved by exact row reduction
+   (``fmpq_mat.rref``, at most ``MAX_DUAL_SYSTEM_CELLS``), and paired with the exact primal
+   of step 2; the same exact check decides.
 
 When the float active set does not verify, the dense exact simplex
 (:func:`exactdp.algebra.lp.solve_lp`, primal and dual) runs instead for small problems: its
@@ -77,6 +82,8 @@ MAX_EXACT_SIMPLEX = 100
 #: Largest primal tableau, rows × columns = (E·m + n)(n·m + E·m), of the dense exact simplex
 #: (see :func:`exact_simplex_cells`; the measured cost is in ``docs/readme/qif.md``).
 MAX_EXACT_SIMPLEX_CELLS = 6_000
+#: Largest exact row reduction (equations × unknowns) of the degenerate-dual fallback.
+MAX_DUAL_SYSTEM_CELLS = 2_000_000
 #: Relative tolerance used to *read* the float active set (the proof is exact regardless).
 TOL = 1e-9
 #: Float entries below this fraction of their column's maximum are treated as noise.
@@ -182,10 +189,23 @@ def _certify_from_float(P: OptimalProblem, res: Any) -> DualityCertificate | Non
         cert = _certify_at(P, res, tol)
         if cert is not None and cert.verify():
             return cert
+    # degenerate optimum: the primal's tight trees leave the dual ambiguous; read the dual
+    # vertex HiGHS found instead (its active multipliers and tight reduced costs)
+    for tol in (1e-9, 1e-7):
+        dual = _dual_from_float(P, res, tol)
+        if dual is None:
+            continue
+        u, lam = dual
+        primal = _primal_at(P, res, tol)
+        if primal is not None:
+            cert = DualityCertificate(P, primal[0], tuple(u), lam)
+            if cert.verify():
+                return cert
     return None
 
 
-def _certify_at(P: OptimalProblem, res: Any, tol: float) -> DualityCertificate | None:
+def _primal_at(P: OptimalProblem, res: Any, tol: float) -> tuple[Matrix, Any, Any, Any] | None:
+    """Exact K from the float active set: (K, blocks, M, used), or None."""
     n, m = P.n, P.m
     Kf = np.asarray(res.x).reshape(n, m)
     top = float(Kf.max())
@@ -203,6 +223,69 @@ def _certify_at(P: OptimalProblem, res: Any, tol: float) -> DualityCertificate |
     for (w, comp), sc in zip(blocks, scales):
         for x, sh, _k in comp:
             K[x][w] = sc * sh
+    return tuple(tuple(r) for r in K), blocks, M, used
+
+
+def _dual_from_float(P: OptimalProblem, res: Any, tol: float
+                     ) -> tuple[list[Fraction], dict[tuple[int, int], Fraction]] | None:
+    """The dual vertex HiGHS found, made exact: solve its active system in ``fmpq``.
+
+    Unknowns: u and the multipliers λ that HiGHS reports positive; equations: every dual
+    constraint u_x + (Aᵀλ)_{x,w} = c[x][w] whose float reduced cost vanishes. The system is
+    solved by exact row reduction (free unknowns set to 0); the caller's exact check decides.
+    """
+    n, m = P.n, P.m
+    rc = np.asarray(res.lower.marginals).reshape(n, m)
+    lam_f = -np.asarray(res.ineqlin.marginals)
+    scale = max(1.0, float(np.abs(lam_f).max()) if lam_f.size else 1.0)
+    active = [(k, w) for k in range(len(P.edges)) for w in range(m)
+              if lam_f[k * m + w] > tol * scale]
+    coeffs: dict[tuple[int, int], dict[int, Fraction]] = {}
+    for j, (k, w) in enumerate(active):
+        a, b, phi = P.edges[k]
+        coeffs.setdefault((a, w), {})[n + j] = phi
+        row_b = coeffs.setdefault((b, w), {})
+        row_b[n + j] = row_b.get(n + j, Fraction(0)) - 1
+    cmax = max(1.0, max(abs(float(P.cost(x, w))) for x in range(n) for w in range(m)))
+    eqs = [(x, w) for x in range(n) for w in range(m) if abs(rc[x, w]) <= tol * cmax]
+    rows = []
+    for x, w in eqs:
+        row = dict(coeffs.get((x, w), {}))
+        row[x] = Fraction(1)
+        rows.append(row)
+    sol = _rref_solve(rows, [P.cost(x, w) for x, w in eqs], n + len(active))
+    if sol is None:
+        return None
+    lam = {key: sol[n + j] for j, key in enumerate(active) if sol[n + j]}
+    return sol[:n], lam
+
+
+def _rref_solve(rows: list[dict[int, Fraction]], rhs: list[Fraction], cols: int
+                ) -> list[Fraction] | None:
+    """A solution of the sparse exact system (free unknowns 0), None if inconsistent/too big."""
+    if not rows or len(rows) * cols > MAX_DUAL_SYSTEM_CELLS:
+        return None
+    A = flint.fmpq_mat(len(rows), cols + 1)
+    for i, (row, b) in enumerate(zip(rows, rhs)):
+        for j, v in row.items():
+            A[i, j] = to_fmpq(v)
+        A[i, cols] = to_fmpq(b)
+    R, rank = A.rref()
+    sol = [Fraction(0)] * cols
+    for i in range(rank):
+        piv = next(j for j in range(cols + 1) if R[i, j] != 0)
+        if piv == cols:
+            return None
+        sol[piv] = fmpq_to_fraction(R[i, cols])
+    return sol
+
+
+def _certify_at(P: OptimalProblem, res: Any, tol: float) -> DualityCertificate | None:
+    primal = _primal_at(P, res, tol)
+    if primal is None:
+        return None
+    K, blocks, M, used = primal
+    m = P.m
     u = _dual_u(P, res, blocks, M, used, tol)
     if u is None:
         return None
@@ -222,7 +305,7 @@ def _certify_at(P: OptimalProblem, res: Any, tol: float) -> DualityCertificate |
         if col_lam is None:
             return None
         lam.update(col_lam)
-    return DualityCertificate(P, tuple(tuple(r) for r in K), tuple(u), lam)
+    return DualityCertificate(P, K, tuple(u), lam)
 
 
 def _dual_u(P: OptimalProblem, res: Any, blocks: list[Any], M: list[list[Fraction]],

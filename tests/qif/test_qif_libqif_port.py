@@ -14,7 +14,9 @@ import random
 from fractions import Fraction as F
 
 import pytest
+from flint import arb
 
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.errors import InvalidChannel, InvalidGainFunction, InvalidPrior
 from exactdp.mechanisms.constructors import from_rows, tight_constraints_mechanism, truncated_geometric
 from exactdp.mechanisms.privacy import privacy_level
@@ -33,6 +35,7 @@ from exactdp.qif import (
     multiplicative_total_variation,
     posterior_vulnerability,
     prior_vulnerability,
+    shannon_capacity,
     shannon_entropy,
     total_variation,
 )
@@ -159,6 +162,32 @@ def test_guessing_size_mismatch():
 
 def _inside(q, x, slack=F(1, 10**14)):
     return q.enclosure.lo - slack <= F(x) <= q.enclosure.hi + slack
+
+
+# ShannonTest.Capacity (8 assertions; certified enclosures, libqif's floats inside them)
+@pytest.mark.parametrize("n, libqif", [(2, 1.0), (10, 3.321928094887362)])
+def test_shannon_capacity_identity(n, libqif):
+    r = shannon_capacity(ident(n))
+    assert _inside(r, libqif) and r.witness == tuple(unif(n)) and r.verify()
+
+
+def test_shannon_capacity_noint_c1_symmetric():
+    r = shannon_capacity(noint(10))
+    assert r.enclosure.lo <= 0 <= r.enclosure.hi and r.width < F(1, 10**9)
+    r = shannon_capacity(C1)
+    assert _inside(r, 0.19123813831431799, slack=F(1, 10**9)) and r.verify()
+    # symmetric and weakly symmetric channels: log2 |Y| − H(row); libqif's weakly symmetric
+    # rows are written 0.333333333 / 0.166666667 (not stochastic): here exactly 1/3, 1/6
+    for C in ([[F(3, 10), F(2, 10), F(5, 10)], [F(5, 10), F(3, 10), F(2, 10)],
+               [F(2, 10), F(5, 10), F(3, 10)]],
+              [[F(1, 3), F(1, 6), F(1, 2)], [F(1, 3), F(1, 2), F(1, 6)]]):
+        r = shannon_capacity(C)
+        row = shannon_entropy(C[0], prec=200).enclosure
+        with workprec(200):
+            lg3 = arb_to_fraction_interval(arb(3).log() / arb(2).log())
+        closed_lo, closed_hi = lg3[0] - row.hi, lg3[1] - row.lo     # log2 3 − H(row)
+        assert r.enclosure.lo <= closed_hi and closed_lo <= r.enclosure.hi
+        assert r.width < F(1, 10**9) and r.verify()
 
 
 @pytest.mark.parametrize("prior, libqif", [(unif(2), 1.0), (unif(10), 3.321928094887362),

@@ -215,13 +215,20 @@ def test_m4_optimal_mechanism_json_round_trip_and_edits():
 
 
 # ---------------------------------------------------------- M5 and minor 14: size limits
-def test_m5_exact_simplex_fallback_refuses_big_tableaux():
+def test_m5_exact_simplex_fallback_refuses_big_tableaux(monkeypatch):
+    import exactdp.qif.optimal as optimal_module
+
     with pytest.raises(LPNotCertified, match="MAX_EXACT_SIMPLEX_CELLS"):
         optimal_mechanism(discrete(5), "uniform", t="3/10", method="exact-simplex")
-    # the review's 5-minute instance: float-basis fails, the fallback is refused at once
+    # the review's 5-minute instance: the primal tight trees fail; since session 6 the dual
+    # vertex read from HiGHS certifies it (float-basis) ...
     from exactdp.spaces.metrics import sum_query
     w = [3, 4, 7, 5, 1, 6, 7]
     pi = [F(v, sum(w)) for v in w]
+    r = optimal_mechanism(sum_query(2, 3), pi, t="3/10")
+    assert r.method == "float-basis" and r.verify(sum_query(2, 3), pi, t="3/10")
+    # ... and when the float reading fails, the big fallback is still refused at once
+    monkeypatch.setattr(optimal_module, "_certify_from_float", lambda *_a: None)
     with pytest.raises(LPNotCertified, match="cells"):
         optimal_mechanism(sum_query(2, 3), pi, t="3/10")
 
