@@ -1,12 +1,13 @@
 """Mutation testing of the kernel: mutate one operator or constant at a time, re-run the
 kernel's tests, count the mutants they kill.
 
-    python scripts/mutation.py [FILE ...] [--pytest] [--timeout S] [--json OUT]
+    python scripts/mutation.py [FILE ...] [--pytest] [--tests T ...] [--no-corpus]
+                               [--sample N] [--timeout S] [--json OUT]
 
 FILE defaults to every module of exactdp/kernel/. A mutant is one change at one place:
 a comparison flipped or made (non-)strict (< ↔ <=, == ↔ !=, is ↔ is not, in ↔ not in),
 ``and`` ↔ ``or``, a ``not`` dropped, + ↔ -, * ↔ /, ** → *, an integer constant k → k + 1,
-True ↔ False, and ``return True`` in every function that returns a bool. Docstrings,
+True ↔ False, and ``return True`` for every other return of a function that returns a bool. Docstrings,
 annotations, ``__all__`` and strings are not mutated.
 
 How (an equivalent of mutmut, fast enough for a 2-core machine): the library and the
@@ -31,6 +32,7 @@ import importlib
 import importlib.util
 import json
 import os
+import random
 import signal
 import sys
 import time
@@ -83,8 +85,9 @@ def sites(tree: ast.Module) -> list[tuple[int, int, str]]:
     for f in ast.walk(tree):
         if id(f) in bool_funcs:
             for n in ast.walk(f):
-                if isinstance(n, ast.Return) and n.value is not None:
-                    returns_in_bool.add(id(n))
+                if isinstance(n, ast.Return) and n.value is not None and not (
+                        isinstance(n.value, ast.Constant) and n.value.value is True):
+                    returns_in_bool.add(id(n))  # "return True" → "return True" is no mutant
     for k, node in enumerate(ast.walk(tree)):
         if id(node) in skip:
             continue
@@ -132,9 +135,11 @@ def mutate(tree: ast.Module, index: int) -> ast.Module:
 
 
 #: What ``--pytest`` runs on a corpus survivor: the kernel's unit tests (in-memory claims of
-#: every type, round trips; the fresh-process tests are skipped) — the corpus covers the JSON
+#: every type, round trips; the fresh-process tests are skipped; the fast targeted
+#: ``test_kernel_mut_*.py`` first) — the corpus covers the JSON
 #: path of the linear kinds; the threshold kinds are covered by test_kernel_threshold.py only.
-PYTEST_TARGETS = [str(ROOT / "tests" / "kernel" / "test_kernel_linear.py"),
+PYTEST_TARGETS = [*sorted(str(p) for p in (ROOT / "tests" / "kernel").glob("test_kernel_mut_*.py")),
+                  str(ROOT / "tests" / "kernel" / "test_kernel_linear.py"),
                   str(ROOT / "tests" / "kernel" / "test_kernel_threshold.py"),
                   str(ROOT / "tests" / "kernel" / "test_kernel_jsonio.py"),
                   str(ROOT / "tests" / "kernel" / "test_kernel_question.py")]
@@ -163,6 +168,8 @@ def install(module: types.ModuleType, tree: ast.Module) -> None:
     for qual, fn in _functions(vars(module), module.__name__).items():
         if qual in new and new[qual].__code__.co_freevars == fn.__code__.co_freevars:
             fn.__code__ = new[qual].__code__
+            fn.__defaults__ = new[qual].__defaults__  # default values live outside the code
+            fn.__kwdefaults__ = new[qual].__kwdefaults__
     for name, val in ns.items():
         if isinstance(val, (int, str, tuple, frozenset)) and not name.startswith("__"):
             setattr(module, name, val)
@@ -213,13 +220,24 @@ def main(argv: list[str]) -> int:
     ap.add_argument("files", nargs="*", help="kernel modules (default: all of exactdp/kernel)")
     ap.add_argument("--pytest", action="store_true", help="run pytest on corpus survivors")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per mutant")
+    ap.add_argument("--tests", nargs="+", help="the unit tests --pytest runs (default: "
+                                                 "tests/kernel/test_kernel_mut_*.py and the kernel's)")
+    ap.add_argument("--no-corpus", action="store_true",
+                    help="skip the corpus (it holds linear-system documents only)")
+    ap.add_argument("--sample", type=int, help="run only this many mutants per file, drawn at "
+                                               "random (--seed): an estimate, reported as such")
+    ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--json", help="write the full report here")
     ap.add_argument("--survivors", help="a previous --json report: re-run only its survivors "
                                         "(its killed count is kept)")
     args = ap.parse_args(argv)
+    if args.tests:
+        PYTEST_TARGETS[:] = [str(Path(f).resolve()) for f in args.tests]
     files = [Path(f).resolve() for f in args.files] or sorted(
         p for p in KERNEL.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
     rows, outcome = _corpus()
+    if args.no_corpus:
+        rows = []
     bad = [r["name"] for r in rows if outcome(r) != r["expected"]]
     if bad:
         print(f"the unmutated kernel fails the corpus on {bad}; fix that first", file=sys.stderr)
@@ -240,25 +258,31 @@ def main(argv: list[str]) -> int:
             total = len(found)
             found = [f for f in found if f"{rel} {f[2]}" in alive]
             killed = total - len(found)
+        if args.sample is not None and args.sample < len(found):
+            found = sorted(random.Random(args.seed).sample(found, args.sample))
         for k, (index, _, desc) in enumerate(found):
             result = run_child(module, mutate(tree, index), rows, outcome, args.pytest, args.timeout)
             report["how"][result] = report["how"].get(result, 0) + 1
             if result == "survived":
                 report["survivors"].append(f"{path.relative_to(ROOT)} {desc}")
+                print(f"\n  survivor: {path.name} {desc}", file=sys.stderr, flush=True)
             else:
                 killed += 1
             print(f"\r{path.name}: {k + 1}/{len(found)} mutants, {killed} killed "
                   f"({time.time() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
-        n_mutants = len(sites(tree))
+        n_mutants = len(sites(tree)) if args.sample is None else len(found)
         report["files"][rel] = {"mutants": n_mutants, "killed": killed}
+        if args.sample is not None:
+            report["files"][rel]["sampled_from"] = len(sites(tree))
         report["total"] += n_mutants
         report["killed"] += killed
     score = report["killed"] / report["total"] if report["total"] else 1.0
     report["score"] = round(score, 4)
     report["seconds"] = round(time.time() - t0)
     for f, v in report["files"].items():
-        print(f"{f}: {v['killed']}/{v['mutants']} killed")
+        of = f" (a random sample of {v['sampled_from']})" if "sampled_from" in v else ""
+        print(f"{f}: {v['killed']}/{v['mutants']} killed{of}")
     print(f"total: {report['killed']}/{report['total']} killed ({100 * score:.1f} %), "
           f"{len(report['survivors'])} survivors, {report['seconds']} s; outcomes {report['how']}")
     for s in report["survivors"]:

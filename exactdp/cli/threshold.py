@@ -110,7 +110,7 @@ def _threshold(args: argparse.Namespace) -> HandlerResult:
         verified = res.verify()
         vt = time.perf_counter() - t0
     if args.json:
-        payload = res.to_json()
+        payload = res.summary()
         payload["n"] = metric.n
         payload["certificate"] = str(res.certificate.kind)
         payload["certificate_verified"] = verified

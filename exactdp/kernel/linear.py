@@ -148,11 +148,10 @@ def nonsingular_exact(metric: FiniteMetric, s: Fraction) -> bool:
     ks = metric.exponents
     top = max(ks)
     rows = metric.index.tolist()
-    for p in _PRIMES:
-        if a % p and b % p:
-            vals = [pow(a, k, p) * pow(b, top - k, p) % p for k in ks]
-            if flint.nmod_mat([[vals[k] for k in row] for row in rows], p).rank() == n:
-                return True
+    for p in _PRIMES:  # b^K·Φ is an integer matrix: full rank mod p ⇒ det ≠ 0
+        vals = [pow(a, k, p) * pow(b, top - k, p) % p for k in ks]
+        if flint.nmod_mat([[vals[k] for k in row] for row in rows], p).rank() == n:
+            return True
     return bool(_phi_exact(metric, s).rank() == n)
 
 
@@ -290,8 +289,6 @@ def _approximate_inverse(phi: flint.arb_mat, n: int, prec: int,
 
 
 def _inside(ball: Any, e: Enclosure) -> bool:
-    if not ball.is_finite():
-        return False
     lo, hi = arb_to_fraction_interval(ball)
     return e.lo <= lo and hi <= e.hi
 
@@ -315,13 +312,13 @@ def _check_symbolic(c: LinearClaim) -> bool:
         return False
     if any(p is None for p in nums) or not identity_holds(m, nums, den, c.rhs):
         return False
-    signs = _signs_at_level(nums, den, m.q, c.level, prec)
-    if signs is None:
+    negative = _negative_at_level(nums, den, m.q, c.level, prec)
+    if negative is None:
         return False
     if c.holds:
-        return ev["witness"] is None and all(sg >= 0 for sg in signs)
+        return ev["witness"] is None and not any(negative)
     w = _witness(ev["witness"], n)
-    return w is not None and signs[w] < 0 and _nonsingular(m, c.level, prec)
+    return w is not None and negative[w] and _nonsingular(m, c.level, prec)
 
 
 def identity_holds(metric: FiniteMetric, nums: Sequence[Any], den: Any,
@@ -349,15 +346,16 @@ def identity_holds(metric: FiniteMetric, nums: Sequence[Any], den: Any,
     return True
 
 
-def _signs_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel,
-                    prec: int) -> list[int] | None:
-    """sign(N_i(s)/D(s)) for every i (0 only when proved zero), or None if undecided."""
+def _negative_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel,
+                       prec: int) -> list[bool] | None:
+    """N_i(s)/D(s) < 0 for every i (exact at rational s, else proved in balls; a zero
+    numerator is not negative), or None if a sign is undecided."""
     s = level.s_rational(q)
     if s is not None:
         d = den(to_fmpq(s))
         if d == 0:
             return None
-        return [_sign_fraction(fmpq_to_fraction(p(to_fmpq(s)) / d)) for p in nums]
+        return [p(to_fmpq(s)) * d < 0 for p in nums]  # sign(N/D) = sign(N·D)
     with workprec(prec):
         sb = level.s_ball(q)
         d = flint.arb_poly(den.coeffs())(sb)
@@ -365,18 +363,11 @@ def _signs_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel,
             return None
         out = []
         for p in nums:
-            if p.degree() < 0:  # the zero polynomial
-                out.append(0)
-                continue
-            v = flint.arb_poly(p.coeffs())(sb) / d
-            if not (v > 0 or v < 0):
+            v = flint.arb_poly(p.coeffs())(sb) * d
+            if p.degree() >= 0 and not (v > 0 or v < 0):
                 return None
-            out.append(1 if v > 0 else -1)
+            out.append(bool(v < 0))
         return out
-
-
-def _sign_fraction(v: Fraction) -> int:
-    return (v > 0) - (v < 0)
 
 
 def _check_kronecker(c: LinearClaim) -> bool:

@@ -13,7 +13,7 @@ exact                (polynomial case, s = e^{-ε/q}) Φ(s)N(s) = D(s)b over Q[s
                      [hi, ∞)**: D has no root in (0, s_hi] and no N_i changes sign there
                      (odd-multiplicity roots, Sturm counts), every N_i/D ≥ 0 as s → 0+;
                      **fails at lo > 0**: on a rational interval around s_lo = e^{-lo/q}
-                     (or (0, h] for a huge lo: :func:`s_enclosure`),
+                     (with exact ends: a huge lo, enclosed by (0, h], is not proved),
                      N_w and D have no root and N_w/D < 0 (Φ(s_lo) is nonsingular: s_lo is
                      transcendental by Lindemann and det Φ(s) is an integer polynomial
                      with det Φ(0) = 1); **s\\*** (optional): its minimal polynomial g is
@@ -30,13 +30,15 @@ kronecker-threshold  d((a_k), (b_k)) = Σ_k d_k(a_k, b_k) for every pair, b = �
                      ε*_k (``proofs/threshold_lemmas.py``, Lemma 2; every Φ_k is
                      nonsingular at a rational lo > 0 as above): hi ≥ max_k hi_k and
                      lo = lo_b for the stated binding factor b
-certified-cover      0 < lo < hi; **fails at lo**: the evidence's linear claim is about this
-                     metric (same exact distances), this b and ε = lo, says "fails" and
-                     re-checks (:func:`~exactdp.kernel.linear.check_linear`); **holds on
+certified-cover      0 < lo < hi; **fails at lo**: the evidence's linear or spd-point claim is
+                     about this metric (same exact distances), this b and ε = lo, says
+                     "fails" and re-checks (:func:`~exactdp.kernel.threshold_spd.fail_side_ok`); **holds on
                      [hi, ∞)**: the perturbation lemma at t0 (exact row sums) covers
                      ε ≥ −ln t0 and the ranges cover [hi, −ln t0], each proved by the
                      mean-value Krawczyk argument in arb balls
                      (:mod:`exactdp.kernel.threshold_cover`)
+spd-taylor-cover     the same frame; ranges proved by the SPD Taylor bound with λ_min
+                     bounds re-proved exactly (:mod:`exactdp.kernel.threshold_spd`)
 ===================  ========================================================================
 
 Examples
@@ -66,17 +68,18 @@ from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
-from exactdp.kernel.linear import LinearClaim, check_linear, identity_holds
+from exactdp.kernel.linear import identity_holds
 from exactdp.kernel.threshold_cover import arb_mean_value_check, cover_frame_ok
+from exactdp.kernel.threshold_spd import SPD_COVER, check_spd_cover, fail_side_ok
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.spaces.metrics.claims import kronecker_claim_error, same_distances
+from exactdp.spaces.metrics.claims import kronecker_claim_error
 
 __all__ = ["ThresholdClaim", "THRESHOLD_KINDS", "check_threshold", "count_roots",
            "identity_holds", "s_enclosure", "CHECK_PRECISIONS", "MAX_BISECTIONS",
            "S_EXACT_LIMIT"]
 
 #: The kinds of claim this module checks (``CertificateKind`` values).
-THRESHOLD_KINDS = ("exact", "prop9", "kronecker-threshold", "certified-cover")
+THRESHOLD_KINDS = ("exact", "prop9", "kronecker-threshold", "certified-cover", SPD_COVER)
 #: Precisions (bits) at which e^{-ε/q} is enclosed, in turn, until a side is proved.
 CHECK_PRECISIONS = (128, 512, 2048, 8192)
 #: Most bisections of s*'s isolating interval when separating it from another root.
@@ -162,11 +165,8 @@ def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
 
 
 def _lowest_sign(p: flint.fmpz_poly) -> int:
-    """The sign of p(s) as s → 0+ (its lowest nonzero coefficient; 0 for p = 0)."""
-    for c in p.coeffs():
-        if c != 0:
-            return 1 if c > 0 else -1
-    return 0
+    """The sign of p(s) ≠ 0 as s → 0+ (its lowest nonzero coefficient)."""
+    return 1 if next(c for c in p.coeffs() if c != 0) > 0 else -1
 
 
 def _multiplicity(p: flint.fmpz_poly, g: flint.fmpz_poly) -> int:
@@ -271,12 +271,9 @@ def _sides_ok(c: ThresholdClaim, nums: list[Any], den: Any, w: int | None, q: in
     if w is None:
         return True
     lo, hi = s_enclosure(c.eps.lo, q, prec)
-    if not 0 <= lo <= hi < 1 or hi == 0:
+    # lo = 0 (a huge ε_lo) is never proved: N_w/D has the sign it has as s → 0+, ≥ 0 above
+    if not 0 < lo <= hi < 1:
         return False
-    if lo == 0:  # s_lo ∈ (0, hi]: no root there, so each sign is the one at s → 0+
-        if any(count_roots(p, lo, hi) != 0 for p in (nums[w], den)):
-            return False
-        return _lowest_sign(nums[w]) * _lowest_sign(den) < 0
     for p in (nums[w], den):
         if _sign_at(p, lo) == 0 or (lo < hi and count_roots(p, lo, hi) != 0):
             return False
@@ -363,12 +360,11 @@ def _check_kronecker(c: ThresholdClaim) -> bool:
 # ------------------------------------------------------------------------------ cover
 def _check_cover(c: ThresholdClaim) -> bool:
     fail, t0, pieces = c.evidence["fail"], c.evidence["t0"], c.evidence["pieces"]
-    if (not isinstance(fail, LinearClaim) or fail.holds or not 0 < c.eps.lo < c.eps.hi
+    if (not 0 < c.eps.lo < c.eps.hi
             or not isinstance(t0, Fraction) or not isinstance(pieces, tuple) or not pieces
             or not all(isinstance(p, Enclosure) for p in pieces)):
         return False
-    if (not same_distances(fail.metric, c.metric) or tuple(fail.rhs) != c.rhs
-            or fail.level.eps_rational != c.eps.lo or not check_linear(fail)):
+    if not fail_side_ok(fail, c.metric, c.rhs, c.eps.lo):  # a linear claim or an spd-point
         return False
     ranges = tuple((p.lo, p.hi) for p in pieces)
     return (cover_frame_ok(c.metric, c.rhs, c.eps.hi, t0, ranges)
@@ -376,4 +372,4 @@ def _check_cover(c: ThresholdClaim) -> bool:
 
 
 _CHECKS = {"exact": _check_exact, "prop9": _check_prop9, "kronecker-threshold": _check_kronecker,
-           "certified-cover": _check_cover}
+           "certified-cover": _check_cover, SPD_COVER: check_spd_cover}

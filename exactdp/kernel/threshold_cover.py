@@ -9,8 +9,8 @@ exactly to a ball (a double is a dyadic rational), and every product, residual a
 is a ball enclosure, rounded outward by arb itself. So no subnormal or rounding-model
 hypothesis is involved.
 
-Argument (the one of the search's mean-value Krawczyk ranges, restated here; it has no
-proof script of its own yet). On [a, b] with centre c, h = ε − c, |h| ≤ w = (b − a)/2:
+Argument (the one of the search's mean-value Krawczyk ranges, restated here; checked
+step by step in ``proofs/krawczyk_mean_value.py``). On [a, b] with centre c, h = ε − c, |h| ≤ w = (b − a)/2:
 Φ(ε) = Φ0 + hΦ1 + h²Φ2 with 0 ≤ Φ2 ≤ P2 = d²e^{−ad}/2 entrywise (Taylor with Lagrange
 remainder, ξ ∈ [a, b]). With y(h) = x + hu and e = z(ε) − y(h), Φ(ε)e = ρ(h),
 |ρ| ≤ ρ̄ := |b − Φ0x| + w|Φ0u + Φ1x| + w²(|Φ1||u| + P2|x|) + w³P2|u|. For any R,

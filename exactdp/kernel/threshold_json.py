@@ -15,9 +15,15 @@ exact                ``eps``; ``s_star``: null or {``q``,   ``numerators`` (inte
 prop9                ``eps`` = [0, 0]                       {}
 kronecker-threshold  ``eps``                                ``binding`` (factor index),
                                                             ``factors`` (full documents)
-certified-cover      ``eps``                                ``fail`` (a linear-system
-                                                            document at ε = lo), ``t0``,
-                                                            ``pieces`` (list of {lo, hi})
+certified-cover      ``eps``                                ``fail`` (a linear-system or
+                                                            spd-point document at ε = lo),
+                                                            ``t0``, ``pieces`` (list of
+                                                            {lo, hi})
+spd-taylor-cover     ``eps``                                ``fail``, ``t0`` as above,
+                                                            ``order`` (K), ``nodes`` (list
+                                                            of {eps, sigma, lam}),
+                                                            ``pieces`` (list of {lo, hi,
+                                                            lam})
 ===================  =====================================  ================================
 
 >>> from exactdp.spaces.metrics import cycle
@@ -55,6 +61,8 @@ from exactdp.kernel.jsonio import (
 from exactdp.kernel.linear_json import read_linear, write_linear
 from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
 from exactdp.kernel.threshold import THRESHOLD_KINDS, ThresholdClaim
+from exactdp.kernel.threshold_spd import MAX_ORDER, SPD_COVER, SPD_POINT, SpdPointClaim
+from exactdp.kernel.threshold_spd_json import read_spd_point, write_spd_point
 from exactdp.kinds import Verdict
 
 __all__ = ["read_threshold", "write_threshold", "threshold_question", "MAX_DEPTH", "dumps",
@@ -68,6 +76,7 @@ _PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind -> (claim
     "prop9": (("verdict", "eps"), ()),
     "kronecker-threshold": (("verdict", "eps"), ("binding", "factors")),
     "certified-cover": (("verdict", "eps"), ("fail", "t0", "pieces")),
+    SPD_COVER: (("verdict", "eps"), ("fail", "t0", "order", "nodes", "pieces")),
 }
 #: Most ranges of a certified cover read.
 MAX_PIECES = 100_000
@@ -100,10 +109,23 @@ def write_threshold(c: ThresholdClaim) -> dict[str, Any]:
     elif c.kind == "kronecker-threshold":
         evidence["binding"] = ev["binding"]
         evidence["factors"] = [write_threshold(f) for f in ev["factors"]]
-    elif c.kind == "certified-cover":
-        evidence["fail"] = write_linear(ev["fail"])
+    elif c.kind in ("certified-cover", SPD_COVER):
+        fail = ev["fail"]
+        evidence["fail"] = (write_spd_point(fail) if isinstance(fail, SpdPointClaim)
+                            else write_linear(fail))
         evidence["t0"] = write_rational(ev["t0"], "t0")
-        evidence["pieces"] = [write_enclosure(p) for p in ev["pieces"]]
+        if c.kind == SPD_COVER:
+            evidence["order"] = int(ev["order"])
+            evidence["nodes"] = [{"eps": write_rational(e, "node eps"),
+                                  "sigma": write_rational(s, "node sigma"),
+                                  "lam": write_rational(lam, "node lam")}
+                                 for e, s, lam in ev["nodes"]]
+            evidence["pieces"] = [{"lo": write_rational(a, "piece lo"),
+                                   "hi": write_rational(b, "piece hi"),
+                                   "lam": write_rational(lam, "piece lam")}
+                                  for a, b, lam in ev["pieces"]]
+        else:
+            evidence["pieces"] = [write_enclosure(p) for p in ev["pieces"]]
     elif c.kind != "prop9":
         raise InvalidArgument(f"Got kind={c.kind!r}; the threshold kinds are "
                               f"{list(THRESHOLD_KINDS)}.")
@@ -160,11 +182,34 @@ def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
         ev = {"factors": factors,
               "binding": read_int(evid["binding"], "evidence.binding", 0, len(factors) - 1)}
     elif env.kind == "certified-cover":
-        ev = {"fail": read_linear(evid["fail"], depth + 1),
+        ev = {"fail": _read_fail(evid["fail"], depth),
               "t0": read_rational(evid["t0"], "evidence.t0"),
               "pieces": tuple(read_enclosure(p, f"evidence.pieces[{k}]") for k, p in enumerate(
                   read_list(evid["pieces"], "evidence.pieces", max_length=MAX_PIECES)))}
+    elif env.kind == SPD_COVER:
+        ev = {"fail": _read_fail(evid["fail"], depth),
+              "t0": read_rational(evid["t0"], "evidence.t0"),
+              "order": read_int(evid["order"], "evidence.order", 0, MAX_ORDER),
+              "nodes": _triples(evid["nodes"], "evidence.nodes", ("eps", "sigma", "lam")),
+              "pieces": _triples(evid["pieces"], "evidence.pieces", ("lo", "hi", "lam"))}
     return ThresholdClaim(env.kind, q.metric, rhs, eps, ev)
+
+
+def _read_fail(value: Any, depth: int) -> Any:
+    """The fail side of a cover: an spd-point document or a linear-system one."""
+    if isinstance(value, dict) and value.get("kind") == SPD_POINT:
+        return read_spd_point(value)
+    return read_linear(value, depth + 1)
+
+
+def _triples(value: Any, where: str, keys: tuple[str, str, str]
+             ) -> tuple[tuple[Fraction, Fraction, Fraction], ...]:
+    out = []
+    for k, item in enumerate(read_list(value, where, max_length=MAX_PIECES)):
+        obj = read_object(item, f"{where}[{k}]", keys)
+        a, b, c = (read_rational(obj[key], f"{where}[{k}].{key}") for key in keys)
+        out.append((a, b, c))
+    return tuple(out)
 
 
 def _int_poly(value: Any, where: str) -> tuple[int, ...]:

@@ -25,12 +25,14 @@ from exactdp.kernel.linear import LINEAR_KINDS, check_linear
 from exactdp.kernel.linear_json import read_linear
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
 from exactdp.kernel.threshold_json import read_threshold
+from exactdp.kernel.threshold_spd import SPD_POINT, check_spd_point
+from exactdp.kernel.threshold_spd_json import read_spd_point
 from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structured, read_structured
 
 __all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
 
 #: The certificate kinds whose JSON documents the kernel re-checks.
-SUPPORTED_KINDS = LINEAR_KINDS + THRESHOLD_KINDS + (STRUCTURED_KIND,)
+SUPPORTED_KINDS = LINEAR_KINDS + THRESHOLD_KINDS + (STRUCTURED_KIND, SPD_POINT)
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ def verify_document(doc: Any) -> KernelVerdict:
     try:
         if kind == STRUCTURED_KIND:
             ok = check_structured(read_structured(doc))
+        elif kind == SPD_POINT:
+            ok = check_spd_point(read_spd_point(doc))
         else:
             ok = (check_threshold(read_threshold(doc)) if kind in THRESHOLD_KINDS
                   else check_linear(read_linear(doc)))

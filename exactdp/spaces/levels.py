@@ -205,9 +205,36 @@ def parse_level(eps: Any = None, t: Any = None) -> PrivacyLevel:
     eps_rat = (
         to_fraction(value, "eps") if isinstance(value, sympy.Rational) else None
     )
-    t_val: Fraction | None = None
-    if eps_rat is None:
-        t_expr = sympy.simplify(sympy.exp(-value))
-        if isinstance(t_expr, sympy.Rational):
-            t_val = to_fraction(t_expr, "t")
+    t_val = None if eps_rat is not None else _rational_t(value, eps)
     return PrivacyLevel(eps=value, t=t_val, eps_rational=eps_rat)
+
+
+def _rational_t(value: sympy.Expr, eps: Any) -> Fraction | None:
+    """t = e^-ε when it is rational (sympy's simplification finds it), else None.
+
+    sympy's ``simplify`` converts large integers to floats (OverflowError on
+    ε = ln(a/b)/√5 with 10¹⁰¹-size a, b). Then ε = c·ln x with x > 0 rational ≠ 1 and c
+    algebraic irrational still decides it: t = x^{−c} is transcendental
+    (Gelfond–Schneider); any other form raises :class:`InvalidPrivacyLevel`.
+
+    >>> big = sympy.Rational(7 * (10**101 + 11), 3 * (10**101 + 3))
+    >>> _rational_t(sympy.log(big) / sympy.sqrt(5), "…") is None
+    True
+    >>> _rational_t(sympy.log(4) / 2, "ln(4)/2")
+    Fraction(1, 2)
+    """
+    t_expr = sympy.exp(-value)
+    if not isinstance(t_expr, sympy.Rational):
+        try:
+            t_expr = sympy.simplify(t_expr)
+        except (OverflowError, RecursionError) as exc:
+            coeff, rest = value.as_independent(sympy.log, as_Add=False)
+            x = rest.args[0] if isinstance(rest, sympy.log) else None
+            if (isinstance(x, sympy.Rational) and x > 0 and x != 1 and coeff.is_algebraic
+                    and coeff.is_rational is False):
+                return None  # x^(−c): transcendental by Gelfond–Schneider
+            raise InvalidPrivacyLevel(
+                f"Got eps={str(eps)[:200]!r}: cannot decide whether t = e^-ε is rational "
+                f"({type(exc).__name__} while simplifying e^-ε). Pass t= directly when it is "
+                "rational, or a simpler closed form of ε.") from exc
+    return to_fraction(t_expr, "t") if isinstance(t_expr, sympy.Rational) else None

@@ -39,7 +39,17 @@ from exactdp.kernel.jsonio import loads
 from exactdp.kernel.linear_json import write_linear
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold
 from exactdp.kernel.threshold_json import read_threshold, write_threshold
+from exactdp.kernel.threshold_spd import (
+    SPD_COVER,
+    SPD_EPS_DISTANCE_LIMIT,
+    SPD_POINT,
+    SpdPointClaim,
+    check_spd_point,
+)
+from exactdp.kernel.threshold_spd import eps_in_range as spd_eps_in_range
+from exactdp.kernel.threshold_spd_json import read_spd_point, write_spd_point
 from exactdp.kinds import CertificateKind, Verdict, proved_by
+from exactdp.spaces.grid import use_matrix_free
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.binding import (
     REJECTED_ERRORS,
@@ -52,13 +62,11 @@ from exactdp.threshold.binding import (
     same_rhs,
 )
 from exactdp.threshold.exact_certificate import ExactThresholdCertificate, s_enclosure_of_eps
-from exactdp.threshold.exact_checks import exact_lambda_check, exact_piece_check
 from exactdp.threshold.float_bounds import rhs_float
 from exactdp.threshold.krawczyk_check import arb_mean_value_check
-from exactdp.threshold.lambda_bounds import chord_bound
 from exactdp.threshold.lemmas import lemma_holds
-from exactdp.threshold.providers import DenseProvider, GridProvider, PhiProvider, provider_for
-from exactdp.threshold.taylor import point_bounds, taylor_piece, taylor_vectors
+from exactdp.threshold.providers import GridProvider, provider_for
+from exactdp.threshold.taylor import point_bounds, taylor_piece
 
 __all__ = [
     "Prop9Certificate",
@@ -80,9 +88,6 @@ __all__ = [
 
 #: Number K of Taylor terms of the SPD cover's ranges.
 TAYLOR_ORDER = 3
-#: The SPD checks enclose e^{-ε·d} by exact rationals (about 1.44·ε·d bits): a node, piece
-#: or point with ε·max d above this is not proved (``verify()`` returns False fast).
-SPD_EPS_DISTANCE_LIMIT = 2**22
 
 
 @proved_by("prop9_ball_symmetric")
@@ -120,7 +125,7 @@ class Prop9Certificate:
     def verify(self) -> bool:
         """Recount the distance multiset of every row exactly; rhs must be constant > 0
         (the kernel's ``prop9`` check). Never raises."""
-        return _kernel_verify(self)
+        return _kernel_or_python(self)
 
     def to_json(self) -> dict[str, Any]:
         """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_json`)."""
@@ -135,29 +140,6 @@ def _rhs_of(rhs: Any, n: int) -> tuple[Fraction, ...]:
     if not all(isinstance(v, Fraction) for v in out):
         raise InvalidArgument("rhs: the right-hand side must be exact Fractions.")
     return out
-
-
-def spd_eps_in_range(metric: FiniteMetric, *eps: Fraction) -> bool:
-    """Every ε satisfies 0 ≤ ε and ε·max d ≤ :data:`SPD_EPS_DISTANCE_LIMIT` (the SPD
-    checks' exact enclosures of e^{-ε·d} stay small); False for a non-finite distance.
-
-    >>> from exactdp.spaces.metrics import line
-    >>> spd_eps_in_range(line(3), Fraction(1)), spd_eps_in_range(line(3), Fraction(10**9))
-    (True, False)
-    """
-    dmax = max((v.float_bounds()[1] for v in metric.values), default=0.0)
-    return math.isfinite(dmax) and all(isinstance(e, Fraction) and 0 <= e and e * Fraction(dmax)
-                                       <= SPD_EPS_DISTANCE_LIMIT for e in eps)
-
-
-def _kernel_verify(cert: Any) -> bool:
-    """``check_threshold(cert.threshold_claim())``; False, never an exception, when the
-    certificate is malformed."""
-    try:
-        claim = cert.threshold_claim()
-    except REJECTED_ERRORS:
-        return False
-    return check_threshold(claim)
 
 
 def _kernel_or_python(cert: Any) -> bool:
@@ -190,7 +172,28 @@ def threshold_certificate_from_json(doc: Any) -> Any:
     >>> again.to_json() == cert.to_json(), again.verify()
     (True, True)
     """
-    return _from_claim(read_threshold(loads(doc) if isinstance(doc, (str, bytes)) else doc))
+    doc = loads(doc) if isinstance(doc, (str, bytes)) else doc
+    if isinstance(doc, dict) and doc.get("kind") == SPD_POINT:
+        return _from_fail(read_spd_point(doc))
+    return _from_claim(read_threshold(doc))
+
+
+def _from_fail(fail: Any) -> Any:
+    """The certificate object of a fail-side claim (spd-point or linear-system)."""
+    if isinstance(fail, SpdPointClaim):
+        upper: Any = float(fail.upper) if Fraction(float(fail.upper)) == fail.upper else fail.upper
+        return SpdPointCertificate(fail.metric, fail.rhs, fail.eps, fail.index, fail.sigma,
+                                   fail.lam, upper)
+    return certificate_from_json(write_linear(fail))
+
+
+def _fail_claim(fail: Any) -> Any:
+    """The kernel claim of a fail side; InvalidArgument when it has no kernel form."""
+    for name in ("spd_claim", "linear_claim"):
+        make = getattr(fail, name, None)
+        if callable(make):
+            return make()
+    raise InvalidArgument("the fail certificate has no kernel form (spd_claim/linear_claim).")
 
 
 def _from_claim(c: ThresholdClaim) -> Any:
@@ -201,9 +204,11 @@ def _from_claim(c: ThresholdClaim) -> Any:
         return ExactThresholdCertificate.from_claim(c)
     ev = c.evidence
     if c.kind == "certified-cover":
-        fail = certificate_from_json(write_linear(ev["fail"]))
-        return CoverCertificate(c.metric, c.rhs, c.eps.lo, c.eps.hi, fail, ev["t0"],
-                                tuple((p.lo, p.hi) for p in ev["pieces"]))
+        return CoverCertificate(c.metric, c.rhs, c.eps.lo, c.eps.hi, _from_fail(ev["fail"]),
+                                ev["t0"], tuple((p.lo, p.hi) for p in ev["pieces"]))
+    if c.kind == SPD_COVER:
+        return SpdCoverCertificate(c.metric, c.rhs, c.eps.lo, c.eps.hi, _from_fail(ev["fail"]),
+                                   ev["t0"], ev["nodes"], ev["pieces"], ev["order"])
     return KroneckerThresholdCertificate(c.metric, rhs, tuple(_from_claim(f) for f in ev["factors"]),
                                          ev["binding"], c.eps.lo, c.eps.hi)
 
@@ -284,8 +289,8 @@ class CoverCertificate:
     * ``fail``: an engine certificate that the property fails at eps_lower;
     * ``t0``: perturbation lemma (:mod:`exactdp.threshold.lemmas`) on (0, t0];
     * ``pieces``: ε-ranges [a, b] covering [eps_upper, −ln t0]; for each, the mean-value
-      Krawczyk argument (:mod:`exactdp.threshold.krawczyk`) proves z(ε) > 0 for every ε
-      in [a, b].
+      Krawczyk argument (:mod:`exactdp.threshold.krawczyk`,
+      ``proofs/krawczyk_mean_value.py``) proves z(ε) > 0 for every ε in [a, b].
 
     ``verify()`` recomputes everything from the metric, independently of the search's
     floating-point rounding analysis: every range is re-proved in arb ball arithmetic
@@ -311,15 +316,12 @@ class CoverCertificate:
 
     def threshold_claim(self) -> ThresholdClaim:
         """This certificate as the kernel's claim (``certified-cover``); raises when malformed
-        or when the fail side has no kernel form (an SPD point certificate)."""
+        or when the fail side has no kernel form (an SPD point on a matrix-free grid)."""
         if not isinstance(self.metric, FiniteMetric):
             raise InvalidArgument(f"metric={self.metric!r} is not a FiniteMetric.")
-        linear = getattr(self.fail, "linear_claim", None)
-        if not callable(linear):
-            raise InvalidArgument("the fail certificate has no kernel form (linear_claim).")
         return ThresholdClaim("certified-cover", self.metric, _rhs_of(self.rhs, self.metric.n),
                               Enclosure(self.eps_lower, self.eps_upper),
-                              {"fail": linear(), "t0": self.t0,
+                              {"fail": _fail_claim(self.fail), "t0": self.t0,
                                "pieces": tuple(Enclosure(a, b) for a, b in self.pieces)})
 
     def to_json(self) -> dict[str, Any]:
@@ -423,12 +425,24 @@ class KroneckerThresholdCertificate:
         return bounds[self.binding][0] == self.eps_lower
 
 
+def _no_kernel_form(metric: Any) -> None:
+    """Raise InvalidArgument when the SPD route handled ``metric`` matrix-free (a large
+    Euclidean grid: lattice λ bound, float residual bound): no kernel form."""
+    if not isinstance(metric, FiniteMetric):
+        raise InvalidArgument(f"metric={metric!r} is not a FiniteMetric.")
+    if use_matrix_free(metric):
+        raise InvalidArgument(f"{metric.name}: the matrix-free grid SPD certificate has no kernel "
+                              "form yet; its verify() re-checks it in Python.")
+
+
 @dataclass(frozen=True)
 class SpdPointCertificate:
-    """z_i(eps) ≤ upper and < 0 at one point: |z − y| ≤ ‖r‖₂/λ (λ ≤ λ_min), y_i + that ≤ upper, < 0.
+    """z_i(eps) < 0 and ≤ upper: |z − y| ≤ ‖r‖₂/λ (λ ≤ λ_min), y_i + that < 0 and ≤ upper.
 
-    Dense metrics carry the Cholesky shift ``sigma`` of the λ bound, which ``verify()``
-    re-proves with exact integer arithmetic; grids recompute the lattice symbol bound.
+    Dense metrics carry the Cholesky shift ``sigma`` of the λ bound; ``verify()`` re-proves
+    everything in the kernel (``spd-point``, :mod:`exactdp.kernel.threshold_spd`: exact
+    integers, no float rounding analysis). Matrix-free grids recompute the lattice
+    symbol bound and the float residual bound in Python.
     """
 
     metric: FiniteMetric = field(repr=False)
@@ -437,7 +451,7 @@ class SpdPointCertificate:
     index: int
     sigma: Fraction
     lam: Fraction
-    upper: float  # certified upper bound of z_index(eps)
+    upper: float  # certified upper bound of z_index(eps) (a Fraction after a JSON round trip)
     holds: bool = False
     kind: ClassVar[CertificateKind] = CertificateKind.SPD_POINT
 
@@ -446,42 +460,54 @@ class SpdPointCertificate:
         """``FAILS``: the property fails at ``eps`` (z_index(eps) < 0)."""
         return Verdict.from_bool(self.holds)
 
-    def verify(self) -> bool:
-        """Re-prove the λ bound independently, then recompute the residual bound.
+    def spd_claim(self) -> SpdPointClaim:
+        """This certificate as the kernel's ``spd-point`` claim; raises InvalidArgument when
+        malformed (a "holds" verdict, a non-finite ``upper``) or matrix-free."""
+        _no_kernel_form(self.metric)
+        upper = _finite_upper(self.upper)
+        if self.holds is not False or upper is None:
+            raise InvalidArgument(f"holds={self.holds!r}, upper={self.upper!r}: an SPD point "
+                                  "certificate claims failure with a finite upper bound.")
+        return SpdPointClaim(self.metric, _rhs_of(self.rhs, self.metric.n), self.eps,
+                             self.index, upper, self.sigma, self.lam)
 
-        Dense metrics: exact integer re-checks only (no float rounding analysis). Grids
-        handled matrix-free: ``metric.grid`` must reproduce the distances
+    def to_json(self) -> dict[str, Any]:
+        """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_spd_json`)."""
+        return write_spd_point(self.spd_claim())
+
+    def verify(self) -> bool:
+        """Re-prove the λ bound and the residual bound in the kernel (``spd-point``).
+
+        Grids handled matrix-free: ``metric.grid`` must reproduce the distances
         (:func:`~exactdp.threshold.binding.grid_structure_holds`) and subnormals must be
         kept (the residual bound uses the float rounding model). Never raises.
         """
         try:
-            return self._verify()
+            claim = self.spd_claim()
+        except InvalidArgument:
+            try:
+                return self.holds is False and self._verify_grid()
+            except REJECTED_ERRORS:
+                return False
         except REJECTED_ERRORS:
             return False
+        return check_spd_point(claim)
 
-    def _verify(self) -> bool:
-        if not spd_eps_in_range(self.metric, self.eps):
+    def _verify_grid(self) -> bool:
+        if not use_matrix_free(self.metric) or not spd_eps_in_range(self.metric, self.eps):
             return False
         prov = provider_for(self.metric)
-        if self.lam <= 0 or not 0 <= self.index < self.metric.n:
+        if self.lam <= 0 or not 0 <= self.index < self.metric.n or not isinstance(prov, GridProvider):
             return False
-        if isinstance(prov, GridProvider):
-            if not float_model_holds("SpdPointCertificate.verify (grid)") \
-                    or not grid_structure_holds(self.metric):
-                return False
-            if prov.lambda_lower(self.eps, self.eps) < self.lam:
-                return False
-        elif not exact_lambda_check(self.metric, self.eps, self.sigma, self.lam):
+        if not float_model_holds("SpdPointCertificate.verify (grid)") \
+                or not grid_structure_holds(self.metric):
+            return False
+        if prov.lambda_lower(self.eps, self.eps) < self.lam:
             return False
         if (upper := _finite_upper(self.upper)) is None:
             return False
         b, brad = rhs_float(self.rhs)
-        values = list(self.metric.values)
-        if isinstance(prov, DenseProvider):
-            Y = taylor_vectors(prov, values, b, self.eps, self.eps, 0)
-            return exact_piece_check(self.metric, self.rhs, self.eps, self.eps, 0, self.lam, Y,
-                                     upper_index=self.index, upper=upper)
-        y, err = point_bounds(prov, values, b, brad, self.eps, self.lam, self.rhs)
+        y, err = point_bounds(prov, list(self.metric.values), b, brad, self.eps, self.lam, self.rhs)
         up = float(succ(y[self.index] + err))
         return up < 0 and Fraction(up) <= upper
 
@@ -499,19 +525,19 @@ class SpdCoverCertificate:
 
     * ``fail``: a certificate that the property fails at ``eps_lower``;
     * ``t0``: perturbation lemma on (0, t0] (:mod:`exactdp.threshold.lemmas`);
-    * ``nodes``: (ε, σ, λ) with λ ≤ λ_min(Φ(ε)) (dense metrics; empty on grids, where
-      the lattice symbol bound is recomputed instead);
+    * ``nodes``: (ε, σ, λ) with λ ≤ λ_min(Φ(ε)) (dense metrics; empty on matrix-free
+      grids, where the lattice symbol bound is recomputed instead);
     * ``pieces``: (a, b, λ) ε-ranges covering [eps_upper, −ln t0]; on each, λ ≤ λ_min(Φ(ε))
       (chord lemma between nodes, or the lattice bound) and the Taylor bound proves z > 0.
 
-    ``verify()`` re-proves every node and every piece **independently** with exact
-    integer arithmetic (:func:`exactdp.threshold.exact_checks.exact_lambda_check`,
-    :func:`exactdp.threshold.exact_checks.exact_piece_check`: no floating-point rounding
-    analysis, only fresh float Taylor vectors as candidates), recomputes the chord bounds
-    from the nodes, and re-checks coverage, the lemma and the fail side. On large
-    Euclidean grids (matrix-free) the pieces are re-run with the float residual bound of
-    the search and the lattice λ bound is recomputed; that part is not independent
-    arithmetic.
+    ``verify()`` re-proves everything in the kernel (``spd-taylor-cover``,
+    :mod:`exactdp.kernel.threshold_spd`): every node and piece with exact integer
+    arithmetic (no floating-point rounding analysis; fresh float Taylor vectors are only
+    candidates), the chord bounds with exact rational row sums over the distinct distance
+    counts, coverage, the lemma and the fail side. On large Euclidean grids (matrix-free)
+    the pieces are re-run in Python with the float residual bound of the search and the
+    lattice λ bound is recomputed; that part is not independent arithmetic and has no
+    JSON form yet.
     """
 
     metric: FiniteMetric = field(repr=False)
@@ -530,68 +556,43 @@ class SpdCoverCertificate:
         """``HOLDS``: the claim ε* ∈ [eps_lower, eps_upper] is certified."""
         return Verdict.HOLDS
 
-    def _piece_lambda_ok(self, prov: PhiProvider, a: Fraction, b: Fraction,
-                         lam: Fraction) -> bool:
-        if isinstance(prov, GridProvider):
-            return lam <= prov.lambda_lower(a, b)
-        # dense: the chord bound over consecutive nodes covering [a, b]
-        eps = [e for e, _, _ in self.nodes]
-        lamd = {e: lm for e, _, lm in self.nodes}
-        best = None
-        for k in range(len(eps) - 1):
-            if eps[k] < b and eps[k + 1] > a:
-                cb = chord_bound(self.metric, eps[k], eps[k + 1], lamd[eps[k]], lamd[eps[k + 1]],
-                                 exact=True)
-                best = cb if best is None else min(best, cb)
-        if best is None:
-            if a in lamd and b in lamd:
-                best = chord_bound(self.metric, a, b, lamd[a], lamd[b], exact=True)
-            else:
-                return False
-        covered = any(eps[k] <= a for k in range(len(eps))) and any(e >= b for e in eps)
-        return covered and lam <= best
+    def threshold_claim(self) -> ThresholdClaim:
+        """This certificate as the kernel's claim (``spd-taylor-cover``); raises
+        InvalidArgument when malformed, matrix-free, or its fail side has no kernel form."""
+        _no_kernel_form(self.metric)
+        return ThresholdClaim(SPD_COVER, self.metric, _rhs_of(self.rhs, self.metric.n),
+                              Enclosure(self.eps_lower, self.eps_upper),
+                              {"fail": _fail_claim(self.fail), "t0": self.t0,
+                               "order": self.order, "nodes": tuple(map(tuple, self.nodes)),
+                               "pieces": tuple(map(tuple, self.pieces))})
+
+    def to_json(self) -> dict[str, Any]:
+        """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_json`)."""
+        return write_threshold(self.threshold_claim())
 
     def verify(self) -> bool:
-        """Re-check frame, nodes and pieces (BLAS pinned to one thread, restored after).
-
-        Never raises: a malformed certificate is rejected.
-        """
-        try:
-            with threadpool_limits(limits=1, user_api="blas"):
-                return self._verify()
-        except REJECTED_ERRORS:
-            return False
+        """Re-check frame, nodes and pieces in the kernel (BLAS pinned to one thread,
+        restored after); matrix-free grids in Python (:meth:`_verify`). Never raises."""
+        with threadpool_limits(limits=1, user_api="blas"):
+            return _kernel_or_python(self)
 
     def _verify(self) -> bool:
-        if self.order < 0 or not cover_frame_holds(
+        """The matrix-free grid check (anything else without a kernel form is rejected)."""
+        if not use_matrix_free(self.metric) or self.order < 0 or not cover_frame_holds(
                 self.metric, self.rhs, self.eps_lower, self.eps_upper, self.fail, self.t0,
                 [(a, b) for a, b, _ in self.pieces]):
             return False
-        if not spd_eps_in_range(self.metric, *(e for e, _, _ in self.nodes),
-                                *(x for a, b, _ in self.pieces for x in (a, b))):
+        if not spd_eps_in_range(self.metric, *(x for a, b, _ in self.pieces for x in (a, b))):
             return False
         prov = provider_for(self.metric)
-        if isinstance(prov, GridProvider):
-            if not float_model_holds("SpdCoverCertificate.verify (grid)") \
-                    or not grid_structure_holds(self.metric):
-                return False
-        if isinstance(prov, DenseProvider):
-            eps_sorted = [e for e, _, _ in self.nodes]
-            if eps_sorted != sorted(eps_sorted):
-                return False
-            for e, sigma, lam in self.nodes:
-                if not exact_lambda_check(self.metric, e, sigma, lam):
-                    return False
+        if not isinstance(prov, GridProvider) or not float_model_holds(
+                "SpdCoverCertificate.verify (grid)") or not grid_structure_holds(self.metric):
+            return False
         bvec, brad = rhs_float(self.rhs)
         values = list(self.metric.values)
         for a, bb, lam in self.pieces:
-            if lam <= 0 or not self._piece_lambda_ok(prov, a, bb, lam):
+            if lam <= 0 or not lam <= prov.lambda_lower(a, bb):
                 return False
-            if isinstance(prov, DenseProvider):
-                Y = taylor_vectors(prov, values, bvec, a, bb, self.order)
-                if not exact_piece_check(self.metric, self.rhs, a, bb, self.order, lam, Y):
-                    return False
-                continue
             res, _ = taylor_piece(prov, values, bvec, brad, a, bb, self.order, lam, rhs=self.rhs)
             if not res.ok:
                 return False

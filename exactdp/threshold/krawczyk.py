@@ -17,6 +17,7 @@ with r0 = b − Φ0x, r1 = Φ0u + Φ1x; Krawczyk with any R: e = Rρ + (I − R�
 G ≥ |I − RΦ0| + |h||R||Φ1| + h²|R|P2 and β = ‖G‖∞ < 1, ‖e‖ ≤ ‖|R||ρ|‖/(1 − β) =: δ and
 |e| ≤ |R||ρ| + G·1·δ. Hence z(ε) ≥ x − (w/2)|u| − |e| componentwise on the whole range.
 The first-order term h·u carries no |R|-inflation, so ranges can be wide.
+Each step is checked in ``proofs/krawczyk_mean_value.py``.
 
 Examples
 --------
@@ -54,7 +55,8 @@ def _enclose_values(vals: list[Any]) -> tuple[np.ndarray, np.ndarray]:
 
 def mean_value_piece(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction,
                      b: Fraction, R: np.ndarray | None) -> tuple[bool, np.ndarray | None]:
-    """Certify z(ε) > 0 for all ε in [a, b] by the mean-value argument (module docstring).
+    """Certify z(ε) > 0 for all ε in [a, b] by the mean-value argument (module docstring,
+    ``proofs/krawczyk_mean_value.py``).
 
     ``R`` is an approximate inverse to reuse (None: a fresh one); returns (proved, R).
     """

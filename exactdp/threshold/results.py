@@ -24,11 +24,13 @@ from exactdp.algebra.algebraic import S_SYMBOL, AlgebraicNumber, log_enclosure
 from exactdp.algebra.symbolic import RationalSolution
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
-from exactdp.errors import REJECTED_ERRORS, ExactnessRequired
+from exactdp.errors import REJECTED_ERRORS, CertificateInvalid, ExactnessRequired, InvalidArgument
+from exactdp.kernel.jsonio import loads
 from exactdp.kinds import Verdict
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import same_distances
-from exactdp.threshold.binding import certificate_question, same_rhs
+from exactdp.threshold.binding import certificate_bounds, certificate_question, same_rhs
+from exactdp.threshold.certificates import threshold_certificate_from_json
 
 __all__ = [
     "DEFAULT_TOL",
@@ -423,6 +425,58 @@ class ThresholdResult:
         return txt
 
     def to_json(self) -> dict[str, Any]:
+        """The result as its certificate's JSON document (the whole question, the claim
+        ε* ∈ [eps_lower, eps_upper] and the evidence; ``exactdp verify`` re-checks it).
+
+        Refuses (:class:`~exactdp.errors.CertificateInvalid`) a result whose enclosure,
+        question or s* is not its certificate's; the certificate itself is re-checked on
+        reading (:meth:`from_json`). Raises InvalidArgument for a certificate without a
+        JSON form (a matrix-free grid's SPD cover). The run summary (method, timings) is
+        :meth:`summary`.
+
+        >>> from exactdp.threshold import epsilon_threshold
+        >>> from exactdp.spaces.metrics import sum_query
+        >>> r = epsilon_threshold(sum_query(3, 3), method="certified")
+        >>> again = ThresholdResult.from_json(r.to_json())
+        >>> again.eps_enclosure == r.eps_enclosure, again.verified, again.to_json() == r.to_json()
+        (True, True, True)
+        """
+        if not self._bound_to_certificate():
+            raise CertificateInvalid("this result is not its certificate's claim; recompute "
+                                     "it before writing it out.")
+        return self.certificate.to_json()  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_json(cls, doc: Any) -> ThresholdResult:
+        """Read a result back from a threshold certificate document (parsed or text); the
+        kernel re-checks it, so a tampered document raises
+        :class:`~exactdp.errors.CertificateInvalid` (a malformed one InvalidArgument). The
+        structured (Toeplitz) kind is read by
+        ``exactdp.threshold.structured.StructuredThresholdCertificate.from_json``."""
+        doc = loads(doc) if isinstance(doc, (str, bytes)) else doc
+        kind = doc.get("kind") if isinstance(doc, dict) else None
+        cert = threshold_certificate_from_json(doc)
+        if not hasattr(cert, "eps_upper") and not hasattr(cert, "claimed_bounds"):
+            raise InvalidArgument(f"kind {kind!r} is a point certificate, not a threshold; "
+                                  "read it with threshold_certificate_from_json.")
+        asked = certificate_question(cert)
+        if asked is None:
+            raise InvalidArgument(f"kind {kind!r}: the certificate states no question.")
+        metric, rhs = asked
+        rhs_opt = None if rhs is None or all(v == 1 for v in rhs) else tuple(rhs)
+        lo, hi = certificate_bounds(cert) or (cert.eps_lower, cert.eps_upper)
+        exact = _certified_s_star(cert)
+        result = cls(metric.name, rhs_opt, lo, hi, cert, exact,
+                     metric.q, f"{_ROUTES.get(str(kind), str(kind))} (read from JSON)", 0.0, (),
+                     property_name(rhs_opt), None, metric=metric)
+        if not result.verify():
+            raise CertificateInvalid("the document's claim does not re-check (exactdp verify "
+                                     "rejects it).")
+        return result
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready summary of the run (route, timings, enclosure as rational strings);
+        not a certificate (see :meth:`to_json`)."""
         return {
             "metric": self.metric_name,
             "question": self.question,
@@ -437,6 +491,11 @@ class ThresholdResult:
             "monotone": None if self.eps_set is None else self.eps_set.monotone,
             "verified": self.verified,
         }
+
+
+#: The route named by a certificate kind (``ThresholdResult.method`` of a result read back).
+_ROUTES = {"exact": "exact", "prop9": "prop9", "certified-cover": "certified",
+           "spd-taylor-cover": "certified", "kronecker-threshold": "kronecker"}
 
 
 def _certified_s_star(cert: Any) -> AlgebraicNumber | None:

@@ -12,8 +12,8 @@ terms), once a lower bound λ of λ_min(Φ(ε)) on the range is known:
 * the λ bounds (:mod:`exactdp.threshold.providers`): dense metrics by shifted Cholesky
   nodes and the chord lemma (:mod:`exactdp.threshold.lambda_bounds`), Euclidean grids by
   the size-free lattice symbol bound (:mod:`exactdp.algebra.lattice_spectrum`);
-* the certificate (:class:`~exactdp.threshold.certificates.SpdCoverCertificate`) re-proves
-  nodes and pieces with exact integer arithmetic (:mod:`exactdp.threshold.exact_checks`).
+* the certificate (:class:`~exactdp.threshold.certificates.SpdCoverCertificate`) is
+  re-proved by the kernel with exact integer arithmetic (:mod:`exactdp.kernel.threshold_spd`).
 
 A range near ε* is 10⁻⁹ wide, ranges far from it 0.5 wide, and about a dozen reach from
 ``eps_upper`` to the lemma's region. When Φ is not provably SPD at eps_upper,

@@ -221,7 +221,7 @@ def test_threshold_result_verified_flag():
     assert r.verified is False
     assert r.verify() and r.verified is True
     r2 = epsilon_threshold(sum_query(3, 3), method="certified", verify=True)
-    assert r2.verified is True and r2.to_json()["verified"] is True
+    assert r2.verified is True and r2.summary()["verified"] is True
     # a result whose enclosure differs from its certificate's claim does not verify
     assert not dataclasses.replace(r, eps_upper=r.eps_lower, verified=False).verify()
     with pytest.raises(InvalidArgument):

@@ -1,0 +1,361 @@
+"""The kernel's checks of the SPD certificates of the certified threshold route (dense Φ).
+
+Φ(ε) = (e^{-ε·d(i, j)}) is re-derived from the question's exact distances; nothing is
+taken from the search (``exactdp.threshold``). Floats appear only as *candidates* (a
+Cholesky factor, Taylor vectors from float solves): every bound is then proved with arb
+enclosures of the entries, rounded outward to integers, and exact integer arithmetic
+(``fmpz_mat``) — no floating-point rounding analysis, so no subnormal hypothesis. The
+mathematics is checked step by step in ``proofs/spd_cover_bounds.py``.
+
+================  =========================================================================
+kind              what is checked
+================  =========================================================================
+spd-point         "fails at ε": λ ≤ λ_min(Φ(ε)) with λ > 0 by a shifted congruence
+                  (:func:`lambda_ok`: A − σI = LLᵀ − E, λ_min ≥ σ − ‖E‖∞ − n·r), so Φ is
+                  nonsingular; a Taylor vector y of order 0 with the exact residual bound
+                  gives z_i ≤ y_i + ‖r̄‖₂/λ < 0 and ≤ ``upper`` for the stated index i
+spd-taylor-cover  0 < lo < hi; **fails at lo**: the ``fail`` claim (a linear-system claim
+                  or an spd-point) is about the same distances, b and ε = lo and re-checks;
+                  **holds on [hi, ∞)**: the perturbation lemma at t0 and ranges covering
+                  [hi, −ln t0] (:func:`~exactdp.kernel.threshold_cover.cover_frame_ok`);
+                  every node (ε, σ, λ) by :func:`lambda_ok`; every range (a, b, λ): λ ≤ the
+                  chord bound min(λ_k, λ_k+1) − (w²/8)·max_i Σ_l d²e^{−ε_k d} (exact
+                  rational row sums over the distinct distance counts) of each node pair
+                  overlapping it, and the Taylor bound of order K (:func:`piece_ok`)
+================  =========================================================================
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import line
+>>> lambda_ok(line(4), Fraction(1), Fraction(1, 4), Fraction(1, 8))
+True
+>>> lambda_ok(line(4), Fraction(1), Fraction(1, 4), Fraction(1))  # λ_min(Φ) < 1
+False
+>>> piece_ok(line(4), (Fraction(1),) * 4, Fraction(1), Fraction(11, 10), 3, Fraction(1, 8))
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from flint import arb, fmpq_mat, fmpz_mat
+
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
+from exactdp.errors import REJECTED_ERRORS
+from exactdp.kernel.linear import LinearClaim, check_linear
+from exactdp.kernel.threshold_cover import cover_frame_ok
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.claims import same_distances
+
+__all__ = ["SPD_POINT", "SPD_COVER", "SpdPointClaim", "check_spd_point", "check_spd_cover",
+           "lambda_ok", "piece_ok", "chord_ok", "hist_product", "eps_in_range", "fail_side_ok",
+           "SPD_EPS_DISTANCE_LIMIT", "MAX_ORDER"]
+
+SPD_POINT = "spd-point"
+SPD_COVER = "spd-taylor-cover"
+#: e^{-ε·d} is enclosed by exact rationals (about 1.44·ε·d bits): a node, range or point
+#: with ε·max d above this is not proved (the check returns False fast).
+SPD_EPS_DISTANCE_LIMIT = 2**22
+#: Highest Taylor order K accepted.
+MAX_ORDER = 8
+_BITS = 60   # Cholesky candidates on the grid 2^-60, entries at scale 2^-120
+_SY = 58     # Taylor vectors on the grid 2^-58
+_ST = 110    # Taylor tables enclosed by integers at scale 2^-110
+_LIMB = 30   # histogram limbs: n·2^30 < 2^53 keeps every float partial sum exact
+
+
+@dataclass(frozen=True)
+class SpdPointClaim:
+    """"Φ(eps)x = rhs has no solution x ≥ 0": z_index(eps) < 0 and ≤ upper, with λ ≤ λ_min(Φ(eps))
+    proved through the shift ``sigma`` (module table)."""
+
+    metric: FiniteMetric
+    rhs: tuple[Fraction, ...]
+    eps: Fraction
+    index: int
+    upper: Fraction
+    sigma: Fraction
+    lam: Fraction
+
+
+def _is_q(*xs: Any) -> bool:
+    return all(isinstance(x, Fraction) for x in xs)
+
+
+def eps_in_range(metric: FiniteMetric, *eps: Any) -> bool:
+    """Every ε is a Fraction with 0 < ε and ε·max d ≤ :data:`SPD_EPS_DISTANCE_LIMIT`
+    (max d bounded above exactly: c·(⌊√r⌋ + 1))."""
+    dmax = max((v.coef * (math.isqrt(v.radicand) + 1) for v in metric.values), default=0)
+    return all(isinstance(e, Fraction) and 0 < e and e * dmax <= SPD_EPS_DISTANCE_LIMIT
+               for e in eps)
+
+
+def _codes(metric: FiniteMetric) -> tuple[np.ndarray, fmpz_mat]:
+    """(i·k + index[i, l] for every pair, the n×k matrix of distance counts per row)."""
+    n, k = metric.n, len(metric.values)
+    codes = (np.arange(n, dtype=np.int64)[:, None] * k + np.asarray(metric.index)).ravel()
+    return codes, fmpz_mat(n, k, np.bincount(codes, minlength=n * k).tolist())
+
+
+def lambda_ok(metric: FiniteMetric, eps: Fraction, sigma: Fraction, lam: Fraction) -> bool:
+    """λ_min(Φ(eps)) ≥ lam, proved with integers: each e^{-eps·d} is A_k·2^-120 within an
+    exact r_k (arb, outward); a float Cholesky factor of A − σI rounded to L·2^-60 is a
+    candidate only: A − σI = LLᵀ − E ⪰ −E, so λ_min(Φ) ≥ σ − ‖E‖∞ − n·max r_k."""
+    n = metric.n
+    if not _is_q(eps, sigma, lam) or sigma.denominator > 2**_BITS or n < 1:
+        return False
+    scale = 1 << (2 * _BITS)
+    ints: list[int] = []
+    rmax = Fraction(0)
+    with workprec(2 * _BITS + 64):
+        e = arb(to_fmpq(eps))
+        for v in metric.values:
+            lo, hi = arb_to_fraction_interval((-e * v.ball()).exp())
+            a_k = round((lo + hi) / 2 * scale)
+            ints.append(a_k)
+            rmax = max(rmax, hi - Fraction(a_k, scale), Fraction(a_k, scale) - lo)
+    idx = np.asarray(metric.index)
+    A = np.ldexp(np.array(ints, dtype=np.float64), -2 * _BITS)[idx]
+    A[np.diag_indices(n)] -= float(sigma)
+    L = np.linalg.cholesky(A)  # LinAlgError (a ValueError) when not positive definite
+    if not np.all(np.isfinite(L)):
+        return False
+    Lm = fmpz_mat(n, n, [int(x) for x in np.rint(L * 2.0**_BITS).ravel()])
+    Ai = [ints[int(k)] for k in idx.ravel()]
+    shift = int(sigma * scale)  # exact: σ has denominator ≤ 2^_BITS
+    for i in range(n):
+        Ai[i * n + i] -= shift
+    ent = [abs(int(x)) for x in (Lm * Lm.transpose() - fmpz_mat(n, n, Ai)).entries()]
+    worst = max(sum(ent[i * n:(i + 1) * n]) for i in range(n))
+    return sigma - Fraction(worst, scale) - n * rmax >= lam
+
+
+def hist_product(codes: np.ndarray, n: int, k: int, v: list[int], counts: fmpz_mat,
+                 table: fmpz_mat) -> fmpz_mat:
+    """H·table exactly, H[i, d] = Σ_{l : index[i, l] = d} v[l] (integers v of any size):
+    v + off ≥ 0 cut into 30-bit limbs, each limb's histogram an exact float bincount
+    (partial sums < n·2^30 < 2^53), recombined over the integers, off·counts·table removed."""
+    off = max(0, -min(v))
+    vp = [x + off for x in v]
+    out = fmpz_mat(n, table.ncols())
+    shift, mask = 0, (1 << _LIMB) - 1
+    while max(vp) >> shift:
+        limb = np.array([(x >> shift) & mask for x in vp], dtype=np.float64)
+        h = np.bincount(codes, weights=np.tile(limb, n), minlength=n * k)
+        out += (fmpz_mat(n, k, h.astype(np.int64).tolist()) * table) * (1 << shift)
+        shift += _LIMB
+    if off:
+        out -= (counts * table) * off
+    return out
+
+
+def _tables(metric: FiniteMetric, c: Fraction, a: Fraction, K: int
+            ) -> tuple[fmpz_mat, list[int], fmpz_mat]:
+    """Integer lower ends (scale 2^_ST) of Φ_j = (−d)^j e^{−cd}/j! (k × (K+1)), their widths
+    per j, and upper ends of the remainder d^{K+1}e^{−ad}/(K+1)! (k × 1)."""
+    S = 1 << _ST
+    fact = [math.factorial(j) for j in range(K + 2)]
+    lo_t: list[list[int]] = []
+    rad = [0] * (K + 1)
+    rem: list[int] = []
+    with workprec(192):
+        ca, aa = arb(to_fmpq(c)), arb(to_fmpq(a))
+        for v in metric.values:
+            d = v.ball()
+            e, p, row = (-ca * d).exp(), arb(1), []
+            for j in range(K + 1):
+                lo, hi = arb_to_fraction_interval(p * e / fact[j])
+                row.append(math.floor(lo * S))
+                rad[j] = max(rad[j], math.ceil(hi * S) - row[-1])
+                p = p * (-d)
+            lo_t.append(row)
+            rem.append(math.ceil(arb_to_fraction_interval(abs(p) * (-aa * d).exp()
+                                                          / fact[K + 1])[1] * S))
+    k = len(lo_t)
+    return fmpz_mat(k, K + 1, [x for r in lo_t for x in r]), rad, fmpz_mat(k, 1, rem)
+
+
+def _candidates(metric: FiniteMetric, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int,
+                codes: np.ndarray, counts: fmpz_mat) -> list[list[int]] | None:
+    """Taylor vectors y_0..y_K on the grid 2^-_SY (float solves: candidates only); y_0 is
+    refined once by its residual computed exactly on the integer table (None: non-finite)."""
+    n, k = metric.n, len(metric.values)
+    idx = np.asarray(metric.index)
+    tab = np.array([[float(Fraction(int(mids[d, j]), 1 << _ST)) for d in range(k)]
+                    for j in range(K + 1)])
+    M = [tab[j][idx] for j in range(K + 1)]
+    b = np.array([float(x) for x in rhs])
+    inv = np.linalg.inv(M[0])  # one O(n³) step; then every solve is a product
+    y0 = inv @ b
+    y_int = [int(x) for x in np.rint(np.ldexp(y0, _SY))]
+    prod = hist_product(codes, n, k, y_int, counts, fmpz_mat(k, 1, [mids[d, 0] for d in range(k)]))
+    sh = _ST + _SY
+    r = np.array([float(Fraction(bi) - Fraction(int(prod[i, 0]), 1 << sh)) for i, bi in enumerate(rhs)])
+    ys = [np.ldexp(np.array(y_int, dtype=np.float64), -_SY) + inv @ r]
+    for kk in range(1, K + 1):
+        ys.append(-(inv @ sum(M[j] @ ys[kk - j] for j in range(1, kk + 1))))
+    if not all(np.all(np.isfinite(y)) for y in ys):
+        return None
+    return [[int(v) for v in np.rint(np.ldexp(y, _SY))] for y in ys]
+
+
+def piece_ok(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction, K: int,
+             lam: Fraction, upper_index: int | None = None, upper: Fraction | None = None,
+             Y: np.ndarray | None = None) -> bool:
+    """z(ε) > 0 for every ε in [a, b], given λ ≤ λ_min(Φ(ε)) there (Taylor bound of order K).
+
+    With h = ε − c, c = (a + b)/2, ω = (b − a)/2 and y(h) = Σ h^k y_k:
+    |b − Φ(ε)y(h)| ≤ r̄ := Σ_m ω^m|ρ_m| + ω^{K+1}P·Σ_k ω^k|y_k| (ρ_m the Taylor residuals,
+    P ≥ d^{K+1}e^{−ad}/(K+1)! entrywise), and ‖z − y(h)‖∞ ≤ ‖r̄‖₂/λ; so min_i of
+    y_0 − ω|y_1| − Σ_{k≥2} ω^k(|y_k| odd k, max(0, −y_k) even k) > ‖r̄‖₂/λ proves z > 0.
+    Every Φ_j·y_k is exact (:func:`hist_product` on integer tables), the table widths
+    add max width·‖y_k‖₁, and the comparison is exact (squares of integers).
+
+    With ``upper_index = i`` (a point: K = 0, a = b) it decides instead
+    y_i + ‖r̄‖₂/λ < 0 and (with ``upper``) ≤ ``upper``, i.e. z_i(a) < 0 and z_i(a) ≤ upper.
+    ``Y`` (n × (K+1) floats) replaces the kernel's own candidates (any Y is sound: a bad
+    one makes r̄ large).
+    """
+    n = metric.n
+    if (not _is_q(a, b, lam) or lam <= 0 or isinstance(K, bool) or not isinstance(K, int)
+            or not 0 <= K <= MAX_ORDER or b < a or len(rhs) != n or n < 1):
+        return False
+    k = len(metric.values)
+    codes, counts = _codes(metric)
+    c, omega = (a + b) / 2, (b - a) / 2
+    mids, radmax, rems = _tables(metric, c, a, K)
+    yint = (_candidates(metric, rhs, mids, K, codes, counts) if Y is None else
+            [[int(v) for v in np.rint(np.ldexp(Y[:, j], _SY))] for j in range(K + 1)])
+    if yint is None:
+        return False
+    om = [omega**m for m in range(K + 1)]
+    ysum = [math.ceil(sum(om[kk] * abs(yint[kk][i]) for kk in range(K + 1))) for i in range(n)]
+    signed = []  # signed[kk][j][i] = (M_j y_kk)_i at scale 2^(ST+SY)
+    for kk in range(K + 1):
+        P = hist_product(codes, n, k, yint[kk], counts, mids)
+        signed.append([[int(P[i, j]) for i in range(n)] for j in range(K + 1)])
+    Pr = hist_product(codes, n, k, ysum, counts, rems)
+    l1 = [sum(abs(x) for x in y) for y in yint]
+    # in integers: r̄_i = T_i / zden with ω = op/oq
+    op, oq = omega.numerator, omega.denominator
+    B = math.lcm(*(x.denominator for x in rhs))
+    bint = [x.numerator * (B // x.denominator) << (_ST + _SY) for x in rhs]
+    zm = [op**m * oq ** (2 * K + 2 - m) for m in range(2 * K + 3)]
+    pairs = [[(j, m - j) for j in range(K + 1) if 0 <= m - j <= K] for m in range(2 * K + 1)]
+    rad_m = [sum(radmax[j] * l1[kk] for j, kk in pm) for pm in pairs]
+    sum_r2 = 0
+    for i in range(n):
+        T = zm[K + 1] * int(Pr[i, 0]) * B
+        for m in range(2 * K + 1):
+            sgn = sum(signed[kk][j][i] for j, kk in pairs[m])
+            T += zm[m] * ((abs(bint[i] - sgn * B) if m == 0 else abs(sgn) * B) + rad_m[m] * B)
+        sum_r2 += T * T
+    zden = B * oq ** (2 * K + 2) << (_ST + _SY)
+    ln, ld = lam.numerator, lam.denominator
+    if upper_index is not None:  # y_i + ‖r̄‖₂/λ < 0: (−y_i)² λ² > ‖r̄‖₂², −y_i > 0
+        yi = Fraction(yint[0][upper_index], 1 << _SY)
+        if K != 0 or a != b or not (-yi > 0 and yi * yi * zden * zden * ln * ln > sum_r2 * ld * ld):
+            return False
+        if upper is None:
+            return True
+        g = upper - yi  # y_i + ‖r̄‖₂/λ ≤ upper: g ≥ 0, g² λ² ≥ ‖r̄‖₂²
+        return isinstance(upper, Fraction) and g >= 0 and g * g * zden * zden * ln * ln >= sum_r2 * ld * ld
+    low = []
+    for i in range(n):
+        L = yint[0][i] * oq**K - (op * oq ** (K - 1) * abs(yint[1][i]) if K >= 1 else 0)
+        for kk in range(2, K + 1):
+            yk = yint[kk][i]
+            L -= op**kk * oq ** (K - kk) * (abs(yk) if kk % 2 else max(0, -yk))
+        low.append(L)
+    lmin = min(low)
+    # (lmin / (2^SY oq^K))² > Σ T² / (zden² λ²)
+    return bool(lmin > 0 and lmin * lmin * zden * zden * ln * ln > sum_r2 * ((oq**K) << _SY) ** 2 * ld * ld)
+
+
+def chord_ok(metric: FiniteMetric, nodes: list[tuple[Fraction, Fraction]], a: Fraction,
+             b: Fraction, lam: Fraction) -> bool:
+    """λ ≤ λ_min(Φ(ε)) on [a, b] by the chord lemma: nodes (ε_k, λ_k) (strictly increasing,
+    each λ_k proved) reach from ≤ a to ≥ b, and for every consecutive pair overlapping
+    [a, b], λ ≤ min(λ_k, λ_k+1) − ((ε_k+1 − ε_k)²/8)·max_i Σ_l d²e^{−ε_k d} (exact
+    rational row sums: integer distance counts × rational upper bounds)."""
+    eps = [e for e, _ in nodes]
+    if not eps or eps[0] > a or eps[-1] < b:
+        return False
+    _, counts = _codes(metric)
+    for (e0, l0), (e1, l1) in zip(nodes, nodes[1:]):
+        if not (e0 < b and e1 > a):
+            continue
+        with workprec(96):
+            ea = arb(to_fmpq(e0))
+            ups = fmpq_mat(len(metric.values), 1, [
+                to_fmpq(arb_to_fraction_interval(v.ball() * v.ball() * (-ea * v.ball()).exp())[1])
+                for v in metric.values])
+        rows = fmpq_mat(counts) * ups
+        s2 = max(fmpq_to_fraction(rows[i, 0]) for i in range(metric.n))
+        if not lam <= min(l0, l1) - (e1 - e0) ** 2 / 8 * s2:
+            return False
+    return True
+
+
+def check_spd_point(c: Any) -> bool:
+    """The ``spd-point`` check (module table); never raises."""
+    try:
+        if (not isinstance(c, SpdPointClaim) or not isinstance(c.metric, FiniteMetric)
+                or not _is_q(c.eps, c.upper, c.sigma, c.lam, *c.rhs) or len(c.rhs) != c.metric.n
+                or isinstance(c.index, bool) or not isinstance(c.index, int)
+                or not 0 <= c.index < c.metric.n or not c.lam > 0
+                or not eps_in_range(c.metric, c.eps)):
+            return False
+        return (lambda_ok(c.metric, c.eps, c.sigma, c.lam)
+                and piece_ok(c.metric, c.rhs, c.eps, c.eps, 0, c.lam, c.index, c.upper))
+    except REJECTED_ERRORS + (np.linalg.LinAlgError,):
+        return False
+
+
+def fail_side_ok(fail: Any, metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fraction) -> bool:
+    """The fail side is about these distances, this b and ε = eps, says "fails" and re-checks."""
+    if isinstance(fail, SpdPointClaim):
+        return (same_distances(fail.metric, metric) and tuple(fail.rhs) == rhs
+                and fail.eps == eps and check_spd_point(fail))
+    return (isinstance(fail, LinearClaim) and not fail.holds
+            and same_distances(fail.metric, metric) and tuple(fail.rhs) == rhs
+            and fail.level.eps_rational == eps and check_linear(fail))
+
+
+def check_spd_cover(c: Any) -> bool:
+    """The ``spd-taylor-cover`` check of a threshold claim (module table); never raises.
+
+    ``c.evidence``: ``fail`` (LinearClaim or SpdPointClaim), ``t0`` (Fraction), ``order``
+    (K), ``nodes`` (tuple of (ε, σ, λ)), ``pieces`` (tuple of (a, b, λ))."""
+    try:
+        m, rhs, ev = c.metric, c.rhs, c.evidence
+        lo, hi = c.eps.lo, c.eps.hi
+        if not isinstance(ev, Mapping) or not isinstance(m, FiniteMetric) or not 0 < lo < hi:
+            return False
+        t0, K, nodes, pieces = ev["t0"], ev["order"], ev["nodes"], ev["pieces"]
+        if (not isinstance(t0, Fraction) or not isinstance(nodes, tuple)
+                or isinstance(K, bool) or not isinstance(K, int) or not 0 <= K <= MAX_ORDER
+                or not isinstance(pieces, tuple)  # no pieces: the lemma covers [hi, ∞)
+                or not all(len(x) == 3 and _is_q(*x) for x in nodes + pieces)):
+            return False
+        if not eps_in_range(m, *(e for e, _, _ in nodes), *(x for p in pieces for x in p[:2])):
+            return False
+        if any(e0 >= e1 for (e0, _, _), (e1, _, _) in zip(nodes, nodes[1:])):
+            return False
+        if not (fail_side_ok(ev["fail"], m, rhs, lo)
+                and cover_frame_ok(m, rhs, hi, t0, tuple((a, b) for a, b, _ in pieces))):
+            return False
+        if not all(lambda_ok(m, e, s, lam) for e, s, lam in nodes):
+            return False
+        node_lams = [(e, lam) for e, _, lam in nodes]
+        return all(lam > 0 and chord_ok(m, node_lams, a, b, lam)
+                   and piece_ok(m, rhs, a, b, K, lam) for a, b, lam in pieces)
+    except REJECTED_ERRORS + (np.linalg.LinAlgError,):
+        return False
