@@ -142,7 +142,8 @@ PYTEST_TARGETS = [*sorted(str(p) for p in (ROOT / "tests" / "kernel").glob("test
                   str(ROOT / "tests" / "kernel" / "test_kernel_linear.py"),
                   str(ROOT / "tests" / "kernel" / "test_kernel_threshold.py"),
                   str(ROOT / "tests" / "kernel" / "test_kernel_jsonio.py"),
-                  str(ROOT / "tests" / "kernel" / "test_kernel_question.py")]
+                  str(ROOT / "tests" / "kernel" / "test_kernel_question.py"),
+                  str(ROOT / "tests" / "kernel" / "test_spd_json_kernel.py")]
 
 
 def _functions(ns: dict[str, Any], module_name: str) -> dict[str, types.FunctionType]:
