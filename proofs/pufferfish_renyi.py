@@ -15,6 +15,8 @@ on integer data), α ≥ 2 an integer, D_α(F ‖ G) = ln ∫ f^α g^{1−α} / 
      the integrand (L e^{−t} + R e^t)^α/(L' e^{−t} + R' e^t)^{α−1} is meromorphic in t (the
      denominator vanishes only where e^{2t} = −L'/R' < 0, i.e. off the real axis), so arb's
      certified integration applies; and D_α = ln(I/(2θ))/(α − 1) with the density g/(2θ);
+     reflecting a piece, t → W − t (W = its width/θ), keeps this form with (L, R) replaced by
+     (R e^W, L e^{−W}) and the same integral;
  (4) [discrete] with h(y) = Σ_d P(d) a^{|y − d|} and c = (1 − a)/(1 + a):
      Σ_{y∈Z} (c h_P)^α (c h_Q)^{1−α} = c [Σ_{y=s_0}^{s_m} h_P^α h_Q^{1−α}
      + (h_P(s_0)^α h_Q(s_0)^{1−α} + h_P(s_m)^α h_Q(s_m)^{1−α}) · a/(1 − a)], a rational at
@@ -67,6 +69,11 @@ yk = d1 + th * tt  # between 1 and 3 when θ t < 2
 gk = (w1 * sp.exp(-(yk - d1) / th) + (1 - w1) * sp.exp(-(d2 - yk) / th))
 L, R = w1, (1 - w1) * sp.exp(-(d2 - d1) / th)
 check("(3) g = L e^{−t} + R e^{t} on a piece", sp.simplify(gk - (L * sp.exp(-tt) + R * sp.exp(tt))) == 0)
+# (3) reflection t → W − t (used when the integrand falls steeply): same form, (L, R) → (R e^W, L e^−W)
+W, Ls, Rs = sp.symbols("W L R", positive=True)
+check("(3) L e^{−(W−t)} + R e^{W−t} = (R e^W) e^{−t} + (L e^{−W}) e^{t}",
+      sp.simplify(Ls * sp.exp(-(W - tt)) + Rs * sp.exp(W - tt)
+                  - (Rs * sp.exp(W) * sp.exp(-tt) + Ls * sp.exp(-W) * sp.exp(tt))) == 0)
 # (4) the geometric pmf sums to 1 and the tail sum is a/(1 − a)
 a = sp.Symbol("a", positive=True)
 j = sp.Symbol("j", integer=True, positive=True)

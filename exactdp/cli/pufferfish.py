@@ -340,10 +340,13 @@ def _class_pair(args: argparse.Namespace) -> HandlerResult:
     if args.json:
         print(json.dumps({"a": args.a, "b": args.b, "eps": str(r.eps), "theta_lo": str(r.lo),
                           "theta_hi": str(r.hi), "worst_total_at_lo": r.worst_j_lo,
-                          "verified": ok}, indent=2))
+                          "zero_noise": r.zero_noise, "verified": ok}, indent=2))
     else:
         print(f"class A = {args.a} replaced by class B = {args.b}   ε = {r.eps}")
-        print(f"certified: {r.lo} < θ* ≤ {r.hi}  (≈ {r.float():.12g})")
+        if r.zero_noise:
+            print("certified: θ* = 0 (no noise needed: max_j |ln m_A(j)/m_B(j)| ≤ ε)")
+        else:
+            print(f"certified: {r.lo} < θ* ≤ {r.hi}  (≈ {r.float():.12g})")
         print(f"verified independently: {ok}")
     return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
 

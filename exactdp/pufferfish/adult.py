@@ -36,7 +36,7 @@ import sympy
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import InvalidArgument
+from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.progress import Progress, report
 from exactdp.pufferfish.calibration import (
     ConservativeScale,
@@ -222,7 +222,8 @@ def adult_rows(
             # row's time); every other conservative scale and every exact scale is re-verified
             if not (exact.verify() and (isinstance(cons, ClassPairConservative)
                                         or cons.verify())):
-                raise InvalidArgument(f"internal: the {scenario} row {label} did not verify")
+                raise CertificateInvalid(f"the {scenario} row {label} did not verify (a bug: "
+                                         f"please report it)")
             rows.append(AdultRow(scenario=scenario, label=label, eps=level.eps,
                                  conservative=cons, exact=exact,
                                  seconds_float=time.perf_counter() - start))

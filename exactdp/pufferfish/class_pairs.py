@@ -11,32 +11,42 @@ m_0 = (1 − p)^n, m_{i+1} = m_i·(n − i)/(i + 1)·p/(1 − p) (``proofs/puffe
 so no exact law (gigabytes of numerators at n ≈ 39,000) is ever formed; for a class of
 several p's the exact :func:`exactdp.pufferfish.class_laws.class_law`. The kernel sums on
 the integer grid are two running sums with the common factor r = e^{−1/θ}: O(N) ball
-operations. A float search (numpy/scipy filters, UNCERTIFIED) guesses θ*; two rational
-scales lo < θ* ≤ hi are then certified by ball verdicts (FAILS at lo, HOLDS at hi).
+operations. A float search in log space (numpy, UNCERTIFIED: it only saves work) guesses θ*;
+two rational scales lo < θ* ≤ hi are then certified by ball verdicts (FAILS at lo, HOLDS at
+hi), widened until they do and refined by certified bisection until (hi − lo)/hi ≤ tol.
+
+θ* = 0 (no noise needed) is decided first, exactly where balls cannot: by
+``proofs/pufferfish_supremum.py`` (4) and (6), L(θ) ≤ L(0+) = max_j |ln m_A(j)/m_B(j)| (∞
+when the supports differ), so θ* = 0 iff that maximum is ≤ ε; the result then has
+``zero_noise=True`` and lo = hi = 0.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import sympy
-from flint import arb
-from scipy.signal import lfilter
+from flint import arb, ctx
+from scipy.optimize import brentq
 
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.validate import read_probability, read_tol
+from exactdp.arithmetic.validate import read_positive, read_probability, read_tol
 from exactdp.errors import (
     REJECTED_ERRORS,
     InvalidArgument,
     InvalidDistribution,
+    InvalidScale,
     PrecisionLimitReached,
 )
-from exactdp.kinds import Verdict, proved_by
+from exactdp.kinds import Sign, Verdict, proved_by
+from exactdp.pufferfish.bernoulli_forms import exact_sign
 from exactdp.pufferfish.class_laws import class_law
 from exactdp.spaces.levels import parse_level
 
@@ -60,11 +70,18 @@ def _groups(members: Any, name: str) -> _Groups:
             and isinstance(g[1], int) for g in members):
         return tuple(sorted((read_probability(p, f"{name} p", InvalidDistribution), c)
                             for p, c in members))
-    if isinstance(members, tuple) and len(members) == 2 and isinstance(members[0], int):
+    if isinstance(members, tuple) and len(members) == 2 and isinstance(
+            members[0], numbers.Integral):
         n, p = members
         if isinstance(n, bool) or n < 1:
             raise InvalidArgument(f"Got {name} size n={n!r}; a class needs an integer n ≥ 1.")
-        return ((read_probability(p, f"{name} p", InvalidDistribution), n),)
+        return ((read_probability(p, f"{name} p", InvalidDistribution), int(n)),)
+    if (isinstance(members, tuple) and len(members) == 2 and isinstance(members[0], float)
+            and not 0 <= members[0] <= 1):
+        raise InvalidArgument(
+            f"Got {name}={members!r}: the size n={members[0]!r} is a float; pass (n, p) with an "
+            f"int n ≥ 1, e.g. ({int(members[0]) if math.isfinite(members[0]) else 2}, "
+            f"{members[1]!r}).")
     try:
         ps = [read_probability(p, f"{name}[{i}]", InvalidDistribution)
               for i, p in enumerate(members)]
@@ -102,40 +119,73 @@ def class_masses(groups: _Groups) -> list[arb]:
     return out
 
 
-def _float_masses(groups: _Groups) -> np.ndarray:
-    """Float64 masses (UNCERTIFIED, for the search only; tails may underflow to 0)."""
+@lru_cache(maxsize=8)
+def _masses_at(groups: _Groups, prec: int) -> tuple[arb, ...]:
+    """:func:`class_masses` at ``prec`` bits, cached (a search re-uses the same classes)."""
+    with workprec(prec):
+        return tuple(class_masses(groups))
+
+
+def _flog(q: Fraction) -> float:
+    """ln q for a rational q > 0 as a float (no underflow: logs of the integer parts)."""
+    return math.log(q.numerator) - math.log(q.denominator)
+
+
+def _float_log_masses(groups: _Groups) -> np.ndarray:
+    """Float64 ln P(total = i), −inf for a zero mass (UNCERTIFIED, for the search only)."""
     if len(groups) != 1:
-        law = class_law(groups)
-        den = float(law.denominator) if law.denominator.bit_length() < 1000 else math.inf
-        if den == math.inf:
-            with workprec(64):
-                return np.array([float(x.mid()) for x in law.masses()])
-        return np.array([float(int(c)) / den for c in law.numerator.coeffs()])
+        with workprec(64):
+            return np.array([float(x.log().mid()) if x > 0 else -math.inf
+                             for x in class_law(groups).masses()])
     (p, n), = groups
     i = np.arange(n + 1, dtype=float)
     if p in (0, 1):
-        return (i == (0 if p == 0 else n)).astype(float)
+        return np.where(i == (0 if p == 0 else n), 0.0, -math.inf)
     lg = np.array([math.lgamma(k + 1) for k in range(n + 1)])
-    logm = lg[n] - lg - lg[::-1] + i * math.log(p) + (n - i) * math.log1p(-float(p))
-    return np.exp(logm)
+    return lg[n] - lg - lg[::-1] + i * _flog(p) + (n - i) * _flog(1 - p)
 
 
-def _float_loss(ma: np.ndarray, mb: np.ndarray, theta: float) -> float:
-    r = math.exp(-1 / theta)
+def _float_log_g(lm: np.ndarray, theta: float) -> np.ndarray:
+    """ln g(j) = ln Σ_i m_i e^{−|j − i|/θ} in log space (no underflow; UNCERTIFIED)."""
+    c = 1.0 / theta
+    j = np.arange(len(lm), dtype=float) - (len(lm) - 1) / 2  # centred: smaller |j·c|
+    with np.errstate(invalid="ignore"):
+        left = np.logaddexp.accumulate(lm + j * c) - j * c
+        right = np.logaddexp.accumulate((lm - j * c)[::-1])[::-1] + j * c
+    return np.logaddexp(left, np.append(right[1:] - c, -math.inf))
 
-    def g(m: np.ndarray) -> np.ndarray:
-        left = lfilter([1.0], [1.0, -r], m)
-        right = lfilter([1.0], [1.0, -r], m[::-1])[::-1]
-        return left + right - m
 
-    ga, gb = g(ma), g(mb)
-    if ga.min() <= 0 or gb.min() <= 0:
-        return math.inf
-    return float(np.max(np.abs(np.log(ga) - np.log(gb))))
+def _float_loss(la: np.ndarray, lb: np.ndarray, theta: float) -> float:
+    ga, gb = _float_log_g(la, theta), _float_log_g(lb, theta)
+    out = float(np.max(np.abs(ga - gb)))
+    return out if math.isfinite(out) else math.inf
 
 
 def _pad(m: list[arb], size: int) -> list[arb]:
     return m + [arb(0)] * (size - len(m))
+
+
+def _brief(q: Fraction) -> str:
+    """A rational for a message: itself when short, else its power of ten."""
+    text = str(q)
+    return text if len(text) <= 40 else f"≈ 10^{len(str(q.numerator)) - len(str(q.denominator))}"
+
+
+def _read_theta(theta: Any) -> Fraction:
+    return read_positive(theta, "theta (the Laplace scale θ)", InvalidScale)
+
+
+def _grid_losses(ga: _Groups, gb: _Groups, th: Fraction) -> list[arb]:
+    """Balls |ln g_A(j) − ln g_B(j)|, j = 0…N (call inside ``workprec``)."""
+    ma, mb = list(_masses_at(ga, ctx.prec)), list(_masses_at(gb, ctx.prec))
+    size = max(len(ma), len(mb))
+    sums = [_grid_sums(_pad(ma, size), th), _grid_sums(_pad(mb, size), th)]
+    if not all(x > 0 for row in sums for x in row):
+        raise PrecisionLimitReached(
+            f"Got theta={_brief(th)}: the kernel factor "
+            f"e^(−1/θ) is below what arb's exp encloses as a positive ball (1/θ ≳ 10^22), so "
+            f"g(j) is not certified > 0. Use θ ≥ 1e-20 (θ* is then certified ≥ it or not).")
+    return [abs(x.log() - y.log()) for x, y in zip(*sums)]
 
 
 @proved_by("pufferfish_class_pairs")
@@ -149,16 +199,10 @@ def class_pair_loss(a: Any, b: Any, theta: Any, prec: int = 128) -> tuple[arb, i
     (True, True)
     """
     ga, gb = _groups(a, "a"), _groups(b, "b")
-    th = Fraction(theta) if not isinstance(theta, Fraction) else theta
-    if th <= 0:
-        raise InvalidArgument(f"Got theta={theta!r}; the Laplace scale must be > 0.")
+    th = _read_theta(theta)
     with workprec(prec):
-        ma, mb = class_masses(ga), class_masses(gb)
-        size = max(len(ma), len(mb))
-        sums = [_grid_sums(_pad(ma, size), th), _grid_sums(_pad(mb, size), th)]
         top, where = arb(0), 0
-        for j, (x, y) in enumerate(zip(*sums)):
-            v = abs(x.log() - y.log())
+        for j, v in enumerate(_grid_losses(ga, gb, th)):
             if v.mid() > top.mid():
                 where = j
             top = top.max(v)
@@ -193,6 +237,56 @@ def _decide(ga: _Groups, gb: _Groups, theta: Fraction, eps: sympy.Expr) -> Verdi
     raise PrecisionLimitReached(f"class-pair loss vs ε undecided at θ = {theta}")
 
 
+def _witness_exceeds(ga: _Groups, gb: _Groups, theta: Fraction, j: int, eps: sympy.Expr) -> bool:
+    """Is |ln g_A(j) − ln g_B(j)| > ε at θ, certified (False when ≤ or undecided)?"""
+    prec = 128
+    while prec <= MAX_PREC:
+        with workprec(prec):
+            diff = _grid_losses(ga, gb, theta)[j] - sympy_to_arb(eps)
+            if diff > 0:
+                return True
+            if diff < 0:
+                return False
+        prec *= 2
+    return False
+
+
+def _support(groups: _Groups) -> tuple[int, int]:
+    """The total's support {lo, …, hi}: every p = 1 member adds 1 surely, p = 0 never."""
+    ones = sum(c for p, c in groups if p == 1)
+    return ones, sum(c for p, c in groups if p != 0)
+
+
+def _zero_noise(ga: _Groups, gb: _Groups, eps: sympy.Expr) -> bool:
+    """θ* = 0? Same support and e^{−ε} ≤ m_A(j)/m_B(j) ≤ e^ε on it (balls; exact on a tie)."""
+    if _support(ga) != _support(gb):
+        return False
+    lo, hi = _support(ga)
+    with workprec(128):  # fast exit: the ratio at a support end is usually far beyond e^ε
+        ma, mb, e = _masses_at(ga, 128), _masses_at(gb, 128), sympy_to_arb(eps)
+        if any(abs(ma[j].log() - mb[j].log()) > e for j in {lo, hi}):
+            return False
+    todo = list(range(lo, hi + 1))
+    prec = 128
+    while todo and prec <= 1024:
+        with workprec(prec):
+            ma, mb, e = _masses_at(ga, prec), _masses_at(gb, prec), sympy_to_arb(eps)
+            gaps = [(j, abs(ma[j].log() - mb[j].log()) - e) for j in todo]
+        if any(g > 0 for _, g in gaps):
+            return False
+        todo = [j for j, g in gaps if not g < 0]
+        prec *= 2
+    if todo:  # an exact tie at some j: the exact masses decide it
+        la, lb = class_law(ga), class_law(gb)
+        ca, cb = la.numerator.coeffs(), lb.numerator.coeffs()
+        for j in todo:
+            ratio = Fraction(int(ca[j]) * lb.denominator, int(cb[j]) * la.denominator)
+            big = sympy.Rational(max(ratio, 1 / ratio))
+            if exact_sign(sympy.log(big) - eps) is Sign.POSITIVE:
+                return False
+    return True
+
+
 @dataclass(frozen=True)
 class ClassPairScale:
     """The least θ for class A replaced by class B, certified: FAILS at lo, HOLDS at hi.
@@ -203,11 +297,16 @@ class ClassPairScale:
         The two classes.
     eps : sympy.Expr
     lo, hi : Fraction
-        lo < θ* ≤ hi.
-    worst_j_lo : int
-        A total j where the loss at lo exceeds ε (the witness output y = j).
+        lo < θ* ≤ hi; both 0 when ``zero_noise``.
+    worst_j_lo : int or None
+        A total j where the loss at lo exceeds ε (the witness output y = j); None when
+        ``zero_noise``.
     guess_float : float
-        The uncertified float root the bracket was built around.
+        The uncertified float root the bracket was built around (nan when ``zero_noise``).
+    zero_noise : bool
+        θ* = 0: max_j |ln m_A(j)/m_B(j)| ≤ ε, no noise is needed (decided exactly).
+    tol : Fraction or None
+        The relative width asked for: (hi − lo)/hi ≤ tol.
     """
 
     a: _Groups
@@ -215,8 +314,10 @@ class ClassPairScale:
     eps: sympy.Expr
     lo: Fraction
     hi: Fraction
-    worst_j_lo: int
+    worst_j_lo: int | None
     guess_float: float
+    zero_noise: bool = False
+    tol: Fraction | None = None
 
     @property
     def enclosure(self) -> Enclosure:
@@ -228,75 +329,124 @@ class ClassPairScale:
         return float((self.lo + self.hi) / 2)
 
     @property
-    def zero_noise(self) -> bool:
-        """Always False (the bracket has lo > 0)."""
-        return False
-
-    @property
     def method(self) -> str:
         """How θ* was bracketed."""
-        return "certified_bracket"
+        return "zero_noise" if self.zero_noise else "certified_bracket"
 
     def to_json(self) -> dict[str, object]:
         """Exact JSON form."""
         return {"a": [[str(p), c] for p, c in self.a], "b": [[str(p), c] for p, c in self.b],
                 "eps": str(self.eps), "theta_lo": str(self.lo), "theta_hi": str(self.hi),
-                "worst_j_lo": self.worst_j_lo, "method": self.method, "zero_noise": False}
+                "worst_j_lo": self.worst_j_lo, "method": self.method,
+                "zero_noise": self.zero_noise,
+                "tol": None if self.tol is None else str(self.tol)}
 
     def verify(self) -> bool:
-        """Recompute both verdicts with balls (the masses rebuilt from the groups)."""
+        """Recompute from the stored classes and ε: the types; for zero noise, the exact
+        zero-noise test; else FAILS at lo, HOLDS at hi, the witness 0 ≤ worst_j_lo ≤ N with
+        |ln g_A(j) − ln g_B(j)| > ε at lo, and (hi − lo)/hi ≤ tol."""
         try:
             level = parse_level(eps=self.eps)
-            return (0 < self.lo < self.hi
-                    and _decide(self.a, self.b, self.lo, level.eps) is Verdict.FAILS
-                    and _decide(self.a, self.b, self.hi, level.eps) is Verdict.HOLDS)
+            if (not isinstance(self.eps, sympy.Expr) or level.eps != self.eps
+                    or _groups(self.a, "a") != self.a or _groups(self.b, "b") != self.b
+                    or not all(isinstance(x, Fraction) for x in (self.lo, self.hi))
+                    or self.zero_noise not in (True, False)
+                    or not (self.tol is None or isinstance(self.tol, Fraction))):
+                return False
+            if self.zero_noise:
+                return (self.lo == self.hi == 0 and self.worst_j_lo is None
+                        and _zero_noise(self.a, self.b, level.eps))
+            j, size = self.worst_j_lo, max(sum(c for _, c in g) for g in (self.a, self.b))
+            if type(j) is not int or not 0 <= j <= size or not 0 < self.lo < self.hi:
+                return False
+            if self.tol is not None and (self.hi - self.lo) > self.tol * self.hi:
+                return False
+            return (_decide(self.a, self.b, self.lo, level.eps) is Verdict.FAILS
+                    and _decide(self.a, self.b, self.hi, level.eps) is Verdict.HOLDS
+                    and _witness_exceeds(self.a, self.b, self.lo, j, level.eps))
         except REJECTED_ERRORS:
             return False
+
+
+def _float_root(ga: _Groups, gb: _Groups, e: float, tolf: Fraction) -> float:
+    """Uncertified float guess for θ*: geometric bisection on the log-space float loss."""
+    la, lb = _float_log_masses(ga), _float_log_masses(gb)
+    size = max(len(la), len(lb))
+    la = np.pad(la, (0, size - len(la)), constant_values=-math.inf)
+    lb = np.pad(lb, (0, size - len(lb)), constant_values=-math.inf)
+    hi_f, lo_f = 2.0 * size / e, 2.0 * size / e / 2.0**60
+
+    def f(log_theta: float) -> float:  # decreasing in log θ ((4)); inf clipped for brentq
+        return min(_float_loss(la, lb, math.exp(log_theta)) - e, 1e300)
+
+    a, b = math.log(lo_f), math.log(hi_f)
+    if not (f(a) > 0 and f(b) <= 0):
+        return hi_f
+    return math.exp(brentq(f, a, b, xtol=max(float(tolf) / 64, 1e-13), maxiter=200))
+
+
+def _between(lo: Fraction, hi: Fraction) -> Fraction:
+    """A short rational in the middle third of (lo, hi)."""
+    w = hi - lo
+    cand = ((lo + hi) / 2).limit_denominator(math.ceil(6 / w))
+    return cand if lo + w / 3 <= cand <= hi - w / 3 else (lo + hi) / 2
 
 
 @proved_by("pufferfish_class_pairs")
 def class_pair_scale(a: Any, b: Any, eps: Any, *, tol: Any = Fraction(1, 10**9)) -> ClassPairScale:
     """Least Laplace θ for "class A present" against "class B present in its place".
 
-    ``a``, ``b``: ``(n, p)`` for a binomial class or a list of p_i. Float search, then a
-    certified bracket of relative width ≤ ``tol`` (``proofs/pufferfish_supremum.py`` (3)–(4),
+    ``a``, ``b``: ``(n, p)`` for a binomial class or a list of p_i. θ* = 0 is decided first
+    (``zero_noise``); else a float search (log space, uncertified), a certified bracket
+    widened until FAILS at lo and HOLDS at hi, then certified bisection until
+    (hi − lo)/hi ≤ ``tol`` (``proofs/pufferfish_supremum.py`` (3)–(4),
     ``proofs/pufferfish_class_pairs.py``).
 
     >>> r = class_pair_scale((30, "1/3"), (40, "1/4"), 1)
-    >>> r.lo < r.hi, r.verify()
-    (True, True)
+    >>> r.lo < r.hi, (r.hi - r.lo) / r.hi <= Fraction(1, 10**9), r.verify()
+    (True, True, True)
+    >>> class_pair_scale((1, "1/2"), (1, "1/3"), 1).zero_noise   # ln(3/2) < 1: θ* = 0
+    True
     """
     ga, gb = _groups(a, "a"), _groups(b, "b")
     level = parse_level(eps=eps)
     tolf = read_tol(tol, below_one=True)
-    if ga == gb:
-        raise InvalidArgument("Got the same class twice: P = Q, no noise is needed (θ* = 0).")
-    fa, fb = _float_masses(ga), _float_masses(gb)
-    size = max(len(fa), len(fb))
-    fa, fb = np.pad(fa, (0, size - len(fa))), np.pad(fb, (0, size - len(fb)))
-    e = float(sympy.N(level.eps, 20))
-    hi_f, lo_f = 2.0 * size / e, 2.0 * size / e / 2**50
-    for _ in range(200):
-        mid = math.sqrt(lo_f * hi_f)
-        if _float_loss(fa, fb, mid) <= e:
-            hi_f = mid
+    if ga == gb or _zero_noise(ga, gb, level.eps):
+        return ClassPairScale(ga, gb, level.eps, Fraction(0), Fraction(0), None, math.nan,
+                              zero_noise=True, tol=tolf)
+    guess = _float_root(ga, gb, float(sympy.N(level.eps, 20)), tolf)
+    if not (math.isfinite(guess) and guess > 0):
+        guess = 1.0
+    w = min(tolf / 4, Fraction(1, 4))
+    lo = Fraction(guess * (1 - float(w))).limit_denominator(int(4 / (float(w) * guess)) + 1)
+    hi = Fraction(guess * (1 + float(w))).limit_denominator(int(4 / (float(w) * guess)) + 1)
+    if not 0 < lo < hi:
+        lo, hi = Fraction(guess) / 2, Fraction(guess) * 2
+    while _decide(ga, gb, hi, level.eps) is not Verdict.HOLDS:  # θ* > hi: move up
+        lo, hi = hi, hi * 2
+    while _decide(ga, gb, lo, level.eps) is not Verdict.FAILS:  # θ* ≤ lo: move down
+        lo, hi = lo / 2, lo
+    while hi - lo > tolf * hi:
+        mid = _between(lo, hi)
+        try:
+            verdict = _decide(ga, gb, mid, level.eps)
+        except PrecisionLimitReached:
+            mid = lo + (hi - lo) * Fraction(2, 5)
+            try:
+                verdict = _decide(ga, gb, mid, level.eps)
+            except PrecisionLimitReached as exc:
+                raise PrecisionLimitReached(
+                    f"Got tol={tolf}: the certified bracket {float(lo)!r} < θ* ≤ {float(hi)!r} "
+                    f"(relative width {float((hi - lo) / hi):.3g}) could not be refined further "
+                    f"at {MAX_PREC} bits; pass a larger tol (e.g. 1e-12).") from exc
+        if verdict is Verdict.FAILS:
+            lo = mid
         else:
-            lo_f = mid
-        if hi_f / lo_f < 1 + tolf / 64:
-            break
-    guess = hi_f
-    w = tolf / 4
-    for _ in range(12):
-        lo = Fraction(guess * (1 - float(w))).limit_denominator(int(4 / (float(w) * guess)) + 1)
-        hi = Fraction(guess * (1 + float(w))).limit_denominator(int(4 / (float(w) * guess)) + 1)
-        if lo < hi and _decide(ga, gb, lo, level.eps) is Verdict.FAILS and _decide(
-                ga, gb, hi, level.eps) is Verdict.HOLDS:
-            _, j = class_pair_loss(ga, gb, lo)
-            return ClassPairScale(ga, gb, level.eps, lo, hi, j, guess)
-        w *= 8
-        if w >= Fraction(1, 2):
-            break
-    raise PrecisionLimitReached(f"could not certify a bracket around the float root {guess}")
+            hi = mid
+    with workprec(128):  # the witness: a worst total at lo (verify() re-proves it)
+        losses = _grid_losses(ga, gb, lo)
+    j = max(range(len(losses)), key=lambda k: losses[k].mid())
+    return ClassPairScale(ga, gb, level.eps, lo, hi, j, guess, tol=tolf)
 
 
 def _cdfs(m: list[arb], size: int) -> tuple[list[arb], list[arb]]:

@@ -17,8 +17,16 @@ pieces of [s_0 − Δ, s_m + Δ] ((3)). What is certified:
   ``denominator`` at the worst piece);
 - when b is rational (ε₀ = ln of a rational, e.g. ``"ln(2)"``) the loss is ln of an exact
   rational (``ratio_exact``); otherwise an arb enclosure of it;
-- a verdict L ≤ ε, decided exactly (sympy-proved equality, e.g. L = ε₀ for Δ ≥ W∞) or by
-  certified balls.
+- a verdict L ≤ ε, decided by certified balls, and exactly (sympy-proved equality) where a
+  piece's ball meets ε — e.g. L = ε₀ for a point pair at Δ = |a − b| (``(4)`` proves only
+  L ≤ ε₀ for Δ ≥ W∞; equality is then a property of the instance, decided by sympy).
+
+``StaircaseLoss.verify()`` recomputes everything from the stored inputs (P, Q, Δ, ε₀, γ) at
+precisions it chooses (:data:`~exactdp.pufferfish.containment.VERIFY_PRECS`; the stored
+``prec`` is ignored): the worst output must be a piece midpoint whose exact ratio is the
+stored numerator/denominator, that ratio must be the maximum (exactly when b is rational; no
+piece certified larger at 1024 bits otherwise), and the stored enclosure must CONTAIN the
+recomputed one.
 
 The "least parameter" is NOT offered: L is not monotone in Δ for mixtures (a certified
 counterexample is in ``tests/pufferfish/test_pufferfish_staircase.py``), so a least Δ is
@@ -40,9 +48,10 @@ from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval,
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.arithmetic.validate import read_positive, read_probability
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument, InvalidScale
+from exactdp.errors import REJECTED_ERRORS, InstanceTooLarge, InvalidArgument, InvalidScale
 from exactdp.kinds import Sign, Verdict, proved_by
 from exactdp.pufferfish.bernoulli_forms import exact_sign
+from exactdp.pufferfish.containment import VERIFY_PRECS, stored_contains_truth
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import union_points
 from exactdp.pufferfish.secrets import pair_laws
@@ -71,7 +80,11 @@ class Staircase:
     def of(cls, delta: Any, eps: Any, gamma: Any) -> Staircase:
         """Read and check the three parameters (specific errors naming the bad one)."""
         d = read_positive(delta, "delta (the staircase sensitivity Δ)", InvalidScale)
-        level = parse_level(eps=eps)
+        try:
+            level = parse_level(eps=eps)
+        except InvalidArgument as exc:  # name the staircase's own parameter, not a target ε
+            raise type(exc)(f"Bad staircase design level eps0 (ε₀; --eps0 on the command "
+                            f"line): {exc}") from exc
         g = read_probability(gamma, "gamma (the staircase γ, in [0, 1])", InvalidScale)
         return cls(d, level.eps, g)
 
@@ -111,8 +124,10 @@ def _pieces(P: DiscreteDistribution, Q: DiscreteDistribution, z: Staircase) -> l
     lo, hi = pts[0] - z.delta, pts[-1] + z.delta
     span = (hi - lo) / z.delta
     if 4 * len(pts) * (span + 2) > MAX_PIECES:
-        raise InvalidArgument(
-            f"Got a support spanning {float(span):.3g} staircase steps of Δ = {z.delta}; at most "
+        steps = int(span)
+        shown = str(steps) if steps < 10**12 else f"about 10^{len(str(steps)) - 1}"
+        raise InstanceTooLarge(
+            f"Got a support spanning {shown} staircase steps of Δ = {_short(z.delta)}; at most "
             f"about {MAX_PIECES} break points are enumerated. Use a larger Δ or fewer points.")
     breaks = {lo, hi}
     for d in pts:
@@ -127,7 +142,25 @@ def _pieces(P: DiscreteDistribution, Q: DiscreteDistribution, z: Staircase) -> l
     return [(u + v) / 2 for u, v in zip(cuts, cuts[1:])]
 
 
+def _short(q: Fraction) -> str:
+    """A rational for a message: itself when short, else its order of magnitude."""
+    text = str(q)
+    if len(text) <= 40:
+        return text
+    return f"about 2^{q.numerator.bit_length() - q.denominator.bit_length()}"
+
+
 _Poly = tuple[tuple[int, Fraction], ...]
+
+
+def _key(P: DiscreteDistribution, Q: DiscreteDistribution, z: Staircase, y: Fraction
+         ) -> tuple[_Poly, _Poly]:
+    """The exact ratio at output y as (numerator, denominator) polynomials in b (shifted so
+    the lowest exponent is 0)."""
+    allp, allq = _poly(P, z, y, 0), _poly(Q, z, y, 0)
+    shift = min(min(allp), min(allq))
+    return (tuple(sorted((e - shift, w) for e, w in allp.items())),
+            tuple(sorted((e - shift, w) for e, w in allq.items())))
 
 
 def _ratios(P: DiscreteDistribution, Q: DiscreteDistribution, z: Staircase
@@ -135,16 +168,60 @@ def _ratios(P: DiscreteDistribution, Q: DiscreteDistribution, z: Staircase
     """Each distinct exact ratio (num, den) in b over the pieces, with one output y for it."""
     out: dict[tuple[_Poly, _Poly], Fraction] = {}
     for y in _pieces(P, Q, z):
-        allp, allq = _poly(P, z, y, 0), _poly(Q, z, y, 0)
-        shift = min(min(allp), min(allq))
-        key = (tuple(sorted((e - shift, w) for e, w in allp.items())),
-               tuple(sorted((e - shift, w) for e, w in allq.items())))
-        out.setdefault(key, y)
+        out.setdefault(_key(P, Q, z, y), y)
     return out
 
 
 def _eval(poly: dict[int, Fraction], b: arb) -> arb:
     return sum((arb_from_fraction(w) * b**e for e, w in poly.items() if w), arb(0))
+
+
+def _exact_ratio(key: tuple[_Poly, _Poly], b: Fraction) -> Fraction:
+    """max(R, 1/R) for the piece ratio R = num(b)/den(b), b rational."""
+    rn = sum((w * b**e for e, w in key[0]), Fraction(0))
+    rd = sum((w * b**e for e, w in key[1]), Fraction(0))
+    return max(rn / rd, rd / rn)
+
+
+def _abs_log_ball(key: tuple[_Poly, _Poly], b: arb) -> arb:
+    return abs((_eval(dict(key[0]), b) / _eval(dict(key[1]), b)).log())
+
+
+def _loss_enclosure(keys: list[tuple[_Poly, _Poly]], z: Staircase, prec: int) -> Enclosure:
+    """lo ≤ L = max over pieces of |ln R| ≤ hi at ``prec`` bits (exact max first when b is
+    rational)."""
+    b_exact = z.b
+    with workprec(prec):
+        if b_exact is not None:
+            best = max(_exact_ratio(k, b_exact) for k in keys)
+            return Enclosure(*arb_to_fraction_interval(arb_from_fraction(best).log()))
+        b = sympy_to_arb(z.b_expr())
+        ends = [arb_to_fraction_interval(_abs_log_ball(k, b)) for k in keys]
+        return Enclosure(max(lo for lo, _ in ends), max(hi for _, hi in ends))
+
+
+def _top_pieces(keys: list[tuple[_Poly, _Poly]], z: Staircase) -> list[tuple[_Poly, _Poly]]:
+    """The pieces that may attain max |ln R| for irrational b: those whose ball is not
+    certified below another's, at the first of 128…1024 bits leaving one (a
+    tie closer than 2^−1024 is treated as equality: all tied pieces are returned)."""
+    top = keys
+    for prec in VERIFY_PRECS[:4]:
+        with workprec(prec):
+            b = sympy_to_arb(z.b_expr())
+            ends = [arb_to_fraction_interval(_abs_log_ball(k, b)) for k in keys]
+        floor = max(lo for lo, _ in ends)
+        top = [k for k, (_, hi) in zip(keys, ends) if hi >= floor]
+        if len(top) == 1:
+            break
+    return top
+
+
+def _attains_max(key: tuple[_Poly, _Poly], keys: list[tuple[_Poly, _Poly]], z: Staircase) -> bool:
+    """Does the piece ``key`` attain max |ln R|? Exactly for rational b; otherwise it must be
+    one of :func:`_top_pieces`."""
+    if z.b is not None:
+        return _exact_ratio(key, z.b) == max(_exact_ratio(k, z.b) for k in keys)
+    return key in _top_pieces(keys, z)
 
 
 @dataclass(frozen=True)
@@ -191,7 +268,8 @@ class StaircaseLoss:
         whose ball meets ε the exact sign of |ln R| − ε (sympy recognises equality, e.g.
         L = ε₀ for a point pair at Δ ≥ |a − b|)."""
         level = parse_level(eps=eps)
-        with workprec(self.prec):
+        prec = min(max(self.prec, 64), VERIFY_PRECS[-1]) if type(self.prec) is int else 128
+        with workprec(prec):
             e_ball = sympy_to_arb(level.eps)
             if arb_from_fraction(self.loss.lo) > e_ball:
                 return Verdict.FAILS
@@ -199,7 +277,7 @@ class StaircaseLoss:
                 return Verdict.HOLDS
         b = self.noise.b_expr()
         for num, den in _ratios(self.P, self.Q, self.noise):
-            with workprec(self.prec):
+            with workprec(prec):
                 bb = sympy_to_arb(b)
                 v = abs((_eval(dict(num), bb) / _eval(dict(den), bb)).log())
                 if v < sympy_to_arb(level.eps):
@@ -212,24 +290,30 @@ class StaircaseLoss:
         return Verdict.HOLDS
 
     def verify(self) -> bool:
-        """Recompute every piece (exact ratios; balls at twice the precision): the stored
-        worst output must attain the maximum and the enclosure must overlap the new one."""
+        """Recompute from the stored inputs at precisions chosen here (``prec`` is ignored):
+        the piece count; the worst output is a piece midpoint whose exact ratio IS the stored
+        numerator/denominator and attains the maximum; ``ratio_exact`` equals the exact
+        maximum (b rational) or is None; the stored loss CONTAINS the recomputed enclosure."""
         try:
-            again = staircase_loss((self.P, self.Q), self.noise.delta, self.noise.eps,
-                                   self.noise.gamma, prec=2 * self.prec)
-            mine = _worst_ball(self, 2 * self.prec)
-            return (not (again.loss.hi < self.loss.lo or self.loss.hi < again.loss.lo)
-                    and self.ratio_exact == again.ratio_exact
-                    and not mine[1] < again.loss.lo and self.pieces == again.pieces)
+            P, Q = pair_laws((self.P, self.Q))
+            z = Staircase.of(self.noise.delta, self.noise.eps, self.noise.gamma)
+            if z != self.noise or not isinstance(self.worst_output, Fraction):
+                return False
+            mids = _pieces(P, Q, z)
+            if type(self.pieces) is not int or self.pieces != len(mids):
+                return False
+            key = (self.numerator, self.denominator)
+            if self.worst_output not in set(mids) or _key(P, Q, z, self.worst_output) != key:
+                return False
+            keys = list(_ratios(P, Q, z))
+            if not _attains_max(key, keys, z):
+                return False
+            expected = None if z.b is None else _exact_ratio(key, z.b)
+            if self.ratio_exact != expected or type(self.ratio_exact) is not type(expected):
+                return False
+            return stored_contains_truth((self.loss,), lambda prec: (_loss_enclosure(keys, z, prec),))
         except REJECTED_ERRORS:
             return False
-
-
-def _worst_ball(r: StaircaseLoss, prec: int) -> tuple[Fraction, Fraction]:
-    with workprec(prec):
-        b = sympy_to_arb(r.noise.b_expr())
-        v = abs((_eval(dict(r.numerator), b) / _eval(dict(r.denominator), b)).log())
-        return arb_to_fraction_interval(v)
 
 
 @proved_by("pufferfish_staircase")
@@ -247,28 +331,13 @@ def staircase_loss(pair: Any, delta: Any, eps0: Any, gamma: Any, *, prec: int = 
     P, Q = pair_laws(pair)
     z = Staircase.of(delta, eps0, gamma)
     ratios = _ratios(P, Q, z)
+    keys = list(ratios)
     b_exact = z.b
-    best: tuple[Fraction, Fraction] | None = None
-    worst: tuple[_Poly, _Poly] | None = None
-    lo_max = hi_max = Fraction(0)
-    ratio_best: Fraction | None = None
-    with workprec(prec):
-        b = sympy_to_arb(z.b_expr())
-        for key in ratios:
-            num, den = dict(key[0]), dict(key[1])
-            if b_exact is not None:
-                rn = sum((w * b_exact**e for e, w in num.items()), Fraction(0))
-                rd = sum((w * b_exact**e for e, w in den.items()), Fraction(0))
-                r = max(rn / rd, rd / rn)
-                if ratio_best is None or r > ratio_best:
-                    ratio_best, worst = r, key
-                continue
-            lo, hi = arb_to_fraction_interval(abs((_eval(num, b) / _eval(den, b)).log()))
-            if best is None or hi > best[1]:
-                best, worst = (lo, hi), key
-            lo_max, hi_max = max(lo_max, lo), max(hi_max, hi)
-        if ratio_best is not None:
-            lo_max, hi_max = arb_to_fraction_interval(arb_from_fraction(ratio_best).log())
-    assert worst is not None
+    if b_exact is not None:
+        worst = max(keys, key=lambda k: _exact_ratio(k, b_exact))
+        ratio_best: Fraction | None = _exact_ratio(worst, b_exact)
+    else:
+        worst = _top_pieces(keys, z)[0]
+        ratio_best = None
     return StaircaseLoss(P, Q, z, ratios[worst], worst[0], worst[1], ratio_best,
-                         Enclosure(lo_max, hi_max), len(_pieces(P, Q, z)), prec)
+                         _loss_enclosure(keys, z, prec), len(_pieces(P, Q, z)), prec)

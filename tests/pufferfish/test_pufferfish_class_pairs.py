@@ -51,8 +51,8 @@ def test_bad_classes_are_specific_errors() -> None:
         class_pair_scale((0, "1/2"), (3, "1/2"), 1)
     with pytest.raises(InvalidDistribution):
         class_pair_scale((3, "3/2"), (3, "1/2"), 1)
-    with pytest.raises(InvalidArgument, match="same class"):
-        class_pair_scale((3, "1/2"), (3, "1/2"), 1)
+    same = class_pair_scale((3, "1/2"), (3, "1/2"), 1)  # P = Q: θ* = 0, said as zero_noise
+    assert same.zero_noise and same.lo == same.hi == 0 and same.verify()
 
 
 def test_verify_rejects_a_wrong_bracket() -> None:
