@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from exactdp.cli.exitcodes import ExitCode, HandlerResult
-from exactdp.errors import InvalidArgument
+from exactdp.errors import ExactDPError, InvalidArgument
 from exactdp.kernel.verify import SUPPORTED_KINDS, verify_json
 
 __all__ = ["register"]
@@ -25,7 +25,14 @@ def _verify(args: argparse.Namespace) -> HandlerResult:
     except OSError as exc:
         raise InvalidArgument(f"cannot read {args.file!r}: {exc.strerror}; pass the path of a "
                               "certificate written by to_json() (or - for stdin).") from exc
-    verdict = verify_json(text)
+    try:
+        verdict = verify_json(text)
+    except ExactDPError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - not checkable: malformed (3), never "rejected" (1)
+        raise InvalidArgument(f"{args.file}: the document could not be checked "
+                              f"({type(exc).__name__}: {exc}); it is not a certificate this "
+                              "kernel can read.") from exc
     if args.json:
         print(json.dumps({"exit_code": 0 if verdict.verified else 1,
                           "outcome": "verified" if verdict.verified else "rejected",

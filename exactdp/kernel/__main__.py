@@ -21,6 +21,11 @@ def main(argv: list[str]) -> int:
             print(f"{path}: malformed: {exc}", file=sys.stderr)
             worst = 3
             continue
+        except Exception as exc:  # noqa: BLE001 - any other failure: not checkable, never "rejected"
+            print(f"{path}: malformed (could not be checked): {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+            worst = 3
+            continue
         print(f"{path}: {verdict.kind}: {'verified' if verdict.verified else 'REJECTED'}"
               + ("" if verdict.verified else f" ({verdict.reason})"))
         worst = max(worst, 0 if verdict.verified else 1)

@@ -434,8 +434,11 @@ def read_metric_json(value: Any, where: str = "question.metric", *,
                                   f"n = {n}.")
         try:
             metric = _build(ctor, args)
-        except ExactDPError as exc:
-            raise InvalidMetric(f"{where}: {ctor}({obj['params']}) fails: {exc}") from exc
+        except (ExactDPError, ArithmeticError, TypeError, ValueError) as exc:
+            # a constructor that cannot build these params (e.g. a spacing too large for its
+            # float pre-checks) makes the document malformed, never "rejected"
+            raise InvalidMetric(f"{where}: {ctor}({obj['params']}) fails: "
+                                f"{type(exc).__name__}: {exc}") from exc
         return metric, (ctor, dumps(obj["params"])), fp
     obj = read_object(value, where, ("encoding", "n", "points", "values", "index", "fingerprint"))
     n = read_int(obj["n"], where + ".n", 1, max_distance_points)

@@ -197,7 +197,10 @@ def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
 
 def _read_fail(value: Any, depth: int) -> Any:
     """The fail side of a cover: an spd-point document or a linear-system one."""
-    if isinstance(value, dict) and value.get("kind") == SPD_POINT:
+    if not isinstance(value, dict):
+        raise InvalidArgument(f"evidence.fail: expected a JSON object (an spd-point or "
+                              f"linear-system document), got {type(value).__name__}.")
+    if value.get("kind") == SPD_POINT:
         return read_spd_point(value)
     return read_linear(value, depth + 1)
 

@@ -38,6 +38,7 @@ True
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -109,7 +110,8 @@ def lambda_ok(metric: FiniteMetric, eps: Fraction, sigma: Fraction, lam: Fractio
     exact r_k (arb, outward); a float Cholesky factor of A − σI rounded to L·2^-60 is a
     candidate only: A − σI = LLᵀ − E ⪰ −E, so λ_min(Φ) ≥ σ − ‖E‖∞ − n·max r_k."""
     n = metric.n
-    if not _is_q(eps, sigma, lam) or sigma.denominator > 2**_BITS or n < 1:
+    if (not _is_q(eps, sigma, lam) or sigma.denominator > 2**_BITS
+            or sigma.denominator & (sigma.denominator - 1) or n < 1):  # σ on the 2^-60 grid
         return False
     scale = 1 << (2 * _BITS)
     ints: list[int] = []
@@ -289,9 +291,13 @@ def chord_ok(metric: FiniteMetric, nodes: list[tuple[Fraction, Fraction]], a: Fr
     if not eps or eps[0] > a or eps[-1] < b:
         return False
     _, counts = _codes(metric)
-    for (e0, l0), (e1, l1) in zip(nodes, nodes[1:]):
-        if not (e0 < b and e1 > a):
-            continue
+    # Only the consecutive pairs with e0 < b and e1 > a matter: nodes are strictly increasing
+    # (checked by the caller), so they are the pairs k-1, k for k from the first node > a on.
+    first = max(bisect_right(eps, a), 1)
+    for k in range(first, len(nodes)):
+        (e0, l0), (e1, l1) = nodes[k - 1], nodes[k]
+        if e0 >= b:
+            break
         with workprec(96):
             ea = arb(to_fmpq(e0))
             ups = fmpq_mat(len(metric.values), 1, [
@@ -348,6 +354,12 @@ def check_spd_cover(c: Any) -> bool:
         if not eps_in_range(m, *(e for e, _, _ in nodes), *(x for p in pieces for x in p[:2])):
             return False
         if any(e0 >= e1 for (e0, _, _), (e1, _, _) in zip(nodes, nodes[1:])):
+            return False
+        # Pieces in increasing order without overlap: each node pair is then checked for a
+        # contiguous run of pieces, so the chord checks cost O(#nodes + #pieces) in total
+        # (a true document with nested pieces cannot make the kernel run for hours).
+        if any(a >= b for a, b, _ in pieces) or any(
+                p[1] > q[0] for p, q in zip(pieces, pieces[1:])):
             return False
         if not (fail_side_ok(ev["fail"], m, rhs, lo)
                 and cover_frame_ok(m, rhs, hi, t0, tuple((a, b) for a, b, _ in pieces))):

@@ -32,7 +32,8 @@ def _squarefree_split(m: int) -> tuple[int, int]:
     if m == 0:
         return 0, 1
     a, r = 1, 1
-    for p, e in sympy.factorint(m).items():
+    for p_, e_ in sympy.factorint(m).items():
+        p, e = int(p_), int(e_)  # sympy may return its own Integer type
         a *= p ** (e // 2)
         if e % 2:
             r *= p

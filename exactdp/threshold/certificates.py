@@ -181,7 +181,8 @@ def threshold_certificate_from_json(doc: Any) -> Any:
 def _from_fail(fail: Any) -> Any:
     """The certificate object of a fail-side claim (spd-point or linear-system)."""
     if isinstance(fail, SpdPointClaim):
-        upper: Any = float(fail.upper) if Fraction(float(fail.upper)) == fail.upper else fail.upper
+        upper: Any = fail.upper  # a float bound round-trips as that float; a huge one stays exact
+        upper = float(upper) if abs(upper) < 2**1024 and Fraction(float(upper)) == upper else upper
         return SpdPointCertificate(fail.metric, fail.rhs, fail.eps, fail.index, fail.sigma,
                                    fail.lam, upper)
     return certificate_from_json(write_linear(fail))
