@@ -208,9 +208,11 @@ def oblivious_mechanism(H: Mechanism, f: Callable[[Any], Any], databases: Sequen
     ents = H.entries_object()[idx]
     mono = None
     if H.monomial is not None:
-        E = H.monomial.exponents[idx]
-        E.setflags(write=False)
-        mono = MonomialForm(H.monomial.s, E, H.monomial.column_factors, H.monomial.symbol)
+        mono = MonomialForm(H.monomial.s, H.monomial.exponents[idx], H.monomial.column_factors,
+                            H.monomial.symbol)
+        if H.form_sealed:  # rebuilt from the form, so the form stays in force for balls too
+            return Mechanism.from_form(mono, inputs=dbs, outputs=H.outputs,
+                                       name=f"{H.name}∘f", precision=H.precision or 128)
     return Mechanism(ents, kind=H.kind, inputs=dbs, outputs=H.outputs, name=f"{H.name}∘f",
                      monomial=mono, precision=H.precision, row_policy=H.row_policy,
                      _validated=True)
@@ -375,8 +377,5 @@ def dp_epsilon(
         if H.n_inputs != df.n:
             raise InvalidMechanism(
                 f"H has {H.n_inputs} inputs but the query has {df.n} answers {list(df.points)[:8]}….")
-        H = Mechanism(H.entries_object(), kind=H.kind, inputs=df.points, outputs=H.outputs,
-                      name=H.name, monomial=H.monomial, row_normalized=H.row_normalized,
-                      precision=H.precision, parameters=H.parameters,
-                      row_policy=H.row_policy, _validated=True)
+        H = H.relabeled(inputs=df.points)  # same entries and forms (in force if they were)
     return oblivious_level(H, f, dX, df, 1)

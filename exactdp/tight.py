@@ -39,20 +39,16 @@ from exactdp.errors import (
     CertificateInvalid,
     ExactnessRequired,
     InvalidArgument,
-    InvalidMechanism,
     PropertyNeverHolds,
 )
 from exactdp.kinds import Method, Verdict
 from exactdp.progress import Progress
 from exactdp.spaces.levels import PrivacyLevel, parse_level
-from exactdp.spaces.mechanism import Mechanism, MechanismKind
+from exactdp.spaces.mechanism import Mechanism
 from exactdp.spaces.mechanism_forms import (
-    CERTIFIED_PREC,
     MonomialForm,
     TightForm,
-    monomial_entries,
     monomial_parameter,
-    tight_balls,
 )
 from exactdp.spaces.metrics import FiniteMetric, read_metric
 
@@ -274,25 +270,18 @@ def _build_mechanism(res: TightConstraintsResult) -> Mechanism:
     q = metric.q
     if q is not None:
         cols = tuple(c if isinstance(c, Enclosure) else to_sympy(c) for c in z)
-        E = metric.exponent_matrix().copy()
-        E.setflags(write=False)
-        form = MonomialForm(monomial_parameter(level, q), E, cols)
-        arr, exact = monomial_entries(form, CERTIFIED_PREC)
-        return Mechanism(arr, kind=MechanismKind.EXACT if exact else MechanismKind.CERTIFIED,
-                         inputs=metric.points, outputs=metric.points, name=name, monomial=form,
-                         precision=None if exact else CERTIFIED_PREC, parameters=params)
+        form = MonomialForm(monomial_parameter(level, q), metric.exponent_matrix(), cols)
+        return Mechanism.from_form(form, inputs=metric.points, outputs=metric.points,
+                                   name=name, parameters=params)
     # irrational distances: certified entries e^{-ε d}·z_j and the tight structure that keeps
     # the level exact (= ε, proofs/mech_tight_level.py)
     positive = tuple(k for k, c in enumerate(z)
                      if (c.lo if isinstance(c, Enclosure) else c) > 0)
     tform = TightForm(metric, level.eps, z, positive)
-    with workprec(CERTIFIED_PREC):
-        balls = tight_balls(tform)
-    if balls is None:
-        raise InvalidMechanism(f"{name}: z is not certified ≥ 0.")
-    return Mechanism(balls, kind=MechanismKind.CERTIFIED, inputs=metric.points,
-                     outputs=metric.points, name=name, precision=CERTIFIED_PREC,
-                     parameters=params, structure=tform)
+    # entries computed from the form (Mechanism.from_form), so the form is in force;
+    # InvalidMechanism when z is not certified ≥ 0
+    return Mechanism.from_form(tform, inputs=metric.points, outputs=metric.points,
+                               name=name, parameters=params)
 
 
 @overload

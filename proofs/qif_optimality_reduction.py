@@ -47,6 +47,7 @@ PROVES = [
     "exactdp.mechanisms.optimality.is_optimal",
     "exactdp.mechanisms.optimality.RemapCertificate",
     "exactdp.mechanisms.optimality.FarkasRemapCertificate",
+    "exactdp.mechanisms.optimality_field.exact_phi_values",
 ]
 
 
@@ -140,5 +141,19 @@ for trial in range(120):
     feasible_seen += res.feasible
     infeasible_seen += not res.feasible
 check(feasible_seen >= 5 and infeasible_seen >= 5, "both outcomes exercised")
+# review 16b, exact_phi_values: Φ entries are s^k (s = e^{-ε/q}, k the exponents). With
+# g = gcd(k) and r = s^g, s^k = r^{k/g} (k/g a whole number), so r rational makes every
+# entry rational; conversely g = Σ a_i k_i (Bézout) gives r = Π (s^{k_i})^{a_i}.
+eps_, q_ = sp.log(2) / 2, 1
+for ks in ([0, 2, 4], [0, 6, 4, 10], [0, 3, 9]):
+    g = 0
+    for k in ks:
+        g = sp.gcd(g, k)
+    s_ = sp.exp(-eps_ / q_)
+    r = sp.exp(-eps_ * g / q_)
+    for k in ks:
+        check(sp.simplify(s_**k - r ** (k // g)) == 0, f"s^{k} = (s^g)^(k/g)")
+    check(isinstance(r, sp.Rational) == (g % 2 == 0), "s^g rational iff g even at ε = ln(2)/2")
+
 print(f"qif_optimality_reduction: all checks passed ({feasible_seen} feasible, "
       f"{infeasible_seen} infeasible instances)")

@@ -92,4 +92,17 @@ for e in (Fraction(1, 10), Fraction(1, 3), Fraction(2, 5)):
     check(abs(lower - f(1 - e)) < mp.mpf(10) ** -50 and abs(upper - f(1 - e)) < mp.mpf(10) ** -50,
           "BEC: 1 − e, both ends")
 
+# review 16b. (i) C ≥ 0 (I(p; C) ≥ 0 for every p), so max(0, lower end) is still a lower
+# bound. (ii) All rows equal to a row c: with q = c every D(C_x ‖ q) = Σ_y c_y log(c_y/c_y)
+# = 0 exactly, so the dual bound gives C ≤ 0 and the enclosure is exactly [0, 0].
+for _ in range(50):
+    m = rng.randint(1, 4)
+    c = rand_dist(m)
+    rows = [c] * rng.randint(1, 4)
+    check(all(kl(row, c) == 0 for row in rows), "equal rows: D(C_x ‖ c) = 0 exactly")
+    p = rand_dist(len(rows))
+    r = [sum(p[x] * rows[x][y] for x in range(len(rows))) for y in range(m)]
+    check(r == c and mp.fsum(f(p[x]) * kl(rows[x], r) for x in range(len(rows))) == 0,
+          "equal rows: I(p; C) = 0 for every prior")
+
 print("qif_shannon_capacity: all checks passed")

@@ -183,3 +183,33 @@ def arb_lower_dyadic(ball: arb, max_exp: int = 10**6) -> Fraction | None:
     if not low.is_exact() or abs(exp) > max_exp:
         return None
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
+
+
+def ball_key(x: arb) -> tuple[int, int, int, int]:
+    """The exact (midpoint, radius) of a ball as integers (m, e, r, f): x = [m·2^e ± r·2^f].
+
+    Two balls with equal keys are the same ball (not merely overlapping ones); the key
+    pickles and rebuilds the ball exactly with :func:`ball_from_key`.
+
+    >>> with workprec(200):
+    ...     b = arb(1) / 3
+    >>> ball_key(ball_from_key(ball_key(b))) == ball_key(b)
+    True
+    """
+    m, e = x.mid().man_exp()
+    r, f = x.rad().man_exp()
+    return int(m), int(e), int(r), int(f)
+
+
+def ball_from_key(key: tuple[int, int, int, int]) -> arb:
+    """The ball whose :func:`ball_key` is ``key`` (exactly: no rounding of the radius)."""
+    m, e, r, f = key
+    with workprec(max(int(m).bit_length(), 2) + 2):  # the midpoint is not rounded
+        x = arb((m, e), (r, f))
+        # a radius given as a float is stored rounded *up* (sometimes by one unit of its
+        # 30-bit mantissa): a slightly smaller input can give the stored radius exactly
+        for rr, ff in ((r, f), (2 * r - 1, f - 1), (r - 1, f), (4 * r - 3, f - 2)):
+            y = arb((m, e), (rr, ff)) if rr > 0 else x
+            if ball_key(y) == (m, e, r, f):
+                return y
+    return x  # never smaller than the encoded radius: still an enclosure

@@ -120,8 +120,7 @@ def _certify(args: argparse.Namespace) -> HandlerResult:
         print(dumps(doc))
         return checked_verdict(verdict, ok)
     said = "PRIVATE" if c.private else "NOT private"
-    at = f"ε = {c.eps}" + (f" + slack {c.slack}" if c.slack else "")
-    print(f"{args.mechanism} on {metric.name}: {said} at {at}")
+    print(f"{args.mechanism} on {metric.name}: {said} at {c.at_text()}")
     print(f"  least ε = {c.level.short()}")
     print(f"  {c.excess_text()}")
     if c.violation is not None:

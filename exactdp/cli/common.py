@@ -34,8 +34,10 @@ __all__ = [
     "accept_negative_numbers",
 ]
 
-#: A negative exact number as an option's value: "-1", "-1/10", "-0.5", "-1e-12", "-.5E3".
-NEGATIVE_NUMBER = re.compile(r"^-(\d+(/\d+)?|(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)$")
+#: A negative number as an option's value: "-1", "-1/10", "-0.5", "-1e-12", "-.5E3", and
+#: "-inf" / "-nan" (any case), so that each reaches its option's own check and its message.
+NEGATIVE_NUMBER = re.compile(
+    r"^-(\d+(/\d+)?|(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|(?i:inf|infinity|nan))$")
 
 
 def accept_negative_numbers(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +54,8 @@ def accept_negative_numbers(parser: argparse.ArgumentParser) -> None:
     >>> accept_negative_numbers(p)
     >>> p.parse_args(["--slack", "-1/10"]).slack, p.parse_args(["--slack", "-1e-12"]).slack
     ('-1/10', '-1e-12')
+    >>> p.parse_args(["--slack", "-inf"]).slack
+    '-inf'
     """
     parser._negative_number_matcher = NEGATIVE_NUMBER  # the hook argparse itself consults
 
@@ -119,9 +123,12 @@ def metric_from_option(args: argparse.Namespace) -> FiniteMetric:
 
 
 def add_level_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the required ``--eps`` / ``--t`` pair; negative values reach their own check
+    (``--eps -1/10`` → "ε must be > 0", not argparse's "expected one argument")."""
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--eps", help="ε, exact: '4/5', '0.8', 'ln(2)'")
     group.add_argument("--t", help="t = e^-ε, a rational in (0, 1), e.g. '1/2'")
+    accept_negative_numbers(parser)
 
 
 def metric_from_args(args: argparse.Namespace) -> FiniteMetric:

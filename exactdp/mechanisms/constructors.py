@@ -35,7 +35,7 @@ from exactdp.mechanisms.mechanism import (
     RowNormalizedForm,
 )
 from exactdp.spaces.levels import parse_level
-from exactdp.spaces.mechanism_forms import monomial_entries, monomial_parameter
+from exactdp.spaces.mechanism_forms import monomial_parameter
 from exactdp.spaces.metrics import FiniteMetric, sum_query
 from exactdp.tight import TightConstraintsResult, tight_constraints
 
@@ -166,12 +166,8 @@ def _from_monomial(
     prec: int = CERTIFIED_PREC,
 ) -> Mechanism:
     """Build the entries of a monomial-form mechanism (exact when everything is rational)."""
-    arr, exact = monomial_entries(form, prec)
-    return Mechanism(
-        arr, kind=MechanismKind.EXACT if exact else MechanismKind.CERTIFIED, inputs=inputs,
-        outputs=outputs, name=name, monomial=form, precision=None if exact else prec,
-        parameters=parameters,
-    )
+    return Mechanism.from_form(form, inputs=inputs, outputs=outputs, name=name,
+                               parameters=parameters, precision=prec)
 
 
 #: The symbol standing for s in closed-form column factors.
@@ -334,25 +330,12 @@ def exponential_mechanism(
     params: dict[str, Any] = {"eps": level.eps}
     rform: RowNormalizedForm | None = None
     if metric.q is not None:
-        params["exponential_of"] = (metric, monomial_parameter(level, 2 * metric.q))
-        E = metric.exponent_matrix().copy()
-        E.setflags(write=False)
-        rform = RowNormalizedForm(monomial_parameter(level, 2 * metric.q), E)
-        s_rat = level.s_rational(2 * metric.q)
-        ks = metric.exponents
-        if s_rat is not None:
-            s = to_fmpq(s_rat)
-            vals = [s**k for k in ks]
-            arr = np.empty((n, n), dtype=object)
-            for i, row in enumerate(idx.tolist()):
-                w = [vals[k] for k in row]
-                total = sum(w, flint.fmpq(0))
-                arr[i, :] = [x / total for x in w]
-            return Mechanism(
-                arr, kind=MechanismKind.EXACT, inputs=metric.points, outputs=metric.points,
-                name=f"exponential({metric.name}, ε={level.eps})",
-                parameters=params, row_normalized=rform,
-            )
+        # s = e^{-ε/(2q)}, E = q·d: the entries are computed from the form (so it is in force)
+        rform = RowNormalizedForm(monomial_parameter(level, 2 * metric.q),
+                                  metric.exponent_matrix())
+        return Mechanism.from_form(rform, inputs=metric.points, outputs=metric.points,
+                                   name=f"exponential({metric.name}, ε={level.eps})",
+                                   parameters=params, precision=prec)
     with workprec(prec):
         eps_b = level.eps_ball()
         vals_b = [(-eps_b * v.ball() / 2).exp() for v in metric.values]
@@ -366,7 +349,7 @@ def exponential_mechanism(
         return Mechanism(
             arr, kind=MechanismKind.CERTIFIED, inputs=metric.points, outputs=metric.points,
             name=f"exponential({metric.name}, ε={level.eps})", precision=prec,
-            parameters=params, row_normalized=rform,
+            parameters=params,
         )
 
 

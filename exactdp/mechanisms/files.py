@@ -55,6 +55,7 @@ import csv
 import json
 import math
 import os
+import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -375,6 +376,13 @@ def from_numpy(
     return _apply_policy(ents, rows, where, inputs, outputs, name)
 
 
+#: |exponent| limit of a decimal cell read exactly (``decimals="exact"``): 10^|e| is built
+MAX_DECIMAL_EXPONENT = 100_000
+
+#: a plain decimal: sign, integer digits, fraction digits, exponent
+_DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
+
+
 def _read_cell(text: str, where: str, i: int, j: int, exact: bool = False) -> Any:
     """One CSV cell: a Fraction ("p/q"; any decimal when ``exact``) or the float of a decimal.
 
@@ -400,9 +408,30 @@ def _read_cell(text: str, where: str, i: int, j: int, exact: bool = False) -> An
     if not math.isfinite(x):
         raise InvalidMechanism(
             f"{where}: row {i}, column {j}: {t!r} is not a finite number.")
+    m = _DECIMAL.match(t)
+    if m is None:  # float() accepts more (e.g. "1_0"); the exact reader does not
+        raise InvalidMechanism(
+            f"{where}: row {i}, column {j}: {t!r} is not a plain decimal (write 0.25, 1/4 "
+            "or 2.5e-1).")
+    sign, whole, frac, expo = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
+    nonzero = any(c != "0" for c in whole + frac)  # decided on the digits: no 10^|e| built
+    if nonzero and sign == "-":
+        raise InvalidMechanism(
+            f"{where}: entry [{i}][{j}] = {t} is negative; probabilities are ≥ 0.")
+    digits = None if expo is None else expo.lstrip("+-").lstrip("0")
+    if digits is not None and (len(digits) > len(str(MAX_DECIMAL_EXPONENT))
+                               or int(digits or "0") > MAX_DECIMAL_EXPONENT):
+        if not nonzero:
+            return Fraction(0) if exact else 0.0
+        if exact:
+            shown = t if len(t) <= 40 else t[:40] + "…"
+            raise InvalidMechanism(
+                f"{where}: row {i}, column {j}: {shown} has a decimal exponent beyond "
+                f"±{MAX_DECIMAL_EXPONENT} (reading it exactly would build 10^|exponent|); "
+                "write the entry as a fraction p/q, or read decimals as floats.")
     if exact:
         return Fraction(t)
-    if x == 0 and Fraction(t) != 0:
+    if x == 0 and nonzero:
         raise InvalidMechanism(
             f"{where}: row {i}, column {j}: {t} underflows to 0 as a binary float (a program "
             "reading this file deploys 0, not the value written); read decimals exactly "

@@ -22,12 +22,13 @@ from flint import arb
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_float, fmpq_to_fraction, to_fmpq, to_sympy
-from exactdp.errors import InvalidMechanism
+from exactdp.errors import InvalidMechanism, InvalidPrior
 from exactdp.kernel.jsonio import write_closed_form, write_enclosure, write_rational
 from exactdp.mechanisms.coerce import as_mechanism
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.float_filter import column_argmax_exact
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
+from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.priors import read_prior_values
 
 __all__ = ["UtilityResult", "LeakageResult", "utility", "min_entropy_leakage", "parse_prior"]
@@ -140,6 +141,10 @@ def utility(mechanism: Mechanism, prior: Any = "uniform", remap: Any = None) -> 
         )
     mechanism.require_stochastic("utility")
     n, m = mechanism.shape
+    if isinstance(prior, FiniteMetric):
+        raise InvalidPrior(
+            f"Got the metric {prior.name} as the prior; utility(H, prior) takes a prior over "
+            f"H's {n} inputs (\"uniform\" or {n} probabilities) and needs no metric.")
     pi = read_prior_values(prior, n, f"the mechanism has {n} inputs")
     if remap is not None:
         R = remap if isinstance(remap, Mechanism) else _remap_from(remap)

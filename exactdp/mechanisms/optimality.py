@@ -26,6 +26,12 @@ is O(n² + n·m) instead of an LP in n·m unknowns.
   zero is nonzero at x and every comparison terminates. The remap certificate is then
   re-checked as n polynomial identities; the Farkas certificate is rational
   (μ̄_z ≥ μ_z(x) with a margin, Σ μ̄_z < n) and re-checked in ball arithmetic.
+* Algebraic s (ε irrational): exact when every Φ entry e^{-ε·d} is rational (s^g rational,
+  g = gcd of the exponents; :func:`~exactdp.mechanisms.optimality_field.exact_phi_values`);
+  otherwise an equation true at x but not an identity is undecidable from balls and
+  :class:`~exactdp.errors.ExactnessRequired` says so.
+* The entries decide; a monomial form only when it defines them (``form_sealed``) and its
+  balls meet them (:func:`~exactdp.mechanisms.optimality_field.trusted_monomial`).
 * A certified mechanism without a closed form (only balls): non-optimality can still be
   certified (a rational Farkas vector with margins); optimality, an equality, cannot, and
   :class:`~exactdp.errors.ExactnessRequired` says so.
@@ -33,35 +39,46 @@ is O(n² + n·m) instead of an LP in n·m unknowns.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import flint
-import sympy
 from flint import arb
 
 from exactdp.algebra.lp import solve_lp
-from exactdp.algebra.phi import entry_values_ball, entry_values_exact, exact_parameter
+from exactdp.algebra.phi import entry_values_ball
 from exactdp.arithmetic.ball import (
     DEFAULT_PREC,
     MAX_PREC,
     arb_from_fraction,
     arb_to_fraction_interval,
-    certified_sign,
     workprec,
 )
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fmpq, to_fraction
+from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import (
+    REJECTED_ERRORS,
     CertificateInvalid,
+    ExactDPError,
     ExactnessRequired,
     InstanceTooLarge,
     InvalidMechanism,
     PrecisionLimitReached,
 )
-from exactdp.kinds import CertificateKind, Sign, Verdict
-from exactdp.mechanisms.mechanism import Mechanism, MechanismKind, factor_ball
+from exactdp.kinds import CertificateKind, Verdict
+from exactdp.mechanisms.mechanism import Mechanism
+from exactdp.mechanisms.optimality_field import (
+    QxField,
+    ball_colsum,
+    ball_h,
+    exact_data,
+    exact_phi_values,
+    ratfun_sum,
+    symbolic_argmax,
+    tight_structure,
+)
 from exactdp.mechanisms.privacy import PrivacyCheck, is_private
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
@@ -78,194 +95,6 @@ __all__ = [
 
 #: Largest number of mechanism entries (inputs × outputs) :func:`is_optimal` reads.
 MAX_ENTRIES = 4_000_000
-
-_RatFun = tuple[flint.fmpq_poly, flint.fmpq_poly]  # (numerator, denominator)
-_X = sympy.Symbol("x")
-
-
-class _Field:
-    """The question in Q(x): Φ[y, y'] = x^{b·e(y, y')}, H[y, z] = c_z(x)·x^{a·E[y, z]} or exact.
-
-    ``x0`` is x's value as a ball at any precision (``ball(prec)``). Built only when every
-    quantity is a rational function of x with rational coefficients.
-    """
-
-    def __init__(self, mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> None:
-        q = metric.q
-        if q is None:
-            raise ExactnessRequired(f"{metric.name} is not in the polynomial case (no exponent q).")
-        s_metric = sympy.exp(-sympy.sympify(level.eps) / q)
-        self.level, self.metric = level, metric
-        self.exact_h: list[list[Fraction]] | None = None
-        self.cols: list[_RatFun] = []
-        a, b = 1, 1
-        form = mechanism.monomial
-        if mechanism.kind is MechanismKind.EXACT:
-            self.exact_h = mechanism.rows_fraction()
-        elif form is not None and form.symbol is not None and not any(
-            not isinstance(c, sympy.Basic) for c in form.column_factors
-        ) and int(form.exponents.min()) >= 0:
-            ratio = sympy.simplify(
-                sympy.expand_log(sympy.log(form.s), force=True)
-                / sympy.expand_log(sympy.log(s_metric), force=True)
-            )
-            if not (isinstance(ratio, sympy.Rational) and ratio > 0):
-                raise ExactnessRequired(
-                    f"the mechanism's parameter {form.s} is not a rational power of "
-                    f"s = {s_metric}: no common field Q(x)."
-                )
-            a, b = int(ratio.p), int(ratio.q)
-            for c in form.column_factors:
-                expr = sympy.cancel(sympy.sympify(c).subs(form.symbol, _X**a))
-                num, den = sympy.fraction(expr)
-                self.cols.append((_poly(num), _poly(den)))
-            self.E = form.exponents.tolist()
-        else:
-            raise ExactnessRequired(
-                f"{mechanism.name} has certified entries without a closed form in s; "
-                "optimality (an equality) cannot be certified from balls."
-            )
-        self.a, self.b, self.q = a, b, q
-        idx = metric.index.tolist()
-        ks = metric.exponents
-        self.phi_exp = [[b * int(ks[k]) for k in row] for row in idx]
-        self.colsum = [_sum_monomials(row) for row in self.phi_exp]  # Φ symmetric: c = Φ1
-
-    def ball(self) -> arb:
-        """x at the current precision (x = e^{-ε/(q·b)})."""
-        return self.level.s_ball(self.q * self.b)
-
-    def h_poly(self, y: int, z: int) -> flint.fmpq_poly:
-        """The polynomial part of H[y, z] (the whole entry for an exact mechanism)."""
-        if self.exact_h is not None:
-            return flint.fmpq_poly([to_fmpq(self.exact_h[y][z])])
-        return flint.fmpq_poly([0] * (self.a * self.E[y][z]) + [1])
-
-    def col(self, z: int) -> _RatFun:
-        """The column factor c_z(x) (1 for an exact mechanism)."""
-        one = flint.fmpq_poly([1])
-        return self.cols[z] if self.cols else (one, one)
-
-
-def _tight_structure(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> bool:
-    """True when ``mechanism`` is the tight-constraints mechanism Φ·diag(z) of (metric, level).
-
-    Then Φ·diag(H·I) = Φ·z = 1 by structure (Φ[y, y] = 1), whatever closed form z has: the
-    identity remap is a certificate (``proofs/qif_optimality_reduction.py``). Checked: the
-    mechanism carries a verified existence certificate for this metric (same exact distances)
-    and level, its monomial exponents are the metric's (H[y, z] = c_z·s^{e(y, z)}), and each
-    c_z enclosure meets the certificate's enclosure of z_z.
-    """
-    tc = mechanism.parameters.get("certificate")
-    form = mechanism.monomial
-    if not isinstance(tc, TightConstraintsResult) or not tc.exists or form is None:
-        return False
-    if tc.level.eps != level.eps or tc.metric.q != metric.q or tc.metric.q is None:
-        return False
-    if tc.metric.exponent_matrix().tolist() != metric.exponent_matrix().tolist():
-        return False
-    if form.exponents.tolist() != metric.exponent_matrix().tolist():
-        return False
-    if sympy.simplify(form.s - sympy.exp(-sympy.sympify(level.eps) / metric.q)) != 0:
-        return False
-    if not tc.verify():
-        return False
-    for k, zk in enumerate(tc.z_enclosure):
-        ck = form.column_value(k)
-        if not isinstance(ck, Enclosure) or ck.hi < zk.lo or zk.hi < ck.lo:
-            return False
-    return True
-
-
-def _poly(expr: Any) -> flint.fmpq_poly:
-    coeffs = sympy.Poly(expr, _X).all_coeffs()[::-1]
-    return flint.fmpq_poly([to_fmpq(to_fraction(c)) for c in coeffs])
-
-
-def _sum_monomials(exps: list[int]) -> flint.fmpq_poly:
-    coeffs = [0] * (max(exps) + 1)
-    for e in exps:
-        coeffs[e] += 1
-    return flint.fmpq_poly(coeffs)
-
-
-def _poly_ball(p: flint.fmpq_poly, x: arb) -> arb:
-    return flint.arb_poly(p)(x)
-
-
-def _ratfun_sum(terms: list[tuple[_RatFun, flint.fmpq_poly]]) -> _RatFun:
-    """Σ (num/den)·p exactly, grouping equal denominators."""
-    groups: dict[str, tuple[flint.fmpq_poly, flint.fmpq_poly]] = {}
-    for (num, den), p in terms:
-        key = str(den)
-        acc = groups.get(key)
-        groups[key] = (den, num * p if acc is None else acc[1] + num * p)
-    tot_n, tot_d = flint.fmpq_poly([0]), flint.fmpq_poly([1])
-    for den, num in groups.values():
-        tot_n, tot_d = tot_n * den + num * tot_d, tot_d * den
-        g = tot_n.gcd(tot_d)
-        if g.degree() > 0:
-            tot_n, tot_d = tot_n / g, tot_d / g  # exact division by the monic gcd
-    return tot_n, tot_d
-
-
-def _poly_sign_at(p: flint.fmpq_poly, fld: _Field, what: str) -> Sign:
-    """Sign of p(x): ZERO iff p ≡ 0, else certified by balls at increasing precision."""
-    if p == 0:
-        return Sign.ZERO
-    sign, _ = certified_sign(lambda _prec: _poly_ball(p, fld.ball()), what=what)
-    return sign
-
-
-def _symbolic_argmax(fld: _Field, n: int, m: int) -> list[int]:
-    """argmax_y c_y·H[y, z] for each z, decided exactly (identities) and by certified signs."""
-    out = []
-    with workprec(DEFAULT_PREC):
-        x0 = fld.ball()
-        cvals = [_poly_ball(c, x0) for c in fld.colsum]
-        for z in range(m):
-            vals = [cvals[y] * _poly_ball(fld.h_poly(y, z), x0) for y in range(n)]
-            lead = max(range(n), key=lambda y: float(vals[y].mid()))
-            floor = vals[lead].lower()
-            best = lead
-            for y in range(n):
-                if y == best or vals[y].upper() < floor:
-                    continue
-                diff = fld.colsum[best] * fld.h_poly(best, z) - fld.colsum[y] * fld.h_poly(y, z)
-                if _poly_sign_at(diff, fld, "difference of two candidate maxima") is Sign.NEGATIVE:
-                    best = y
-            out.append(best)
-    return out
-
-
-def _ball_h(mechanism: Mechanism, prec: int) -> list[list[arb]]:
-    """Balls enclosing H at ``prec`` bits (closed-form monomial factors re-evaluated there)."""
-    form = mechanism.monomial
-    with workprec(prec):
-        if mechanism.kind is MechanismKind.CERTIFIED and form is not None:
-            s = factor_ball(form.s)
-            cs = [form.column_factor_ball(k) for k in range(mechanism.n_outputs)]
-            return [[cs[z] * s ** int(e) for z, e in enumerate(row)]
-                    for row in form.exponents.tolist()]
-        return [[arb(v) if isinstance(v, arb) else arb_from_fraction(v)
-                 for v in row] for row in mechanism.to_balls().tolist()]
-
-
-def _ball_colsum(metric: FiniteMetric, level: PrivacyLevel) -> list[arb]:
-    vals = entry_values_ball(metric, level)
-    return [sum((vals[k] for k in row), arb(0)) for row in metric.index.tolist()]
-
-
-def _exact_data(
-    mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel
-) -> tuple[list[list[Fraction]], list[Fraction]] | None:
-    """(H, c) exactly when s is rational and H exact; c = Φᵀ1 = Φ1 (Φ is symmetric)."""
-    if mechanism.kind is not MechanismKind.EXACT or exact_parameter(metric, level) is None:
-        return None
-    vals = entry_values_exact(metric, level)
-    c = [sum((vals[k] for k in row), Fraction(0)) for row in metric.index.tolist()]
-    return mechanism.rows_fraction(), c
-
 
 @dataclass(frozen=True)
 class RemapCertificate:
@@ -291,25 +120,27 @@ class RemapCertificate:
         R = self.remap
         if self.metric.n != n or len(R) != m or any(len(r) != n for r in R):
             return False
-        if any(not isinstance(v, Fraction | int) for r in R for v in r):
+        if any(not _is_rational(v) for r in R for v in r):
             return False
         if any(v < 0 for r in R for v in r) or any(sum(r, Fraction(0)) != 1 for r in R):
             return False
         idx = self.metric.index.tolist()
-        if _exact_data(self.mechanism, self.metric, self.level) is not None:
-            H = self.mechanism.rows_fraction()
+        exact = exact_data(self.mechanism, self.metric, self.level)
+        if exact is not None:
+            H, _ = exact
             diag = [sum((H[y][z] * R[z][y] for z in range(m) if R[z][y]), Fraction(0))
                     for y in range(n)]
-            vals = entry_values_exact(self.metric, self.level)
+            vals = exact_phi_values(self.metric, self.level)
+            assert vals is not None
             return all(
                 sum((vals[idx[y][y2]] * diag[y2] for y2 in range(n)), Fraction(0)) == 1
                 for y in range(n)
             )
         try:
-            fld = _Field(self.mechanism, self.metric, self.level)
+            fld = QxField(self.mechanism, self.metric, self.level)
         except ExactnessRequired:
             identity = all(R[z][y] == (z == y) for z in range(m) for y in range(n))
-            return n == m and identity and _tight_structure(self.mechanism, self.metric,
+            return n == m and identity and tight_structure(self.mechanism, self.metric,
                                                             self.level)
         # diag_{y'}(x) = Σ_z R[z, y'] c_z(x) h_{y'z}(x); row y: Σ_{y'} x^{e(y, y')} diag_{y'} ≡ 1
         used = [(z, y2) for z in range(m) for y2 in range(n) if R[z][y2]]
@@ -317,7 +148,7 @@ class RemapCertificate:
         for y in range(n):
             terms = [(fld.col(z), fld.h_poly(y2, z) * to_fmpq(Fraction(R[z][y2]))
                       * flint.fmpq_poly([0] * fld.phi_exp[y][y2] + [1])) for z, y2 in used]
-            num, den = _ratfun_sum(terms)
+            num, den = ratfun_sum(terms)
             if num != den * one:
                 return False
         return True
@@ -350,16 +181,20 @@ class FarkasRemapCertificate:
         w = self.w
         if self.metric.n != n or len(w) != n + m:
             return False
-        if any(not isinstance(v, Fraction | int) for v in w):
+        if any(not _is_rational(v) for v in w):
+            return False
+        if self.precision is not None and (
+                not isinstance(self.precision, int) or isinstance(self.precision, bool)):
             return False
         if sum(w, Fraction(0)) >= 0:  # b = (1, …, 1): b·w < 0, exact
             return False
-        exact = _exact_data(self.mechanism, self.metric, self.level)
+        exact = exact_data(self.mechanism, self.metric, self.level)
         if self.precision is None:
             if exact is None:
                 return False
             H, _ = exact
-            vals = entry_values_exact(self.metric, self.level)
+            vals = exact_phi_values(self.metric, self.level)
+            assert vals is not None
             idx = self.metric.index.tolist()
             # Aᵀw[z, y] = Σ_{y_r} w_{y_r} Φ[y_r, y] H[y, z] + w_{n+z}
             g = [sum((w[yr] * vals[idx[yr][y]] for yr in range(n)), Fraction(0))
@@ -369,7 +204,7 @@ class FarkasRemapCertificate:
         if not DEFAULT_PREC <= prec <= MAX_PREC:
             return False
         with workprec(prec):
-            H_b = _ball_h(self.mechanism, prec)
+            H_b = ball_h(self.mechanism, prec)
             vals_b = entry_values_ball(self.metric, self.level)
             idx = self.metric.index.tolist()
             wb = [arb_from_fraction(v) for v in w]
@@ -381,7 +216,7 @@ class FarkasRemapCertificate:
 
 @dataclass(frozen=True)
 class OptimalityResult:
-    """Verdict of :func:`is_optimal`.
+    """Verdict of :func:`is_optimal`, bound to its question (mechanism, metric, level).
 
     Attributes
     ----------
@@ -393,20 +228,32 @@ class OptimalityResult:
         The privacy check at ε the theorem presupposes.
     certificate : RemapCertificate | FarkasRemapCertificate | None
         None when H is not even ε·d0-private (then the privacy check is the evidence).
-    tight_constraints_exist : bool | None
-        Whether a tight-constraints mechanism exists at ε (certified; None when not
-        checked because H is not private). When False, Thm. 4's hypothesis fails: no
-        mechanism attains the bound, so ``optimal`` is False for every H and says nothing
-        about which private mechanism is best.
+    mechanism, metric, level
+        The question asked. ``verify()`` re-derives the verdict against exactly this
+        question: the certificate must be about the same entries, distances and level.
+    tight_constraints : TightConstraintsResult | None
+        The existence check of a tight-constraints mechanism at ε (None when not checked
+        because H is not private); ``tight_constraints_exist`` reads its verdict.
     """
 
     optimal: bool
     private: PrivacyCheck = field(repr=False)
     certificate: RemapCertificate | FarkasRemapCertificate | None = field(repr=False)
-    tight_constraints_exist: bool | None = None
+    mechanism: Mechanism = field(repr=False, compare=False)
+    metric: FiniteMetric = field(repr=False, compare=False)
+    level: PrivacyLevel = field(repr=False, compare=False)
+    tight_constraints: Any = field(default=None, repr=False, compare=False)
 
     def __bool__(self) -> bool:
         return self.optimal
+
+    @property
+    def tight_constraints_exist(self) -> bool | None:
+        """Whether a tight-constraints mechanism exists at ε (certified; None when not
+        checked because H is not private). When False, Thm. 4's hypothesis fails: no
+        mechanism attains the bound, so ``optimal`` is False for every H."""
+        tc = self.tight_constraints
+        return bool(tc.exists) if isinstance(tc, TightConstraintsResult) else None
 
     @property
     def verdict(self) -> Verdict:
@@ -414,12 +261,77 @@ class OptimalityResult:
         return Verdict.from_bool(self.optimal)
 
     def verify(self) -> bool:
-        if not self.private.verify():
+        """Re-derive the verdict for the stored question (never raises on a tampered result).
+
+        The privacy check must be the one of (mechanism, metric, ε) and pass its own
+        ``verify()``; the certificate must be about the same entries, exact distances and
+        level, pass its ``verify()`` and prove this verdict; a stored tight-constraints
+        check must be about the same metric and level and verify.
+        """
+        try:
+            return self._verify()
+        except REJECTED_ERRORS:
             return False
-        if self.certificate is None:
+
+    def _verify(self) -> bool:
+        mech, metric, level = self.mechanism, self.metric, self.level
+        if not (isinstance(self.optimal, bool) and isinstance(mech, Mechanism)
+                and isinstance(metric, FiniteMetric) and isinstance(level, PrivacyLevel)):
+            return False
+        if mech.n_inputs != metric.n or not isinstance(self.private, PrivacyCheck):
+            return False
+        if self.private != _privacy_of(mech, metric, level) or not self.private.verify():
+            return False  # the stored check is this question's, re-derived, and re-checks
+        tc = self.tight_constraints
+        if tc is not None and not (isinstance(tc, TightConstraintsResult)
+                                   and _same_metric(tc.metric, metric)
+                                   and tc.level.eps == level.eps and tc.verify()):
+            return False
+        cert = self.certificate
+        if cert is None:
             return not self.optimal and not self.private.private
-        ok = self.certificate.verify()
-        return ok and self.certificate.verdict is self.verdict
+        if not self.private.private or tc is None:
+            return False  # a certificate is only issued for a private H
+        if not isinstance(cert, RemapCertificate | FarkasRemapCertificate):
+            return False
+        if not (_same_mechanism(cert.mechanism, mech) and _same_metric(cert.metric, metric)
+                and cert.level.eps == level.eps):
+            return False  # a certificate of another question proves nothing here
+        return cert.verify() and cert.verdict is self.verdict
+
+
+def _same_mechanism(a: Mechanism, b: Mechanism) -> bool:
+    return a is b or (isinstance(a, Mechanism) and a == b)
+
+
+def _same_metric(a: FiniteMetric, b: FiniteMetric) -> bool:
+    """Same points and the same exact distances (q and the exponent matrix, or the values)."""
+    if a is b:
+        return True
+    if not isinstance(a, FiniteMetric) or a.n != b.n or a.q != b.q:
+        return False
+    if a.q is not None:
+        return bool(a.exponent_matrix().tolist() == b.exponent_matrix().tolist())
+    return all(a.distance(i, j) == b.distance(i, j) for i in range(a.n) for j in range(a.n))
+
+
+def _privacy_of(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> PrivacyCheck:
+    """is_private at ε, with the level's enclosure clamped below at 0 (a level is ≥ 0).
+
+    The clamp is sound and keeps a correct check verifiable at t ≈ 1, where the 128-bit
+    enclosure of −log t (≈ 10^-40) can have a lower end just below 0 that the level
+    re-check rejects.
+    """
+    chk = is_private(mechanism, metric, eps=level.eps)
+    enc = chk.level.enclosure
+    if enc is not None and enc.lo < 0 <= enc.hi:
+        lvl = dataclasses.replace(chk.level, enclosure=Enclosure(Fraction(0), enc.hi))
+        chk = dataclasses.replace(chk, level=lvl)
+    return chk
+
+
+def _is_rational(v: Any) -> bool:
+    return isinstance(v, Fraction | int) and not isinstance(v, bool)
 
 
 def is_optimal(
@@ -429,8 +341,16 @@ def is_optimal(
 
     Decided by the closed form Σ_z max_y c_y·H[y, z] = n (c = Φᵀ1) of the LP (*), with a
     0/1 remap or a Farkas vector as certificate (``proofs/qif_optimality_reduction.py``):
-    exact for rational s and an exact mechanism, certified for irrational s (identities in
-    Q(x), signs by balls). Cost O(n² + n·m); at most :data:`MAX_ENTRIES` entries.
+    exact when Φ is rational (also at an algebraic s whose needed powers are rational, e.g.
+    ε = ln(2)/2 on even distances) and the mechanism exact; certified for irrational s
+    (identities in Q(x), signs by balls). The decision reads the mechanism's entries; a
+    closed form is used only when it is the entries' definition
+    (:func:`~exactdp.mechanisms.optimality_field.trusted_monomial`). Cost O(n² + n·m); at
+    most :data:`MAX_ENTRIES` entries.
+
+    Raises :class:`~exactdp.errors.ExactnessRequired` when s is algebraic, Φ is not
+    rational and Σ_z μ_z(x) = n might hold at x without being an identity (undecidable from
+    balls), and for a ball mechanism without a closed form that might be optimal.
 
     Examples
     --------
@@ -460,15 +380,19 @@ def is_optimal(
             "closed form reads each entry in exact or ball arithmetic."
         )
     mechanism.require_stochastic("is_optimal")
-    priv = is_private(mechanism, metric, eps=level.eps)
+    priv = _privacy_of(mechanism, metric, level)
+    question = (mechanism, metric, level)
     if not priv.private:
-        return OptimalityResult(False, priv, None)
+        return OptimalityResult(False, priv, None, *question)
     tc = tight_constraints(metric, eps=level.eps) if level.t is None else tight_constraints(
         metric, t=level.t
     )
-    exists = bool(tc.exists) if isinstance(tc, TightConstraintsResult) else None
-    exact = _exact_data(mechanism, metric, level)
-    cert: RemapCertificate | FarkasRemapCertificate
+
+    def result(optimal: bool, cert: RemapCertificate | FarkasRemapCertificate
+               ) -> OptimalityResult:
+        return OptimalityResult(optimal, priv, cert, *question, tc)
+
+    exact = exact_data(mechanism, metric, level)
     if exact is not None:
         H, c = exact
         argmax, mu = [], []
@@ -483,34 +407,43 @@ def is_optimal(
                 "the privacy check and Lemma 1 disagree (please report the instance)."
             )
         if total == n:
-            cert = RemapCertificate(_zero_one_remap(argmax, n), mechanism, metric, level)
-            return OptimalityResult(True, priv, cert, exists)
+            return result(True, RemapCertificate(_zero_one_remap(argmax, n), *question))
         w = tuple([Fraction(-1)] * n + mu)
-        return OptimalityResult(
-            False, priv, FarkasRemapCertificate(w, mechanism, metric, level), exists
-        )
+        return result(False, FarkasRemapCertificate(w, *question))
     refuted = _ball_farkas(mechanism, metric, level, stop_prec=DEFAULT_PREC)
     if refuted is not None:
-        return OptimalityResult(False, priv, refuted, exists)
-    if n == m and _tight_structure(mechanism, metric, level):
-        identity = _zero_one_remap(list(range(n)), n)
-        return OptimalityResult(True, priv, RemapCertificate(identity, mechanism, metric, level),
-                                exists)
-    fld = _Field(mechanism, metric, level)  # ExactnessRequired when no closed form
-    argmax = _symbolic_argmax(fld, n, m)
+        return result(False, refuted)
+    if n == m and tight_structure(mechanism, metric, level):
+        return result(True, RemapCertificate(_zero_one_remap(list(range(n)), n), *question))
+    fld = QxField(mechanism, metric, level)  # ExactnessRequired when no closed form
+    try:
+        argmax = symbolic_argmax(fld, n, m)
+    except PrecisionLimitReached as exc:
+        raise _undecided(level, "two candidate maxima tie") from exc
     terms = [(fld.col(z), fld.colsum[argmax[z]] * fld.h_poly(argmax[z], z)) for z in range(m)]
-    num, den = _ratfun_sum(terms)
+    num, den = ratfun_sum(terms)
     if num == den * n:
-        cert = RemapCertificate(_zero_one_remap(argmax, n), mechanism, metric, level)
-        return OptimalityResult(True, priv, cert, exists)
-    # Σ μ_z(x) − n is a nonzero rational function: nonzero at x, so balls separate it from 0
+        return result(True, RemapCertificate(_zero_one_remap(argmax, n), *question))
+    # Σ μ_z(x) − n is a nonzero rational function: nonzero at a transcendental x
     refuted = _ball_farkas(mechanism, metric, level, stop_prec=MAX_PREC)
     if refuted is None:
-        raise PrecisionLimitReached(
-            f"Σ_z μ_z − n is not identically 0 but its sign was not decided at {MAX_PREC} bits "
-            "(x algebraic and a root?); pass a rational t or a transcendental level."
+        raise _undecided(level, "Σ_z μ_z(x) = n")
+    return result(False, refuted)
+
+
+def _undecided(level: PrivacyLevel, what: str) -> ExactDPError:
+    """The error when balls cannot settle an equation that is not an identity in Q(x)."""
+    if level.eps_rational is None:
+        return ExactnessRequired(
+            f"at {level} the base x = e^(-ε/(q·b)) may be algebraic, so '{what}' can hold at x "
+            f"without being an identity in Q(x), and balls up to {MAX_PREC} bits did not "
+            "separate it: undecidable here. Pass a level whose Φ entries e^(-ε·d) are all "
+            "rational (e.g. t rational with rational q-th root), or a rational ε "
+            "(x transcendental)."
         )
-    return OptimalityResult(False, priv, refuted, exists)
+    return PrecisionLimitReached(
+        f"'{what}' is not an identity in Q(x) but its sign was not decided at {MAX_PREC} bits."
+    )
 
 
 def _zero_one_remap(argmax: list[int], n: int) -> tuple[tuple[Fraction, ...], ...]:
@@ -525,8 +458,8 @@ def _ball_farkas(
     prec = DEFAULT_PREC
     while True:
         with workprec(prec):
-            H_b = _ball_h(mechanism, prec)
-            c_b = _ball_colsum(metric, level)
+            H_b = ball_h(mechanism, prec)
+            c_b = ball_colsum(metric, level)
             uppers = [max(arb_to_fraction_interval(c_b[y] * H_b[y][z])[1] for y in range(n))
                       for z in range(m)]
         slack = n - sum(uppers, Fraction(0))

@@ -243,8 +243,11 @@ class PrivacyLevelResult:
                                   "value null and both ratio and distance.")
         enc = None if obj["enclosure"] is None else read_enclosure(obj["enclosure"])
         w = obj["witness"]
+        n_in, n_out = mechanism.shape  # (y, y', z): two inputs and an output
         witness = None if w is None else tuple(
-            read_int(x, f"witness[{k}]", lo=0) for k, x in enumerate(read_list(w, "witness", 3)))
+            read_int(x, f"witness[{k}] ({'an output' if k == 2 else 'an input'})", lo=0,
+                     hi=(n_out if k == 2 else n_in) - 1)
+            for k, x in enumerate(read_list(w, "witness", 3)))
         ratio = None if obj["ratio"] is None else read_rational(obj["ratio"], "ratio")
         dist = None
         if obj["distance"] is not None:
@@ -281,7 +284,8 @@ def zero_level(
 def enclose_value(value: sympy.Expr, prec: int = 128) -> Enclosure:
     """Certified enclosure of a closed-form real value at ``prec`` bits."""
     with workprec(prec):
-        return Enclosure(*arb_to_fraction_interval(sympy_to_arb(value)))
+        lo, hi = arb_to_fraction_interval(sympy_to_arb(value))
+    return Enclosure(max(lo, Fraction(0)) if value.is_nonnegative else lo, hi)  # a level ≥ 0
 
 
 #: ``value_form`` of a JSON level whose closed form is too long to write: log(ratio)/distance.
@@ -299,6 +303,7 @@ def _encloses(enc: Enclosure | None, value: sympy.Expr) -> bool:
     for prec in (128, 256, 512, 1024):
         with workprec(prec):
             lo, hi = arb_to_fraction_interval(sympy_to_arb(value))
+        lo = max(lo, Fraction(0)) if value.is_nonnegative else lo
         if enc.lo <= lo and hi <= enc.hi:
             return True
         if hi < enc.lo or lo > enc.hi:

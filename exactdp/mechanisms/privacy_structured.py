@@ -8,7 +8,8 @@
 
 Both rest on proofs/mech_tight_level.py. A form is used only when the mechanism's entries
 are provably the form's values (:func:`~exactdp.mechanisms.structure.structure_matches`:
-exact equality for exact entries, certified containment for balls); otherwise both routes
+exact equality for exact entries; for balls, the balls were computed from the form by
+``Mechanism.from_form``); otherwise both routes
 return None and the level is read from the entries.
 """
 
@@ -35,15 +36,20 @@ from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["level_tight", "level_merged", "tight_witness", "form_in_force"]
 
-#: mechanisms whose entries were checked against their (immutable) forms
-_CHECKED: weakref.WeakKeyDictionary[Mechanism, dict[str, bool]] = weakref.WeakKeyDictionary()
+#: check results per live mechanism (keyed by identity: a Mechanism, its entries and its
+#: forms are immutable — every array is read-only for good — so a result cannot go stale)
+_CHECKED: dict[int, dict[str, bool]] = {}
 
 
 def form_in_force(mech: Mechanism, which: str = "structure") -> bool:
     """True when ``mech``'s structure form (``which="structure"``), monomial form
     (``"monomial"``) or row-normalized form (``"row-normalized"``) describes its entries;
-    checked once per mechanism (all are immutable)."""
-    done = _CHECKED.setdefault(mech, {})
+    checked once per mechanism object (it is immutable, arrays included)."""
+    key = id(mech)
+    done = _CHECKED.get(key)
+    if done is None:
+        done = _CHECKED[key] = {}
+        weakref.finalize(mech, _CHECKED.pop, key, None)
     if which not in done:
         done[which] = (structure_matches(mech) if which == "structure"
                        else rownorm_matches(mech) if which == "row-normalized"

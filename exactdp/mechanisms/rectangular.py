@@ -21,24 +21,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import flint
 import numpy as np
 import sympy
-from flint import arb
 
-from exactdp.arithmetic.ball import sympy_to_arb, workprec
-from exactdp.arithmetic.rationals import to_fmpq, to_sympy
+from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import InvalidArgument
 from exactdp.kinds import proved_by
 from exactdp.mechanisms.constructors import S_SYMBOL
 from exactdp.mechanisms.mechanism import (
-    CERTIFIED_PREC,
     Mechanism,
-    MechanismKind,
     MonomialForm,
     RowNormalizedForm,
 )
-from exactdp.mechanisms.structure import MergedMonomialForm, form_entries
+from exactdp.mechanisms.structure import MergedMonomialForm
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 
 __all__ = ["geometric_rectangular", "exponential_rectangular"]
@@ -128,19 +123,12 @@ def geometric_rectangular(
     target = np.clip(values - fy, 0, m - 1)
     groups = tuple(tuple(np.nonzero(target == j)[0].tolist()) for j in range(m))
     merged = MergedMonomialForm(form, groups)
-    exact = form.s_rational is not None
-    with workprec(CERTIFIED_PREC):  # the entries are the form's own values (structure_matches)
-        arr = form_entries(merged, exact=exact)
-    assert arr is not None
-    kind = MechanismKind.EXACT if exact else MechanismKind.CERTIFIED
-    prec = None if exact else CERTIFIED_PREC
-    single = all(len(g) == 1 for g in groups)
-    return Mechanism(
-        arr, kind=kind, inputs=range(fx, fx + n), outputs=range(fy0, fy0 + m),
+    # the entries are computed from the form (so it is in force, even for balls)
+    return Mechanism.from_form(
+        merged, inputs=range(fx, fx + n), outputs=range(fy0, fy0 + m),
         name=f"geometric_rectangular({n}×{m}, first_x={fx}, first_y={fy0}, ε={level.eps})",
-        monomial=form if single else None, structure=merged,
-        precision=prec, parameters={"n_rows": n, "n_cols": m, "first_x": fx, "first_y": fy0,
-                                    "eps": level.eps},
+        parameters={"n_rows": n, "n_cols": m, "first_x": fx, "first_y": fy0,
+                    "eps": level.eps},
     )
 
 
@@ -169,26 +157,7 @@ def exponential_rectangular(
     E.setflags(write=False)
     s = _s_of(level, 2)
     form = RowNormalizedForm(s, E)
-    s_rat = form.s_rational
     name = f"exponential_rectangular({n}×{m}, first_x={fx}, first_y={fy}, ε={level.eps})"
-    arr = np.empty((n, m), dtype=object)
-    if s_rat is not None:
-        sq = to_fmpq(s_rat)
-        for x in range(n):
-            w = [sq ** int(k) for k in E[x].tolist()]
-            total = sum(w, flint.fmpq(0))
-            arr[x, :] = [v / total for v in w]
-        return Mechanism(arr, kind=MechanismKind.EXACT, inputs=range(fx, fx + n),
-                         outputs=range(fy, fy + m), name=name, row_normalized=form,
-                         parameters={"eps": level.eps})
-    with workprec(CERTIFIED_PREC):
-        sb = sympy_to_arb(s)
-        for x in range(n):
-            wb = [sb ** int(k) for k in E[x].tolist()]
-            tb = arb(0)
-            for v in wb:
-                tb += v
-            arr[x, :] = [v / tb for v in wb]
-    return Mechanism(arr, kind=MechanismKind.CERTIFIED, inputs=range(fx, fx + n),
-                     outputs=range(fy, fy + m), name=name, row_normalized=form,
-                     precision=CERTIFIED_PREC, parameters={"eps": level.eps})
+    return Mechanism.from_form(form, inputs=range(fx, fx + n), outputs=range(fy, fy + m),
+                               name=name, parameters={"eps": level.eps})
+

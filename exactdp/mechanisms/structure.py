@@ -17,159 +17,34 @@ entries are only certified balls (e^{-ε d} with irrational d, or ε rational):
 
 A form is never trusted on its own. :func:`structure_matches` reads the entries: exact
 entries must equal the form's exact values (a tight form never matches exact entries: its
-values e^{-ε d}·z are transcendental), and every certified ball must contain the ball that
-encloses the form's value. The library constructors build their entries with
-:func:`form_entries`, so their mechanisms match; the level routes and ``verify()`` both check.
+values e^{-ε d}·z are transcendental). Balls cannot prove a form: containment only shows the
+form is compatible with them, and forms whose values differ below the radii fit as well. So a
+form on balls is in force only when the balls were computed from it by
+:meth:`~exactdp.mechanisms.mechanism.Mechanism.from_form` (what every library constructor
+does; :attr:`~exactdp.mechanisms.mechanism.Mechanism.form_sealed`), and every ball must
+still contain the ball of the form's value. Otherwise the level is enclosed from the balls.
+The level routes and ``verify()`` both check.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
-import flint
+import flint  # noqa: F401  (doctests)
 import numpy as np
-import sympy
+import sympy  # noqa: F401  (doctests)
 from flint import arb
 
-from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
+from exactdp.arithmetic.ball import workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fmpq, to_fraction
 from exactdp.mechanisms.level_compare import compare_kappa, monomial_value
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind, MonomialForm, RowNormalizedForm
-from exactdp.spaces.mechanism_forms import TightForm, tight_balls
+from exactdp.spaces.mechanism_forms import MergedMonomialForm, TightForm, form_entries
 
-__all__ = ["TightForm", "MergedMonomialForm", "form_entries", "structure_matches",
+__all__ = ["TightForm", "MergedMonomialForm", "MonomialForm", "form_entries", "structure_matches",
            "monomial_matches", "rownorm_matches",
            "verify_tight_claim", "verify_merged_claim"]
-
-
-@dataclass(frozen=True)
-class MergedMonomialForm:
-    """h[y, j] = Σ_{z ∈ groups[j]} c_z·s^{E[y, z]}: the columns of a monomial form, merged.
-
-    Attributes
-    ----------
-    base : MonomialForm
-        The monomial form of G (rows = this mechanism's inputs, columns = G's outputs).
-    groups : tuple[tuple[int, ...], ...]
-        For each output j of this mechanism, the columns of G merged into it (disjoint,
-        covering every column of G).
-    """
-
-    base: MonomialForm
-    groups: tuple[tuple[int, ...], ...]
-
-
-def _merged_factors(form: MergedMonomialForm, exact: bool) -> list[Any] | None:
-    """c_z as fmpq (``exact``) or balls; None when some c_z is not (certified) ≥ 0, or not
-    rational when ``exact``."""
-    base = form.base
-    out: list[Any] = []
-    for k in range(len(base.column_factors)):
-        c = base.column_value(k)
-        if exact:
-            if isinstance(c, Enclosure):
-                if c.lo != c.hi or c.lo < 0:
-                    return None
-                out.append(to_fmpq(c.lo))
-                continue
-            c = sympy.sympify(c)
-            if not isinstance(c, sympy.Rational) or c < 0:
-                return None
-            out.append(to_fmpq(to_fraction(c)))
-        else:
-            b = (arb_from_fraction(c.lo).union(arb_from_fraction(c.hi))
-                 if isinstance(c, Enclosure) else sympy_to_arb(c))
-            if not b >= 0:
-                return None
-            out.append(b)
-    return out
-
-
-def _merged_values(form: MergedMonomialForm, exact: bool) -> np.ndarray | None:
-    """h[y, j] = Σ_{z ∈ g_j} c_z s^{E[y,z]}: exact fmpq (s rational) or balls; None when the
-    form's hypotheses fail (c_z < 0, overlapping groups, or no exact value)."""
-    base = form.base
-    E = base.exponents
-    seen: set[int] = set()
-    for g in form.groups:
-        if seen.intersection(g) or any(not 0 <= z < E.shape[1] for z in g):
-            return None
-        seen.update(g)
-    cs = _merged_factors(form, exact)
-    if cs is None:
-        return None
-    if exact:
-        s_rat = base.s_rational
-        if s_rat is None:
-            return None
-        s: Any = to_fmpq(s_rat)
-        zero: Any = flint.fmpq(0)
-    else:
-        s, zero = sympy_to_arb(base.s), arb(0)
-    powers: dict[int, Any] = {}
-    n = E.shape[0]
-    arr = np.empty((n, len(form.groups)), dtype=object)
-    for x in range(n):
-        row = E[x].tolist()
-        for j, g in enumerate(form.groups):
-            total = zero
-            for z in g:
-                k = row[z]
-                if k not in powers:
-                    powers[k] = s ** k
-                total = total + cs[z] * powers[k]
-            arr[x, j] = total
-    return arr
-
-
-def form_entries(form: TightForm | MergedMonomialForm | RowNormalizedForm,
-                 exact: bool) -> np.ndarray | None:
-    """The entries a structure form defines: exact ``fmpq`` (``exact``; merged form with s
-    rational only) or balls at the current precision that enclose them. The library
-    constructors build their entries with this function, and :func:`structure_matches`
-    checks a mechanism's entries against it. None when the form has no such value.
-
-    >>> from exactdp.spaces.metrics import line
-    >>> G = MonomialForm(sympy.Rational(1, 2), np.array([[0, 1], [1, 0]]),
-    ...                  (sympy.Rational(2, 3), sympy.Rational(2, 3)))
-    >>> form_entries(MergedMonomialForm(G, ((0,), (1,))), exact=True)[0].tolist()
-    [2/3, 1/3]
-    """
-    if isinstance(form, TightForm):
-        return None if exact else tight_balls(form)
-    if isinstance(form, RowNormalizedForm):
-        return _rownorm_values(form, exact)
-    return _merged_values(form, exact)
-
-
-def _rownorm_values(form: RowNormalizedForm, exact: bool) -> np.ndarray | None:
-    """h[y, z] = s^{E[y,z]}/Σ_z' s^{E[y,z']}: exact ``fmpq`` (s rational) or balls; None when
-    ``exact`` and s is irrational."""
-    s: Any
-    zero: Any
-    if exact:
-        s_rat = form.s_rational
-        if s_rat is None:
-            return None
-        s, zero = to_fmpq(s_rat), flint.fmpq(0)
-    else:
-        s, zero = sympy_to_arb(form.s), arb(0)
-    E = form.exponents
-    powers: dict[int, Any] = {}
-    arr = np.empty(E.shape, dtype=object)
-    for y, row in enumerate(E.tolist()):
-        for k in row:
-            if k not in powers:
-                powers[k] = s ** k
-        w = [powers[k] for k in row]
-        total = zero
-        for v in w:
-            total = total + v
-        arr[y, :] = [v / total for v in w]
-    return arr
 
 
 def structure_matches(mech: Mechanism) -> bool:
@@ -177,8 +52,9 @@ def structure_matches(mech: Mechanism) -> bool:
 
     Exact mechanisms: every entry equals the form's exact value (a tight-constraints form,
     whose values e^{-ε d}·z are transcendental, never matches exact entries). Certified
-    mechanisms: every entry ball contains the ball that encloses the form's value (computed
-    at the mechanism's precision, then at 2× and 4×), so the true entries are the form's.
+    mechanisms: the balls were computed from this form by ``Mechanism.from_form`` (the form
+    is their definition), and every entry ball contains the ball that encloses the form's
+    value (at the mechanism's precision, then at 2× and 4×).
     A form that does not match is never used: the level is then read from the entries.
 
     >>> G = MonomialForm(sympy.Rational(1, 2), np.array([[0, 1], [1, 0]]),
@@ -242,6 +118,12 @@ def _entries_are(mech: Mechanism, form: TightForm | MergedMonomialForm | RowNorm
         want = form_entries(form, exact=True)
         return want is not None and all(
             a == b for a, b in zip(want.ravel().tolist(), entries.ravel().tolist()))
+    # Balls: containment shows the form is *compatible* with the entries, not that it *is*
+    # them (any form whose values differ below the radii fits as well). A form on balls is
+    # in force only when the library computed the balls from that very form
+    # (Mechanism.from_form); the containment re-check below is then a consistency check.
+    if not mech.form_sealed:
+        return False
     base = mech.precision or 128
     open_ = list(np.ndindex(n, m))
     for prec in (base, 2 * base, 4 * base):

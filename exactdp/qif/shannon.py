@@ -27,6 +27,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -34,21 +35,52 @@ from typing import Any
 import numpy as np
 from flint import arb
 
-from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.validate import read_precision
-from exactdp.errors import ExactDPError, InvalidArgument
-from exactdp.kernel.jsonio import read_enclosure, read_rational, write_enclosure, write_rational
+from exactdp.errors import (
+    REJECTED_ERRORS,
+    ExactDPError,
+    InstanceTooLarge,
+    InvalidArgument,
+    InvalidTolerance,
+)
+from exactdp.kernel.jsonio import (
+    read_enclosure,
+    read_list,
+    read_object,
+    read_rational,
+    read_str,
+    write_enclosure,
+    write_rational,
+)
 from exactdp.qif.channel import Matrix, is_channel, is_distribution, is_exact, read_channel
 from exactdp.qif.entropy import mutual_information
 from exactdp.qif.measures import read_matrix_json, write_matrix
 
-__all__ = ["ShannonCapacity", "shannon_capacity", "blahut_arimoto_float"]
+__all__ = ["ShannonCapacity", "shannon_capacity", "blahut_arimoto_float", "read_capacity_precision"]
 
 #: Weight of the uniform distribution mixed into the output witness q (keeps q > 0).
 Q_FLOOR = Fraction(1, 2**40)
 #: Denominator bound of the rational witnesses read off the float iterates.
 WITNESS_DENOMINATOR = 2**40
+#: Largest channel (rows × columns) :func:`shannon_capacity` accepts (200×200 takes ~20 s).
+MAX_CHANNEL_ENTRIES = 40_000
+_JSON_KEYS = ("quantity", "unit", "enclosure", "precision", "witness", "output", "channel")
+
+
+def read_capacity_precision(value: Any, name: str = "prec") -> int:
+    """Bits of the ball arithmetic: a whole number in [53, MAX_PREC] (a specific error else).
+
+    >>> read_capacity_precision(10**6)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: Got prec=1000000; at most MAX_PREC = 4096 bits (e.g. 128).
+    """
+    prec = read_precision(value, name)
+    if prec > MAX_PREC:
+        raise InvalidArgument(f"Got {name}={prec}; at most MAX_PREC = {MAX_PREC} bits (e.g. 128).")
+    return prec
 
 
 def blahut_arimoto_float(C: Matrix, *, tol: float = 1e-12, max_iter: int = 20000
@@ -145,9 +177,11 @@ class ShannonCapacity:
         if not (isinstance(enc, Enclosure) and is_exact(enc.lo) and is_exact(enc.hi)):
             return False
         try:
-            read_precision(self.precision, "precision")
+            read_capacity_precision(self.precision, "precision")
         except ExactDPError:
             return False
+        if enc.lo < 0:
+            return False  # a capacity is ≥ 0 and the lower end is clamped there
         C = self.channel
         if not is_channel(C) or not is_distribution(self.witness, len(C)):
             return False
@@ -157,7 +191,7 @@ class ShannonCapacity:
         up = _dual_ball(C, self.output, self.precision)
         if up is None:
             return False
-        return enc.lo <= low and arb_to_fraction_interval(up)[1] <= enc.hi
+        return enc.lo <= max(low, Fraction(0)) and arb_to_fraction_interval(up)[1] <= enc.hi
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON; :meth:`from_json` reads it back and re-verifies."""
@@ -170,14 +204,21 @@ class ShannonCapacity:
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> ShannonCapacity:
         """Read and verify; raises :class:`InvalidArgument` when the claim does not check."""
-        if doc.get("quantity") != "shannon-capacity":
-            raise InvalidArgument(f"expected quantity 'shannon-capacity', got {doc.get('quantity')!r}.")
+        doc = read_object(doc, "ShannonCapacity", _JSON_KEYS)
+        read_str(doc["quantity"], "ShannonCapacity.quantity", ("shannon-capacity",))
+        read_str(doc["unit"], "ShannonCapacity.unit (only bits are written)", ("bits",))
         out = cls(read_enclosure(doc["enclosure"]),
-                  tuple(read_rational(p, "witness") for p in doc["witness"]),
-                  tuple(read_rational(p, "output") for p in doc["output"]),
-                  read_precision(doc["precision"], "precision"),
+                  tuple(read_rational(p, "witness")
+                        for p in read_list(doc["witness"], "ShannonCapacity.witness")),
+                  tuple(read_rational(p, "output")
+                        for p in read_list(doc["output"], "ShannonCapacity.output")),
+                  read_capacity_precision(doc["precision"], "precision"),
                   read_channel(read_matrix_json(doc["channel"])))
-        if not out.verify():
+        try:
+            ok = out.verify()
+        except REJECTED_ERRORS:
+            ok = False
+        if not ok:
             raise InvalidArgument(
                 "the Shannon-capacity enclosure does not contain the recomputed bounds at its "
                 "witnesses (edited file?); recompute it with shannon_capacity().")
@@ -190,15 +231,35 @@ def shannon_capacity(channel: Any, *, prec: int = 128, tol: float = 1e-12,
 
     Lower end I(witness; C), upper end max_x D(C_x ‖ output) (``proofs/qif_shannon_capacity.py``).
 
-    ``tol`` and ``max_iter`` steer the float Blahut–Arimoto search only: the enclosure is
-    certified whatever they are; its width (``.width``) says how close the search came.
+    ``tol`` (a finite float > 0) and ``max_iter`` (a whole number ≥ 0) steer the float
+    Blahut–Arimoto search only: the enclosure is certified whatever they are; its width
+    (``.width``) says how close the search came. ``prec`` ≤ ``MAX_PREC`` bits; at most
+    :data:`MAX_CHANNEL_ENTRIES` entries. The lower end is clamped at 0 (a capacity is ≥ 0);
+    a channel whose rows are all equal gets the exact enclosure [0, 0] (output q = that row
+    makes every D(C_x ‖ q) = 0 exactly).
+
+    >>> shannon_capacity([["1/3", "2/3"], ["1/3", "2/3"]]).enclosure
+    Enclosure(lo=Fraction(0, 1), hi=Fraction(0, 1))
     """
     C = read_channel(channel)
-    prec = read_precision(prec, "prec")
-    p_f, q_f, iters = blahut_arimoto_float(C, tol=tol, max_iter=max_iter)
+    prec = read_capacity_precision(prec, "prec")
+    if len(C) * len(C[0]) > MAX_CHANNEL_ENTRIES:
+        raise InstanceTooLarge(
+            f"{len(C)}×{len(C[0])} channel (> MAX_CHANNEL_ENTRIES = {MAX_CHANNEL_ENTRIES} "
+            "entries): the certified bounds would take minutes; merge equal rows or columns "
+            "first.")
+    if isinstance(tol, bool) or not isinstance(tol, int | float | Fraction) or not (
+            math.isfinite(tol) and tol > 0):
+        raise InvalidTolerance(f"Got tol={tol!r}; pass a finite number > 0 such as 1e-12.")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 0:
+        raise InvalidArgument(f"Got max_iter={max_iter!r}; pass a whole number ≥ 0 such as 20000.")
+    p_f, q_f, iters = blahut_arimoto_float(C, tol=float(tol), max_iter=max_iter)
     witness = _rational_distribution(p_f)
-    output = _rational_distribution(q_f, Q_FLOOR)
-    low = mutual_information(C, witness, prec=prec).enclosure.lo
+    if all(tuple(row) == tuple(C[0]) for row in C):
+        output = tuple(Fraction(v) for v in C[0])  # D(C_x ‖ C_0) = 0 for every x: C = 0
+    else:
+        output = _rational_distribution(q_f, Q_FLOOR)
+    low = max(mutual_information(C, witness, prec=prec).enclosure.lo, Fraction(0))
     up = _dual_ball(C, output, prec)
     assert up is not None  # output > 0 everywhere
     hi = arb_to_fraction_interval(up)[1]

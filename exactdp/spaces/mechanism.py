@@ -13,21 +13,23 @@ A mechanism may carry the exact structure of its entries
 (:class:`~exactdp.spaces.mechanism_forms.MonomialForm`,
 :class:`~exactdp.spaces.mechanism_forms.RowNormalizedForm`,
 :class:`~exactdp.spaces.mechanism_forms.TightForm`, …), which keeps its privacy level exact
-even when the entries are only certified balls: for a monomial form h[y, z] = c_z·s^{E[y, z]},
-ratios h[y, z]/h[y', z] = s^{E[y,z] − E[y',z]} do not depend on c_z.
+even when the entries are only certified balls (monomial h = c_z·s^E: ratios do not depend
+on c_z). Exact entries are checked against their form value by value; balls only when they
+were computed from the form by :meth:`Mechanism.from_form` (balls cannot tell forms apart).
+A mechanism is immutable (every array read-only for good), compares by value, and pickles.
 
-The type lives in the objects layer (it imports only :mod:`exactdp.arithmetic`,
-:mod:`exactdp.errors` and :mod:`exactdp.spaces`), so that a question such as
-:func:`exactdp.tight.tight_constraints` can return one; :mod:`exactdp.mechanisms.mechanism`
-re-exports it. The constructors are in :mod:`exactdp.mechanisms.constructors`.
+Objects layer (imports only :mod:`exactdp.arithmetic`, :mod:`exactdp.errors`,
+:mod:`exactdp.spaces`); :mod:`exactdp.mechanisms.mechanism` re-exports it.
 """
 
 from __future__ import annotations
 
 import enum
 import operator
-from collections.abc import Iterator, Sequence
+import pickle
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import flint
@@ -44,7 +46,21 @@ from exactdp.arithmetic.rationals import (
     unlimited_int_digits,
 )
 from exactdp.errors import EntryOutOfRange, InvalidArgument, InvalidMechanism
-from exactdp.spaces.mechanism_forms import MonomialForm, RowNormalizedForm
+from exactdp.spaces.mechanism_checks import (
+    entries_from_state,
+    entries_key,
+    entries_state,
+    validate_floats,
+    validate_objects,
+)
+from exactdp.spaces.mechanism_forms import (
+    CERTIFIED_PREC,
+    MergedMonomialForm,
+    MonomialForm,
+    RowNormalizedForm,
+    form_values,
+    frozen_array,
+)
 
 __all__ = [
     "ROW_POLICIES",
@@ -55,12 +71,9 @@ __all__ = [
 #: How the rows of a loaded matrix are read (see :mod:`exactdp.mechanisms.files`).
 ROW_POLICIES = ("exact", "normalize", "as-is")
 
-
-def _frozen_floats(data: bytes, shape: tuple[int, ...]) -> np.ndarray:
-    """A float64 array over immutable bytes: read-only for good (``setflags`` cannot undo it)."""
-    arr = np.frombuffer(data, dtype=np.float64).reshape(shape)
-    assert not arr.flags.writeable
-    return arr
+#: held only by :meth:`Mechanism.from_form`: a mechanism built with it has the entries that
+#: its form defines, computed here from the form (never balls handed in by a caller)
+_SEAL = object()
 
 
 class MechanismKind(enum.StrEnum):
@@ -109,10 +122,11 @@ class Mechanism:
         monomial: MonomialForm | None = None,
         row_normalized: RowNormalizedForm | None = None,
         precision: int | None = None,
-        parameters: dict[str, Any] | None = None,
+        parameters: Mapping[str, Any] | None = None,
         row_policy: str = "exact",
         structure: Any = None,
         _validated: bool = False,
+        _seal: object = None,
     ) -> None:
         try:
             kind = MechanismKind(kind)
@@ -122,8 +136,7 @@ class Mechanism:
         if (isinstance(entries, np.ndarray) and entries.dtype == np.float64
                 and kind is MechanismKind.EXACT and entries.ndim == 2):
             # a private immutable copy (bytes): no caller can re-flag it writeable
-            floats = _frozen_floats(np.ascontiguousarray(entries, dtype=np.float64).tobytes(),
-                                    entries.shape)
+            floats = frozen_array(entries, np.float64)
             arr = floats
         else:
             arr = np.array(entries, dtype=object)  # our own array: the caller keeps none
@@ -144,7 +157,9 @@ class Mechanism:
         #: ``MergedMonomialForm``) that keeps the privacy level exact; None when absent
         self.structure = structure
         self.precision = precision
-        self.parameters = dict(parameters or {})
+        #: free-form data of the construction (read-only); never used as a proof
+        self.parameters: Mapping[str, Any] = MappingProxyType(dict(parameters or {}))
+        self._form_sealed = _seal is _SEAL
         if row_policy not in ROW_POLICIES:
             raise InvalidArgument(
                 f"Got row_policy={row_policy!r}; choose one of {', '.join(ROW_POLICIES)}."
@@ -172,24 +187,114 @@ class Mechanism:
                 "against its entries); build a new Mechanism instead.")
         object.__setattr__(self, key, value)
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        if self._floats is not None:
-            state["_floats"] = (self._floats.tobytes(), self._floats.shape)
-            state["_objects"] = None
-        return state
+    @classmethod
+    def from_form(cls, form: Any, *, inputs: Sequence[Any] | None = None,
+                  outputs: Sequence[Any] | None = None, name: str = "mechanism",
+                  parameters: Mapping[str, Any] | None = None,
+                  precision: int = CERTIFIED_PREC) -> Mechanism:
+        """The mechanism whose entries a structure form defines, computed here from the form.
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        state = dict(state)
-        if state.get("_floats") is not None:
-            data, shape = state["_floats"]
-            state["_floats"] = _frozen_floats(bytes(data), tuple(shape))
-        objs = state.get("_objects")
-        if objs is not None:
-            objs = np.array(objs, dtype=object)
-            objs.setflags(write=False)
-            state["_objects"] = objs
-        self.__dict__.update(state)
+        Exact ``fmpq`` entries when the form's values are rational, else balls at
+        ``precision`` bits. Only a mechanism built this way has its form *in force* when its
+        entries are balls (:attr:`form_sealed`): balls cannot tell two forms whose values
+        differ below their radius apart, so a form attached to balls handed in by a caller
+        (``Mechanism(balls, monomial=...)``) proves nothing and its level is read from the
+        balls. Exact entries are always checked against their form, value by value.
+
+        >>> import sympy
+        >>> from exactdp.spaces.mechanism_forms import RowNormalizedForm
+        >>> H = Mechanism.from_form(RowNormalizedForm(sympy.exp(-1), np.array([[0, 1], [1, 0]])))
+        >>> H.kind, H.form_sealed, H.row_normalized.s
+        (<MechanismKind.CERTIFIED: 'certified'>, True, exp(-1))
+        """
+        built = form_values(form, precision)
+        if built is None:
+            raise InvalidMechanism(
+                f"Got form {type(form).__name__}; its hypotheses fail (a factor not certified "
+                "≥ 0, or overlapping column groups), so it defines no mechanism.")
+        arr, exact = built
+        forms: dict[str, Any] = {}
+        if isinstance(form, MonomialForm):
+            forms["monomial"] = form
+        elif isinstance(form, RowNormalizedForm):
+            forms["row_normalized"] = form
+        else:
+            forms["structure"] = form
+            if (isinstance(form, MergedMonomialForm)
+                    and form.groups == tuple((z,) for z in range(form.base.exponents.shape[1]))):
+                forms["monomial"] = form.base
+        H = cls(arr, kind=MechanismKind.EXACT if exact else MechanismKind.CERTIFIED,
+                inputs=inputs, outputs=outputs, name=name, parameters=parameters,
+                precision=None if exact else precision, _seal=_SEAL, **forms)
+        object.__setattr__(H, "_defining_form", form)
+        return H
+
+    @property
+    def form_sealed(self) -> bool:
+        """True when the entries were computed from the structure form by :meth:`from_form`
+        (the form is their definition); a form on balls is used only then."""
+        return self._form_sealed
+
+    def relabeled(self, *, inputs: Sequence[Any] | None = None,
+                  outputs: Sequence[Any] | None = None, name: str | None = None) -> Mechanism:
+        """The same mechanism (same entries and forms) with new row/column labels or name."""
+        new = object.__new__(Mechanism)
+        new.__dict__.update(self.__dict__)
+        for attr, labels, size in (("inputs", inputs, self._shape[0]),
+                                   ("outputs", outputs, self._shape[1])):
+            if labels is not None:
+                labels = tuple(labels)
+                if len(labels) != size:
+                    raise InvalidMechanism(f"Got {len(labels)} {attr} labels for {size}.")
+                new.__dict__[attr] = labels
+        if name is not None:
+            new.__dict__["name"] = name
+        return new
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """Pickle/deepcopy support. A sealed mechanism is rebuilt from its form (so it stays
+        sealed); other entries travel exactly (floats as bytes, rationals as integer pairs,
+        balls as exact midpoint/radius). A parameter value that cannot be pickled (e.g. the
+        tight-constraints certificate, which holds closures) is left out."""
+        params = {}
+        for k, v in self.parameters.items():
+            try:
+                pickle.dumps(v)
+            except Exception:  # noqa: BLE001 — any unpicklable value is dropped, see above
+                continue
+            params[k] = v
+        state: dict[str, Any] = {
+            "kind": self.kind.value, "inputs": self.inputs, "outputs": self.outputs,
+            "name": self.name, "precision": self.precision, "parameters": params,
+            "row_policy": self.row_policy, "monomial": self.monomial,
+            "row_normalized": self.row_normalized, "structure": self.structure}
+        if self._form_sealed:
+            state["form"] = self.__dict__["_defining_form"]
+        else:
+            state.update(entries_state(self._floats if self._floats is not None
+                                       else self._entries))
+        return (_restore, (state,))
+
+    def _entries_key(self) -> Any:
+        return entries_key(self._floats if self._floats is not None else self._entries)
+
+    def __eq__(self, other: object) -> bool:
+        """Same kind, labels, row policy, forms (and whether they are in force) and entries:
+        the same rationals, or the very same balls (midpoint and radius). The name and the
+        parameters are not compared."""
+        if not isinstance(other, Mechanism):
+            return NotImplemented
+        return (self.kind is other.kind and self._shape == other._shape
+                and self.inputs == other.inputs and self.outputs == other.outputs
+                and self.row_policy == other.row_policy
+                and self._form_sealed == other._form_sealed
+                and self.monomial == other.monomial
+                and self.row_normalized == other.row_normalized
+                and self.structure == other.structure
+                and self._entries_key() == other._entries_key())
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self._shape, self.inputs, self.outputs, self.row_policy))
 
     @property
     def _entries(self) -> np.ndarray:
@@ -283,12 +388,12 @@ class Mechanism:
 
     def _index(self, k: Any, axis: int) -> int:
         size = self._shape[axis]
-        try:
-            i = operator.index(k)
-        except TypeError:
+        i = None if isinstance(k, (bool, np.bool_)) else getattr(k, "__index__", None)
+        if i is None:  # not an integer (bools are refused too)
             raise InvalidArgument(
                 f"Got index {k!r}; a mechanism is indexed by integers: H[i] (row i) or "
-                "H[i, j] (entry).") from None
+                "H[i, j] (entry).")
+        i = operator.index(k)
         if not -size <= i < size:
             what = "row" if axis == 0 else "column"
             raise EntryOutOfRange(
@@ -309,8 +414,11 @@ class Mechanism:
         return self._shape[0]
 
     def __getitem__(self, key: Any) -> Any:
-        """``H[i]`` is row i (a tuple, :meth:`row`) and ``H[i, j]`` (= ``H[i][j]``) is
-        :meth:`entry`: a mechanism reads like its tuple of rows.
+        """``H[i]`` is row i (a tuple, :meth:`row`) and ``H[i, j]`` is :meth:`entry`: a
+        mechanism reads like its tuple of rows (integer indices only: no slices, no bools;
+        ``tuple(H)`` gives the rows). For exact kinds ``H[i][j] == H[i, j]``; for certified
+        kinds both are the same ball, but ``==`` on balls means "certainly equal" (use
+        :meth:`entry_object` and compare ``is``, or :func:`~exactdp.arithmetic.ball.ball_key`).
 
         >>> H = Mechanism(np.array([[0.75, 0.25], [0.5, 0.5]]), kind="exact")
         >>> H[0], H[1, 1], H[-1][0], len(H)
@@ -327,9 +435,18 @@ class Mechanism:
         return (self.row(i) for i in range(self._shape[0]))
 
     def entries_object(self) -> np.ndarray:
-        """The read-only object array of entries (``fmpq`` or ``arb``): a view that cannot
-        be made writeable."""
-        return self._entries.view()
+        """A read-only copy of the object array of entries (``fmpq`` or ``arb``).
+
+        A read-only view of a fresh copy on each call: editing it (even through its
+        ``.base``) never changes the mechanism. Use :meth:`entry_object` for single entries.
+        """
+        out = self._entries.copy()
+        out.setflags(write=False)
+        return out.view()
+
+    def entry_object(self, i: int, j: int) -> Any:
+        """Entry h[i, j] as stored: ``fmpq`` (exact) or ``arb`` (certified); both immutable."""
+        return self._entries[self._index(i, 0), self._index(j, 1)]
 
     def rows_fraction(self) -> list[list[Fraction]]:
         """Exact entries as nested lists of Fractions (exact mechanisms only)."""
@@ -356,7 +473,8 @@ class Mechanism:
         [1/(s + 1), s/(s + 1)],
         [s/(s + 1), 1/(s + 1)]])
         """
-        form = self.monomial
+        # a closed form is used only when the entries were built from it (from_form)
+        form = self.monomial if self._form_sealed else None
         if form is not None and not any(isinstance(c, Enclosure) for c in form.column_factors):
             E = form.exponents.tolist()
             sv = form.s if symbol is None else symbol
@@ -365,14 +483,12 @@ class Mechanism:
             else:
                 cols = [sympy.sympify(c) for c in form.column_factors]
             return sympy.Matrix([[cols[j] * sv**k for j, k in enumerate(row)] for row in E])
-        expo = self.parameters.get("exponential_of")
-        if expo is not None:
-            metric, s_val = expo
-            sv = s_val if symbol is None else symbol
-            ks = metric.exponents
+        rform = self.row_normalized if self._form_sealed else None
+        if rform is not None:
+            sv = rform.s if symbol is None else symbol
             rows = []
-            for row in metric.index.tolist():
-                w = [sv ** ks[k] for k in row]
+            for row in rform.exponents.tolist():
+                w = [sv ** k for k in row]
                 total = sympy.Add(*w)
                 rows.append([x / total for x in w])
             return sympy.Matrix(rows)
@@ -380,7 +496,8 @@ class Mechanism:
             return sympy.Matrix([[sympy.Rational(int(v.p), int(v.q)) for v in row]
                                  for row in self._entries])
         raise InvalidMechanism(
-            f"{self.name} has no exact closed form (certified entries only)."
+            f"{self.name} has no exact closed form (certified entries only, and no structure "
+            "form it was built from: see Mechanism.from_form)."
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -419,7 +536,7 @@ class Mechanism:
     def to_balls(self) -> np.ndarray:
         """Object array of arb balls enclosing the entries (at the current precision)."""
         if self.kind is MechanismKind.CERTIFIED:
-            return self._entries.view()
+            return self.entries_object()
         out = np.empty(self._entries.shape, dtype=object)
         for idx, v in np.ndenumerate(self._entries):
             out[idx] = arb(v)
@@ -432,66 +549,11 @@ class Mechanism:
                 "Use to_balls() or build it at a rational parameter (t=...)."
             )
 
-    def _validate_floats(self, F: np.ndarray) -> None:
-        bad = ~np.isfinite(F) | (F < 0)
-        if bad.any():
-            i, j = (int(x) for x in np.argwhere(bad)[0])
-            raise InvalidMechanism(
-                f"entry [{i}][{j}] = {float(F[i, j])!r} is not a finite number ≥ 0; entries "
-                "are probabilities.")
-        for i, total in enumerate(float_row_sums_exact(F)):
-            if total == 0:
-                raise InvalidMechanism(
-                    f"row {i} is all zeros; even an 'as-is' matrix needs a positive mass in "
-                    "every row.")
-            if self.row_policy != "as-is" and total != 1:
-                raise InvalidMechanism(
-                    f"row {i} sums to {total}, not 1 (each row of a mechanism is a "
-                    f"probability distribution over the outputs).")
-
     def _validate(self) -> None:
         if self._floats is not None:
-            self._validate_floats(self._floats)
-            return
-        arr = self._entries
-        if self.kind is MechanismKind.EXACT:
-            for (i, j), v in np.ndenumerate(arr):
-                if not isinstance(v, flint.fmpq):
-                    raise InvalidMechanism(f"entry [{i}][{j}] = {v!r} is not an exact rational.")
-                if v < 0:
-                    raise InvalidMechanism(
-                        f"entry [{i}][{j}] = {v} is negative; probabilities are ≥ 0."
-                    )
-            for i in range(arr.shape[0]):
-                total = sum(arr[i].tolist(), flint.fmpq(0))
-                if self.row_policy == "as-is":
-                    if total == 0:
-                        raise InvalidMechanism(
-                            f"row {i} is all zeros; even an 'as-is' matrix needs a positive "
-                            "mass in every row."
-                        )
-                    continue
-                if total != 1:
-                    raise InvalidMechanism(
-                        f"row {i} sums to {total}, not 1 (each row of a mechanism is a "
-                        f"probability distribution over the outputs)."
-                    )
-            return
-        for (i, j), v in np.ndenumerate(arr):
-            if not isinstance(v, arb) or not v.is_finite():
-                raise InvalidMechanism(f"entry [{i}][{j}] = {v!r} is not a finite ball.")
-            if v < 0:
-                raise InvalidMechanism(
-                    f"entry [{i}][{j}] = {v} is certainly negative; probabilities are ≥ 0."
-                )
-        for i in range(arr.shape[0]):
-            total = arb(0)
-            for v in arr[i]:
-                total += v
-            if not total.contains(1):
-                raise InvalidMechanism(
-                    f"row {i} sums to {total}, a ball that excludes 1: not row-stochastic."
-                )
+            validate_floats(self._floats, self.row_policy)
+        else:
+            validate_objects(self._entries, self.kind is MechanismKind.EXACT, self.row_policy)
 
     def compose(self, remap: Mechanism) -> Mechanism:
         """The mechanism H·R (exact when both are exact).
@@ -522,3 +584,16 @@ class Mechanism:
             np.array(rows_b, dtype=object), kind=MechanismKind.CERTIFIED, inputs=self.inputs,
             outputs=remap.outputs, name=f"{self.name}∘remap", precision=self.precision,
         )
+
+
+def _restore(state: dict[str, Any]) -> Mechanism:
+    """Rebuild a pickled :class:`Mechanism` (see :meth:`Mechanism.__reduce__`)."""
+    labels = {k: state[k] for k in ("inputs", "outputs", "name")}
+    if "form" in state:
+        H = Mechanism.from_form(state["form"], parameters=state["parameters"],
+                                precision=state["precision"] or CERTIFIED_PREC, **labels)
+        return H
+    return Mechanism(entries_from_state(state), kind=state["kind"], precision=state["precision"],
+                     parameters=state["parameters"], row_policy=state["row_policy"],
+                     monomial=state["monomial"], row_normalized=state["row_normalized"],
+                     structure=state["structure"], **labels)
