@@ -30,7 +30,9 @@ import numpy as np
 from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 from exactdp.arithmetic.rounding import dyadic_down
 from exactdp.errors import InvalidMetric
-from exactdp.linalg.grid_pcg import grid_pcg_solver
+from exactdp.linalg.exact_products import exact_table_matvec
+from exactdp.linalg.grid_exact_conv import GridConvolution
+from exactdp.linalg.grid_pcg import grid_fft_matvec, grid_pcg_solver
 from exactdp.spaces.grid import offset_value_codes, use_matrix_free
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.lambda_bounds import chord_bound, dense_lambda_node, second_derivative_row_bound
@@ -43,9 +45,18 @@ class PhiProvider(Protocol):
 
     n: int
     gamma_terms: int  # every output of matvec is a sum of ≤ gamma_terms products
+    #: True when :meth:`exact_matvec` is quasi-linear (then the SPD cover bounds its
+    #: products exactly instead of by the float rounding model)
+    fast_exact: bool
 
     def matvec(self, table: np.ndarray, V: np.ndarray) -> np.ndarray:
         """fl(M V) for M[i, l] = table[value index of d(i, l)] (V of shape (n, m))."""
+
+    def exact_matvec(self, table: list[int], columns: list[list[int]]) -> list[list[int]]:
+        """M·v exactly for an integer table (any sign) and integer vectors."""
+
+    def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """≈ M v for one vector, no error bound (candidates only; FFT on grids)."""
 
     def solver(self, table: np.ndarray) -> Any:
         """A float solver B ↦ M⁻¹B for the table of Φ_0 (uncertified)."""
@@ -61,6 +72,7 @@ class DenseProvider:
         self.metric = metric
         self.n = metric.n
         self.gamma_terms = metric.n + 2
+        self.fast_exact = False
         self.idx = metric.index
         self.nodes: dict[Fraction, tuple[Fraction, Fraction]] = {}  # ε → (σ, λ lower)
         self.chain: list[Fraction] = []
@@ -79,6 +91,19 @@ class DenseProvider:
 
     def matvec(self, table: np.ndarray, V: np.ndarray) -> np.ndarray:
         return np.asarray(self._gather(table) @ V)
+
+    def exact_matvec(self, table: list[int], columns: list[list[int]]) -> list[list[int]]:
+        """Exact products by limb splitting (:func:`exactdp.linalg.exact_products.exact_table_matvec`),
+        a signed table as the difference of its positive and negative parts."""
+        pos = [max(int(t), 0) for t in table]
+        out = exact_table_matvec(self.matvec, self.n, pos, columns)
+        if any(int(t) < 0 for t in table):
+            neg = exact_table_matvec(self.matvec, self.n, [max(-int(t), 0) for t in table], columns)
+            out = [[p - q for p, q in zip(po, ne)] for po, ne in zip(out, neg)]
+        return out
+
+    def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
+        return np.asarray(self.matvec(table, v[:, None])[:, 0])
 
     def solver(self, table: np.ndarray) -> Any:
         from scipy.linalg import (  # deferred: scipy.linalg adds ~0.5 s to `import exactdp`
@@ -157,6 +182,9 @@ class DenseProvider:
 class GridProvider:
     """Planar Euclidean grid, never forming the n×n matrix: block-Toeplitz products.
 
+    ``exact_matvec`` is the exact integer 2-D convolution of
+    :mod:`exactdp.linalg.grid_exact_conv` (one flint polynomial product, quasi-linear).
+
     ``matvec`` computes, for every row offset dy, a W×W Toeplitz matrix times all rows
     (BLAS, inner sums of W products) and accumulates at most 2H − 1 such partial sums:
     each output is a sum of W·(2H − 1) products with a summation tree of height
@@ -179,7 +207,9 @@ class GridProvider:
         self.W, self.H, self.spacing = g.width, g.height, g.spacing
         self.n = metric.n
         self.gamma_terms = self.W + 2 * self.H + 2
+        self.fast_exact = True
         self.code = offset_value_codes(metric)  # value index of offset (dx, dy), shape (W, H)
+        self.conv = GridConvolution(self.W, self.H, self.code)
         # Toeplitz index for every dy: (W, W) matrix of |x − x'|
         ax = np.arange(self.W)
         self.absdx = np.abs(ax[:, None] - ax[None, :])
@@ -203,6 +233,14 @@ class GridProvider:
                 out[dy:] += Z[: H - dy]
                 out[: H - dy] += Z[dy:]
         return out.reshape(self.n, m)
+
+    def exact_matvec(self, table: list[int], columns: list[list[int]]) -> list[list[int]]:
+        """Exact integer products by 2-D convolution (Kronecker substitution into flint)."""
+        return self.conv.products(table, columns)
+
+    def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """FFT product (uncertified; for the Taylor recurrence of the candidates)."""
+        return grid_fft_matvec(self._kernel(table))(v)
 
     def solver(self, table: np.ndarray) -> Any:
         """FFT products and Strang-preconditioned CG (:mod:`exactdp.linalg.grid_pcg`)."""

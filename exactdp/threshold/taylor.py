@@ -18,6 +18,11 @@ The |ρ_m| (m ≤ K) are floating-point residuals, bounded with the rounding mod
 :mod:`exactdp.arithmetic.rounding` (every sum of N products, in any order, is within
 γ_N·Σ|terms| of the exact one), plus the radii of the entries (arb enclosures of
 e^{−cd}·d^j/j!). Checked step by step in ``proofs/spd_cover_bounds.py``.
+Providers with a fast exact product (grids: the integer 2-D convolution of
+:mod:`exactdp.linalg.grid_exact_conv`) bound every |ρ_m| and the remainder product
+*exactly* instead: entries enclosed by integers at scale 2^-100 (arb, outward), Taylor
+vectors on integer grids (:func:`on_column_grids`), exact integer products, one correctly
+rounded division per entry (``proofs/grid_exact_convolution.py``); no float rounding model.
 
 Examples
 --------
@@ -43,18 +48,18 @@ from typing import Any
 import numpy as np
 from flint import arb
 
-from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.ball import ball_key, workprec
 from exactdp.arithmetic.rationals import to_fmpq
-from exactdp.arithmetic.rounding import ETA, float_down, float_up, gamma_up, pred, require_subnormals, succ
+from exactdp.arithmetic.rounding import ETA, U, float_down, float_up, gamma_up, pred, require_subnormals, succ
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.kinds import proved_by
-from exactdp.linalg.exact_products import exact_table_matvec
 from exactdp.linalg.verified import float_enclosure
 from exactdp.threshold.float_bounds import ABS_SLACK, TINY, norm2_up, sum_up
 from exactdp.threshold.providers import PhiProvider
 
-__all__ = ["TaylorTables", "taylor_tables", "TaylorBounds", "taylor_vectors", "taylor_piece",
-           "point_bounds", "exact_residual_bound", "on_residual_grid"]
+__all__ = ["TaylorTables", "ExactTables", "taylor_tables", "exact_taylor_tables", "TaylorBounds",
+           "taylor_vectors", "taylor_piece", "point_bounds", "exact_residual_bound", "on_residual_grid",
+           "on_column_grids"]
 
 _S_TAB = 100  # exact residual: table entries enclosed by integers at scale 2^100
 _S_Y = 64     # ... and y_0 on the grid 2^-64
@@ -67,14 +72,81 @@ class TaylorTables:
     mids: np.ndarray      # (K+1, k) floats: Φ_j entry values
     radmax: np.ndarray    # (K+1,) max radius of the entries
     rem_up: np.ndarray    # (k,) ≥ d^{K+1} e^{−ad}/(K+1)!
+    #: integer enclosures at scale 2^-100 (for providers with fast exact products):
+    #: Φ_j entries in [lo[j], hi[j]]·2^-100, remainder entries ≤ rem[·]·2^-100
+    exact: ExactTables | None = None
 
 
-def taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int) -> TaylorTables:
-    """Float tables of Φ_0..Φ_K at centre ``c`` and of the remainder bound from ``a``.
+@dataclass(frozen=True)
+class ExactTables:
+    """Integer tables at scale 2^-100 of the Taylor coefficients (outward-rounded arb)."""
+
+    lo: list[list[int]]   # (K+1) × k
+    hi: list[list[int]]
+    rem: list[int]        # ≥ d^{K+1} e^{−ad}/(K+1)! · 2^100
+
+
+def _scaled_bounds(x: Any, T: int) -> tuple[int, int]:
+    """(⌊lo·2^T⌋, ⌈hi·2^T⌉) for the ball x = [mid ± rad], from its exact mantissas and
+    exponents (:func:`exactdp.arithmetic.ball.ball_key`; the same integers as
+    ``arb_to_fraction_interval`` then floor/ceil, without Fractions)."""
+    mm, me, rm, re = ball_key(x)
+    e0 = min(me, re)
+    A, R = mm << (me - e0), rm << (re - e0)
+    e = e0 + T
+    if e >= 0:
+        return (A - R) << e, (A + R) << e
+    return (A - R) >> -e, -((-(A + R)) >> -e)
+
+
+def exact_taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int) -> ExactTables:
+    """Integer enclosures of Φ_0..Φ_K at ``c`` and of the remainder entries from ``a``.
+
+    >>> from exactdp.spaces.metrics import line
+    >>> ex = exact_taylor_tables(list(line(3).values), Fraction(1), Fraction(1), 1)
+    >>> [ex.hi[0][0] - ex.lo[0][0], ex.lo[0][0] == 2**100]      # e^0 = 1 exactly
+    [0, True]
+    >>> -0.3679 * 2**100 < ex.lo[1][1] < ex.hi[1][1] < -0.3678 * 2**100   # −d e^{−d} at d = 1
+    True
+    """
+    lo: list[list[int]] = [[] for _ in range(K + 1)]
+    hi: list[list[int]] = [[] for _ in range(K + 1)]
+    rem: list[int] = []
+    fact = [math.factorial(j) for j in range(K + 2)]
+    with workprec(_S_TAB + 64):
+        ca, aa = arb(to_fmpq(c)), arb(to_fmpq(a))
+        for v in values:
+            d = v.ball()
+            e = (-ca * d).exp()
+            p = arb(1)
+            for j in range(K + 1):
+                ql, qh = _scaled_bounds(p * e / fact[j], _S_TAB)
+                lo[j].append(ql)
+                hi[j].append(qh)
+                p = p * (-d)
+            rem.append(_scaled_bounds(abs(p) * (-aa * d).exp() / fact[K + 1], _S_TAB)[1])
+    return ExactTables(lo, hi, rem)
+
+
+def taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int,
+                  exact: bool = False) -> TaylorTables:
+    """Float tables of Φ_0..Φ_K at centre ``c`` and of the remainder bound from ``a``
+    (with ``exact``, also the integer tables of :func:`exact_taylor_tables`).
 
     Entries below 2^-330 are set to 0 (mids) or raised to 2^-330 (upper bounds), and the
     radius grows by 2^-330: products then never reach the (very slow) subnormal range.
+    With ``exact`` the float tables are read off the integer ones (one arb pass):
+    mid = fl((lo + hi)/2^101), |Φ_j − mid| ≤ (hi − lo)/2^101 + |mid|·2^-53 + η.
     """
+    if exact:
+        ex = exact_taylor_tables(values, c, a, K)
+        den = 1 << (_S_TAB + 1)
+        mids_e = np.array([[(lo + hi) / den for lo, hi in zip(ex.lo[j], ex.hi[j])] for j in range(K + 1)])
+        rads_e = [float(succ(succ(float_up(Fraction(max(h - lo for lo, h in zip(ex.lo[j], ex.hi[j])), den))
+                                  + float_up(Fraction(float(np.max(np.abs(mids_e[j])))) * U)) + ETA))
+                  for j in range(K + 1)]
+        rem_e = np.asarray(succ(np.array([r / (1 << _S_TAB) for r in ex.rem])))
+        return _tiny_tables(mids_e, rads_e, rem_e, ex)
     with workprec(128):
         ca, aa = arb(to_fmpq(c)), arb(to_fmpq(a))
         rows: list[list[Any]] = [[] for _ in range(K + 1)]
@@ -94,13 +166,17 @@ def taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int) -> Taylor
             mids.append(np.asarray(m, dtype=np.float64))
             rads.append(float(np.max(r)) if len(r) else 0.0)
         rm, rr = float_enclosure(rem)
-    mid_arr = np.array(mids)
+    return _tiny_tables(np.array(mids), rads, np.asarray(succ(np.asarray(rm) + np.asarray(rr))), None)
+
+
+def _tiny_tables(mid_arr: np.ndarray, rads: list[float], rem_up: np.ndarray,
+                 ex: ExactTables | None) -> TaylorTables:
+    """Entries below 2^-330: mids to 0, radii and remainder bounds up (docstring above)."""
     small = np.abs(mid_arr) < TINY
     mid_arr[small] = 0.0
     rad_arr = np.asarray(succ(np.array(rads) + TINY))
-    rem_up = np.asarray(succ(np.asarray(rm) + np.asarray(rr)))
     rem_up = np.where((rem_up > 0) & (rem_up < TINY), TINY, rem_up)
-    return TaylorTables(mid_arr, rad_arr, rem_up)
+    return TaylorTables(mid_arr, rad_arr, rem_up, ex)
 
 
 @dataclass(frozen=True)
@@ -117,8 +193,9 @@ def _solve_taylor(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, K: int,
                   accurate: bool = False) -> np.ndarray:
     solve = prov.solver(tab.mids[0])
     ys = [np.asarray(solve(b))]
-    # one refinement step for y0 (with an accurate residual when asked)
-    if accurate:
+    # one refinement step for y0 (with an accurate residual when asked, or when the
+    # provider's exact products are cheap)
+    if accurate or prov.fast_exact:
         ys[0] = on_residual_grid(ys[0])
         r0 = _accurate_residual(prov, tab.mids[0], b, ys[0])
     else:
@@ -127,7 +204,7 @@ def _solve_taylor(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, K: int,
     for k in range(1, K + 1):
         acc = np.zeros(prov.n)
         for j in range(1, k + 1):
-            acc += prov.matvec(tab.mids[j], ys[k - j][:, None])[:, 0]
+            acc += prov.approx_matvec(tab.mids[j], ys[k - j])
         ys.append(-np.asarray(solve(acc)))
     return np.stack(ys, axis=1)  # (n, K+1)
 
@@ -150,7 +227,7 @@ def _accurate_residual(prov: PhiProvider, table: np.ndarray, b: np.ndarray,
     grid 2^-64 (exact limb products; a candidate's refinement, no rigour needed)."""
     tint = [int(v) for v in np.rint(np.ldexp(table, _S_TAB))]
     yint = [int(v) for v in np.ldexp(y, _S_Y)]
-    prod = exact_table_matvec(prov.matvec, prov.n, tint, [yint])[0]
+    prod = prov.exact_matvec(tint, [yint])[0]
     sh = _S_TAB + _S_Y
     bint: dict[float, int] = {}
     out = np.empty(prov.n)
@@ -161,12 +238,13 @@ def _accurate_residual(prov: PhiProvider, table: np.ndarray, b: np.ndarray,
     return out
 
 
-@proved_by("spd_cover_bounds")
+@proved_by("spd_cover_bounds", "grid_exact_convolution")
 def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: float,
                  a: Fraction, bb: Fraction, K: int, lam: Fraction,
                  Y: np.ndarray | None = None,
                  rhs: tuple[Fraction, ...] | None = None) -> tuple[TaylorBounds, np.ndarray]:
-    """Certify z(ε) > 0 for all ε in [a, bb] (module docstring; ``proofs/spd_cover_bounds.py``).
+    """Certify z(ε) > 0 for all ε in [a, bb] (module docstring; ``proofs/spd_cover_bounds.py``;
+    with exact grid products ``proofs/grid_exact_convolution.py``).
 
     ``b`` is the float right-hand side, exact up to ``b_rad`` per entry; ``lam`` a proved
     lower bound of λ_min(Φ(ε)) on [a, bb]. Returns the bounds and the Taylor vectors.
@@ -182,9 +260,11 @@ def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
     require_subnormals("Taylor range check")
     c = (a + bb) / 2
     omega = float_up((bb - a) / 2)
-    tab = taylor_tables(values, c, a, K)
+    tab = taylor_tables(values, c, a, K, exact=prov.fast_exact)
     if Y is None:
         Y = _solve_taylor(prov, tab, b, K)
+    if prov.fast_exact:
+        Y = on_column_grids(Y)
     res, share0 = _piece(prov, tab, b, b_rad, omega, K, lam, Y, None)
     if res.ok or rhs is None or not share0 >= 0.25:
         return res, Y
@@ -213,57 +293,30 @@ def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, om
            K: int, lam: Fraction, Y: np.ndarray,
            rho0_up: np.ndarray | None) -> tuple[TaylorBounds, float]:
     """The bounds of :func:`taylor_piece` for given Taylor vectors, and the share of the
-    error due to the ρ_0 term; ``rho0_up`` (≥ |b − Φ_0y_0| exactly) replaces that term."""
+    error due to the ρ_0 term; ``rho0_up`` (≥ |b − Φ_0y_0| exactly) replaces that term.
+
+    With exact tables (``tab.exact``) every |ρ_m| and the remainder product are bounded by
+    exact integer products (:func:`_exact_rho_bounds`), else by the float rounding model."""
     n = prov.n
     absY = np.abs(Y)
-    g = gamma_up(prov.gamma_terms + K + 3)
-    inv1g = float_up(1 / (1 - Fraction(gamma_up(prov.gamma_terms))))
-    # underflow: ≤ η/2 per rounded product or sum; ABS_SLACK (1e-300) covers any count of
-    # terms below 10²³, far beyond every n here
-    tail = float_up(Fraction(2 * prov.gamma_terms) * ETA) + ABS_SLACK
-    l1 = np.array([sum_up(absY[:, k]) for k in range(K + 1)])
-    # products: S[j] = M_j [Y, |Y|]
-    prods = []
-    for j in range(K + 1):
-        prods.append(prov.matvec(tab.mids[j], np.concatenate([Y, absY], axis=1)))
-    # AB[j][k] ≥ |M_j||y_k| (float mids); RT[j][k] ≥ |Φ_j − M_j||y_k| (entry radii)
-    AB = [[np.asarray(succ(succ(np.abs(prods[j][:, K + 1 + k]) + tail) * inv1g))
-           for k in range(K + 1)] for j in range(K + 1)]
-    RT = [[float(succ(tab.radmax[j] * l1[k])) for k in range(K + 1)] for j in range(K + 1)]
     omegas = [1.0]
     for _ in range(2 * K + 2):
         omegas.append(float(succ(omegas[-1] * omega)))
+    Ysum = np.zeros(n)
+    for k in range(K + 1):
+        Ysum = succ(Ysum + succ(omegas[k] * absY[:, k]))
+    if tab.exact is not None:
+        bounds, PY = _exact_rho_bounds(prov, tab.exact, b, b_rad, K, Y, Ysum)
+    else:
+        bounds, PY = _float_rho_bounds(prov, tab, b, b_rad, K, Y, Ysum)
     rbar = np.zeros(n)
     bound0 = np.zeros(n)
     for m in range(2 * K + 1):
-        pairs = [(j, m - j) for j in range(K + 1) if 0 <= m - j <= K]
-        mag = np.zeros(n)
-        rt = 0.0
-        for j, k in pairs:
-            mag = succ(mag + AB[j][k])
-            rt = float(succ(rt + RT[j][k]))
-        if m == 0 and rho0_up is not None:
-            bound = np.asarray(rho0_up)
-        elif m <= K:
-            # |ρ_m| ≤ |fl(ρ_m)| + γ(|b|[m=0] + Σ|M_j||y_k|) + tails + Σ radius terms (+ b radius)
-            fl = (b if m == 0 else np.zeros(n)).copy()
-            for j, k in pairs:
-                fl = fl - prods[j][:, k]
-            base = np.abs(b) if m == 0 else np.zeros(n)
-            bound = succ(np.abs(fl) + succ(g * succ(mag + base)))
-            bound = succ(bound + float(succ(rt + tail * (K + 2) + (b_rad if m == 0 else 0.0))))
-        else:
-            bound = succ(mag + rt)
+        bound = np.asarray(rho0_up) if m == 0 and rho0_up is not None else bounds[m]
         if m == 0:
             bound0 = bound
         rbar = succ(rbar + succ(omegas[m] * bound))
     # remainder: ω^{K+1} P Σ ω^k |y_k|
-    Ysum = np.zeros(n)
-    for k in range(K + 1):
-        Ysum = succ(Ysum + succ(omegas[k] * absY[:, k]))
-    rem_tab = tab.rem_up
-    PY = prov.matvec(rem_tab, Ysum[:, None])[:, 0]
-    PY = succ(succ(PY + tail) * inv1g)
     rbar = succ(rbar + succ(omegas[K + 1] * PY))
     if not np.all(np.isfinite(rbar)) or lam <= 0:
         return TaylorBounds(False, -math.inf, math.inf, lam), 0.0
@@ -280,36 +333,173 @@ def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, om
     return TaylorBounds(bool(np.all(np.isfinite(low)) and mn > 0), mn, err, lam), share0
 
 
+def _float_rho_bounds(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float,
+                      K: int, Y: np.ndarray, Ysum: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """bounds[m] ≥ |ρ_m| (m ≤ 2K) and PY ≥ P·Ysum from float products and the rounding model."""
+    n = prov.n
+    absY = np.abs(Y)
+    g = gamma_up(prov.gamma_terms + K + 3)
+    inv1g = float_up(1 / (1 - Fraction(gamma_up(prov.gamma_terms))))
+    # underflow: ≤ η/2 per rounded product or sum; ABS_SLACK (1e-300) covers any count of
+    # terms below 10²³, far beyond every n here
+    tail = float_up(Fraction(2 * prov.gamma_terms) * ETA) + ABS_SLACK
+    l1 = np.array([sum_up(absY[:, k]) for k in range(K + 1)])
+    # products: S[j] = M_j [Y, |Y|]
+    prods = []
+    for j in range(K + 1):
+        prods.append(prov.matvec(tab.mids[j], np.concatenate([Y, absY], axis=1)))
+    # AB[j][k] ≥ |M_j||y_k| (float mids); RT[j][k] ≥ |Φ_j − M_j||y_k| (entry radii)
+    AB = [[np.asarray(succ(succ(np.abs(prods[j][:, K + 1 + k]) + tail) * inv1g))
+           for k in range(K + 1)] for j in range(K + 1)]
+    RT = [[float(succ(tab.radmax[j] * l1[k])) for k in range(K + 1)] for j in range(K + 1)]
+    bounds = []
+    for m in range(2 * K + 1):
+        pairs = [(j, m - j) for j in range(K + 1) if 0 <= m - j <= K]
+        mag = np.zeros(n)
+        rt = 0.0
+        for j, k in pairs:
+            mag = succ(mag + AB[j][k])
+            rt = float(succ(rt + RT[j][k]))
+        if m <= K:
+            # |ρ_m| ≤ |fl(ρ_m)| + γ(|b|[m=0] + Σ|M_j||y_k|) + tails + Σ radius terms (+ b radius)
+            fl = (b if m == 0 else np.zeros(n)).copy()
+            for j, k in pairs:
+                fl = fl - prods[j][:, k]
+            base = np.abs(b) if m == 0 else np.zeros(n)
+            bound = succ(np.abs(fl) + succ(g * succ(mag + base)))
+            bound = succ(bound + float(succ(rt + tail * (K + 2) + (b_rad if m == 0 else 0.0))))
+        else:
+            bound = succ(mag + rt)
+        bounds.append(np.asarray(bound))
+    PY = prov.matvec(tab.rem_up, Ysum[:, None])[:, 0]
+    return bounds, np.asarray(succ(succ(PY + tail) * inv1g))
+
+
+def _column_scale(col: np.ndarray) -> int:
+    """s with the column's entries on the grid 2^-s: max|y|·2^s < 2^64, at least 2^-64 fine
+    (so a y_0 already on :func:`on_residual_grid` stays put), at most 2^-1074."""
+    top = float(np.max(np.abs(col))) if len(col) else 0.0
+    e = int(np.frexp(top)[1]) if top > 0 else 0
+    return min(1074, max(_S_Y, 64 - e))
+
+
+def on_column_grids(Y: np.ndarray) -> np.ndarray:
+    """Each Taylor vector (column) rounded to its grid 2^-s (:func:`_column_scale`): the
+    vectors whose products the exact route computes (exact in float; idempotent).
+
+    >>> Y = np.array([[1.0, 2.0**-80], [1 / 3, 3.0]])
+    >>> Z = on_column_grids(Y)
+    >>> bool(Z[0, 0] == 1.0 and Z[0, 1] == 0.0 and abs(Z[1, 0] - 1 / 3) < 2.0**-63)
+    True
+    >>> bool(np.all(on_column_grids(Z) == Z))
+    True
+    """
+    Y = np.array(Y, dtype=np.float64)
+    for k in range(Y.shape[1]):
+        s = _column_scale(Y[:, k])
+        Y[:, k] = np.ldexp(np.rint(np.ldexp(Y[:, k], s)), -s)
+    return Y
+
+
+def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: float, K: int,
+                      Y: np.ndarray, Ysum: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """bounds[m] ≥ |ρ_m| (m ≤ 2K) and PY ≥ P·Ysum from exact integer products.
+
+    With Φ_j ∈ [A_j, A_j + R_j]·2^-T entrywise (T = 100), y_k = Y_k·2^-s_k (integers, the
+    columns on their grids) and b exact as a float up to ``b_rad``:
+    ρ_m = [m=0]b − Σ_{j+k=m} (A_jY_k + Δ_jY_k)·2^{−T−s_k} with 0 ≤ Δ_j ≤ R_j, so
+    |ρ_m| ≤ |[m=0]b − Σ A_jY_k 2^{−T−s_k}| + Σ max R_j·‖Y_k‖₁·2^{−T−s_k} (+ b_rad), every
+    product A_jY_k exact (``prov.exact_matvec``); for m > K, |ρ_m| ≤ Σ U_j|Y_k|·2^{−T−s_k}
+    with U_j = max(|A_j|, |A_j + R_j|) ≥ |Φ_j|. The remainder: Ysum rounded *up* to its
+    grid, P ≤ rem·2^-T, PY ≤ rem·⌈Ysum⌉ exactly. Every quotient is a correctly rounded
+    int/int division, then one ``succ`` (``proofs/grid_exact_convolution.py``).
+    """
+    n = prov.n
+    if not (np.all(np.isfinite(Y)) and np.all(np.isfinite(Ysum))):  # no bound: the piece fails
+        return [np.full(n, math.inf)] * (2 * K + 1), np.full(n, math.inf)
+    if not np.all(on_column_grids(Y) == Y):
+        raise InvalidArgument("the exact piece bound needs the Taylor vectors on their grids "
+                              "(round them with on_column_grids first)")
+    T = _S_TAB
+    scales = [_column_scale(Y[:, k]) for k in range(K + 1)]
+    yint = [[int(v) for v in np.ldexp(Y[:, k], scales[k]).tolist()] for k in range(K + 1)]
+    yabs = [[abs(v) for v in col] for col in yint]
+    l1 = [sum(col) for col in yabs]
+    smax = max(scales)
+    # b = num/2^eb exactly (floats are dyadic); common denominator 2^E
+    ratios: dict[float, tuple[int, int]] = {}
+    for bi in b.tolist():
+        if bi not in ratios:
+            q = Fraction(bi)  # exact: b_i = num / 2^e
+            ratios[bi] = (q.numerator, q.denominator.bit_length() - 1)
+    E = max(T + smax, max((e for _, e in ratios.values()), default=0))
+    D = 1 << E
+    # the products, one kernel per j: A_j·Y_k for j + k ≤ K, U_j·|Y_k| for j + k > K
+    P: dict[tuple[int, int], np.ndarray] = {}
+    for j in range(K + 1):
+        signed = list(range(K + 1 - j))
+        mags = list(range(K + 1 - j, K + 1))
+        if signed:
+            for k, col in zip(signed, prov.exact_matvec(ex.lo[j], [yint[k] for k in signed])):
+                P[j, k] = np.array(col, dtype=object)
+        if mags:
+            U = [max(abs(lo), abs(hi)) for lo, hi in zip(ex.lo[j], ex.hi[j])]
+            for k, col in zip(mags, prov.exact_matvec(U, [yabs[k] for k in mags])):
+                P[j, k] = np.array(col, dtype=object)
+    rmax = [max(h - lo for lo, h in zip(ex.lo[j], ex.hi[j])) for j in range(K + 1)]
+    bounds = []
+    for m in range(2 * K + 1):
+        pairs = [(j, m - j) for j in range(K + 1) if 0 <= m - j <= K]
+        acc = np.zeros(n, dtype=object)
+        rad = 0
+        for j, k in pairs:
+            sh = E - T - scales[k]
+            acc = acc + P[j, k] * (1 << sh)
+            rad += rmax[j] * l1[k] << sh
+        if m == 0:
+            acc = np.array([ratios[bi][0] << (E - ratios[bi][1]) for bi in b.tolist()], dtype=object) - acc
+        bound = np.asarray(succ(np.array([(abs(int(x)) + rad) / D for x in acc.tolist()])))
+        if m == 0 and b_rad:
+            bound = np.asarray(succ(bound + b_rad))
+        bounds.append(bound)
+    # remainder: Ysum on its grid, rounded up (P ≥ 0, so the product only grows)
+    sr = _column_scale(Ysum)
+    ysum_int = [int(v) for v in np.ceil(np.ldexp(Ysum, sr)).tolist()]
+    py = prov.exact_matvec(ex.rem, [ysum_int])[0]
+    Dr = 1 << (T + sr)
+    return bounds, np.asarray(succ(np.array([v / Dr for v in py])))
+
+
 def on_residual_grid(y: np.ndarray) -> np.ndarray:
     """y rounded to the grid 2^-64 (exact in float): the y_0 of :func:`exact_residual_bound`."""
     return np.asarray(np.ldexp(np.rint(np.ldexp(y, _S_Y)), -_S_Y))
 
 
-@proved_by("grid_exact_products")
+@proved_by("grid_exact_products", "grid_exact_convolution")
 def exact_residual_bound(prov: PhiProvider, values: list[Any], rhs: tuple[Fraction, ...],
                          c: Fraction, y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(center, upper): |b − Φ(c)y0| ≤ upper componentwise, exactly; center ≈ b − Φ(c)y0.
 
     Each distinct entry e^{−cd} is enclosed by [A_k, A_k + r_k]·2^-100 (arb ball, rounded
     outward to integers); y0 (on the grid 2^-64) is an integer vector Y·2^-64; the product
-    A·Y is exact (:func:`exactdp.linalg.exact_products.exact_table_matvec`, the provider's
-    own structured product on integer limbs), so with B the common denominator of b,
+    A·Y is exact (``prov.exact_matvec``: on grids the integer 2-D convolution of
+    :mod:`exactdp.linalg.grid_exact_conv`, quasi-linear; on dense metrics integer limbs
+    through the float product, :func:`exactdp.linalg.exact_products.exact_table_matvec`),
+    so with B the common denominator of b,
     |b − Φy0|_i ≤ (|B·b_i·2^164 − B·(AY)_i| + B·max_k r_k·‖Y‖₁)/(B·2^164), rounded up
     (Python's int/int division is correctly rounded; one ``succ``). No float rounding
-    analysis (``proofs/grid_exact_products.py``). Memory O(n), time about 25 structured
-    products.
+    analysis (``proofs/grid_exact_products.py``, ``proofs/grid_exact_convolution.py``).
+    Memory O(n); time one flint product (grids) or about 25 structured float products.
     """
     if len(rhs) != prov.n or len(y0) != prov.n:
         raise InvalidArgument(f"exact_residual_bound: rhs has {len(rhs)} and y0 {len(y0)} entries; "
                               f"Φ is {prov.n}×{prov.n}: pass vectors of length {prov.n}.")
-    S = 1 << _S_TAB
     lo_int: list[int] = []
     radmax = 0
     with workprec(_S_TAB + 64):
         ca = arb(to_fmpq(c))
         for v in values:
-            lo, hi = arb_to_fraction_interval((-ca * v.ball()).exp())
-            lo_k, hi_k = math.floor(lo * S), math.ceil(hi * S)
+            lo_k, hi_k = _scaled_bounds((-ca * v.ball()).exp(), _S_TAB)
             lo_int.append(lo_k)
             radmax = max(radmax, hi_k - lo_k)
     scaled = np.ldexp(np.asarray(y0, dtype=np.float64), _S_Y)
@@ -317,7 +507,7 @@ def exact_residual_bound(prov: PhiProvider, values: list[Any], rhs: tuple[Fracti
         raise PrecisionLimitReached("exact_residual_bound: y0 is not on the grid 2^-64 "
                                     "(round it with on_residual_grid first)")
     yint = [int(v) for v in scaled]
-    prod = exact_table_matvec(prov.matvec, prov.n, lo_int, [yint])[0]
+    prod = prov.exact_matvec(lo_int, [yint])[0]
     bden = math.lcm(*(Fraction(x).denominator for x in rhs))
     sh = _S_TAB + _S_Y
     den = bden << sh
@@ -341,8 +531,10 @@ def point_bounds(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
     (min y < 0 ≤ min y + err) the residual is recomputed exactly (precision escalation,
     :func:`exact_residual_bound`).
     """
-    tab = taylor_tables(values, eps, eps, 0)
+    tab = taylor_tables(values, eps, eps, 0, exact=prov.fast_exact)
     Y = _solve_taylor(prov, tab, b, 0)
+    if prov.fast_exact:
+        Y = on_column_grids(Y)
     res, _ = _piece(prov, tab, b, b_rad, 0.0, 0, lam, Y, None)
     if not math.isfinite(res.err):
         raise PrecisionLimitReached(f"no error bound at ε = {eps}")
