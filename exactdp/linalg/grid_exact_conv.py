@@ -40,6 +40,21 @@ from exactdp.kinds import proved_by
 __all__ = ["GridConvolution", "direct_grid_product"]
 
 
+def _integers(values: Sequence[Any], what: str) -> list[int]:
+    """The values as Python ints; a non-integer (0.5, NaN, inf) is refused, never truncated."""
+    out = []
+    for k, x in enumerate(values):
+        try:
+            i = int(x)
+        except (ValueError, OverflowError, TypeError):
+            i = None
+        if i is None or isinstance(x, bool) or i != x:
+            raise InvalidArgument(f"GridConvolution: {what} has entry [{k}] = {x!r}; exact grid "
+                                  "products take integers (scale and round the values first).")
+        out.append(i)
+    return out
+
+
 class GridConvolution:
     """Exact products M·v for one W×H grid, any integer tables (module docstring).
 
@@ -58,7 +73,14 @@ class GridConvolution:
     """
 
     def __init__(self, width: int, height: int, code: Any) -> None:
-        c = np.asarray(code, dtype=np.int64)
+        if any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) for x in (width, height)):
+            raise InvalidArgument(f"GridConvolution: got width={width!r}, height={height!r}; "
+                                  "pass positive integers.")
+        c = np.asarray(code)
+        if c.dtype.kind not in "iu" or (c.size and int(c.min()) < 0):
+            raise InvalidArgument("GridConvolution: offset codes must be integers ≥ 0 (indices "
+                                  f"into the value table); got dtype {c.dtype}.")
+        c = c.astype(np.int64)
         if width < 1 or height < 1 or c.shape != (width, height):
             raise InvalidArgument(f"GridConvolution: code has shape {c.shape}; a {width}×{height} "
                                   f"grid needs a ({width}, {height}) table of offset codes.")
@@ -75,7 +97,7 @@ class GridConvolution:
         if len(table) < self._nvalues:
             raise InvalidArgument(f"GridConvolution.kernel: the table has {len(table)} entries; "
                                   f"the offset codes need {self._nvalues}.")
-        t = [int(v) for v in table]
+        t = _integers(table, "the table")
         return fmpz_poly([t[k] for k in self._kcodes])
 
     def _vector(self, v: Sequence[int]) -> fmpz_poly:
@@ -84,7 +106,7 @@ class GridConvolution:
                                   f"{self.W}×{self.H} grid has n = {self.n} points.")
         W, S = self.W, self.stride
         coeffs = [0] * ((self.H - 1) * S + W)
-        vals = [int(x) for x in v]
+        vals = _integers(v, "a vector")
         for y in range(self.H):
             coeffs[y * S: y * S + W] = vals[y * W: (y + 1) * W]
         return fmpz_poly(coeffs)

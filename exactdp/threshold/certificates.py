@@ -40,6 +40,7 @@ from exactdp.kernel.linear_json import write_linear
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold
 from exactdp.kernel.threshold_json import read_threshold, write_threshold
 from exactdp.kernel.threshold_spd import (
+    MAX_ORDER,
     SPD_COVER,
     SPD_EPS_DISTANCE_LIMIT,
     SPD_POINT,
@@ -427,8 +428,7 @@ class KroneckerThresholdCertificate:
 
 
 def _no_kernel_form(metric: Any) -> None:
-    """Raise InvalidArgument when the SPD route handled ``metric`` matrix-free (a large
-    Euclidean grid: lattice λ bound, float residual bound): no kernel form."""
+    """InvalidArgument when ``metric`` is handled matrix-free (a large grid): no kernel form."""
     if not isinstance(metric, FiniteMetric):
         raise InvalidArgument(f"metric={metric!r} is not a FiniteMetric.")
     if use_matrix_free(metric):
@@ -443,7 +443,7 @@ class SpdPointCertificate:
     Dense metrics carry the Cholesky shift ``sigma`` of the λ bound; ``verify()`` re-proves
     everything in the kernel (``spd-point``, :mod:`exactdp.kernel.threshold_spd`: exact
     integers, no float rounding analysis). Matrix-free grids recompute the lattice
-    symbol bound and the float residual bound in Python.
+    symbol bound and the exact integer residual bounds (grid convolutions) in Python.
     """
 
     metric: FiniteMetric = field(repr=False)
@@ -536,9 +536,9 @@ class SpdCoverCertificate:
     arithmetic (no floating-point rounding analysis; fresh float Taylor vectors are only
     candidates), the chord bounds with exact rational row sums over the distinct distance
     counts, coverage, the lemma and the fail side. On large Euclidean grids (matrix-free)
-    the pieces are re-run in Python with the float residual bound of the search and the
-    lattice λ bound is recomputed; that part is not independent arithmetic and has no
-    JSON form yet.
+    the pieces are re-run in Python with the search's own code (exact integer grid
+    convolutions) and the lattice λ bound is recomputed; that part is not independent of
+    the search and has no JSON form yet.
     """
 
     metric: FiniteMetric = field(repr=False)
@@ -579,7 +579,7 @@ class SpdCoverCertificate:
 
     def _verify(self) -> bool:
         """The matrix-free grid check (anything else without a kernel form is rejected)."""
-        if not use_matrix_free(self.metric) or self.order < 0 or not cover_frame_holds(
+        if not use_matrix_free(self.metric) or not 0 <= self.order <= MAX_ORDER or not cover_frame_holds(
                 self.metric, self.rhs, self.eps_lower, self.eps_upper, self.fail, self.t0,
                 [(a, b) for a, b, _ in self.pieces]):
             return False
