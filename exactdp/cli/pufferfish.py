@@ -32,6 +32,7 @@ from typing import Any
 
 import sympy
 
+from exactdp.cli.common import accept_negative_numbers
 from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
 from exactdp.errors import InvalidArgument
 from exactdp.progress import stderr_progress
@@ -430,3 +431,5 @@ def register(subparsers: Any) -> None:
     a.add_argument("--json", action="store_true")
     a.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a.set_defaults(func=_adult)
+    for parser in sub.choices.values():
+        accept_negative_numbers(parser)  # "--eps -1/10" reaches the specific ε check

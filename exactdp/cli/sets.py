@@ -19,6 +19,7 @@ import argparse
 import json
 from typing import Any
 
+from exactdp.cli.common import accept_negative_numbers
 from exactdp.cli.exitcodes import ExitCode, HandlerResult
 from exactdp.errors import InvalidBox, InvalidSet
 from exactdp.sets._boxes import Box
@@ -132,3 +133,5 @@ def register(subparsers: Any) -> None:
     h.add_argument("--norm", default="l1", choices=["l1", "l2", "linf"])
     h.add_argument("--json", action="store_true")
     h.set_defaults(func=_hausdorff)
+    for parser in (p, c, h):
+        accept_negative_numbers(parser)  # "--eps -1" reaches the specific ε check
