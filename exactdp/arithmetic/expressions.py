@@ -22,6 +22,7 @@ from fractions import Fraction
 
 import sympy
 
+from exactdp.arithmetic.rationals import MAX_DECIMAL_EXPONENT, decimal_exponent_too_large
 from exactdp.errors import InvalidArgument
 
 __all__ = ["parse_closed_form", "parse_real_expression", "MAX_TEXT_LENGTH"]
@@ -83,6 +84,9 @@ def parse_closed_form(text: str, name: str = "value",
             if isinstance(v, int):
                 return sympy.Integer(v)
             seg = ast.get_source_segment(src, node) or repr(v)
+            if decimal_exponent_too_large(seg):
+                raise bad(f"the number {seg[:40]!r} has a decimal exponent beyond "
+                          f"±{MAX_DECIMAL_EXPONENT}; write it as a fraction p/q")
             try:
                 f = Fraction(seg.replace("_", ""))
             except (ValueError, ZeroDivisionError) as exc:

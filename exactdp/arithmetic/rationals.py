@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import sys
 import warnings
 from collections.abc import Iterator
@@ -22,7 +23,8 @@ import sympy
 
 from exactdp.errors import ExactnessRequired, InexactInputWarning, InvalidArgument
 
-__all__ = ["to_fraction", "to_fmpq", "floats_to_fmpq", "fmpq_to_fraction", "fmpq_to_float",
+__all__ = ["to_fraction", "MAX_DECIMAL_EXPONENT", "decimal_exponent_too_large",
+           "to_fmpq", "floats_to_fmpq", "fmpq_to_fraction", "fmpq_to_float",
            "to_sympy", "is_exact_number", "float_row_sums_exact", "unlimited_int_digits",
            "binary_float_to_fraction"]
 
@@ -32,6 +34,29 @@ def is_exact_number(value: Any) -> bool:
     if isinstance(value, bool):
         return False
     return isinstance(value, (int, Fraction, flint.fmpz, flint.fmpq, sympy.Rational))
+
+
+#: |exponent| limit of a decimal read exactly: "1e100000" builds 10^100000 (0.02 s);
+#: "1e10000000" would build a ten-million-digit integer (9 s) that no exact route can use.
+MAX_DECIMAL_EXPONENT = 100_000
+
+#: a decimal's exponent part (after the mantissa): "e-400", "E+12"
+_EXPONENT = re.compile(r"[eE]([+-]?)0*(\d+)\s*$")
+
+
+def decimal_exponent_too_large(text: str) -> bool:
+    """True when the decimal ``text`` has an exponent beyond ±:data:`MAX_DECIMAL_EXPONENT`.
+
+    Decided from the digits, without building 10^|exponent|.
+
+    >>> decimal_exponent_too_large("1e-400"), decimal_exponent_too_large("2.5E+100001")
+    (False, True)
+    """
+    m = _EXPONENT.search(text)
+    if m is None:
+        return False
+    digits = m.group(2)
+    return len(digits) > len(str(MAX_DECIMAL_EXPONENT)) or int(digits) > MAX_DECIMAL_EXPONENT
 
 
 def to_fraction(value: Any, name: str = "value") -> Fraction:
@@ -76,6 +101,12 @@ def to_fraction(value: Any, name: str = "value") -> Fraction:
         return Fraction(int(value.p), int(value.q))
     if isinstance(value, str):
         text = value.strip()
+        if "/" not in text and decimal_exponent_too_large(text):
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            raise InvalidArgument(
+                f"Got {name}={shown!r}: its decimal exponent is beyond ±{MAX_DECIMAL_EXPONENT} "
+                "(reading it exactly would build 10^|exponent|, a number no exact route can "
+                "use); write the value as a fraction p/q or choose a smaller exponent.")
         try:
             return Fraction(text)
         except (ValueError, ZeroDivisionError) as exc:

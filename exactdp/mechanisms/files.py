@@ -66,7 +66,9 @@ import flint
 import numpy as np
 
 from exactdp.arithmetic.rationals import (
+    MAX_DECIMAL_EXPONENT,
     binary_float_to_fraction,
+    decimal_exponent_too_large,
     float_row_sums_exact,
     floats_to_fmpq,
     fmpq_to_fraction,
@@ -376,9 +378,6 @@ def from_numpy(
     return _apply_policy(ents, rows, where, inputs, outputs, name)
 
 
-#: |exponent| limit of a decimal cell read exactly (``decimals="exact"``): 10^|e| is built
-MAX_DECIMAL_EXPONENT = 100_000
-
 #: a plain decimal: sign, integer digits, fraction digits, exponent
 _DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
 
@@ -418,9 +417,7 @@ def _read_cell(text: str, where: str, i: int, j: int, exact: bool = False) -> An
     if nonzero and sign == "-":
         raise InvalidMechanism(
             f"{where}: entry [{i}][{j}] = {t} is negative; probabilities are ≥ 0.")
-    digits = None if expo is None else expo.lstrip("+-").lstrip("0")
-    if digits is not None and (len(digits) > len(str(MAX_DECIMAL_EXPONENT))
-                               or int(digits or "0") > MAX_DECIMAL_EXPONENT):
+    if expo is not None and decimal_exponent_too_large(t):
         if not nonzero:
             return Fraction(0) if exact else 0.0
         if exact:
