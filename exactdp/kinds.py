@@ -120,6 +120,8 @@ class CertificateKind(enum.StrEnum):
     SPD_POINT = "spd-point"
     SPD_TAYLOR_COVER = "spd-taylor-cover"
     STRUCTURED_THRESHOLD = "structured-threshold"
+    QUOTIENT_THRESHOLD = "quotient-threshold"
+    GRID_POINT = "grid-point"
 
 
 @runtime_checkable

@@ -15,10 +15,15 @@ Routes (the one that ran is named in ``.method``):
     routes below (identical factors once).
 ``structured-toeplitz``
     tight constraints (b = 1), ``max_exact_n`` < n ≤ ``max_structured_n`` (any n with
-    ``method="exact"``), Φ symmetric Toeplitz with a repeating symbol a_{k+v} = s^c·a_k (the
-    sum query): :mod:`exactdp.threshold.structured` (ε* as an algebraic number through the
+    ``method="exact"``), Φ symmetric Toeplitz with an eventually repeating symbol
+    a_{k+v} = s^c·a_k for k ≥ k0 (the sum query; band metrics, c = 0, k0 = w):
+    :mod:`exactdp.threshold.structured` (ε* as an algebraic number through the
     banded reduction; falls through when it does not apply — e.g. on the line, where no z_i
     ever turns negative).
+``equitable-quotient``
+    polynomial case, n > ``max_exact_n``, the coarsest equitable partition compatible with b
+    has at most n/2 cells (and ≤ ``max_exact_n`` under ``auto``): the exact route on the
+    quotient system (:mod:`exactdp.threshold.quotient`; count_queries(30): 136 cells).
 ``exact``
     polynomial case, n ≤ ``max_exact_n``: :mod:`exactdp.threshold.exact` (the whole ε-set,
     ε* as an algebraic number, an exact certificate).
@@ -61,6 +66,7 @@ from exactdp.threshold.binding import same_distances
 from exactdp.threshold.certificates import KroneckerThresholdCertificate, Prop9Certificate
 from exactdp.threshold.certified import certified_route
 from exactdp.threshold.exact import exact_route, exact_set
+from exactdp.threshold.quotient import quotient_partition, quotient_route
 from exactdp.threshold.results import DEFAULT_TOL, EpsilonSet, ThresholdResult, property_name
 from exactdp.threshold.structured import structured_everywhere, structured_route
 
@@ -200,6 +206,12 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
         structured = structured_route(metric, tol, progress, timings)  # issue 18
         if structured is not None:
             return structured
+    if method in ("auto", "exact") and metric.n > max_exact_n:  # issue 18: symmetry quotient
+        part = quotient_partition(metric, rhs, max_exact_n if method == "auto" else metric.n)
+        quotient = None if part is None else quotient_route(metric, rhs, tol, progress,
+                                                            timings, part)
+        if quotient is not None:
+            return quotient
     if method == "exact" or (method == "auto" and metric.q is not None
                              and metric.n <= max_exact_n):
         limit = max(max_exact_n, metric.n) if method == "exact" else max_exact_n

@@ -46,12 +46,14 @@ from exactdp.algebra.symbolic.solution import (
     SYMBOLIC_MAX_N,
     RationalSolution,
     rational_function_signs,
+    solve_pattern,
     solve_symbolic,
 )
 
 __all__ = [
     "RationalSolution",
     "solve_symbolic",
+    "solve_pattern",
     "rational_function_signs",
     "verify_identity",
     "SYMBOLIC_MAX_N",

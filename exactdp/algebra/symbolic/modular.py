@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 from flint import fmpz, fmpz_poly, nmod_poly
 
-from exactdp.errors import InstanceTooLarge
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = [
@@ -53,6 +53,29 @@ class ExponentPattern:
         self.stacked = sp.csr_matrix(
             (data, (rows, (ks - 1) * self.n + cols)), shape=(self.n, max(1, self.kmax) * self.n)
         )
+
+    @classmethod
+    def from_terms(cls, size: int, rows: np.ndarray, cols: np.ndarray, exps: np.ndarray,
+                   counts: np.ndarray) -> ExponentPattern:
+        """The pattern of Φ(s) = I + Σ counts·s^exps at (rows, cols) (exps ≥ 1; integer
+        counts ≥ 0), e.g. the quotient of an equitable partition
+        (:mod:`exactdp.algebra.equitable`). Products stay exact in int64 while every row's
+        counts sum below 2^13 (as for a metric with n < 2^13)."""
+        import scipy.sparse as sp  # deferred: scipy is slow to import (CLI start-up time)
+
+        self = cls.__new__(cls)
+        rows, cols, exps, counts = (np.asarray(a, dtype=np.int64)
+                                    for a in (rows, cols, exps, counts))
+        if np.any(exps < 1) or np.any(counts < 0):
+            raise InvalidArgument("from_terms: got an exponent < 1 or a negative count; pass "
+                                  "the terms of Φ(s) − I (exponents ≥ 1, counts ≥ 0).")
+        if size and np.bincount(rows, weights=counts, minlength=size).max(initial=0) >= 2**13:
+            raise InstanceTooLarge("a row of counts sums to ≥ 2^13: beyond the int64 arithmetic.")
+        self.n = size
+        self.kmax = int(exps.max()) if exps.size else 0
+        self.stacked = sp.csr_matrix(
+            (counts, (rows, (exps - 1) * size + cols)), shape=(size, max(1, self.kmax) * size))
+        return self
 
     def series(self, b: np.ndarray, terms: int, p: int) -> np.ndarray:
         """Rows z_0..z_{terms-1} of the power series of Φ(s)⁻¹ b modulo p."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -30,7 +30,8 @@ from exactdp.progress import Progress, report
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric, read_metric
 
-__all__ = ["RationalSolution", "solve_symbolic", "rational_function_signs", "SYMBOLIC_MAX_N"]
+__all__ = ["RationalSolution", "solve_symbolic", "solve_pattern", "rational_function_signs",
+           "SYMBOLIC_MAX_N"]
 
 #: Default size limit of the exact symbolic route (cost ~ n³ per prime).
 SYMBOLIC_MAX_N = 400
@@ -179,7 +180,45 @@ def solve_symbolic(
     if len(b_list) != n:
         raise InvalidArgument(f"rhs has {len(b_list)} entries; {metric.name} has {n} points.")
     _, L_rhs, b_ints = scale_rhs(b_list)
-    pattern = ExponentPattern(metric)
+    D, Ns = solve_pattern(
+        ExponentPattern(metric), b_ints,
+        lambda Ns, D: verify_identity(metric, Ns, D, tuple(Fraction(v) for v in b_ints)),
+        progress=progress, seed=seed, what=metric.name)
+    # z for b_ints = L·rhs; z for rhs has denominator L·D
+    D = D * L_rhs
+    g = D.content()
+    for p_ in Ns:
+        g = flint.fmpz(math.gcd(int(g), int(p_.content())))
+    if g > 1:
+        D = fmpz_poly([int(c) // int(g) for c in D.coeffs()])
+        Ns = tuple(fmpz_poly([int(c) // int(g) for c in p_.coeffs()]) for p_ in Ns)
+    return RationalSolution(
+        metric=metric,
+        numerators=Ns,
+        denominator=D,
+        q=q,
+        rhs=tuple(b_list),
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def solve_pattern(
+    pattern: ExponentPattern,
+    b_ints: Sequence[int],
+    check: Callable[[tuple[fmpz_poly, ...], fmpz_poly], bool],
+    *,
+    progress: Progress = None,
+    seed: int = 20140616,
+    what: str = "Φ(s)",
+) -> tuple[fmpz_poly, tuple[fmpz_poly, ...]]:
+    """(D, N) over Z with Φ(s)N(s) = D(s)·b for integer b and any Φ(s) = I + Σ E_k s^k
+    (an :class:`ExponentPattern`: a metric's, or :meth:`ExponentPattern.from_terms`).
+
+    Series modulo primes, Padé, Chinese remaindering and rational reconstruction (module
+    doc of :mod:`exactdp.algebra.symbolic`) until two reconstructions agree and
+    ``check(N, D)`` — the exact identity test the caller trusts — accepts them.
+    """
+    n = pattern.n
     rng = random.Random(seed)
     guard = 12
     terms = max(32, n + 2 * pattern.kmax + guard)
@@ -197,7 +236,7 @@ def solve_symbolic(
         used += 1
         if used > 400:
             raise InstanceTooLarge(
-                f"the multi-modular reconstruction of z(s) for {metric.name} did not "
+                f"the multi-modular reconstruction of z(s) for {what} did not "
                 "stabilise within 400 primes (≈ 20000 bits)"
             )
         bp = np.array([v % p for v in b_ints], dtype=np.int64)
@@ -236,23 +275,6 @@ def solve_symbolic(
             continue
         if last is not None and last == cand:
             D, Ns = cand
-            if verify_identity(metric, Ns, D, tuple(Fraction(v) for v in b_ints)):
-                break
+            if check(Ns, D):
+                return D, Ns
         last = cand
-    D, Ns = last
-    # z for b_ints = L·rhs; z for rhs has denominator L·D
-    D = D * L_rhs
-    g = D.content()
-    for p_ in Ns:
-        g = flint.fmpz(math.gcd(int(g), int(p_.content())))
-    if g > 1:
-        D = fmpz_poly([int(c) // int(g) for c in D.coeffs()])
-        Ns = tuple(fmpz_poly([int(c) // int(g) for c in p_.coeffs()]) for p_ in Ns)
-    return RationalSolution(
-        metric=metric,
-        numerators=Ns,
-        denominator=D,
-        q=q,
-        rhs=tuple(b_list),
-        seconds=time.perf_counter() - t0,
-    )
