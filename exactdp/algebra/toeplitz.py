@@ -1,18 +1,19 @@
-"""Exact z(s) for symmetric Toeplitz Φ whose symbol repeats: a_{k+v} = s^c·a_k (banded reduction).
+"""Exact z(s) for symmetric Toeplitz Φ whose symbol eventually repeats (banded reduction).
 
 Φ[i, j] = a_{|i−j|} with a_k = s^{e_k} (s = e^{-ε/q}). When e_{k+v} = e_k + c for every
-k ≥ 0 (the sum query: v, c = 1; the line: v = c = 1), L = I − s^c·S^v (S the down-shift)
-turns Φ into a banded matrix: M = LΦLᵀ has half-bandwidth v − 1, and Φz = b ⇔
-M w = L b, z = Lᵀ w (``proofs/toeplitz_banded_reduction.py``). Each row of (M, Lb) is
-divided by the gcd of its polynomials (for the sum query every row i ≥ v by 1 − s).
+k ≥ k0 (c ≥ 0; the sum query: v, c = 1, k0 = 0; the line: v = c = 1, k0 = 0; the band
+metric min(|i − j|, w): v = 1, c = 0, k0 = w), L = I − s^c·S^v (S the down-shift) turns Φ
+into a banded matrix: M = LΦLᵀ has half-bandwidth v + k0 − 1, and Φz = b ⇔ M w = L b,
+z = Lᵀ w (``proofs/toeplitz_banded_reduction.py``). Each row of (M, Lb) is divided by the
+gcd of its polynomials (for the sum query every row i ≥ v by 1 − s).
 
-The banded system is solved exactly by *shooting*: the last v − 1 unknowns are kept as
-symbols u, every other w_j is an affine function of u found by walking the rows from the
-bottom up (each step divides by a sub-diagonal entry ±s^a, a monomial, so only shifts
-occur — ``proofs/toeplitz_recurrence.py``), and the v − 1 top rows give a small system
-G u = h solved by fraction-free elimination (exact determinants). Then
-D·z_i = N_i over Z[s] for the persymmetric half (z_i = z_{n−1−i}: Φ and b = 1 are
-persymmetric and Φ(s) is invertible over Q(s)), with the common factor removed.
+The banded system is solved exactly by *shooting*: the last bw = v + k0 − 1 unknowns are
+kept as symbols u, every other w_j is an affine function of u found by walking the rows
+from the bottom up (each step divides by a sub-diagonal entry, ±s^a or ±s^a·π with one
+fixed polynomial π, so the denominators stay ±s^a·π^b — ``proofs/toeplitz_recurrence.py``),
+and the bw top rows give a small system G u = h solved by fraction-free elimination (exact
+determinants). Then D·z_i = N_i over Z[s] for the persymmetric half (z_i = z_{n−1−i}: Φ
+and b = 1 are persymmetric and Φ(s) is invertible over Q(s)), with the common factor removed.
 
 Nothing here is trusted by a certificate: the kernel re-checks Φ(s)N(s) = D(s)·1 exactly
 (:mod:`exactdp.kernel.threshold_structured`).
@@ -41,7 +42,7 @@ from exactdp.spaces.metrics.space import GridInfo
 __all__ = ["ToeplitzStep", "ToeplitzSolution", "toeplitz_step", "solve_toeplitz_ones",
            "MAX_STEP"]
 
-#: Largest step v handled (half-bandwidth v − 1; the shooting system is (v−1)×(v−1)).
+#: Largest v + k0 handled (half-bandwidth v + k0 − 1; the shooting system is bw×bw).
 MAX_STEP = 16
 
 _ZERO = fmpz_poly([])
@@ -54,22 +55,34 @@ def _mono(k: int) -> fmpz_poly:
 
 @dataclass(frozen=True)
 class ToeplitzStep:
-    """e_k = q·d(0, k) (Φ[i, j] = s^{e_|i−j|}) with e_{k+v} = e_k + c for every k ≥ 0."""
+    """e_k = q·d(0, k) (Φ[i, j] = s^{e_|i−j|}) with e_{k+v} = e_k + c for every k ≥ k0
+    (``offset``; 0 for a symbol that repeats from the start)."""
 
     exponents: tuple[int, ...]
     step: int
     shift: int
+    offset: int = 0
+
+    @property
+    def bandwidth(self) -> int:
+        """Half-bandwidth v + k0 − 1 of M = LΦLᵀ."""
+        return self.step + self.offset - 1
 
 
 def toeplitz_step(metric: FiniteMetric, max_step: int = MAX_STEP) -> ToeplitzStep | None:
-    """The least step v ≤ min(``max_step``, n/2) (and c) of a symmetric Toeplitz Φ, or None.
+    """The step v, shift c and offset k0 of a symmetric Toeplitz Φ with the least
+    half-bandwidth v + k0 − 1 (v + k0 ≤ min(``max_step``, n/2); k0 = 0 first), or None.
 
     Checks exactly that Φ[i, j] = a_{|i−j|} for every pair (the metric's own exponents)
-    and that e_{k+v} = e_k + c (c ≥ 1) for every k with k + v < n.
+    and that e_{k+v} = e_k + c (c ≥ 0; c ≥ 1 when k0 = 0) for every k ≥ k0 with k + v < n;
+    k0 is the least offset for that v.
 
-    >>> from exactdp.spaces.metrics import line, sum_query, cycle
+    >>> from exactdp.spaces.metrics import band, line, sum_query, cycle
     >>> toeplitz_step(sum_query(3, 4)).step, toeplitz_step(line(5)).shift
     (4, 1)
+    >>> st = toeplitz_step(band(12, 3))          # d = min(|i − j|, 3): constant beyond 3
+    >>> st.step, st.shift, st.offset, st.bandwidth
+    (1, 0, 3, 3)
     >>> toeplitz_step(cycle(6)) is None
     True
     """
@@ -85,10 +98,12 @@ def toeplitz_step(metric: FiniteMetric, max_step: int = MAX_STEP) -> ToeplitzSte
     for i in range(1, n):  # row by row: O(n) memory beyond the metric's own index
         if not np.array_equal(exps[idx[i]], e[np.abs(ar - i)]):
             return None
-    for v in range(1, min(max_step, n // 2) + 1):  # 2v ≤ n: otherwise no band to gain
-        c = int(e[v] - e[0])
-        if c >= 1 and np.all(e[v:] == e[:n - v] + c):
-            return ToeplitzStep(tuple(int(x) for x in e), v, c)
+    for total in range(1, min(max_step, n // 2) + 1):  # 2(v + k0) ≤ n: else no band to gain
+        for k0 in range(total):
+            v = total - k0
+            c = int(e[k0 + v] - e[k0])
+            if c >= (1 if k0 == 0 else 0) and np.all(e[k0 + v:] == e[k0:n - v] + c):
+                return ToeplitzStep(tuple(int(x) for x in e), v, c, k0)
     return None
 
 
@@ -118,6 +133,7 @@ class ToeplitzSolution:
     shift: int
     numerators: list[fmpz_poly]
     denominator: fmpz_poly
+    offset: int = 0
 
     def numerator(self, i: int) -> fmpz_poly:
         """N_i for any 0 ≤ i < n (persymmetry: N_i = N_{n−1−i})."""
@@ -125,10 +141,10 @@ class ToeplitzSolution:
 
 
 def _banded_system(st: ToeplitzStep) -> tuple[list[dict[int, fmpz_poly]], list[fmpz_poly]]:
-    """Rows of M = LΦLᵀ (band v − 1) and of L·1, each divided by its polynomial gcd."""
+    """Rows of M = LΦLᵀ (band v + k0 − 1) and of L·1, each divided by its polynomial gcd."""
     e, v, c = st.exponents, st.step, st.shift
     n = len(e)
-    bw = v - 1
+    bw = st.bandwidth
     sc = _mono(c)
 
     def a(k: int) -> fmpz_poly:
@@ -159,15 +175,6 @@ def _banded_system(st: ToeplitzStep) -> tuple[list[dict[int, fmpz_poly]], list[f
     return rows, rhs
 
 
-def _monomial(p: fmpz_poly) -> tuple[int, int] | None:
-    """(sign, a) when p = ±s^a, else None."""
-    cs = p.coeffs()
-    nz = [(k, int(x)) for k, x in enumerate(cs) if x != 0]
-    if len(nz) != 1 or abs(nz[0][1]) != 1:
-        return None
-    return nz[0][1], nz[0][0]
-
-
 def _bareiss_solve(G: list[list[fmpz_poly]], h: list[fmpz_poly]
                    ) -> tuple[fmpz_poly, list[fmpz_poly]]:
     """(δ, δ·G⁻¹h) over Z[s] with δ = ±det G (fraction-free, pivoting on nonzero entries)."""
@@ -195,66 +202,110 @@ def _bareiss_solve(G: list[list[fmpz_poly]], h: list[fmpz_poly]
     return det, x  # row swaps change det's sign and det·x alike: x/det is unchanged
 
 
+class _Pivots:
+    """Denominators ±s^a·π^b: π is the first pivot's non-monomial part (fixed thereafter)."""
+
+    def __init__(self) -> None:
+        self.pi: fmpz_poly | None = None
+        self._pow = [_ONE]
+
+    def split(self, p: fmpz_poly) -> tuple[int, int, int] | None:
+        """(sign, a, b) with p = sign·s^a·π^b, b ∈ {0, 1}, or None."""
+        cs = p.coeffs()
+        a = next((k for k, x in enumerate(cs) if x != 0), None)
+        if a is None:
+            return None
+        rest = fmpz_poly(cs[a:])
+        if rest.degree() == 0:
+            return (1, a, 0) if cs[a] == 1 else (-1, a, 0) if cs[a] == -1 else None
+        if self.pi is None:
+            self.pi = rest
+        if rest == self.pi:
+            return 1, a, 1
+        if rest == -self.pi:
+            return -1, a, 1
+        return None
+
+    def power(self, b: int) -> fmpz_poly:
+        """π^b."""
+        while len(self._pow) <= b:
+            assert self.pi is not None
+            self._pow.append(self._pow[-1] * self.pi)
+        return self._pow[b]
+
+    def scale(self, a: int, b: int) -> fmpz_poly:
+        """s^a·π^b."""
+        return _mono(a) * self.power(b) if b else _mono(a)
+
+
 @proved_by("toeplitz_banded_reduction", "toeplitz_recurrence")
 def solve_toeplitz_ones(metric: FiniteMetric, st: ToeplitzStep | None = None
                         ) -> ToeplitzSolution | None:
-    """Exact z(s) with Φ(s)z = 1 for a repeating symmetric Toeplitz Φ (module doc), or None.
+    """Exact z(s) with Φ(s)z = 1 for an (eventually) repeating symmetric Toeplitz Φ (module
+    doc), or None.
 
-    None when the metric has no such structure or the shooting pivots are not monomials.
+    None when the metric has no such structure or a shooting pivot is not ±s^a·π^b.
     The reduction Φz = 1 ⇔ M w = L·1, z = Lᵀw is ``proofs/toeplitz_banded_reduction.py``;
     persymmetry z_i = z_{n−1−i} (only half is computed) is ``proofs/toeplitz_recurrence.py``.
+
+    >>> from exactdp.spaces.metrics import band
+    >>> sol = solve_toeplitz_ones(band(6, 2))
+    >>> sol.offset, sol.denominator, sol.numerators
+    (2, (-1)*x^4 + 4*x^3 + 5*x^2 + 3*x + 1, [2*x + 1, (-1)*x^2 + x + 1, x + 1])
     """
     st = st if st is not None else toeplitz_step(metric)
     if st is None:
         return None
-    n, v = metric.n, st.step
-    bw = v - 1
+    n = metric.n
+    bw = st.bandwidth
     rows, rhs = _banded_system(st)
     if bw == 0:  # M diagonal: w_j = r_j / M_jj
-        return _finish(metric, st, _diagonal(rows, rhs))
+        return _finish(metric, st, _diagonal(rows, rhs), _Pivots())
     # shooting from the bottom: unknowns u_m = w_{n−1−m} (m < bw); W[j] = (const, coeffs of u)
-    # with w_j = W[j] / (sgn_j · s^{a_j})
+    # with w_j = W[j] / (sgn_j · s^{a_j} · π^{b_j})
+    piv_of = _Pivots()
     W: list[list[fmpz_poly] | None] = [None] * n
-    den: list[tuple[int, int]] = [(1, 0)] * n
+    den: list[tuple[int, int, int]] = [(1, 0, 0)] * n
     for m in range(bw):
         vec = [_ZERO] * (bw + 1)
         vec[m + 1] = _ONE
         W[n - 1 - m] = vec
     for i in range(n - 1, bw - 1, -1):
         j = i - bw  # the unknown this row determines
-        piv = _monomial(rows[i][j])
+        piv = piv_of.split(rows[i][j])
         if piv is None:
             return None
         known = [k for k in rows[i] if k != j]
-        top = max((den[k][1] for k in known), default=0)
-        acc = [rhs[i] * _mono(top)] + [_ZERO] * bw
-        sgn_top = 1
+        ta = max((den[k][1] for k in known), default=0)
+        tb = max((den[k][2] for k in known), default=0)
+        acc = [rhs[i] * piv_of.scale(ta, tb)] + [_ZERO] * bw
         for k in known:
-            sk, ak = den[k]
+            sk, ak, bk = den[k]
             Wk = W[k]
             assert Wk is not None
-            f = rows[i][k] * _mono(top - ak) * (sk * sgn_top)
+            f = rows[i][k] * piv_of.scale(ta - ak, tb - bk) * sk
             for t in range(bw + 1):
                 if Wk[t] != 0:
                     acc[t] -= f * Wk[t]
         W[j] = acc
-        den[j] = (piv[0] * sgn_top, top + piv[1])
-    # the top bw rows: G u = h (denominators cleared with s^A)
+        den[j] = (piv[0], ta + piv[1], tb + piv[2])
+    # the top bw rows: G u = h (denominators cleared with s^A·π^B)
     G: list[list[fmpz_poly]] = []
     h: list[fmpz_poly] = []
     for i in range(bw):
         A = max(den[k][1] for k in rows[i])
+        B = max(den[k][2] for k in rows[i])
         row = [_ZERO] * (bw + 1)
         for k, p in rows[i].items():
-            sk, ak = den[k]
+            sk, ak, bk = den[k]
             Wk = W[k]
             assert Wk is not None
-            f = p * _mono(A - ak) * sk
+            f = p * piv_of.scale(A - ak, B - bk) * sk
             for t in range(bw + 1):
                 if Wk[t] != 0:
                     row[t] += f * Wk[t]
         G.append(row[1:])
-        h.append(rhs[i] * _mono(A) - row[0])
+        h.append(rhs[i] * piv_of.scale(A, B) - row[0])
     det, U = _bareiss_solve(G, h)
     if det == 0:
         return None
@@ -262,6 +313,7 @@ def solve_toeplitz_ones(metric: FiniteMetric, st: ToeplitzStep | None = None
     for p in U:
         g0 = g0.gcd(p)
     det, U = det // g0, [p // g0 for p in U]
+
     def num(j: int) -> fmpz_poly:
         Wj = W[j]
         assert Wj is not None
@@ -271,7 +323,7 @@ def solve_toeplitz_ones(metric: FiniteMetric, st: ToeplitzStep | None = None
                 acc += U[m] * Wj[m + 1]
         return acc
 
-    return _finish(metric, st, (num, den, det))
+    return _finish(metric, st, (num, den, det), piv_of)
 
 
 def _diagonal(rows: list[dict[int, fmpz_poly]], rhs: list[fmpz_poly]) -> tuple:  # type: ignore[type-arg]
@@ -279,22 +331,24 @@ def _diagonal(rows: list[dict[int, fmpz_poly]], rhs: list[fmpz_poly]) -> tuple: 
     for i, row in enumerate(rows):
         d = row[i]
         lcm = lcm * (d // lcm.gcd(d))
-    return (lambda j: rhs[j] * (lcm // rows[j][j]), [(1, 0)] * len(rows), lcm)
+    return (lambda j: rhs[j] * (lcm // rows[j][j]), [(1, 0, 0)] * len(rows), lcm)
 
 
-def _finish(metric: FiniteMetric, st: ToeplitzStep, parts: tuple) -> ToeplitzSolution:  # type: ignore[type-arg]
+def _finish(metric: FiniteMetric, st: ToeplitzStep, parts: tuple,  # type: ignore[type-arg]
+            piv_of: _Pivots) -> ToeplitzSolution:
     num, den, det = parts
     n, v, c = metric.n, st.step, st.shift
-    # w_j = (det·W0 + Σ U_m W_m+1) / (det · sgn_j s^{a_j}); z_i = w_i − s^c w_{i+v}
+    # w_j = (det·W0 + Σ U_m W_m+1) / (det · sgn_j s^{a_j} π^{b_j}); z_i = w_i − s^c w_{i+v}
     half = (n + 1) // 2
     # z_k = z_{n−1−k}: the bottom half is where the shooting's W_j are smallest
     idx = [n - 1 - k for k in range(half)]
     need = sorted({j for i in idx for j in (i, i + v) if j < n})
-    top = max(den[j][1] for j in need)
+    ta = max(den[j][1] for j in need)
+    tb = max(den[j][2] for j in need)
     num_w: dict[int, fmpz_poly] = {}
     for j in need:
-        num_w[j] = num(j) * _mono(top - den[j][1]) * den[j][0]
-    D = det * _mono(top)
+        num_w[j] = num(j) * piv_of.scale(ta - den[j][1], tb - den[j][2]) * den[j][0]
+    D = det * piv_of.scale(ta, tb)
     sc = _mono(c)
     nums = [num_w[i] - (sc * num_w[i + v] if i + v < n else _ZERO) for i in idx]
     g = D
@@ -308,4 +362,4 @@ def _finish(metric: FiniteMetric, st: ToeplitzStep, parts: tuple) -> ToeplitzSol
     low = next(x for x in D.coeffs() if x != 0)
     if low < 0:
         D, nums = -D, [-p for p in nums]
-    return ToeplitzSolution(n, metric.q or 1, v, c, nums, D)
+    return ToeplitzSolution(n, metric.q or 1, v, c, nums, D, st.offset)

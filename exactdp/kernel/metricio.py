@@ -61,6 +61,7 @@ from exactdp.kernel.jsonio import (
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import (
     FiniteMetric,
+    band,
     count_queries,
     cycle,
     discrete,
@@ -99,6 +100,7 @@ _BLOCK = 1 << 20  # index entries hashed per block
 CONSTRUCTORS: dict[str, tuple[Callable[..., FiniteMetric], dict[str, str]]] = {
     "line": (line, {"n": "int"}),
     "cycle": (cycle, {"n": "int"}),
+    "band": (band, {"n": "int", "w": "int"}),
     "discrete": (discrete, {"n": "int", "distance": "rational"}),
     "sum_query": (sum_query, {"u": "int", "v": "int"}),
     "count_queries": (count_queries, {"u": "int", "k": "int"}),
@@ -107,7 +109,7 @@ CONSTRUCTORS: dict[str, tuple[Callable[..., FiniteMetric], dict[str, str]]] = {
     "from_graph": (from_graph, {"nodes": "labels", "edges": "edges"}),
 }
 # the prefix of FiniteMetric.name that each constructor writes
-_NAME_PREFIX = {"line": "line", "cycle": "cycle", "discrete": "discrete",
+_NAME_PREFIX = {"line": "line", "cycle": "cycle", "band": "band", "discrete": "discrete",
                 "sum_query": "sum_query", "count_queries": "count_queries",
                 "hamming": "hamming", "grid": "grid", "graph": "from_graph"}
 _NORMS = ("euclidean", "manhattan", "chebyshev")
@@ -246,7 +248,7 @@ def _builtin_params(metric: FiniteMetric) -> tuple[str, dict[str, Any]] | None:
 
 def _size(ctor: str, p: dict[str, Any], limit: int) -> int | None:
     """Points the constructor will build, or None when more than ``limit`` (nothing is built)."""
-    if ctor in ("line", "cycle", "discrete"):
+    if ctor in ("line", "cycle", "discrete", "band"):
         return int(p["n"])
     if ctor == "sum_query":
         return int(p["u"]) * int(p["v"]) + 1

@@ -1,16 +1,20 @@
 """The kernel's check of a structured (repeating Toeplitz) exact threshold claim, and its JSON.
 
 Kind ``structured-threshold``: tight constraints (b = 1) on a metric whose Φ(s) is
-symmetric Toeplitz, Φ[i, j] = s^{e_|i−j|}, with e_{k+v} = e_k + c for every k ≥ 0 (the
-sum query, the line), s = e^{-ε/q}. The evidence is z_i = N_i/D for the persymmetric
-half i < ⌈n/2⌉ (N_{n−1−i} := N_i), the witness w, and s* (minimal polynomial g,
-isolating interval (a, b)). Every part is re-proved from the metric's exact distances:
+symmetric Toeplitz, Φ[i, j] = s^{e_|i−j|}, with e_{k+v} = e_k + c for every k ≥ k0 (the
+sum query, the line: k0 = 0; the band metric min(|i − j|, w): v = 1, c = 0, k0 = w),
+s = e^{-ε/q}. The evidence is (v, c, k0) — k0 is the JSON field ``offset``, absent
+(= 0) in documents of symbols that repeat from the start, as before it existed —, z_i =
+N_i/D for the persymmetric half i < ⌈n/2⌉ (N_{n−1−i} := N_i), the witness w, and s*
+(minimal polynomial g, isolating interval (a, b)). Every part is re-proved from the
+metric's exact distances:
 
-1. **structure**: the exponent matrix is Toeplitz and e_{k+v} = e_k + c (numpy, exact);
-2. **identity** Φ(s)N(s) = D(s)·1 over Z[s] for the mirrored N, row by row through the
-   recurrences P_i = Σ_{d<v} a_d N_{i−d} + s^c P_{i−v} (left sums) and
-   R_i = Σ_{0<d≤v} a_d N_{i+d} + s^c R_{i+v} (right sums), P_i + R_i = D
-   (``proofs/toeplitz_recurrence.py``);
+1. **structure**: Φ is Toeplitz (row by row) and e_{k+v} = e_k + c for k ≥ k0, c ≥ 0,
+   with k0 the least such offset (so the encoding is canonical);
+2. **identity** Φ(s)N(s) = D(s)·1 over Z[s] for the mirrored N, through the left sums
+   P_i = Σ_{j≤i} a_{i−j} N_j = Σ_{d<v+k0} a_d N_{i−d} − s^c Σ_{d<k0} a_d N_{i−v−d}
+   + s^c P_{i−v}; the right sums are P_{n−1−i} (N is mirrored), so the check is
+   P_i + P_{n−1−i} − a_0 N_i = D for i < ⌈n/2⌉ (``proofs/toeplitz_recurrence.py``);
 3. **s\\***: g primitive, leading coefficient > 0, irreducible (flint factorisation);
    exactly one root of g in (0, b) (Descartes' rule with bisection, exact); g(a) has the
    sign of g at 0+ (so the root r lies in (a, b));
@@ -141,44 +145,47 @@ def no_root_upto(p: flint.fmpz_poly, b: Fraction) -> bool:
     return _var01(sp) == 0 or roots_01(sp) == 0
 
 
-def structure_holds(metric: Any, v: int, c: int) -> bool:
-    """Φ is Toeplitz with e_{k+v} = e_k + c (k ≥ 0), from the metric's exponent matrix."""
+def structure_holds(metric: Any, v: int, c: int, k0: int = 0) -> bool:
+    """Φ is Toeplitz with e_{k+v} = e_k + c for k ≥ k0 (c ≥ 0), k0 the least such offset,
+    from the metric's exact distances (row by row: O(n) memory beyond the index)."""
     n = metric.n
-    if metric.q is None or not 1 <= v < n or c < 1:
+    if metric.q is None or not 1 <= v or not 0 <= k0 or v + k0 >= n or c < 0:
         return False
-    E = np.asarray(metric.exponent_matrix())
+    exps = np.asarray(metric.exponents, dtype=np.int64)
+    idx = np.asarray(metric.index)
     ar = np.arange(n)
-    e = E[0]
-    return bool(np.array_equal(E, e[np.abs(ar[:, None] - ar[None, :])])
-                and np.all(e[v:] == e[:n - v] + c))
+    e = exps[idx[0]]
+    for i in range(1, n):
+        if not np.array_equal(exps[idx[i]], e[np.abs(ar - i)]):
+            return False
+    if k0 > 0 and e[k0 - 1 + v] == e[k0 - 1] + c:
+        return False  # not the least offset: the canonical encoding has a smaller k0
+    return bool(np.all(e[k0 + v:] == e[k0:n - v] + c))
 
 
 @proved_by("toeplitz_recurrence")
 def mirror_identity_holds(exps: Sequence[int], v: int, c: int, half: Sequence[Any],
-                          den: Any) -> bool:
-    """Φ(s)N(s) = D(s)·1 for N = (half, mirrored), Φ[i, j] = s^{exps[|i−j|]} with the step
-    e_{k+v} = e_k + c (already checked); O(n·v) polynomial operations through the left/right
-    sum recurrences of ``proofs/toeplitz_recurrence.py``."""
+                          den: Any, k0: int = 0) -> bool:
+    """Φ(s)N(s) = D(s)·1 for N = (half, mirrored), Φ[i, j] = s^{exps[|i−j|]} with
+    e_{k+v} = e_k + c for k ≥ k0 (already checked); O(n·(v + 2k0)) polynomial operations
+    through the left-sum recurrence of ``proofs/toeplitz_recurrence.py`` (the right sums of
+    a mirrored N are the left sums read backwards)."""
     n = len(exps)
-    if len(half) != (n + 1) // 2:
+    if len(half) != (n + 1) // 2 or v < 1 or k0 < 0 or v + k0 > n:
         return False
     N = [half[min(i, n - 1 - i)] for i in range(n)]
-    a = [_mono(int(x)) for x in exps[:v + 1]]
+    a = [_mono(int(x)) for x in exps[:v + k0]]
     sc = _mono(c)
     zero = flint.fmpz_poly([])
     left: list[Any] = []
     for i in range(n):  # left[i] = Σ_{j ≤ i} a_{i−j} N_j
-        acc = sum((a[d] * N[i - d] for d in range(min(v, i + 1))), zero)
+        acc = sum((a[d] * N[i - d] for d in range(min(v + k0, i + 1))), zero)
         if i >= v:
-            acc += sc * left[i - v]
+            tail = left[i - v] - sum((a[d] * N[i - v - d] for d in range(min(k0, i - v + 1))),
+                                     zero)
+            acc += sc * tail
         left.append(acc)
-    right: list[Any] = [zero] * n
-    for i in range(n - 1, -1, -1):  # right[i] = Σ_{j > i} a_{j−i} N_j
-        acc = sum((a[d] * N[i + d] for d in range(1, v + 1) if i + d < n), zero)
-        if i + v < n:
-            acc += sc * right[i + v]
-        right[i] = acc
-    return all(left[i] + right[i] == den for i in range(n))
+    return all(left[i] + left[n - 1 - i] - a[0] * N[i] == den for i in range((n + 1) // 2))
 
 
 def _mult(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]:
@@ -206,9 +213,10 @@ def _check(c: ThresholdClaim) -> bool:
             or not 0 < c.eps.lo < c.eps.hi or m.q is None):
         return False
     v, cc, w, star = ev["step"], ev["shift"], ev["witness"], ev["s_star"]
-    if any(isinstance(x, bool) or not isinstance(x, int) for x in (v, cc, w)):
+    k0 = ev.get("offset", 0)
+    if any(isinstance(x, bool) or not isinstance(x, int) for x in (v, cc, w, k0)):
         return False
-    if not 0 <= w < n or not structure_holds(m, v, cc):
+    if not 0 <= w < n or not structure_holds(m, v, cc, k0):
         return False
     half = [flint.fmpz_poly(list(reversed(p))) for p in ev["numerators"]]
     den = flint.fmpz_poly(list(reversed(ev["denominator"])))
@@ -216,8 +224,8 @@ def _check(c: ThresholdClaim) -> bool:
     g = flint.fmpz_poly(list(reversed(gco)))
     if den.degree() < 0 or q != m.q or g.degree() < 1 or not isinstance(iv, Enclosure):
         return False
-    exps = [int(x) for x in np.asarray(m.exponent_matrix())[0]]
-    if not mirror_identity_holds(exps, v, cc, half, den):
+    exps = [int(x) for x in np.asarray(m.exponents, dtype=np.int64)[np.asarray(m.index)[0]]]
+    if not mirror_identity_holds(exps, v, cc, half, den, k0):
         return False
     content, factors = g.factor()
     if content != 1 or len(factors) != 1 or factors[0][1] != 1 or factors[0][0] != g:
@@ -270,6 +278,8 @@ def write_structured(c: ThresholdClaim) -> dict[str, Any]:
     evidence = {"step": ev["step"], "shift": ev["shift"], "witness": ev["witness"],
                 "numerators": [_desc(p) for p in ev["numerators"]],
                 "denominator": _desc(ev["denominator"])}
+    if ev.get("offset", 0) != 0:  # absent = 0: documents written before offsets still read
+        evidence["offset"] = ev["offset"]
     question = Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
     return envelope(STRUCTURED_KIND, question.to_json(), claim, evidence)
 
@@ -288,7 +298,7 @@ def read_structured(doc: Any) -> ThresholdClaim:
         raise InvalidArgument(f"kind: {env.kind!r} is not {STRUCTURED_KIND!r}.")
     claim = read_object(env.claim, "claim", ("verdict", "eps", "s_star"))
     evid = read_object(env.evidence, "evidence",
-                       ("step", "shift", "witness", "numerators", "denominator"))
+                       ("step", "shift", "witness", "numerators", "denominator"), ("offset",))
     qn = Question.from_json(env.question)
     if qn.prop is not Property.THRESHOLD_TIGHT or qn.rhs != ONES or qn.level != ALL_EPS:
         raise InvalidArgument("question: a structured threshold answers threshold-tight "
@@ -299,7 +309,8 @@ def read_structured(doc: Any) -> ThresholdClaim:
     star = read_object(claim["s_star"], "claim.s_star",
                        ("q", "minimal_polynomial", "isolating_interval"))
     ev = {"step": read_int(evid["step"], "evidence.step", 1, n),
-          "shift": read_int(evid["shift"], "evidence.shift", 1),
+          "shift": read_int(evid["shift"], "evidence.shift", 0),
+          "offset": read_int(evid.get("offset", 0), "evidence.offset", 0, n),
           "witness": read_int(evid["witness"], "evidence.witness", 0, n - 1),
           "numerators": tuple(_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
               read_list(evid["numerators"], "evidence.numerators", (n + 1) // 2))),

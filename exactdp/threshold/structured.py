@@ -1,7 +1,9 @@
 """The structured exact route: ε* as an algebraic number for repeating Toeplitz metrics, any n.
 
-For tight constraints (b = 1) on a symmetric Toeplitz Φ with a_{k+v} = s^c·a_k (the sum
-query for every v, the line), :mod:`exactdp.algebra.toeplitz` gives z_i = N_i/D exactly
+For tight constraints (b = 1) on a symmetric Toeplitz Φ with a_{k+v} = s^c·a_k for every
+k ≥ k0 (the sum query for every v and the line, k0 = 0; the band metric min(|i − j|, w),
+c = 0, k0 = w; other eventually repeating symbols), :mod:`exactdp.algebra.toeplitz`
+gives z_i = N_i/D exactly
 for the persymmetric half through the banded reduction M = LΦLᵀ (seconds at n = 751,
 where the generic exact route needs minutes). Then, with exact arithmetic only:
 
@@ -78,7 +80,8 @@ _WIDTHS = tuple(Fraction(1, 2**k) for k in (5, 8, 12, 24, 48, 96))
 
 
 def structured_applies(metric: FiniteMetric, rhs: Any) -> bool:
-    """True when the structured route can run: b = 1 and a repeating symmetric Toeplitz Φ."""
+    """True when the structured route can run: b = 1 and an (eventually) repeating symmetric
+    Toeplitz Φ."""
     return rhs is None and toeplitz_step(metric) is not None
 
 
@@ -120,7 +123,7 @@ class StructuredThresholdCertificate:
         return ThresholdClaim(
             STRUCTURED_KIND, self.metric, tuple(Fraction(1) for _ in range(self.metric.n)),
             Enclosure(self.eps_lower, self.eps_upper),
-            {"step": sol.step, "shift": sol.shift, "witness": self.witness,
+            {"step": sol.step, "shift": sol.shift, "offset": sol.offset, "witness": self.witness,
              "numerators": tuple(_desc(p) for p in sol.numerators),
              "denominator": _desc(sol.denominator),
              "s_star": (sol.q, tuple(reversed(a.minimal_polynomial)),
@@ -144,7 +147,7 @@ class StructuredThresholdCertificate:
         ev = c.evidence
         nums = [fmpz_poly(list(reversed(p))) for p in ev["numerators"]]
         sol = ToeplitzSolution(c.metric.n, ev["s_star"][0], ev["step"], ev["shift"], nums,
-                               fmpz_poly(list(reversed(ev["denominator"]))))
+                               fmpz_poly(list(reversed(ev["denominator"]))), ev["offset"])
         star = AlgebraicNumber(tuple(reversed(ev["s_star"][1])),
                                (ev["s_star"][2].lo, ev["s_star"][2].hi))
         return StructuredThresholdCertificate(c.metric, sol, c.eps.lo, c.eps.hi, ev["witness"],
@@ -346,8 +349,9 @@ def structured_route(metric: FiniteMetric, tol: Fraction, progress: Progress = N
     else:
         return None
     timings.append(("threshold enclosure", time.perf_counter() - t2))
+    label = f"step {sol.step}" + (f", offset {sol.offset}" if sol.offset else "")
     return ThresholdResult(metric.name, None, e_lo, e_hi, cert, star, q,
-                           f"structured-toeplitz(step {sol.step})", time.perf_counter() - t0,
+                           f"structured-toeplitz({label})", time.perf_counter() - t0,
                            tuple(timings), property_name(None), None)
 
 

@@ -22,6 +22,7 @@ importable from here.
 
 from exactdp.spaces.metrics.builtin import (
     BUILTIN_METRICS,
+    band,
     count_queries,
     cycle,
     discrete,
@@ -40,6 +41,7 @@ __all__ = [
     "read_metric",
     "line",
     "cycle",
+    "band",
     "discrete",
     "sum_query",
     "count_queries",

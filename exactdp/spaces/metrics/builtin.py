@@ -18,6 +18,7 @@ from exactdp.spaces.metrics.space import FiniteMetric, GridInfo
 __all__ = [
     "line",
     "cycle",
+    "band",
     "discrete",
     "sum_query",
     "count_queries",
@@ -78,6 +79,29 @@ def cycle(n: int) -> FiniteMetric:
         f"cycle({n})", range(n), _rational_values(n // 2 + 1), idx,
         graph_edges=edges,  # type: ignore[arg-type]
         params={"n": n},
+    )
+
+
+def band(n: int, w: int) -> FiniteMetric:
+    """Points 0..n-1 with d(i, j) = min(|i − j|, w): the line truncated at w.
+
+    A metric for every w ≥ 1 (min(·, w) of a metric is one); w = 1 is the discrete metric,
+    w ≥ n − 1 the line. Φ is Toeplitz and constant beyond w (the structured threshold
+    route's eventually repeating symbol with c = 0).
+
+    >>> band(5, 2).exponent_matrix()[0].tolist()
+    [0, 1, 2, 2, 2]
+    >>> band(5, 0)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: Got w=0; it must be an integer ≥ 1.
+    """
+    n = _positive_int(n, "n")
+    w = _positive_int(w, "w")
+    idx = np.minimum(np.abs(np.arange(n)[:, None] - np.arange(n)[None, :]), w)
+    return FiniteMetric._from_library(
+        f"band({n}, {w})", range(n), _rational_values(min(w, n - 1) + 1), idx, toeplitz=True,
+        params={"n": n, "w": w},
     )
 
 
