@@ -51,6 +51,7 @@ from exactdp.mechanisms.level_compare import (
     rownorm_value_ball,
 )
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
+from exactdp.mechanisms.privacy_json import level_document
 from exactdp.mechanisms.structure import (
     monomial_matches,
     rownorm_matches,
@@ -187,6 +188,10 @@ class PrivacyLevelResult:
         with unlimited_int_digits():  # exact rationals of any size (e.g. a ratio 10^5000)
             return self._json(d)
 
+    def to_document(self) -> dict[str, Any]:
+        """The self-contained kernel document (``exactdp verify``): :mod:`exactdp.mechanisms.privacy_json`."""
+        return level_document(self)
+
     def _json(self, d: Distance | None) -> dict[str, Any]:
         by_ratio = self._value_by_ratio()
         doc = {
@@ -199,9 +204,7 @@ class PrivacyLevelResult:
             "distance": None if d is None else {"coef": write_rational(d.coef, "distance"),
                                                 "radicand": write_rational(d.radicand,
                                                                            "distance")},
-            "exact": self.exact,
-            "method": self.method,
-            "pairs_checked": self.pairs_checked,
+            "exact": self.exact, "method": self.method, "pairs_checked": self.pairs_checked,
         }
         if by_ratio:  # a closed form too long to write: it is log(ratio)/distance exactly
             doc["value_form"] = VALUE_BY_RATIO
@@ -227,9 +230,8 @@ class PrivacyLevelResult:
     @classmethod
     def _read(cls, doc: Any, mechanism: Mechanism, metric: FiniteMetric
               ) -> PrivacyLevelResult:
-        obj = read_object(doc, "privacy level", ("value", "infinite", "enclosure", "witness",
-                                                  "ratio", "distance", "exact", "method",
-                                                  "pairs_checked"), ("value_form",))
+        obj = read_object(doc, "privacy level", ("value", "infinite", "enclosure", "witness", "ratio", "distance",
+                                                  "exact", "method", "pairs_checked"), ("value_form",))
         infinite = read_bool(obj["infinite"], "infinite")
         if infinite and obj["value"] is not None:
             raise InvalidArgument("privacy level: an infinite level has value null; got "
@@ -270,9 +272,7 @@ class PrivacyLevelResult:
         return res
 
 
-def zero_level(
-    mech: Mechanism, metric: FiniteMetric, npairs: int, method: str
-) -> PrivacyLevelResult:
+def zero_level(mech: Mechanism, metric: FiniteMetric, npairs: int, method: str) -> PrivacyLevelResult:
     """The level 0 (no pair to check, or no output that separates two inputs)."""
     return PrivacyLevelResult(
         value=sympy.Integer(0), enclosure=Enclosure(Fraction(0), Fraction(0)), witness=None,

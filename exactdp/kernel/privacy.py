@@ -1,0 +1,328 @@
+"""Re-check privacy claims about an exact mechanism H on a metric d, from scratch.
+
+Two kinds (JSON forms: :mod:`exactdp.kernel.privacy_json`):
+
+* ``privacy-level`` — "the least ε with H[y, z] ≤ e^{ε·d(y, y')}·H[y', z] for all y, y', z is
+  V", V being 0, ∞ or ln(R)/d0 with a witness (y, y', z): R = H[y, z]/H[y', z], d0 = d(y, y');
+  plus a rational enclosure of V.
+* ``privacy-check`` — "H is ε·d-private" (holds), or "is not" with a violation (y, y', z):
+  H[y, z] > e^{ε·d(y, y')}·H[y', z].
+
+How it is checked. Every ordered pair (x, y) of a *sufficient* set and every output z is
+read: the largest ratio H[x, z]/H[y, z] per distinct distance (exact rationals; an output
+with H[x, z] > 0 = H[y, z] makes the level infinite), then one exact comparison of
+ln(r)/d with the level per distance. The sufficient set is every pair, or the metric's graph
+edges when the kernel proves (:func:`edges_suffice`) that every pair (a, b) has an edge
+(a, c) with d(a, c) + d(c, b) = d(a, b): then privacy on the edges gives privacy on every
+pair, by induction on d(a, b) (H[a, z] ≤ e^{εd(a,c)}H[c, z] ≤ e^{ε(d(a,c)+d(c,b))}H[b, z]).
+
+Comparisons of ln(r)/d with ln(T)/e (r, T ≥ 1 rational, d, e = c·√s): when d/e = a/b is
+rational, sign(r^b − T^a) exactly; when it is irrational, the two are never equal unless
+r = T = 1 (Gelfond–Schneider: ln r/ln T is rational or transcendental), so balls of rising
+precision separate them. A rational ε > 0 never equals ln(r)/d for r > 1 (Lindemann:
+e^{ε d} is transcendental). Any other closed form of ε is compared with balls only; when
+the balls cannot separate within :data:`MAX_PREC` bits the claim is not proved (rejected:
+incomplete, never unsound).
+
+>>> from fractions import Fraction as F
+>>> log_sign(F(4), Distance.rational(2), F(2), Distance.rational(1))   # ln4/2 = ln2
+0
+>>> log_sign(F(3), Distance(F(1), 2), F(2), Distance.rational(1))      # ln3/√2 ≈ 0.78 > ln2
+1
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeAlias
+
+import numpy as np
+import sympy
+from flint import arb
+
+from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import CertificateInvalid, InstanceTooLarge
+from exactdp.kernel.question import Property, Question
+from exactdp.kinds import proved_by
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.metrics import FiniteMetric
+
+__all__ = ["PRIVACY_LEVEL", "PRIVACY_CHECK", "PRIVACY_KINDS", "MAX_PREC", "MAX_EXACT_BITS",
+           "MAX_WORK", "LogValue", "LevelClaim", "CheckClaim", "log_sign", "log_form",
+           "edges_suffice", "sufficient_pairs", "check_privacy_level", "check_privacy"]
+
+PRIVACY_LEVEL = "privacy-level"
+PRIVACY_CHECK = "privacy-check"
+PRIVACY_KINDS = (PRIVACY_LEVEL, PRIVACY_CHECK)
+#: Highest ball precision (bits) tried to separate two unequal values.
+MAX_PREC = 1 << 14
+#: Largest exact power r^b, T^a (bits) formed to decide equality.
+MAX_EXACT_BITS = 1 << 22
+#: Most (ordered pair, output) entries read by one check (hostile input fails fast).
+MAX_WORK = 20_000_000
+
+
+@dataclass(frozen=True)
+class LogValue:
+    """The exact level ln(T)/e, T ≥ 1 rational, e = c·√s > 0."""
+
+    T: Fraction
+    e: Distance
+
+
+Level: TypeAlias = "LogValue | str"  # "0", "infinite", or ln(T)/e
+Target: TypeAlias = "LogValue | sympy.Expr"  # the ε of a privacy check: ln(T)/e when it can
+
+
+@dataclass(frozen=True)
+class LevelClaim:
+    """A ``privacy-level`` claim: its question, the value, the witness and the enclosure."""
+
+    question: Question
+    value: Level
+    witness: tuple[int, int, int] | None
+    enclosure: Enclosure | None
+
+
+@dataclass(frozen=True)
+class CheckClaim:
+    """A ``privacy-check`` claim: ``holds`` (no violation) or a violation (y, y', z)."""
+
+    question: Question
+    holds: bool
+    violation: tuple[int, int, int] | None
+
+
+# ------------------------------------------------------------------------ comparisons
+def _ball(d: Distance) -> arb:
+    c = arb_from_fraction(d.coef)
+    return c if d.radicand == 1 else c * arb(d.radicand).sqrt()
+
+
+def _ball_sign(f: Callable[[], arb]) -> int | None:
+    """Sign of the ball-valued ``f()`` at rising precision; None when never separated."""
+    prec = 64
+    while prec <= MAX_PREC:
+        with workprec(prec):
+            x = f()
+            if x > 0:
+                return 1
+            if x < 0:
+                return -1
+        prec *= 4
+    return None
+
+
+def _rational_sqrt(q: Fraction) -> Fraction | None:
+    a, b = math.isqrt(q.numerator), math.isqrt(q.denominator)
+    return Fraction(a, b) if a * a == q.numerator and b * b == q.denominator else None
+
+
+@proved_by("kernel_privacy_reduction")
+def log_sign(r: Fraction, d: Distance, T: Fraction, e: Distance) -> int | None:
+    """Exact sign of ln(r)/d − ln(T)/e (r, T ≥ 1, d, e > 0); None when not decided
+    (proofs/kernel_privacy_reduction.py, lemma 2)."""
+    if r == 1 or T == 1:
+        return (r > 1) - (T > 1)
+    q = _rational_sqrt(d.square / e.square)  # d/e when rational
+    if q is not None:
+        a, b = q.numerator, q.denominator  # sign(ln r − (a/b) ln T) = sign(r^b − T^a)
+        bits = b * (r.numerator.bit_length() + r.denominator.bit_length()) + a * (
+            T.numerator.bit_length() + T.denominator.bit_length())
+        if bits <= MAX_EXACT_BITS:
+            lhs, rhs = r**b, T**a
+            return (lhs > rhs) - (lhs < rhs)
+    return _ball_sign(lambda: arb_from_fraction(r).log() / _ball(d)
+                      - arb_from_fraction(T).log() / _ball(e))
+
+
+def target_sign(r: Fraction, d: Distance, eps: Target) -> int | None:
+    """Exact sign of ln(r)/d − ε (r ≥ 1); None when not decided."""
+    if isinstance(eps, LogValue):
+        return log_sign(r, d, eps.T, eps.e)
+    if r == 1:
+        return -1  # ε > 0 (the question's level)
+    # ε rational: ln(r) = ε·d would make e^{ε d} rational (Lindemann): never equal
+    return _ball_sign(lambda: arb_from_fraction(r).log() / _ball(d) - sympy_to_arb(eps))
+
+
+def log_form(eps: sympy.Expr) -> LogValue | None:
+    """ε = k·√s·ln(T) read from the expression tree (no evaluation), as ln(T′)/e; else None.
+
+    >>> log_form(sympy.log(3) / 2)
+    LogValue(T=Fraction(3, 1), e=Distance(coef=Fraction(2, 1), radicand=1))
+    >>> log_form(sympy.Integer(2)) is None
+    True
+    """
+    k, s, T = Fraction(1), 1, None
+    for f in sympy.Mul.make_args(eps):
+        if isinstance(f, sympy.Rational):
+            k *= to_fraction(f)
+        elif (isinstance(f, sympy.Pow) and f.exp == sympy.Rational(1, 2)
+              and isinstance(f.base, sympy.Integer) and f.base > 1 and s == 1):
+            s = int(f.base)
+        elif (isinstance(f, sympy.log) and T is None and isinstance(f.args[0], sympy.Rational)
+              and f.args[0] > 0):
+            T = to_fraction(f.args[0])
+        else:
+            return None
+    if T is None or T == 1 or k == 0:
+        return None
+    if T < 1:
+        T, k = 1 / T, -k
+    if k < 0:
+        return None
+    return LogValue(T, Distance(1 / (k * s), s))  # k√s ln T = ln T / (√s/(k s))
+
+
+# ---------------------------------------------------------------------- sufficient pairs
+@proved_by("kernel_privacy_reduction")
+def edges_suffice(metric: FiniteMetric, edges: Sequence[tuple[int, int]]) -> bool:
+    """True when every pair (a, b) has an edge (a, c) with d(a, c) + d(c, b) = d(a, b),
+    checked exactly (rational distances only; then privacy on the edges is privacy:
+    proofs/kernel_privacy_reduction.py, lemma 1)."""
+    n = metric.n
+    if not all(v.is_rational for v in metric.values):
+        return False
+    scale = math.lcm(*(v.coef.denominator for v in metric.values))
+    ints = [int(v.coef * scale) for v in metric.values]
+    D = np.array(ints, dtype=object)[np.asarray(metric.index)]
+    nbrs: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        if not (0 <= a < n and 0 <= b < n) or a == b or D[a, b] <= 0:
+            return False
+        nbrs[a].append(b)
+        nbrs[b].append(a)
+    for a in range(n):
+        if n > 1 and not nbrs[a]:
+            return False
+        if not nbrs[a]:
+            continue
+        via = D[nbrs[a], :] + D[a, nbrs[a]][:, None]
+        ok = (via == D[a][None, :]).any(axis=0)
+        ok[a] = True
+        if not bool(np.all(ok)):
+            return False
+    return True
+
+
+def sufficient_pairs(metric: FiniteMetric) -> tuple[tuple[int, int], ...]:
+    """The metric's graph edges when :func:`edges_suffice` proves them enough, else all pairs."""
+    edges = metric.graph_edges
+    if edges is not None and edges_suffice(metric, edges):
+        return tuple((int(a), int(b)) for a, b in edges)
+    return tuple((a, b) for a in range(metric.n) for b in range(a + 1, metric.n))
+
+
+Rows = tuple[tuple[Fraction, ...], ...]
+
+
+def _scan(rows: Rows, metric: FiniteMetric) -> tuple[tuple[int, int, int] | None,
+                                                     dict[Fraction, tuple[Fraction, Distance]]]:
+    """(an infinite witness or None, {d²: (largest ratio at d, d)}) over the sufficient pairs."""
+    pairs = sufficient_pairs(metric)
+    m = len(rows[0])
+    if 2 * len(pairs) * m > MAX_WORK:
+        raise InstanceTooLarge(f"checking {len(pairs)} pairs × {m} outputs exceeds the kernel's "
+                               f"limit of {MAX_WORK} entries; check a smaller mechanism.")
+    best: dict[Fraction, tuple[Fraction, Distance]] = {}
+    for a, b in pairs:
+        d = metric.distance(a, b)
+        key = d.square
+        top = best.get(key, (Fraction(1), d))[0]
+        for x, y in ((a, b), (b, a)):
+            rx, ry = rows[x], rows[y]
+            for z in range(m):
+                hx = rx[z]
+                if hx == 0:
+                    continue
+                hy = ry[z]
+                if hy == 0:
+                    return (x, y, z), best
+                if hx > top * hy:
+                    top = hx / hy
+        best[key] = (top, d)
+    return None, best
+
+
+def _witness_ratio(rows: Rows, metric: FiniteMetric, w: tuple[int, int, int]
+                   ) -> tuple[Fraction | None, Distance] | None:
+    """(H[y, z]/H[y', z] or None when the denominator is 0, d(y, y')); None for a bad witness."""
+    y, y2, z = w
+    n, m = len(rows), len(rows[0])
+    if not (0 <= y < n and 0 <= y2 < n and 0 <= z < m) or y == y2 or rows[y][z] == 0:
+        return None
+    d = metric.distance(y, y2)
+    return (None if rows[y2][z] == 0 else rows[y][z] / rows[y2][z]), d
+
+
+def _encloses(enc: Enclosure, R: Fraction, d0: Distance) -> bool:
+    lo, hi = enc.lo, enc.hi
+    s_lo = _ball_sign(lambda: arb_from_fraction(R).log() / _ball(d0) - arb_from_fraction(lo))
+    s_hi = _ball_sign(lambda: arb_from_fraction(R).log() / _ball(d0) - arb_from_fraction(hi))
+    return s_lo == 1 and s_hi == -1  # ln R/d0 is transcendental (R > 1): never an end
+
+
+# ---------------------------------------------------------------------------- checks
+def check_privacy_level(claim: LevelClaim) -> bool:
+    """Re-prove a ``privacy-level`` claim from the question's exact H and d."""
+    q = claim.question
+    if q.prop is not Property.PRIVACY_LEVEL or q.mechanism is None:
+        raise CertificateInvalid("a privacy-level claim needs a privacy-level question.")
+    rows, metric = q.mechanism, q.metric
+    if claim.value == "infinite":
+        if claim.witness is None or claim.enclosure is not None:
+            return False
+        got = _witness_ratio(rows, metric, claim.witness)
+        return got is not None and got[0] is None
+    inf, best = _scan(rows, metric)
+    if inf is not None:
+        return False
+    if claim.value == "0":
+        enc = claim.enclosure
+        return (claim.witness is None and enc is not None and enc.lo <= 0 <= enc.hi
+                and all(r == 1 for r, _ in best.values()))
+    assert isinstance(claim.value, LogValue)
+    if claim.witness is None or claim.enclosure is None:
+        return False
+    got = _witness_ratio(rows, metric, claim.witness)
+    if got is None or got[0] is None or got[0] <= 1:
+        return False
+    R, d0 = got[0], got[1]
+    if log_sign(claim.value.T, claim.value.e, R, d0) != 0:
+        return False  # the stated value is not the witness's ln(R)/d0
+    if not _encloses(claim.enclosure, R, d0):
+        return False
+    return all(log_sign(r, d, R, d0) in (-1, 0) for r, d in best.values())
+
+
+def check_privacy(claim: CheckClaim) -> bool:
+    """Re-prove a ``privacy-check`` claim: every sufficient pair within ε, or the violation."""
+    q = claim.question
+    if q.prop is not Property.PRIVATE or q.mechanism is None or q.level is None:
+        raise CertificateInvalid("a privacy-check claim needs a 'private' question.")
+    level = q.level
+    eps: Target
+    t = getattr(level, "t", None)
+    if t is not None:
+        eps = LogValue(1 / t, Distance.rational(1))
+    else:
+        eps = log_form(level.eps) or level.eps  # type: ignore[union-attr]
+    rows, metric = q.mechanism, q.metric
+    if not claim.holds:
+        if claim.violation is None:
+            return False
+        got = _witness_ratio(rows, metric, claim.violation)
+        if got is None:
+            return False
+        r, d = got
+        return r is None or (r > 1 and target_sign(r, d, eps) == 1)
+    if claim.violation is not None:
+        return False
+    inf, best = _scan(rows, metric)
+    return inf is None and all(target_sign(r, d, eps) in (-1, 0) for r, d in best.values())

@@ -1,0 +1,208 @@
+"""JSON forms of the privacy claims (:mod:`exactdp.kernel.privacy`).
+
+``privacy-level``::
+
+    {"question": {... "property": "privacy-level", "level": null, "mechanism": rows},
+     "claim": {"value": "0" | "infinite" | {"t": "p/q"} | {"eps": "<closed form>"}
+                        | {"log_ratio": {"ratio": "p/q", "distance": {"coef", "radicand"}}},
+               "witness": [y, y', z] | null, "enclosure": {"lo", "hi"} | null},
+     "evidence": {}}
+
+The value is written as the schema writes levels: ``{"t"}`` when t = e^{−V} is rational,
+else the closed form ``log(R)/d``; ``{"log_ratio"}`` (V = ln(ratio)/distance) only when that
+closed form is too long to write. A value written another way is read by its exact value
+(``{"eps"}`` must have the form k·√s·log(T)).
+
+``privacy-check``: the question's property ``private`` at its exact level, claim
+``{"verdict": "holds" | "fails", "violation": [y, y', z] | null}``, evidence ``{}``.
+
+>>> from exactdp.spaces.metrics import line
+>>> from exactdp.kernel.jsonio import dumps, loads
+>>> q = Question.of(line(2), "privacy-level", mechanism=[["3/4", "1/4"], ["1/4", "3/4"]])
+>>> doc = write_privacy_level(q, Fraction(3), (0, 1, 0), Enclosure(Fraction(1), Fraction(2)))
+>>> doc["claim"]["value"]
+{'t': '1/3'}
+>>> from exactdp.kernel.privacy import check_privacy_level
+>>> check_privacy_level(read_privacy_level(loads(dumps(doc))))
+True
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_sympy
+from exactdp.errors import ExactDPError, InvalidArgument
+from exactdp.kernel.jsonio import (
+    envelope,
+    read_closed_form,
+    read_enclosure,
+    read_envelope,
+    read_int,
+    read_list,
+    read_object,
+    read_rational,
+    read_str,
+    write_closed_form,
+    write_enclosure,
+    write_rational,
+    write_verdict,
+)
+from exactdp.kernel.privacy import (
+    PRIVACY_CHECK,
+    PRIVACY_KINDS,
+    PRIVACY_LEVEL,
+    CheckClaim,
+    LevelClaim,
+    LogValue,
+    log_form,
+)
+from exactdp.kernel.question import Property, Question
+from exactdp.kinds import Verdict
+from exactdp.spaces.distances import Distance
+
+__all__ = ["write_privacy_level", "read_privacy_level", "write_privacy_check",
+           "read_privacy_check", "write_level_value"]
+
+_MAX_RADICAND = 2**64
+
+
+def _write_distance(d: Distance) -> dict[str, str]:
+    return {"coef": write_rational(d.coef, "distance.coef"),
+            "radicand": write_rational(d.radicand, "distance.radicand")}
+
+
+def write_level_value(R: Fraction, d0: Distance) -> Any:
+    """The value ln(R)/d0 (R > 1) as the schema writes a level (see the module docstring)."""
+    if d0.is_rational:  # t = R^(−1/d0) = R^(−b/a): rational when R is a perfect a-th power
+        a, b = d0.coef.numerator, d0.coef.denominator
+        num, den = _iroot(R.numerator, a), _iroot(R.denominator, a)
+        if num is not None and den is not None and b * (R.numerator.bit_length() + 1) // a <= 300_000:
+            return {"t": write_rational(Fraction(den, num) ** b, "value.t")}
+    try:
+        expr = sympy.log(to_sympy(R)) / (to_sympy(d0.coef) * sympy.sqrt(d0.radicand))
+        return {"eps": write_closed_form(expr, "value.eps")}
+    except (ExactDPError, ValueError):  # too long for a closed form (or for int→str)
+        return {"log_ratio": {"ratio": write_rational(R, "value.ratio"),
+                              "distance": _write_distance(d0)}}
+
+
+def _iroot(x: int, k: int) -> int | None:
+    """The integer k-th root of x ≥ 1 when x is a perfect k-th power."""
+    if k == 1:
+        return x
+    if x.bit_length() > 1_000_000:
+        return None
+    lo, hi = 1, 1 << (x.bit_length() // k + 1)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if mid**k <= x:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo if lo**k == x else None
+
+
+def _read_value(value: Any) -> LogValue | str:
+    where = "claim.value"
+    if value in ("0", "infinite"):
+        return str(value)
+    if not isinstance(value, dict) or len(value) != 1:
+        raise InvalidArgument(f"{where}: expected \"0\", \"infinite\" or an object with one key "
+                              "\"t\", \"eps\" or \"log_ratio\".")
+    (key,) = value
+    if key == "t":
+        t = read_rational(value["t"], where + ".t")
+        if not 0 < t < 1:
+            raise InvalidArgument(f"{where}.t = {t}; a level's t = e^-ε lies in (0, 1).")
+        return LogValue(1 / t, Distance.rational(1))
+    if key == "eps":
+        form = log_form(read_closed_form(value["eps"], where + ".eps"))
+        if form is None:
+            raise InvalidArgument(f"{where}.eps: a privacy level of an exact mechanism is "
+                                  "ln(R)/d; write it as k*sqrt(s)*log(T) (T > 1 rational).")
+        if form.e.radicand >= _MAX_RADICAND:
+            raise InvalidArgument(f"{where}.eps: the radicand is ≥ 2^64.")
+        return form
+    if key == "log_ratio":
+        obj = read_object(value[key], where + ".log_ratio", ("ratio", "distance"))
+        R = read_rational(obj["ratio"], where + ".log_ratio.ratio")
+        dd = read_object(obj["distance"], where + ".log_ratio.distance", ("coef", "radicand"))
+        c = read_rational(dd["coef"], where + ".log_ratio.distance.coef")
+        r = int(read_rational(dd["radicand"], where + ".log_ratio.distance.radicand",
+                              integer=True))
+        if R <= 1 or c <= 0 or not 1 <= r < _MAX_RADICAND:
+            raise InvalidArgument(f"{where}.log_ratio: need ratio > 1, coef > 0 and "
+                                  "1 ≤ radicand < 2^64.")
+        return LogValue(R, Distance(c, r))
+    raise InvalidArgument(f"{where}: unexpected key {key!r}; use \"t\", \"eps\" or \"log_ratio\".")
+
+
+def _read_witness(value: Any, where: str) -> tuple[int, int, int] | None:
+    if value is None:
+        return None
+    items = read_list(value, where, length=3)
+    y, y2, z = (read_int(x, f"{where}[{k}]", lo=0) for k, x in enumerate(items))
+    return y, y2, z
+
+
+def _question(env_question: Any, prop: Property) -> Question:
+    q = Question.from_json(env_question)
+    if q.prop is not prop:
+        raise InvalidArgument(f"question.property: got {q.prop.value!r}; this kind answers "
+                              f"{prop.value!r}.")
+    return q
+
+
+def write_privacy_level(question: Question, value: Any, witness: tuple[int, int, int] | None,
+                        enclosure: Enclosure | None) -> dict[str, Any]:
+    """A ``privacy-level`` document; ``value`` is ``"0"``, ``"infinite"`` or the ratio R of
+    the witness (V = ln(R)/d(y, y'), written by :func:`write_level_value`)."""
+    if isinstance(value, Fraction):
+        if witness is None:
+            raise InvalidArgument("a level ln(R)/d needs its witness (y, y', z).")
+        value = write_level_value(value, question.metric.distance(witness[0], witness[1]))
+    elif value not in ("0", "infinite"):
+        raise InvalidArgument(f"Got value={value!r}; pass \"0\", \"infinite\" or the ratio R.")
+    claim = {"value": value, "witness": None if witness is None else list(witness),
+             "enclosure": None if enclosure is None else write_enclosure(enclosure)}
+    return envelope(PRIVACY_LEVEL, question.to_json(), claim, {})
+
+
+def read_privacy_level(doc: Any) -> LevelClaim:
+    """Read a ``privacy-level`` document (malformed: InvalidArgument; altered question:
+    CertificateInvalid)."""
+    env = read_envelope(doc, PRIVACY_KINDS)
+    if env.kind != PRIVACY_LEVEL:
+        raise InvalidArgument(f"kind: got {env.kind!r}; expected {PRIVACY_LEVEL!r}.")
+    claim = read_object(env.claim, "claim", ("value", "witness", "enclosure"))
+    read_object(env.evidence, "evidence", ())
+    value = _read_value(claim["value"])
+    enc = None if claim["enclosure"] is None else read_enclosure(claim["enclosure"],
+                                                                  "claim.enclosure")
+    witness = _read_witness(claim["witness"], "claim.witness")
+    return LevelClaim(_question(env.question, Property.PRIVACY_LEVEL), value, witness, enc)
+
+
+def write_privacy_check(question: Question, holds: bool,
+                        violation: tuple[int, int, int] | None) -> dict[str, Any]:
+    """A ``privacy-check`` document."""
+    claim = {"verdict": write_verdict(Verdict.from_bool(holds)),
+             "violation": None if violation is None else list(violation)}
+    return envelope(PRIVACY_CHECK, question.to_json(), claim, {})
+
+
+def read_privacy_check(doc: Any) -> CheckClaim:
+    """Read a ``privacy-check`` document."""
+    env = read_envelope(doc, PRIVACY_KINDS)
+    if env.kind != PRIVACY_CHECK:
+        raise InvalidArgument(f"kind: got {env.kind!r}; expected {PRIVACY_CHECK!r}.")
+    claim = read_object(env.claim, "claim", ("verdict", "violation"))
+    read_object(env.evidence, "evidence", ())
+    holds = read_str(claim["verdict"], "claim.verdict", ("holds", "fails")) == "holds"
+    violation = _read_witness(claim["violation"], "claim.violation")
+    return CheckClaim(_question(env.question, Property.PRIVATE), holds, violation)

@@ -1,0 +1,78 @@
+"""Privacy-level results and privacy checks as self-contained kernel documents.
+
+:func:`level_document` turns a :class:`~exactdp.mechanisms.privacy_result.PrivacyLevelResult`
+and :func:`check_document` a :class:`~exactdp.mechanisms.privacy.PrivacyCheck` into one JSON
+document carrying the whole question (the metric as :mod:`exactdp.kernel.metricio` writes it,
+the mechanism's exact entries as ``"p/q"``, the level) and the claim; ``exactdp verify FILE``
+re-checks it with the kernel alone (:mod:`exactdp.kernel.privacy`);
+:mod:`exactdp.mechanisms.privacy_json_read` reads one back, after the kernel accepted it.
+
+Only exact, row-stochastic mechanisms travel: a certified (ball) mechanism's entries are not
+known exactly, so no question the kernel could re-check from scratch describes it
+(:class:`~exactdp.errors.ExactnessRequired`); a mechanism loaded ``rows="as-is"`` is not a
+distribution per row (:class:`~exactdp.errors.InvalidMechanism`).
+
+>>> from exactdp.spaces.metrics import line
+>>> from exactdp.mechanisms.constructors import from_rows
+>>> from exactdp.mechanisms.privacy import privacy_level, is_private
+>>> H = from_rows([["3/4", "1/4"], ["1/4", "3/4"]])
+>>> doc = level_document(privacy_level(H, line(2)))
+>>> doc["kind"], doc["claim"]["value"], doc["claim"]["witness"]
+('privacy-level', {'t': '1/3'}, [0, 1, 0])
+>>> check_document(is_private(H, line(2), eps=1))["claim"]
+{'verdict': 'fails', 'violation': [0, 1, 0]}
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from exactdp.errors import ExactnessRequired, InvalidMechanism
+from exactdp.kernel.privacy_json import write_privacy_check, write_privacy_level
+from exactdp.kernel.question import Question
+from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
+
+if TYPE_CHECKING:
+    from exactdp.mechanisms.privacy import PrivacyCheck
+    from exactdp.mechanisms.privacy_result import PrivacyLevelResult
+
+__all__ = ["level_document", "check_document"]
+
+
+def _exact_rows(mech: Mechanism) -> list[list[Fraction]]:
+    if mech.kind is not MechanismKind.EXACT:
+        raise ExactnessRequired(
+            f"{mech.name} has certified (ball) entries: they are not known exactly, so no "
+            "portable question describes this mechanism, and its level (an enclosure from "
+            "balls or a structure form the kernel cannot re-derive from exact entries) cannot "
+            "be re-checked from scratch. Build it from exact rationals (from_rows, or a "
+            "constructor whose entries are rational) to get a portable certificate; verify() re-checks "
+            "this result in Python.")
+    if not mech.is_stochastic:
+        raise InvalidMechanism(
+            f"{mech.name} was loaded with rows='as-is' (rows need not sum to 1); the portable "
+            "question carries distributions. Load it with rows='normalize' or rows='exact'.")
+    return mech.rows_fraction()
+
+
+def level_document(res: PrivacyLevelResult) -> dict[str, Any]:
+    """The kernel document of a privacy level (kind ``privacy-level``)."""
+    mech, metric = res._mechanism, res._metric
+    q = Question.of(metric, "privacy-level", mechanism=_exact_rows(mech))
+    if res.is_infinite:
+        return write_privacy_level(q, "infinite", res.witness, None)
+    if res.witness is None or res.value == 0:  # level 0: no pair is separated
+        return write_privacy_level(q, "0", None, res.enclosure)
+    a, b, z = res.witness
+    R = mech.entry(a, z) / mech.entry(b, z)
+    return write_privacy_level(q, Fraction(R), res.witness, res.enclosure)
+
+
+def check_document(check: PrivacyCheck) -> dict[str, Any]:
+    """The kernel document of an :func:`~exactdp.mechanisms.privacy.is_private` verdict
+    (kind ``privacy-check``); the question's level is ε + slack (what the verdict is about)."""
+    lvl = check.level
+    q = Question.of(lvl._metric, "private", eps=check.target,
+                    mechanism=_exact_rows(lvl._mechanism))
+    return write_privacy_check(q, check.private, check.violation)
