@@ -38,6 +38,7 @@ from exactdp.engine.core import (
     result_from_certificate,
     solve_nonnegative,
 )
+from exactdp.engine.grid_point import GridPointCertificate
 from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument
 from exactdp.kinds import Method, Verdict
 from exactdp.progress import Progress
@@ -90,6 +91,8 @@ class RegularityResult:
         >>> is_regular(line(3), "uniform", t="1/2").verify()
         True
         """
+        if isinstance(self.certificate, GridPointCertificate):  # large grids (matrix-free)
+            return self.certificate.answers(self.metric, self.level, self.prior, self.regular)
         return answers_question(self.certificate, self.metric, self.level, tuple(self.prior), self.regular)
 
     def to_json(self) -> dict[str, Any]:

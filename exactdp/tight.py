@@ -35,6 +35,7 @@ from exactdp.engine.core import (
     result_from_certificate,
     solve_nonnegative,
 )
+from exactdp.engine.grid_point import GridPointCertificate
 from exactdp.errors import (
     CertificateInvalid,
     ExactnessRequired,
@@ -96,6 +97,8 @@ class TightConstraintsResult:
         True
         """
         ones = tuple(Fraction(1) for _ in range(self.metric.n))
+        if isinstance(self.certificate, GridPointCertificate):  # large grids (matrix-free)
+            return self.certificate.answers(self.metric, self.level, ones, self.exists)
         return answers_question(self.certificate, self.metric, self.level, ones, self.exists)
 
     def to_json(self) -> dict[str, Any]:

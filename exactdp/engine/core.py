@@ -19,6 +19,10 @@ Backends, cheapest first (``method="auto"``):
     Φ = ⊗Φ_k for ℓ1-sums of metrics (Hamming databases, Manhattan grids) and b = ⊗b_k
     (b = 1, or a product prior): each factor is decided on its own and the verdicts
     combine (the lemma in :mod:`exactdp.algebra.structure`).
+``grid-matrix-free`` (auto, large grids)
+    Euclidean/Manhattan grids and masked grids above 2,500 points: FFT + CG finds y, the
+    exact residual and a proved λ_min bound enclose Φ⁻¹b (:mod:`exactdp.engine.grid_point`);
+    memory O(n), never an n×n array.
 ``symbolic`` (on request)
     z(s) = N(s)/D(s) exactly over Q(s) (:mod:`exactdp.algebra.symbolic`: series mod p, Padé, CRT,
     verified identity), then its signs at the level: exact at rational s, balls otherwise.
@@ -42,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import flint
 import numpy as np
@@ -73,6 +77,7 @@ from exactdp.engine.certificates import (
     SymbolicCertificate,
     VerifiedFloatCertificate,
 )
+from exactdp.engine.grid_point import solve_grid_point, use_grid_point
 from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidPrivacyLevel, PrecisionLimitReached
 from exactdp.kinds import METHODS, Method, Sign, Verdict, proved_by
 from exactdp.linalg.enclosure import float_enclosure
@@ -470,6 +475,11 @@ def solve_nonnegative(
         kron = _kronecker_backend(metric, level, b, method, max_prec)
         if kron is not None:
             return kron
+    if method == "auto" and use_grid_point(metric):
+        # large Euclidean/Manhattan (masked) grids: matrix-free, O(n) memory, certified
+        sol = solve_grid_point(metric, level, b, max_bits=max_prec, progress=progress)
+        return EngineResult(sol.holds, cast(Any, sol.certificate), "grid-matrix-free", sol.bits,
+                            enclosure_builder=sol.enclosure_builder)
     if metric.n > DENSE_MAX_N:
         raise InstanceTooLarge(
             f"{metric.name} has n = {metric.n} points; the engine's dense backends need an n×n "

@@ -20,11 +20,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from exactdp.errors import CertificateInvalid, InvalidArgument
+from exactdp.kernel.grid_point import GRID_POINT, check_grid_point_document
 from exactdp.kernel.jsonio import loads, read_envelope
 from exactdp.kernel.linear import LINEAR_KINDS, check_linear
 from exactdp.kernel.linear_json import read_linear
+from exactdp.kernel.privacy import PRIVACY_KINDS, PRIVACY_LEVEL, check_privacy, check_privacy_level
+from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
 from exactdp.kernel.threshold_json import read_threshold
+from exactdp.kernel.threshold_quotient import QUOTIENT_KIND, check_quotient, read_quotient
 from exactdp.kernel.threshold_spd import SPD_POINT, check_spd_point
 from exactdp.kernel.threshold_spd_json import read_spd_point
 from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structured, read_structured
@@ -32,7 +36,8 @@ from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structure
 __all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
 
 #: The certificate kinds whose JSON documents the kernel re-checks.
-SUPPORTED_KINDS = LINEAR_KINDS + THRESHOLD_KINDS + (STRUCTURED_KIND, SPD_POINT)
+SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND)
+                   + PRIVACY_KINDS)
 
 
 @dataclass(frozen=True)
@@ -52,16 +57,23 @@ def verify_document(doc: Any) -> KernelVerdict:
     ``verified=False`` when it is well formed but its question was altered (fingerprint)
     or a claim does not re-check.
     """
-    kind = read_envelope(doc).kind
+    kind = read_envelope(doc, PRIVACY_KINDS).kind
     if kind not in SUPPORTED_KINDS:
         raise InvalidArgument(f"kind: {kind!r} has no JSON form in this version; the kernel "
                               f"re-checks {list(SUPPORTED_KINDS)} (re-check it in Python with "
                               "its verify()).")
     try:
-        if kind == STRUCTURED_KIND:
+        if kind == QUOTIENT_KIND:
+            ok = check_quotient(read_quotient(doc))
+        elif kind == STRUCTURED_KIND:
             ok = check_structured(read_structured(doc))
+        elif kind == GRID_POINT:
+            ok = check_grid_point_document(doc)
         elif kind == SPD_POINT:
             ok = check_spd_point(read_spd_point(doc))
+        elif kind in PRIVACY_KINDS:
+            ok = (check_privacy_level(read_privacy_level(doc)) if kind == PRIVACY_LEVEL
+                  else check_privacy(read_privacy_check(doc)))
         else:
             ok = (check_threshold(read_threshold(doc)) if kind in THRESHOLD_KINDS
                   else check_linear(read_linear(doc)))

@@ -1,0 +1,319 @@
+"""One ε on a large grid, matrix-free: does Φx = b have a solution x ≥ 0? With a certificate.
+
+The route for ``tight_constraints`` (b = 1) and ``is_regular`` (b = π) on Euclidean and
+Manhattan grids and masked grids (:mod:`exactdp.spaces.metrics.masked`) above
+:data:`GRID_POINT_ABOVE_N` points. Memory O(n): no n×n array is ever formed.
+
+1. *Find* (float, uncertified): y ≈ Φ⁻¹b by FFT products and conjugate gradients
+   (:mod:`exactdp.linalg.grid_pcg`; Strang-preconditioned on full grids, plain CG on the
+   zero-padded masked operator).
+2. *Prove*: y is rounded to a dyadic vector Y·2^-s; the kernel
+   (:func:`exactdp.kernel.grid_point.grid_residual`) bounds ‖b − Φy‖₂ exactly (integer 2-D
+   convolution, entries e^{-εd} enclosed by integers at 2^-T), and λ ≤ λ_min(Φ) is proved
+   (Euclidean: the lattice symbol bound of :mod:`exactdp.algebra.lattice_spectrum`;
+   Manhattan: ((1 − t)/(1 + t))²), so every |z_i − y_i| ≤ ρ = ‖r‖₂/λ.
+3. *Decide*: "holds" when every y_i ≥ ρ, "fails" when some y_i + ρ < 0; otherwise the
+   exact residual is solved for a correction (iterative refinement: ~40 more bits of y per
+   round) until decided or until s exceeds ``max_bits``
+   (:class:`~exactdp.errors.PrecisionLimitReached`, naming the entry and ρ).
+
+The certificate :class:`GridPointCertificate` stores y (dyadic mantissas and one exponent)
+and λ; ``verify()`` recomputes the residual exactly from them and the metric (it never
+re-runs the solve) and re-proves λ.
+
+Examples
+--------
+>>> from exactdp.spaces.metrics import grid
+>>> from exactdp.spaces.levels import parse_level
+>>> sol = solve_grid_point(grid(6, 5), parse_level(eps="1"))
+>>> sol.holds, sol.certificate.verify(), sol.certificate.kind.value
+(True, True, 'grid-point')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
+from exactdp.arithmetic.ball import MAX_PREC
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument, InvalidMetric, PrecisionLimitReached
+from exactdp.kernel.grid_point import (
+    GridPointClaim,
+    ResidualBound,
+    check_grid_point,
+    grid_lambda_bound,
+    grid_residual,
+    radius,
+    read_grid_point,
+    write_grid_point,
+)
+from exactdp.kernel.jsonio import loads
+from exactdp.kinds import CertificateKind, Verdict
+from exactdp.linalg.grid_pcg import grid_fft_matvec, grid_pcg_solver
+from exactdp.progress import Progress, report
+from exactdp.spaces.grid import MATRIX_FREE_ABOVE_N
+from exactdp.spaces.levels import PrivacyLevel
+from exactdp.spaces.metrics import FiniteMetric, grid
+from exactdp.spaces.metrics.masked import GridShape, grid_shape, masked_grid
+
+__all__ = ["GRID_POINT_ABOVE_N", "GridPointCertificate", "GridPointSolution", "solve_grid_point",
+           "use_grid_point", "grid_point_applies", "grid_lambda_lower"]
+
+#: Grids (and masked grids) with more points than this go matrix-free in ``method="auto"``.
+GRID_POINT_ABOVE_N = MATRIX_FREE_ABOVE_N
+_GAIN = 40          # bits of y added per refinement round
+_FIRST_BITS = 52    # significant bits of max|y| in the first dyadic rounding
+_CG_TOL = 1e-13
+
+
+def grid_point_applies(metric: FiniteMetric) -> bool:
+    """True for a library grid or masked grid under the Euclidean or Manhattan norm
+    (Φ is positive definite there, with a proved λ_min bound).
+
+    >>> from exactdp.spaces.metrics import grid, line
+    >>> grid_point_applies(grid(3, 3)), grid_point_applies(grid(3, 3, "chebyshev")), grid_point_applies(line(3))
+    (True, False, False)
+    """
+    shape = grid_shape(metric)
+    return shape is not None and shape.norm in ("euclidean", "manhattan")
+
+
+def use_grid_point(metric: FiniteMetric) -> bool:
+    """The auto rule: :func:`grid_point_applies` and n > :data:`GRID_POINT_ABOVE_N`."""
+    return metric.n > GRID_POINT_ABOVE_N and grid_point_applies(metric)
+
+
+def grid_lambda_lower(shape: GridShape, level: PrivacyLevel) -> Fraction:
+    """A proved λ ≤ λ_min(Φ(ε)) for the grid (both bounds hold for every subset of the lattice,
+    so for masked grids too)."""
+    return grid_lambda_bound(shape, level, euclidean_lattice_lambda_lower)
+
+
+@dataclass(frozen=True)
+class GridPointCertificate:
+    """Φx = b on a grid at one ε: a dyadic y = mantissas·2^-exponent and a proved λ.
+
+    ``verify()`` re-checks in the kernel (:func:`~exactdp.kernel.grid_point.check_grid_point`):
+    λ re-proved, the residual b − Φy recomputed exactly, the verdict read from y ± ρ.
+    """
+
+    kind: ClassVar[CertificateKind] = CertificateKind.GRID_POINT
+
+    metric: FiniteMetric = field(repr=False)
+    level: PrivacyLevel
+    rhs: tuple[Fraction, ...] = field(repr=False)
+    holds: bool
+    witness: int | None
+    mantissas: tuple[int, ...] = field(repr=False)
+    exponent: int
+    lam: Fraction
+    table_bits: int
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS`` or ``FAILS`` as claimed by ``holds``."""
+        return Verdict.from_bool(bool(self.holds))
+
+    def claim(self) -> GridPointClaim:
+        """The kernel's claim (the metric's exact grid shape; InvalidMetric if not a grid)."""
+        shape = grid_shape(self.metric)
+        if shape is None:
+            raise InvalidMetric(f"{getattr(self.metric, 'name', self.metric)!r} is not a library "
+                                "grid or masked grid.")
+        return GridPointClaim(shape, self.level, tuple(self.rhs), bool(self.holds), self.witness,
+                              tuple(self.mantissas), self.exponent, self.lam, self.table_bits)
+
+    def verify(self) -> bool:
+        """Re-check every claim from the question (False, never an exception, if tampered)."""
+        try:
+            return check_grid_point(self.claim(), euclidean_lattice_lambda_lower)
+        except REJECTED_ERRORS:
+            return False
+
+    def answers(self, metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction],
+                holds: bool) -> bool:
+        """True when this certificate is about this grid (same exact shape), level and
+        right-hand side, claims ``holds``, and verifies."""
+        try:
+            shape = grid_shape(metric)
+            return (shape is not None and shape == grid_shape(self.metric)
+                    and self.level == level and tuple(self.rhs) == tuple(rhs)
+                    and bool(self.holds) is bool(holds) and self.verify())
+        except REJECTED_ERRORS:
+            return False
+
+    def radius(self) -> Fraction:
+        """ρ with |z_i − y_i| ≤ ρ for every i (recomputed exactly)."""
+        return radius(_residual(self.claim()), self.lam)
+
+    def enclosures(self) -> tuple[Enclosure, ...]:
+        """[y_i − ρ, y_i + ρ]: rigorous enclosures of the solution (valid once verified)."""
+        rho = self.radius()
+        den = 1 << self.exponent
+        return tuple(Enclosure(Fraction(m, den) - rho, Fraction(m, den) + rho)
+                     for m in self.mantissas)
+
+    def to_json(self) -> dict[str, Any]:
+        """The document of kind ``grid-point`` (:func:`~exactdp.kernel.grid_point.write_grid_point`)."""
+        return write_grid_point(self.claim())
+
+    @classmethod
+    def from_json(cls, doc: Any) -> GridPointCertificate:
+        """Rebuild from a document (parsed or text); the grid is rebuilt by its constructor.
+        Only as good as :meth:`verify`."""
+        c = read_grid_point(loads(doc) if isinstance(doc, (str, bytes)) else doc)
+        sh = c.shape
+        if sh.mask is None:
+            metric = grid(sh.width, sh.height, sh.norm, sh.spacing)
+        else:
+            metric = masked_grid(sh.width, sh.height, sh.norm, sh.spacing,
+                                 mask=sh.mask_rows())
+        return cls(metric, c.level, c.rhs, c.holds, c.witness, c.mantissas, c.exponent, c.lam,
+                   c.table_bits)
+
+
+def _residual(c: GridPointClaim) -> ResidualBound:
+    return grid_residual(c.shape, c.level, c.rhs, c.mantissas, c.exponent, c.table_bits)
+
+
+@dataclass(frozen=True)
+class GridPointSolution:
+    """What the route found: the certified verdict, its certificate, the bits of y used,
+    the refinement rounds, and a builder of the enclosures of x."""
+
+    holds: bool
+    certificate: GridPointCertificate = field(repr=False)
+    bits: int
+    rounds: int
+    enclosure_builder: Callable[[], tuple[Enclosure, ...]] = field(repr=False, compare=False)
+
+
+def _float_kernel(shape: GridShape, eps: float) -> np.ndarray:
+    dx = np.arange(shape.width, dtype=np.float64)[:, None]
+    dy = np.arange(shape.height, dtype=np.float64)[None, :]
+    d = np.hypot(dx, dy) if shape.norm == "euclidean" else dx + dy
+    return np.asarray(np.exp(-eps * float(shape.spacing) * d))
+
+
+def _float_solver(shape: GridShape, eps: float) -> Callable[[np.ndarray], np.ndarray]:
+    """An uncertified float solver v ↦ ≈ Φ⁻¹v (candidates only)."""
+    ker = _float_kernel(shape, eps)
+    iters = 20 * max(shape.width, shape.height) + 500
+    if shape.mask is None:
+        return grid_pcg_solver(ker, _CG_TOL, iters)
+    mv = grid_fft_matvec(ker)
+    cells = np.asarray(shape.cells)
+    full = shape.width * shape.height
+
+    def op(v: np.ndarray) -> np.ndarray:
+        pad = np.zeros(full)
+        pad[cells] = v
+        return np.asarray(mv(pad)[cells])
+
+    def cg(b: np.ndarray) -> np.ndarray:  # plain CG on the SPD principal submatrix
+        x = np.zeros_like(b)
+        r = b.copy()
+        p = r.copy()
+        rr = float(r @ r)
+        nb = math.sqrt(rr) or 1.0
+        for _ in range(iters):
+            if math.sqrt(rr) <= _CG_TOL * nb:
+                break
+            Ap = op(p)
+            alpha = rr / float(p @ Ap)
+            x += alpha * p
+            r -= alpha * Ap
+            rr_new = float(r @ r)
+            p = r + (rr_new / rr) * p
+            rr = rr_new
+        return x
+
+    return cg
+
+
+def _to_ints(v: np.ndarray, bits: int) -> list[int]:
+    return [int(x) for x in np.rint(np.ldexp(v, bits))]
+
+
+def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
+                     rhs: Sequence[Any] | None = None, *, max_bits: int = MAX_PREC,
+                     progress: Progress = None) -> GridPointSolution:
+    """Certified answer to "Φx = rhs has a solution x ≥ 0?" on a grid, matrix-free.
+
+    Parameters
+    ----------
+    metric : FiniteMetric
+        A library grid or masked grid, Euclidean or Manhattan (:func:`grid_point_applies`).
+    level : PrivacyLevel
+    rhs : sequence of rationals, optional
+        b (default all ones); read exactly.
+    max_bits : int
+        Stop refining when y would need more fractional bits than this.
+
+    Raises
+    ------
+    InvalidMetric
+        For another metric.
+    PrecisionLimitReached
+        When some x_i stays within ρ of 0 at ``max_bits`` (x_i may be exactly 0: decide a
+        small grid with ``method="exact"``).
+    """
+    shape = grid_shape(metric)
+    if shape is None or shape.norm not in ("euclidean", "manhattan"):
+        raise InvalidMetric(f"{metric.name}: the matrix-free one-ε route takes Euclidean or "
+                            "Manhattan grids (grid(...) or masked_grid(...)); use "
+                            "solve_nonnegative for other metrics.")
+    n = shape.n
+    b = tuple(Fraction(1) for _ in range(n)) if rhs is None else tuple(Fraction(v) for v in rhs)
+    if len(b) != n:
+        raise InvalidArgument(f"rhs has {len(b)} entries; {metric.name} has {n} points.")
+    lam = grid_lambda_lower(shape, level)
+    if lam <= 0:
+        raise PrecisionLimitReached(f"no positive λ_min bound proved for {metric.name} at {level}.")
+    report(progress, "grid-point", f"{metric.name} at {level}: λ_min ≥ {float(lam):.4g}; "
+                                   "float solve (FFT + CG)")
+    solve = _float_solver(shape, level.eps_float())
+    bf = np.array([float(v) for v in b])
+    y = solve(bf)
+    top = float(np.max(np.abs(y))) or 1.0
+    s = max(0, _FIRST_BITS - math.frexp(top)[1])
+    Y = _to_ints(y, s)
+    rounds = 0
+    while True:
+        T = max(128, s + 64 + n.bit_length())
+        claim = GridPointClaim(shape, level, b, True, None, tuple(Y), s, lam, T)
+        res = _residual(claim)
+        rho = radius(res, lam)
+        scale = Fraction(1, 1 << s)
+        low = min(range(n), key=Y.__getitem__)
+        report(progress, "grid-point", f"round {rounds}: y on 2^-{s}, ρ = {float(rho):.3g}, "
+                                       f"min y = {float(Y[low] * scale):.3g}")
+        verdict = (True, None) if Y[low] * scale >= rho else (
+            (False, low) if Y[low] * scale + rho < 0 else None)
+        if verdict is not None:
+            cert = GridPointCertificate(metric, level, b, verdict[0], verdict[1], tuple(Y), s,
+                                        lam, T)
+            return GridPointSolution(verdict[0], cert, s, rounds, cert.enclosures)
+        if s + _GAIN > max_bits:
+            raise PrecisionLimitReached(
+                f"{metric.name} at {level}: x[{low}] = {float(Y[low] * scale):.6g} ± "
+                f"{float(rho):.3g} is not separated from 0 with y on 2^-{s} (max_bits="
+                f"{max_bits}); x[{low}] may be exactly 0: raise max_bits, or decide a small "
+                "grid with method='exact'.")
+        # iterative refinement: solve Φd = r for the exact residual r (scaled to O(1))
+        r = np.array([num / (den << res.scale_bits) for num, den in zip(res.numerators,
+                                                                      res.denominators)])
+        rs = float(np.max(np.abs(r))) or 1.0
+        k = -math.frexp(rs)[1]
+        d = np.ldexp(solve(np.ldexp(r, k)), -k)
+        s_new = s + _GAIN
+        Y = [(m << _GAIN) + dm for m, dm in zip(Y, _to_ints(d, s_new))]
+        s = s_new
+        rounds += 1

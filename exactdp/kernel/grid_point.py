@@ -1,0 +1,402 @@
+"""The kernel's check of a one-ε grid certificate (kind ``grid-point``), and its JSON form.
+
+Question: on a planar grid (:class:`~exactdp.spaces.metrics.masked.GridShape`: width,
+height, norm, spacing and the kept cells of a mask), at one exact level ε, does Φx = b have
+a solution x ≥ 0 (b = 1: a tight-constraints mechanism exists; b = π: π is regular)?
+
+Evidence: a dyadic vector y = Y·2^-s (integer mantissas Y, one exponent s) and a claimed
+λ > 0 with λ ≤ λ_min(Φ). The check re-derives everything else from the question:
+
+1. λ is re-proved: Manhattan grids by the closed form λ_min ≥ ((1 − t)/(1 + t))², t = e^{-εh}
+   (``proofs/grid_point_bounds.py``; any subset of the lattice), Euclidean grids by the
+   lattice symbol bound that the caller passes in (``lattice_lambda``: the kernel may not
+   import :mod:`exactdp.algebra`; see :func:`check_grid_point`);
+2. every distinct entry e^{-εd} is enclosed by integers [A, A + R]·2^-T (arb, rounded
+   outward), the product A·Y is computed *exactly* (an integer 2-D convolution by
+   Kronecker substitution into one flint ``fmpz_poly`` product: the kernel's own copy of
+   :mod:`exactdp.linalg.grid_exact_conv`, which it may not import), and
+   ‖b − Φy‖₂ ≤ (√Σ⌈|b_i 2^{T+s} − (AY)_i|⌉² + √n·max R·‖Y‖₁)·2^-(T+s) =: ρλ;
+3. ‖z − y‖∞ ≤ ‖z − y‖₂ ≤ ‖b − Φy‖₂/λ_min ≤ ρ, so "holds" needs y_i ≥ ρ for every i and
+   "fails" needs y_w + ρ < 0 at the stated witness w (Φ is nonsingular since λ > 0).
+
+No floating point anywhere. Memory O(n); time one flint product and n arb exponentials.
+
+Examples
+--------
+>>> from exactdp.spaces.metrics.masked import GridShape
+>>> from exactdp.spaces.levels import parse_level
+>>> sh = GridShape(2, 1, "manhattan", Fraction(1))
+>>> lvl = parse_level(t="1/2")                       # Φ = [[1, 1/2], [1/2, 1]], z = (2/3, 2/3)
+>>> c = GridPointClaim(sh, lvl, (Fraction(1), Fraction(1)), True, None,
+...                    (2796202, 2796203), 22, Fraction(1, 9), 64)
+>>> check_grid_point(c)
+True
+>>> check_grid_point(GridPointClaim(sh, lvl, c.rhs, True, None, (2796202, -5), 22,
+...                                 Fraction(1, 9), 64))
+False
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flint import arb, fmpz_poly
+
+from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument, PrecisionLimitReached
+from exactdp.kernel.jsonio import (
+    envelope,
+    read_closed_form,
+    read_envelope,
+    read_int,
+    read_list,
+    read_object,
+    read_rational,
+    read_str,
+    read_verdict,
+    write_closed_form,
+    write_rational,
+)
+from exactdp.kinds import CertificateKind, Verdict, proved_by
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics.masked import MASK_NORMS, GridShape
+
+__all__ = ["GRID_POINT", "GridPointClaim", "ResidualBound", "check_grid_point",
+           "check_grid_point_document", "grid_residual", "grid_lambda_bound",
+           "manhattan_lambda_lower", "radius", "write_grid_point", "read_grid_point",
+           "MAX_GRID_POINTS", "MAX_BITS"]
+
+GRID_POINT = CertificateKind.GRID_POINT.value
+#: Most points of a grid-point question (a 2000×2000 grid).
+MAX_GRID_POINTS = 4_000_000
+#: Largest exponent s and table scale T accepted (bits).
+MAX_BITS = 1 << 14
+#: A Euclidean λ prover: (ε_lo, ε_hi, spacing) ↦ L ≤ λ_min(Φ_S(ε)) for all ε in range, all S.
+LatticeLambda = Callable[[Fraction, Fraction, Fraction], Fraction]
+
+
+@dataclass(frozen=True)
+class GridPointClaim:
+    """"Φ(ε)x = rhs has (``holds``) / has no (not ``holds``, at ``witness``) solution x ≥ 0"
+    on a grid, with y = mantissas·2^-exponent and λ ≤ λ_min(Φ(ε)) (module docstring)."""
+
+    shape: GridShape
+    level: PrivacyLevel
+    rhs: tuple[Fraction, ...]
+    holds: bool
+    witness: int | None
+    mantissas: tuple[int, ...]
+    exponent: int
+    lam: Fraction
+    table_bits: int
+
+
+@dataclass(frozen=True)
+class ResidualBound:
+    """``norm_bound`` ≥ ‖b − Φy‖₂ (exact rational); ``numerators[i]/denominators[i]`` is
+    b_i − (A·Y)_i·2^-(T+s) scaled by 2^(T+s) (the exact centre of the residual)."""
+
+    norm_bound: Fraction
+    numerators: list[int]
+    denominators: list[int]
+    scale_bits: int
+
+
+def _eps_bracket(level: PrivacyLevel) -> tuple[Fraction, Fraction]:
+    with workprec(128):
+        lo, hi = arb_to_fraction_interval(level.eps_ball())
+    return max(dyadic_down(lo, 64), Fraction(1, 2**64)), dyadic_up(hi, 64)
+
+
+@proved_by("grid_point_bounds")
+def manhattan_lambda_lower(level: PrivacyLevel, spacing: Fraction) -> Fraction:
+    """((1 − t)/(1 + t))² with t ≥ e^{-ε·spacing} rounded up: a lower bound of λ_min(Φ) for
+    every finite set of points of spacing·Z² under the Manhattan distance
+    (``proofs/grid_point_bounds.py``).
+
+    >>> manhattan_lambda_lower(parse_level(t="1/2"), Fraction(1))
+    Fraction(1, 9)
+    """
+    if level.t is not None and spacing.denominator == 1 and spacing.numerator <= 64:
+        t = level.t ** spacing.numerator  # exact
+    else:
+        with workprec(128):
+            _, t_hi = arb_to_fraction_interval((-level.eps_ball() * arb(spacing.numerator)
+                                                / spacing.denominator).exp())
+        t = min(dyadic_up(t_hi, 96), Fraction(1))
+    return ((1 - t) / (1 + t)) ** 2
+
+
+def grid_lambda_bound(shape: GridShape, level: PrivacyLevel,
+                      lattice_lambda: LatticeLambda | None) -> Fraction:
+    """A proved λ ≤ λ_min(Φ(ε)) for the grid: Manhattan closed form, Euclidean by
+    ``lattice_lambda`` on a rational bracket of ε (InvalidArgument without it)."""
+    if shape.norm == "manhattan":
+        return manhattan_lambda_lower(level, shape.spacing)
+    if shape.norm == "euclidean" and lattice_lambda is not None:
+        lo, hi = _eps_bracket(level)
+        return Fraction(lattice_lambda(lo, hi, shape.spacing))
+    raise InvalidArgument(f"no proved λ_min bound for a {shape.norm} grid here (Manhattan: "
+                          "closed form; Euclidean: pass lattice_lambda).")
+
+
+def _table(shape: GridShape, level: PrivacyLevel, bits: int) -> tuple[list[int], list[int], int]:
+    """(codes of the offsets (dx, dy) as dx·H + dy, integer lower ends A_k, max radius).
+
+    An offset's length is h·√(dx² + dy²) (Euclidean) or h·(dx + dy) (Manhattan), keyed by
+    the integer dx² + dy² or dx + dy (the definition of
+    :func:`~exactdp.spaces.distances.grid_offset_distance`, compared in
+    ``proofs/grid_point_bounds.py``); e^{-ε·length}·2^bits is enclosed in arb and its
+    lower and upper ends rounded down and up to integers.
+    """
+    W, H = shape.width, shape.height
+    euclid = shape.norm == "euclidean"
+    ids: dict[int, int] = {}
+    keys: list[int] = []
+    codes = [0] * (W * H)
+    for dx in range(W):
+        for dy in range(H):
+            key = dx * dx + dy * dy if euclid else dx + dy
+            k = ids.get(key)
+            if k is None:
+                k = ids[key] = len(keys)
+                keys.append(key)
+            codes[dx * H + dy] = k
+    lows: list[int] = []
+    radmax = 0
+    with workprec(bits + 64):
+        eh = level.eps_ball() * arb(shape.spacing.numerator) / shape.spacing.denominator
+        scale = arb(2) ** bits
+        for key in keys:
+            length = arb(key).sqrt() if euclid else arb(key)
+            v = (-eh * length).exp() * scale
+            a, b = _whole(v.lower().floor()), _whole(v.upper().ceil())
+            lows.append(a)
+            radmax = max(radmax, b - a)
+    return codes, lows, radmax
+
+
+def _whole(x: arb) -> int:
+    """The integer an exact integer-valued ball holds (floor/ceil of an exact endpoint)."""
+    v = x.unique_fmpz()
+    if v is None:
+        raise PrecisionLimitReached(f"the table entry {x} is not resolved to an integer; "
+                                    "the level's ε is too large for this precision.")
+    return int(v)
+
+
+def _convolve(shape: GridShape, codes: list[int], lows: list[int], Y: list[int]) -> list[int]:
+    """(A·Y)[i] for the zero-padded W·H vector Y: Kronecker substitution, stride 2W − 1
+    (``proofs/grid_exact_convolution.py``, Lemma 2)."""
+    W, H = shape.width, shape.height
+    S = 2 * W - 1
+    ker = [0] * ((2 * H - 1) * S)
+    for a in range(-(H - 1), H):
+        row = (a + H - 1) * S
+        for b in range(-(W - 1), W):
+            ker[row + b + W - 1] = lows[codes[abs(b) * H + abs(a)]]
+    vec = [0] * ((H - 1) * S + W)
+    for y in range(H):
+        vec[y * S: y * S + W] = Y[y * W:(y + 1) * W]
+    coeffs: list[Any] = list((fmpz_poly(ker) * fmpz_poly(vec)).coeffs())
+    need = (2 * H - 2) * S + 2 * W - 1
+    coeffs += [0] * max(0, need - len(coeffs))
+    out: list[int] = []
+    for y in range(H):
+        start = (y + H - 1) * S + W - 1
+        out.extend(int(c) for c in coeffs[start:start + W])
+    return out
+
+
+@proved_by("grid_point_bounds")
+def grid_residual(shape: GridShape, level: PrivacyLevel, rhs: tuple[Fraction, ...],
+                  mantissas: tuple[int, ...], exponent: int, table_bits: int) -> ResidualBound:
+    """A rigorous bound of ‖b − Φy‖₂ for y = mantissas·2^-exponent (step 2 of the module
+    docstring), and the exact centre of the residual (``proofs/grid_point_bounds.py``)."""
+    n = shape.n
+    if len(rhs) != n or len(mantissas) != n:
+        raise InvalidArgument(f"grid_residual: rhs has {len(rhs)} and y {len(mantissas)} "
+                              f"entries; the grid has n = {n} points.")
+    if not (0 <= exponent <= MAX_BITS and 1 <= table_bits <= MAX_BITS):
+        raise InvalidArgument(f"grid_residual: exponent={exponent}, table_bits={table_bits}; "
+                              f"both must lie in [0, {MAX_BITS}] (table_bits ≥ 1).")
+    codes, lows, radmax = _table(shape, level, table_bits)
+    full = [0] * (shape.width * shape.height)
+    cells = shape.cells
+    for c, m in zip(cells, mantissas):
+        full[c] = int(m)
+    prod = _convolve(shape, codes, lows, full)
+    sh = table_bits + exponent
+    nums: list[int] = []
+    dens: list[int] = []
+    total = 0
+    for b, c in zip(rhs, cells):
+        q = b.denominator
+        diff = (b.numerator << sh) - q * prod[c]
+        nums.append(diff)
+        dens.append(q)
+        up = -(-abs(diff) // q)
+        total += up * up
+    l1 = sum(abs(int(m)) for m in mantissas)
+    bound = math.isqrt(total) + 1 + (math.isqrt(n) + 1) * radmax * l1
+    return ResidualBound(Fraction(bound, 1 << sh), nums, dens, sh)
+
+
+def radius(res: ResidualBound, lam: Fraction) -> Fraction:
+    """ρ = ‖r‖₂ bound / λ: every |z_i − y_i| ≤ ρ."""
+    return res.norm_bound / lam
+
+
+def check_grid_point(claim: GridPointClaim, lattice_lambda: LatticeLambda | None = None) -> bool:
+    """Re-check a grid-point claim from its question (module docstring); False, never an
+    exception, on tampered or malformed data.
+
+    ``lattice_lambda`` proves λ for Euclidean grids (pass
+    :func:`exactdp.algebra.lattice_spectrum.euclidean_lattice_lambda_lower`); without it a
+    Euclidean claim is not re-checked (False). Manhattan grids need nothing.
+    """
+    try:
+        c = claim
+        if (not isinstance(c.shape, GridShape) or c.shape.norm not in ("euclidean", "manhattan")
+                or not 0 < c.shape.n <= MAX_GRID_POINTS or not isinstance(c.lam, Fraction)
+                or c.lam <= 0 or len(c.mantissas) != c.shape.n or len(c.rhs) != c.shape.n):
+            return False
+        if c.lam > grid_lambda_bound(c.shape, c.level, lattice_lambda):
+            return False
+        res = grid_residual(c.shape, c.level, tuple(Fraction(v) for v in c.rhs),
+                            tuple(int(m) for m in c.mantissas), int(c.exponent),
+                            int(c.table_bits))
+        rho = radius(res, c.lam)
+        scale = Fraction(1, 1 << int(c.exponent))
+        if c.holds:
+            return c.witness is None and min(c.mantissas) * scale >= rho
+        w = c.witness
+        return (isinstance(w, int) and not isinstance(w, bool) and 0 <= w < c.shape.n
+                and c.mantissas[w] * scale + rho < 0)
+    except REJECTED_ERRORS:
+        return False
+
+
+# ----------------------------------------------------------------------------- JSON
+_PROPS = ("tight-constraints", "regular", "nonnegative-solution")
+
+
+def write_grid_point(c: GridPointClaim) -> dict[str, Any]:
+    """The claim as a certificate document (exact; mantissas as decimal integer strings)."""
+    ones = all(v == 1 for v in c.rhs)
+    prior = not ones and all(v >= 0 for v in c.rhs) and sum(c.rhs, Fraction(0)) == 1
+    level = ({"t": write_rational(c.level.t, "level.t")} if c.level.t is not None
+             else {"eps": write_closed_form(c.level.eps, "level.eps")})
+    sh = c.shape
+    question = {
+        "metric": {"encoding": "grid", "width": sh.width, "height": sh.height,
+                   "norm": sh.norm, "spacing": write_rational(sh.spacing, "spacing"),
+                   "mask": sh.mask_rows()},
+        "property": _PROPS[0] if ones else _PROPS[1] if prior else _PROPS[2],
+        "rhs": "ones" if ones else [write_rational(v, "rhs") for v in c.rhs],
+        "level": level,
+    }
+    claim = {"verdict": Verdict.from_bool(bool(c.holds)).value, "witness": c.witness}
+    evidence = {"exponent": int(c.exponent), "table_bits": int(c.table_bits),
+                "lam": write_rational(c.lam, "lam"),
+                "mantissas": [write_rational(int(m), "mantissa") for m in c.mantissas]}
+    return envelope(CertificateKind.GRID_POINT, question, claim, evidence)
+
+
+def _read_shape(value: Any) -> GridShape:
+    w = "question.metric"
+    obj = read_object(value, w, ("encoding", "width", "height", "norm", "spacing", "mask"))
+    read_str(obj["encoding"], w + ".encoding", ("grid",))
+    W = read_int(obj["width"], w + ".width", 1, MAX_GRID_POINTS)
+    H = read_int(obj["height"], w + ".height", 1, MAX_GRID_POINTS)
+    if W * H > MAX_GRID_POINTS:
+        raise InvalidArgument(f"{w}: {W}×{H} exceeds {MAX_GRID_POINTS} points.")
+    norm = read_str(obj["norm"], w + ".norm", MASK_NORMS)
+    h = read_rational(obj["spacing"], w + ".spacing")
+    if h <= 0:
+        raise InvalidArgument(f"{w}.spacing: got {h}; it must be > 0.")
+    if obj["mask"] is None:
+        return GridShape(W, H, norm, h, None)
+    rows = read_list(obj["mask"], w + ".mask", length=H)
+    cells: list[int] = []
+    for y, r in enumerate(rows):
+        text = read_str(r, f"{w}.mask[{y}]")
+        if len(text) != W or set(text) - {"0", "1"}:
+            raise InvalidArgument(f"{w}.mask[{y}]: expected {W} characters '0'/'1'.")
+        cells.extend(y * W + x for x, ch in enumerate(text) if ch == "1")
+    if not cells or len(cells) == W * H:
+        raise InvalidArgument(f"{w}.mask: keeps {len(cells)} of {W * H} cells; write null "
+                              "for the full grid and keep at least one cell.")
+    return GridShape(W, H, norm, h, tuple(cells))
+
+
+def _read_level(value: Any) -> PrivacyLevel:
+    w = "question.level"
+    if not isinstance(value, dict) or len(value) != 1 or next(iter(value)) not in ("t", "eps"):
+        raise InvalidArgument(f"{w}: expected {{\"t\": \"p/q\"}} or {{\"eps\": \"...\"}}.")
+    if "t" in value:
+        return parse_level(t=read_rational(value["t"], w + ".t"))
+    text = read_str(value["eps"], w + ".eps")
+    if text.count("exp") + text.count("E**") > 3:
+        raise InvalidArgument(f"{w}.eps nests exp() too deeply; such towers are refused.")
+    level = parse_level(eps=read_closed_form(text, w + ".eps"))
+    if level.t is not None:
+        raise InvalidArgument(f"{w}: ε has t = {level.t}; write {{\"t\": \"{level.t}\"}}.")
+    return level
+
+
+def read_grid_point(doc: Any) -> GridPointClaim:
+    """Read a ``grid-point`` document back into a claim (strict; InvalidArgument if
+    malformed). The claim is only as good as :func:`check_grid_point`."""
+    env = read_envelope(doc)
+    if env.kind != GRID_POINT:
+        raise InvalidArgument(f"kind: {env.kind!r} is not {GRID_POINT!r}.")
+    q = read_object(env.question, "question", ("metric", "property", "rhs", "level"))
+    shape = _read_shape(q["metric"])
+    prop = read_str(q["property"], "question.property", _PROPS)
+    n = shape.n
+    if q["rhs"] == "ones":
+        rhs = tuple(Fraction(1) for _ in range(n))
+    else:
+        items = read_list(q["rhs"], "question.rhs", length=n)
+        rhs = tuple(read_rational(x, f"question.rhs[{k}]") for k, x in enumerate(items))
+    ones = all(v == 1 for v in rhs)
+    prior = not ones and all(v >= 0 for v in rhs) and sum(rhs, Fraction(0)) == 1
+    want = _PROPS[0] if ones else _PROPS[1] if prior else _PROPS[2]
+    if prop != want or (ones and q["rhs"] != "ones"):
+        raise InvalidArgument(f"question.property: {prop!r} does not fit the right-hand side "
+                              f"(expected {want!r}, with \"ones\" for b = 1).")
+    level = _read_level(q["level"])
+    claim = read_object(env.claim, "claim", ("verdict", "witness"))
+    holds = read_verdict(claim["verdict"], "claim.verdict") is Verdict.HOLDS
+    wit = None if claim["witness"] is None else read_int(claim["witness"], "claim.witness", 0,
+                                                           n - 1)
+    ev = read_object(env.evidence, "evidence", ("exponent", "table_bits", "lam", "mantissas"))
+    mans = read_list(ev["mantissas"], "evidence.mantissas", length=n)
+    mant = tuple(int(read_rational(x, f"evidence.mantissas[{k}]", integer=True))
+                 for k, x in enumerate(mans))
+    return GridPointClaim(shape, level, rhs, holds, wit, mant,
+                          read_int(ev["exponent"], "evidence.exponent", 0, MAX_BITS),
+                          read_rational(ev["lam"], "evidence.lam"),
+                          read_int(ev["table_bits"], "evidence.table_bits", 1, MAX_BITS))
+
+
+def check_grid_point_document(doc: Any) -> bool:
+    """:func:`check_grid_point` of a parsed document, for ``exactdp verify``.
+
+    Raises :class:`~exactdp.errors.InvalidArgument` for a Euclidean grid: its λ bound (the
+    lattice symbol, :mod:`exactdp.algebra.lattice_spectrum`) is outside the kernel, so such a
+    document is re-checked with ``GridPointCertificate.from_json(doc).verify()``
+    (:mod:`exactdp.engine.grid_point`).
+    """
+    claim = read_grid_point(doc)
+    if claim.shape.norm == "euclidean":
+        raise InvalidArgument("kind: a Euclidean grid-point document needs the lattice λ bound, "
+                              "which is outside the kernel; re-check it with exactdp.engine."
+                              "grid_point.GridPointCertificate.from_json(doc).verify().")
+    return check_grid_point(claim)
