@@ -12,7 +12,11 @@ Per size, each method in a fresh child process (peak RSS per method, ``resource`
   and a 64-bit vector — the exact ρ₀ of the precision escalation before this change;
 * ``flint_exact``: the exact integer 2-D convolution
   (:class:`exactdp.linalg.grid_exact_conv.GridConvolution`, one ``fmpz_poly`` product)
-  for the same 100-bit table and 64-bit vector: kernel build, product and read-back.
+  for the same 100-bit table and 64-bit vector: kernel build, product and read-back;
+* ``flint_16``: what the exact bounds of one Taylor piece (K = 3) needed before the blocked
+  product: the 16 products Φ_j·y_k (4 tables × 4 vectors) summed into the 7 Cauchy sums;
+* ``flint_blocked``: the same 7 Cauchy sums in ONE blocked product
+  (:meth:`~exactdp.linalg.grid_exact_conv.GridConvolution.block_products`).
 
 The exact methods are checked against each other where both run.
 """
@@ -48,8 +52,19 @@ if method == "float_direct":
 elif method == "limb_exact":
     from exactdp.linalg.exact_products import exact_table_matvec
     res = exact_table_matvec(prov.matvec, m.n, table_i, [yint])[0]
-else:
+elif method == "flint_exact":
     res = prov.exact_matvec(table_i, [yint])[0]
+else:
+    tabs = [[t >> (3 * j) for t in table_i] for j in range(4)]
+    cols = [[v >> (5 * k) for v in yint] for k in range(4)]
+    if method == "flint_blocked":
+        sums = prov.exact_block_products(tabs, cols)
+    else:
+        sums = [[0] * m.n for _ in range(7)]
+        for j in range(4):
+            for kk, col in enumerate(prov.exact_matvec(tabs[j], cols)):
+                sums[j + kk] = [a + b for a, b in zip(sums[j + kk], col)]
+    res = [x for s_ in sums for x in s_]
 out["seconds"] = time.perf_counter() - t0
 out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 out["rss_before_mb"] = rss0 / 1024
@@ -74,18 +89,22 @@ def main() -> None:
     print(f"{'k×k':>8} {'method':>13} {'seconds':>9} {'peak RSS MB':>12}  note")
     for k in args.sizes:
         rows = {}
-        for method in ("float_direct", "limb_exact", "flint_exact"):
-            if method == "limb_exact" and k > args.limb_max:
+        for method in ("float_direct", "limb_exact", "flint_exact", "flint_16", "flint_blocked"):
+            if method in ("limb_exact", "float_direct") and k > args.limb_max:
                 continue
             rows[method] = r = run(method, k)
             if "error" in r:
                 print(f"{k:>4}x{k:<3} {method:>13} error: {r['error']}")
                 continue
-            note = "8 columns (float, γ-bounded)" if method == "float_direct" else "1 column, exact"
+            note = {"float_direct": "8 columns (float, γ-bounded)", "flint_16": "one piece, 16 products",
+                    "flint_blocked": "one piece, 1 blocked product"}.get(method, "1 column, exact")
             print(f"{k:>4}x{k:<3} {method:>13} {r['seconds']:9.2f} {r['rss_mb']:12.0f}  {note}", flush=True)
         if "digest" in rows.get("limb_exact", {}) and "digest" in rows.get("flint_exact", {}):
             same = rows["limb_exact"]["digest"] == rows["flint_exact"]["digest"]
             print(f"{'':>8} exact products agree: {same}")
+        if "digest" in rows.get("flint_16", {}) and "digest" in rows.get("flint_blocked", {}):
+            same = rows["flint_16"]["digest"] == rows["flint_blocked"]["digest"]
+            print(f"{'':>8} blocked Cauchy sums agree with the 16 products: {same}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Benchmark: certified thresholds on large Euclidean grids — time and peak memory per size.
 
-Run: ``python benchmarks/bench_scale.py [--sizes 50 100 200] [--verify]``
+Run: ``python benchmarks/bench_scale.py [--sizes 50 100 200] [--verify] [--timeout S]``
 
 For each k (k×k Euclidean grid, n = k²), in fresh child processes (so the peak RSS is
 per size and per task):
@@ -13,7 +13,10 @@ per size and per task):
     solver is the same Strang-preconditioned FFT CG the certified route uses to *find*
     its candidates (:mod:`exactdp.linalg.grid_pcg`), so the baseline is not handicapped.
 
-Then the fitted growth exponents (least squares on log time / log RSS against log n).
+Then the fitted growth exponents (least squares on log time / log RSS against log n), the
+certified/float time ratio per size, and what the time fit extrapolates to at 1000×1000
+(n = 10⁶). CPU seconds are printed next to wall seconds: on a shared machine the CPU time
+is the fairer number. A size that exceeds ``--timeout`` is reported as stopped.
 The machine may be shared: run big sizes once, with ``nice``, and report ranges.
 """
 
@@ -44,7 +47,8 @@ if task == "certified":
         return orig(*a, **kw)
     T.exact_residual_bound = spy
     g = grid(k, k, "euclidean")
-    r = epsilon_threshold(g)
+    from exactdp.progress import stderr_progress
+    r = epsilon_threshold(g, progress=stderr_progress() if "progress" in sys.argv else None)
     out = {"eps_lower": float(r.eps_lower), "eps_upper": float(r.eps_upper),
            "timings": [(s, round(t, 2)) for s, t in r.timings], "escalations": len(calls),
            "index_formed": "index" in g.__dict__}
@@ -65,17 +69,26 @@ else:
         j += 1
     out = {"eps_float": j / 100, "solves": j}
 out["seconds"] = time.perf_counter() - t0
+ru = resource.getrusage(resource.RUSAGE_SELF)
+out["cpu"] = ru.ru_utime + ru.ru_stime
 out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
 """
 
 
-def run(task: str, k: int, verify: bool) -> dict:
-    args = [sys.executable, "-c", CHILD, task, str(k)] + (["verify"] if verify else [])
+def run(task: str, k: int, verify: bool, timeout: float | None = None, progress: bool = False) -> dict:
+    args = ([sys.executable, "-c", CHILD, task, str(k)] + (["verify"] if verify else [])
+            + (["progress"] if progress else []))
     t0 = time.perf_counter()
-    p = subprocess.run(args, capture_output=True, text=True)
+    try:
+        # with progress the child's stderr (progress lines with the ETA) goes to ours
+        p = subprocess.run(args, stdout=subprocess.PIPE, stderr=None if progress else subprocess.PIPE,
+                           text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": [f"stopped after {timeout:.0f} s (--timeout)"], "seconds": time.perf_counter() - t0}
     if p.returncode != 0:
-        return {"error": p.stderr.strip().splitlines()[-1:] or ["?"], "seconds": time.perf_counter() - t0}
+        err = (p.stderr or "").strip().splitlines()[-1:] or [f"exit code {p.returncode}"]
+        return {"error": err, "seconds": time.perf_counter() - t0}
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
@@ -89,28 +102,39 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[50, 100, 200])
     ap.add_argument("--verify", action="store_true", help="also time verify() of each certificate")
+    ap.add_argument("--timeout", type=float, default=None, help="stop a size's run after S seconds")
+    ap.add_argument("--progress", action="store_true", help="show the certified runs' progress on stderr")
     a = ap.parse_args()
     rows = []
-    print(f"{'k':>5} {'n':>7} | {'cert s':>8} {'cert MB':>8} {'esc':>4} {'ε* enclosure':>32} | "
-          f"{'float s':>8} {'float MB':>8} {'ε float':>7}")
+    print(f"{'k':>5} {'n':>7} | {'cert s':>8} {'cert cpu':>8} {'cert MB':>8} {'esc':>4} "
+          f"{'ε* enclosure':>32} | {'float s':>8} {'float cpu':>9} {'float MB':>8} {'ε float':>7} | "
+          f"{'ratio':>5}")
     for k in a.sizes:
-        c = run("certified", k, a.verify)
-        f = run("float", k, False)
+        c = run("certified", k, a.verify, a.timeout, a.progress)
+        f = run("float", k, False, a.timeout)
         rows.append((k * k, c, f))
         enc = (f"[{c['eps_lower']:.12f}, {c['eps_upper']:.12f}]" if "eps_lower" in c
                else f"ERROR {c.get('error')}")
-        print(f"{k:>5} {k * k:>7} | {c['seconds']:>8.1f} {c.get('rss_mb', math.nan):>8.0f} "
-              f"{c.get('escalations', '-'):>4} {enc:>32} | {f['seconds']:>8.1f} "
-              f"{f.get('rss_mb', math.nan):>8.0f} {f.get('eps_float', math.nan):>7}", flush=True)
+        ratio = c["seconds"] / f["seconds"] if "rss_mb" in c and "rss_mb" in f else math.nan
+        print(f"{k:>5} {k * k:>7} | {c['seconds']:>8.1f} {c.get('cpu', math.nan):>8.1f} "
+              f"{c.get('rss_mb', math.nan):>8.0f} {c.get('escalations', '-'):>4} {enc:>32} | "
+              f"{f['seconds']:>8.1f} {f.get('cpu', math.nan):>9.1f} {f.get('rss_mb', math.nan):>8.0f} "
+              f"{f.get('eps_float', math.nan):>7} | {ratio:>5.2f}", flush=True)
         if "timings" in c:
             print(f"        stages: {c['timings']}" + (f"; verify {c['verify']} in {c['verify_s']:.1f} s"
                                                         if "verify" in c else ""), flush=True)
     ok = [(n, c, f) for n, c, f in rows if "rss_mb" in c and "rss_mb" in f]
     ns = [n for n, _, _ in ok]
-    print(f"fitted exponents (vs n): certified time {fit(ns, [c['seconds'] for _, c, _ in ok]):.2f}, "
-          f"certified RSS {fit(ns, [c['rss_mb'] for _, c, _ in ok]):.2f}; float time "
+    tc = fit(ns, [c["cpu"] for _, c, _ in ok])
+    print(f"fitted exponents (vs n): certified time {fit(ns, [c['seconds'] for _, c, _ in ok]):.2f} "
+          f"(cpu {tc:.2f}), certified RSS {fit(ns, [c['rss_mb'] for _, c, _ in ok]):.2f}; float time "
           f"{fit(ns, [f['seconds'] for _, _, f in ok]):.2f}, float RSS "
           f"{fit(ns, [f['rss_mb'] for _, _, f in ok]):.2f}")
+    if len(ok) >= 2 and math.isfinite(tc):
+        n_last, c_last, _ = ok[-1]
+        at_million = c_last["cpu"] * (10**6 / n_last) ** tc
+        print(f"extrapolated by the cpu fit: 1000×1000 certified ≈ {at_million:.0f} s cpu "
+              f"({at_million / 600:.1f}× the 10-minute aim)")
 
 
 if __name__ == "__main__":

@@ -55,6 +55,10 @@ class PhiProvider(Protocol):
     def exact_matvec(self, table: list[int], columns: list[list[int]]) -> list[list[int]]:
         """M·v exactly for an integer table (any sign) and integer vectors."""
 
+    def exact_block_products(self, tables: list[list[int]],
+                             columns: list[list[int]]) -> list[list[int]]:
+        """The Cauchy sums Σ_{j+k=m} M_j·v_k exactly (m = 0 … len(tables) + len(columns) − 2)."""
+
     def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
         """≈ M v for one vector, no error bound (candidates only; FFT on grids)."""
 
@@ -100,6 +104,15 @@ class DenseProvider:
         if any(int(t) < 0 for t in table):
             neg = exact_table_matvec(self.matvec, self.n, [max(-int(t), 0) for t in table], columns)
             out = [[p - q for p, q in zip(po, ne)] for po, ne in zip(out, neg)]
+        return out
+
+    def exact_block_products(self, tables: list[list[int]],
+                             columns: list[list[int]]) -> list[list[int]]:
+        """Cauchy sums of :meth:`exact_matvec` products (one product per pair)."""
+        out = [[0] * self.n for _ in range(len(tables) + len(columns) - 1)]
+        for j, t in enumerate(tables):
+            for k, col in enumerate(self.exact_matvec(t, list(columns))):
+                out[j + k] = [a + b for a, b in zip(out[j + k], col)]
         return out
 
     def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -208,7 +221,7 @@ class GridProvider:
         self.n = metric.n
         self.gamma_terms = self.W + 2 * self.H + 2
         self.fast_exact = True
-        self.code = offset_value_codes(metric)  # value index of offset (dx, dy), shape (W, H)
+        self.code = _euclidean_codes(metric)  # value index of offset (dx, dy), shape (W, H)
         self.conv = GridConvolution(self.W, self.H, self.code)
         # Toeplitz index for every dy: (W, W) matrix of |x − x'|
         ax = np.arange(self.W)
@@ -238,6 +251,12 @@ class GridProvider:
         """Exact integer products by 2-D convolution (Kronecker substitution into flint)."""
         return self.conv.products(table, columns)
 
+    def exact_block_products(self, tables: list[list[int]],
+                             columns: list[list[int]]) -> list[list[int]]:
+        """All Cauchy sums Σ_{j+k=m} M_j·v_k exactly in one blocked flint product
+        (:meth:`exactdp.linalg.grid_exact_conv.GridConvolution.block_products`)."""
+        return self.conv.block_products(tables, columns)
+
     def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
         """FFT product (uncertified; for the Taylor recurrence of the candidates)."""
         return grid_fft_matvec(self._kernel(table))(v)
@@ -250,6 +269,29 @@ class GridProvider:
         return euclidean_lattice_lambda_lower(a, b, spacing=self.spacing)
 
 
+def _euclidean_codes(metric: FiniteMetric) -> np.ndarray:
+    """:func:`exactdp.spaces.grid.offset_value_codes` of a Euclidean grid, from integers.
+
+    The offset (dx, dy) has distance h·√(dx² + dy²), and a distance is fixed by its exact
+    square, so the code is the index of the value whose square is h²(dx² + dy²): one dict
+    look-up per offset instead of W·H exact square roots (the same array; tested against
+    ``offset_value_codes``). Falls back to it when a square is missing.
+    """
+    g = metric.grid
+    assert g is not None
+    h2 = Fraction(g.spacing) ** 2
+    by_square: dict[Any, int] = {v.square / h2: i for i, v in enumerate(metric.values)}
+    dx = np.arange(g.width, dtype=np.int64)[:, None]
+    dy = np.arange(g.height, dtype=np.int64)[None, :]
+    sq = dx * dx + dy * dy
+    uniq, inv = np.unique(sq, return_inverse=True)
+    try:
+        idx = np.array([by_square[int(q)] for q in uniq.tolist()], dtype=np.int64)
+    except KeyError:
+        return offset_value_codes(metric)
+    return idx[inv.reshape(sq.shape)]
+
+
 def provider_for(metric: FiniteMetric, prefer_grid: bool | None = None) -> PhiProvider:
     """The grid provider when Φ is handled matrix-free (:func:`exactdp.spaces.grid.use_matrix_free`)
     or when asked (``prefer_grid``, Euclidean grids only), else the dense one."""
@@ -258,5 +300,20 @@ def provider_for(metric: FiniteMetric, prefer_grid: bool | None = None) -> PhiPr
     if prefer_grid is None:
         prefer_grid = use_matrix_free(metric)
     if prefer_grid and is_grid:
-        return GridProvider(metric)
+        return _grid_provider(metric)
     return DenseProvider(metric)
+
+
+#: the last grid providers built (a GridProvider holds no per-call state, only the offset
+#: codes, which cost W·H exact distances): the search and the cover share one
+_GRID_CACHE: list[tuple[FiniteMetric, GridProvider]] = []
+
+
+def _grid_provider(metric: FiniteMetric) -> GridProvider:
+    for m, p in _GRID_CACHE:
+        if m is metric:
+            return p
+    prov = GridProvider(metric)
+    _GRID_CACHE.insert(0, (metric, prov))
+    del _GRID_CACHE[2:]
+    return prov

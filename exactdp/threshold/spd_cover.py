@@ -8,15 +8,18 @@ terms), once a lower bound λ of λ_min(Φ(ε)) on the range is known:
 
 * the Taylor piece (:mod:`exactdp.threshold.taylor`): float Taylor vectors with one
   factorisation, rigorous residual bounds by a handful of matrix–vector products, and
-  ‖z − y‖∞ ≤ ‖r̄‖₂/λ;
+  ‖z − y‖∞ ≤ ‖r̄‖₂/λ; on large Euclidean grids all the residual sums of a piece come from
+  ONE blocked exact integer product (``proofs/grid_taylor_blocks.py``), quasi-linear in n;
 * the λ bounds (:mod:`exactdp.threshold.providers`): dense metrics by shifted Cholesky
   nodes and the chord lemma (:mod:`exactdp.threshold.lambda_bounds`), Euclidean grids by
   the size-free lattice symbol bound (:mod:`exactdp.algebra.lattice_spectrum`);
 * the certificate (:class:`~exactdp.threshold.certificates.SpdCoverCertificate`) is
   re-proved by the kernel with exact integer arithmetic (:mod:`exactdp.kernel.threshold_spd`).
 
-A range near ε* is 10⁻⁹ wide, ranges far from it 0.5 wide, and about a dozen reach from
-``eps_upper`` to the lemma's region. When Φ is not provably SPD at eps_upper,
+A range near ε* is 10⁻⁹ wide, ranges far from it 0.5 wide, and about twenty reach from
+``eps_upper`` to the lemma's region. With a ``progress`` callback every certified range is
+reported with the ε-range covered, a guess of the ranges and seconds left
+(:func:`remaining_note`) and the peak memory. When Φ is not provably SPD at eps_upper,
 :func:`spd_cover` returns None and the route falls back to the mean-value Krawczyk cover
 (:mod:`exactdp.threshold.krawczyk`). Everything proved here is checked step by step in
 ``proofs/spd_cover_bounds.py``.
@@ -34,6 +37,7 @@ Examples
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -45,10 +49,10 @@ from exactdp.progress import Progress, memory_note, report
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.certificates import TAYLOR_ORDER, SpdPointCertificate
 from exactdp.threshold.float_bounds import rhs_float
-from exactdp.threshold.providers import DenseProvider, PhiProvider, provider_for
+from exactdp.threshold.providers import DenseProvider, GridProvider, PhiProvider, provider_for
 from exactdp.threshold.taylor import point_bounds, taylor_piece
 
-__all__ = ["spd_cover", "spd_fail_point", "float_zmin", "lambda_for"]
+__all__ = ["spd_cover", "spd_fail_point", "float_zmin", "lambda_for", "remaining_note"]
 
 
 def lambda_for(prov: PhiProvider, a: Fraction, b: Fraction) -> Fraction:
@@ -58,13 +62,18 @@ def lambda_for(prov: PhiProvider, a: Fraction, b: Fraction) -> Fraction:
 
 
 def float_zmin(prov: PhiProvider, metric: FiniteMetric, rhs: np.ndarray) -> Callable[[float], float]:
-    """ε ↦ min_i z_i(ε) by a float solve (uncertified; used to *find* ε*)."""
+    """ε ↦ min_i z_i(ε) by a float solve (uncertified; used to *find* ε*). On grids each CG
+    solve starts from the previous solution (a warm start)."""
     d = np.array([float(v) for v in metric.values])
+    last: list[np.ndarray] = []
+    warm = isinstance(prov, GridProvider)
 
     def zmin(eps: float) -> float:
         table = np.exp(-eps * d)
         try:
-            x = prov.solver(table)(rhs)
+            x = prov.solver(table)(rhs, last[0]) if warm and last else prov.solver(table)(rhs)
+            if warm and np.all(np.isfinite(x)):
+                last[:] = [np.asarray(x)]
         except (np.linalg.LinAlgError, ValueError):
             return -math.inf
         x = np.asarray(x)
@@ -90,6 +99,39 @@ def spd_fail_point(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fractio
     return SpdPointCertificate(metric, rhs, eps, i, sigma, lam, up)
 
 
+def remaining_note(done: list[tuple[float, float]], left: float, width: float, start: float) -> str:
+    """``"≈ 5 more ranges, ETA 40 s"`` from the ranges certified so far (a guess, not a bound).
+
+    ``done`` holds (finish time, width growth factor) per certified range; ``left`` is the
+    ε-length still to cover and ``width`` the next range's width. The number of ranges left
+    is what the recent geometric growth of the widths (at most 2) needs to span ``left``; the time per
+    range is the mean of the last four.
+
+    >>> remaining_note([(1.0, 4.0), (2.0, 4.0), (3.0, 4.0)], 0.63, 0.01, 0.0)
+    '≈ 6 more ranges, ETA 6 s'
+    >>> remaining_note([(1.0, 4.0)], 0.0, 0.01, 0.0)
+    'done'
+    """
+    if left <= 0:
+        return "done"
+    if not done or width <= 0:
+        return "ETA unknown"
+    recent = done[-4:]
+    # far from ε* the widths grow slowly (the Taylor remainder limits them): a growth
+    # above 2 seen near ε* is not extrapolated
+    g = min(2.0, math.exp(sum(math.log(max(1.0, f)) for _, f in recent) / len(recent)))
+    if left <= width:
+        more = 1
+    elif g > 1.05:
+        more = math.ceil(math.log1p(left / width * (g - 1)) / math.log(g))  # w·Σ g^i ≥ left
+    else:
+        more = math.ceil(left / width)
+    more = max(1, more)
+    prev = done[-5][0] if len(done) >= 5 else start
+    per = (recent[-1][0] - prev) / len(recent)
+    return f"≈ {more} more range{'s' if more != 1 else ''}, ETA {more * per:.0f} s"
+
+
 def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
               e_end: Fraction, tol: Fraction, progress: Progress = None,
               prov: PhiProvider | None = None, max_pieces: int = 400
@@ -105,6 +147,8 @@ def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
     b, brad = rhs_float(rhs)
     values = list(metric.values)
     pieces: list[tuple[Fraction, Fraction, Fraction]] = []
+    eta: list[tuple[float, float]] = []  # (time, width growth) per certified range
+    t_start = time.perf_counter()
     a = e_hi
     w = 8 * tol
     tries = 0
@@ -131,10 +175,13 @@ def spd_cover(metric: FiniteMetric, rhs: tuple[Fraction, ...], e_hi: Fraction,
         if ok:
             pieces.append((a, bb, lam))
             a = bb
-            w = w * Fraction(min(32.0, max(1.0, factor))).limit_denominator(64)
-            if len(pieces) % 4 == 0:
+            grow = min(32.0, max(1.0, factor))
+            w = w * Fraction(grow).limit_denominator(64)
+            if progress is not None:
+                eta.append((time.perf_counter(), grow))
                 report(progress, "cover", f"{len(pieces)} ranges certified, ε ∈ [{float(e_hi):.6f}, "
-                       f"{float(bb):.6f}] of [{float(e_hi):.6f}, {float(e_end):.4f}]; {memory_note()}")
+                       f"{float(bb):.6f}] of [{float(e_hi):.6f}, {float(e_end):.4f}]; "
+                       f"{remaining_note(eta, float(e_end - a), float(w), t_start)}; {memory_note()}")
         else:
             w = w * Fraction(min(0.5, max(0.1, factor))).limit_denominator(64)
             if w < tol / 2**20:

@@ -113,9 +113,17 @@ def exact_taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int) -> 
     hi: list[list[int]] = [[] for _ in range(K + 1)]
     rem: list[int] = []
     fact = [math.factorial(j) for j in range(K + 2)]
+    far = _far_square(min(a, c), K + 1)
     with workprec(_S_TAB + 64):
         ca, aa = arb(to_fmpq(c)), arb(to_fmpq(a))
         for v in values:
+            if far is not None and v.square >= far:
+                # every entry is below 2^-100 in size (``proofs/grid_taylor_blocks.py``)
+                for j in range(K + 1):
+                    lo[j].append(0 if j % 2 == 0 else -1)
+                    hi[j].append(1 if j % 2 == 0 else 0)
+                rem.append(1)
+                continue
             d = v.ball()
             e = (-ca * d).exp()
             p = arb(1)
@@ -126,6 +134,32 @@ def exact_taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int) -> 
                 p = p * (-d)
             rem.append(_scaled_bounds(abs(p) * (-aa * d).exp() / fact[K + 1], _S_TAB)[1])
     return ExactTables(lo, hi, rem)
+
+
+@proved_by("grid_taylor_blocks")
+def _far_square(a: Fraction, J: int) -> Fraction | None:
+    """A rational q with d^j·e^{−a d}/j! < 2^-100 for every j ≤ J and every d with d² ≥ q
+    (proved in ``arb`` at d0 = √q ≥ J/a, where each d^j e^{−ad} decreases;
+    ``proofs/grid_taylor_blocks.py``), or None.
+
+    >>> q = _far_square(Fraction(2, 3), 4)
+    >>> 100 < q ** 0.5 < 200
+    True
+    """
+    if a <= 0:
+        return None
+    af = float(a)
+    d0 = max(math.ceil(J / af), 1)
+    while d0 < 10**7 and max(d0**j * math.exp(-af * d0) / math.factorial(j)
+                             for j in range(J + 1)) >= 2.0**-_S_TAB / 4:
+        d0 = math.ceil(d0 * 1.05) + 1
+    if d0 >= 10**7:
+        return None
+    with workprec(_S_TAB + 64):
+        e = (-arb(to_fmpq(a)) * d0).exp()
+        if not all(arb(d0) ** j * e / math.factorial(j) * arb(2) ** _S_TAB < 1 for j in range(J + 1)):
+            return None
+    return Fraction(d0 * d0)
 
 
 def taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int,
@@ -238,13 +272,14 @@ def _accurate_residual(prov: PhiProvider, table: np.ndarray, b: np.ndarray,
     return out
 
 
-@proved_by("spd_cover_bounds", "grid_exact_convolution")
+@proved_by("spd_cover_bounds", "grid_exact_convolution", "grid_taylor_blocks")
 def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: float,
                  a: Fraction, bb: Fraction, K: int, lam: Fraction,
                  Y: np.ndarray | None = None,
                  rhs: tuple[Fraction, ...] | None = None) -> tuple[TaylorBounds, np.ndarray]:
     """Certify z(ε) > 0 for all ε in [a, bb] (module docstring; ``proofs/spd_cover_bounds.py``;
-    with exact grid products ``proofs/grid_exact_convolution.py``).
+    with exact grid products ``proofs/grid_exact_convolution.py``, all Cauchy sums of the
+    piece in one blocked product and the far-entry tables: ``proofs/grid_taylor_blocks.py``).
 
     ``b`` is the float right-hand side, exact up to ``b_rad`` per entry; ``lam`` a proved
     lower bound of λ_min(Φ(ε)) on [a, bb]. Returns the bounds and the Taylor vectors.
@@ -423,8 +458,7 @@ def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: 
     T = _S_TAB
     scales = [_column_scale(Y[:, k]) for k in range(K + 1)]
     yint = [[int(v) for v in np.ldexp(Y[:, k], scales[k]).tolist()] for k in range(K + 1)]
-    yabs = [[abs(v) for v in col] for col in yint]
-    l1 = [sum(col) for col in yabs]
+    l1 = [sum(abs(v) for v in col) for col in yint]
     smax = max(scales)
     # b = num/2^eb exactly (floats are dyadic); common denominator 2^E
     ratios: dict[float, tuple[int, int]] = {}
@@ -434,31 +468,23 @@ def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: 
             ratios[bi] = (q.numerator, q.denominator.bit_length() - 1)
     E = max(T + smax, max((e for _, e in ratios.values()), default=0))
     D = 1 << E
-    # the products, one kernel per j: A_j·Y_k for j + k ≤ K, U_j·|Y_k| for j + k > K
-    P: dict[tuple[int, int], np.ndarray] = {}
-    for j in range(K + 1):
-        signed = list(range(K + 1 - j))
-        mags = list(range(K + 1 - j, K + 1))
-        if signed:
-            for k, col in zip(signed, prov.exact_matvec(ex.lo[j], [yint[k] for k in signed])):
-                P[j, k] = np.array(col, dtype=object)
-        if mags:
-            U = [max(abs(lo), abs(hi)) for lo, hi in zip(ex.lo[j], ex.hi[j])]
-            for k, col in zip(mags, prov.exact_matvec(U, [yabs[k] for k in mags])):
-                P[j, k] = np.array(col, dtype=object)
+    # every Cauchy sum Σ_{j+k=m} A_j·Y_k·2^{smax−s_k}, m ≤ 2K, in one blocked exact product
+    # (proofs/grid_taylor_blocks.py); signed for every m, the radii added separately
+    cauchy = prov.exact_block_products(
+        ex.lo, [[v << (smax - scales[k]) for v in yint[k]] for k in range(K + 1)])
     rmax = [max(h - lo for lo, h in zip(ex.lo[j], ex.hi[j])) for j in range(K + 1)]
+    sh = E - T - smax
+    bvals = [ratios[bi][0] << (E - ratios[bi][1]) for bi in b.tolist()]
     bounds = []
     for m in range(2 * K + 1):
         pairs = [(j, m - j) for j in range(K + 1) if 0 <= m - j <= K]
-        acc = np.zeros(n, dtype=object)
-        rad = 0
-        for j, k in pairs:
-            sh = E - T - scales[k]
-            acc = acc + P[j, k] * (1 << sh)
-            rad += rmax[j] * l1[k] << sh
+        rad = sum(rmax[j] * l1[k] << (E - T - scales[k]) for j, k in pairs)
+        col = cauchy[m]
         if m == 0:
-            acc = np.array([ratios[bi][0] << (E - ratios[bi][1]) for bi in b.tolist()], dtype=object) - acc
-        bound = np.asarray(succ(np.array([(abs(int(x)) + rad) / D for x in acc.tolist()])))
+            vals = [abs(bv - (c << sh)) + rad for bv, c in zip(bvals, col)]
+        else:
+            vals = [(abs(c) << sh) + rad for c in col]
+        bound = np.asarray(succ(np.array([v / D for v in vals])))
         if m == 0 and b_rad:
             bound = np.asarray(succ(bound + b_rad))
         bounds.append(bound)
@@ -475,7 +501,7 @@ def on_residual_grid(y: np.ndarray) -> np.ndarray:
     return np.asarray(np.ldexp(np.rint(np.ldexp(y, _S_Y)), -_S_Y))
 
 
-@proved_by("grid_exact_products", "grid_exact_convolution")
+@proved_by("grid_exact_products", "grid_exact_convolution", "grid_taylor_blocks")
 def exact_residual_bound(prov: PhiProvider, values: list[Any], rhs: tuple[Fraction, ...],
                          c: Fraction, y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(center, upper): |b − Φ(c)y0| ≤ upper componentwise, exactly; center ≈ b − Φ(c)y0.
@@ -488,7 +514,8 @@ def exact_residual_bound(prov: PhiProvider, values: list[Any], rhs: tuple[Fracti
     so with B the common denominator of b,
     |b − Φy0|_i ≤ (|B·b_i·2^164 − B·(AY)_i| + B·max_k r_k·‖Y‖₁)/(B·2^164), rounded up
     (Python's int/int division is correctly rounded; one ``succ``). No float rounding
-    analysis (``proofs/grid_exact_products.py``, ``proofs/grid_exact_convolution.py``).
+    analysis (``proofs/grid_exact_products.py``, ``proofs/grid_exact_convolution.py``; entries
+    below 2^-100 are taken as [0, 1]·2^-100 without arb: ``proofs/grid_taylor_blocks.py``).
     Memory O(n); time one flint product (grids) or about 25 structured float products.
     """
     if len(rhs) != prov.n or len(y0) != prov.n:
@@ -496,9 +523,14 @@ def exact_residual_bound(prov: PhiProvider, values: list[Any], rhs: tuple[Fracti
                               f"Φ is {prov.n}×{prov.n}: pass vectors of length {prov.n}.")
     lo_int: list[int] = []
     radmax = 0
+    far = _far_square(c, 0)
     with workprec(_S_TAB + 64):
         ca = arb(to_fmpq(c))
         for v in values:
+            if far is not None and v.square >= far:  # 0 < e^{−cd} < 2^-100
+                lo_int.append(0)
+                radmax = max(radmax, 1)
+                continue
             lo_k, hi_k = _scaled_bounds((-ca * v.ball()).exp(), _S_TAB)
             lo_int.append(lo_k)
             radmax = max(radmax, hi_k - lo_k)

@@ -46,7 +46,10 @@ def test_taylor_piece_same_verdict_both_providers():
         r_d, _ = taylor_piece(dp, vals, b, 0.0, a, a + w, 3, lam)
         r_g, _ = taylor_piece(gp, vals, b, 0.0, a, a + w, 3, lam)
         assert r_d.ok == r_g.ok == expect
-        assert abs(r_d.min_lower - r_g.min_lower) < 1e-8
+        # same candidates; the exact blocked bounds of the grid provider (signed Cauchy sums
+        # for every m) are at least as sharp as the dense float rounding model
+        assert abs(r_d.min_lower - r_g.min_lower) <= max(r_d.err, r_g.err)
+        assert r_g.err <= 1.01 * r_d.err
 
 
 @pytest.fixture(scope="module")
