@@ -20,7 +20,7 @@ Backends, cheapest first (``method="auto"``):
     (b = 1, or a product prior): each factor is decided on its own and the verdicts
     combine (the lemma in :mod:`exactdp.algebra.structure`).
 ``grid-matrix-free`` (auto, large grids)
-    Euclidean/Manhattan grids and masked grids above 2,500 points: FFT + CG finds y, the
+    Euclidean/Manhattan grids and masked grids above 900 points (``MATRIX_FREE_ABOVE_N``): FFT + CG finds y, the
     exact residual and a proved λ_min bound enclose Φ⁻¹b (:mod:`exactdp.engine.grid_point`);
     memory O(n), never an n×n array.
 ``symbolic`` (on request)

@@ -78,9 +78,9 @@ def test_grid_geometry_matches_the_dense_index():
         assert np.array_equal(code[dx, dy], g.index)
         # the offset row dominates every per-point count row
         assert np.all(distance_count_rows(g) <= offset_count_row(g))
-    assert not is_large_grid(grid(50, 50)) and is_large_grid(grid(51, 51, "manhattan"))
-    assert use_matrix_free(grid(51, 51)) and not use_matrix_free(grid(51, 51, "manhattan"))
-    assert grid(50, 50).n == MATRIX_FREE_ABOVE_N and not use_matrix_free(grid(50, 50))
+    assert not is_large_grid(grid(30, 30)) and is_large_grid(grid(31, 31, "manhattan"))
+    assert use_matrix_free(grid(31, 31)) and not use_matrix_free(grid(31, 31, "manhattan"))
+    assert grid(30, 30).n == MATRIX_FREE_ABOVE_N and not use_matrix_free(grid(30, 30))
 
 
 def test_grid_provider_refuses_other_metrics():
