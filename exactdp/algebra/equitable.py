@@ -40,6 +40,7 @@ from flint import fmpz_poly
 
 from exactdp.algebra.symbolic import RationalSolution, solve_pattern
 from exactdp.algebra.symbolic.modular import ExponentPattern, scale_rhs
+from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.threshold_quotient import (
     QuotientTerms,
@@ -108,6 +109,13 @@ def refine_partition(metric: FiniteMetric, rhs: Sequence[Any] | None = None,
     """:func:`coarsest_equitable_partition`, or None as soon as it has more than
     ``max_cells`` cells (refinement only splits cells, so it cannot come back below).
 
+    Two phases keep a failing search cheap. First, rounds with a multiset hash
+    (Σ_j h(colour(j), d(i, j)) mod 2^64, random h; no sort): equal multisets hash equally,
+    so these colours are never finer than the exact ones, their number is a lower bound on
+    the exact count (``max_cells`` is abandoned soundly on it), and by induction they stay
+    coarser than the coarsest equitable partition C. Then exact rounds (sorted rows) from
+    the hashed colours: they reach C (a collision only costs extra exact rounds).
+
     >>> from exactdp.spaces.metrics import line
     >>> refine_partition(line(9), max_cells=3) is None
     True
@@ -115,31 +123,55 @@ def refine_partition(metric: FiniteMetric, rhs: Sequence[Any] | None = None,
     n = metric.n
     if rhs is not None and len(rhs) != n:
         raise InvalidArgument(f"rhs has {len(rhs)} entries; {metric.name} has {n} points.")
+    b = None if rhs is None else [to_fraction(v, f"rhs[{i}]") for i, v in enumerate(rhs)]
     dist = _distance_ids(metric)
     r = int(dist.max()) + 1 if n else 1
-    if rhs is None:
+    if b is None:
         colours = np.zeros(n, dtype=np.int64)
     else:
         vals: dict[Fraction, int] = {}
-        colours = _first_appearance(np.array(
-            [vals.setdefault(Fraction(v), len(vals)) for v in rhs], dtype=np.int64))
+        colours = _first_appearance(np.array([vals.setdefault(v, len(vals)) for v in b],
+                                             dtype=np.int64))
     count = int(colours.max()) + 1 if n else 0
+    if max_cells is not None and count > max_cells:
+        return None
     rounds = 0
-    while True:
-        rounds += 1
-        key = colours[None, :] * r + dist
-        key.sort(axis=1)
-        full = np.concatenate([colours[:, None], key], axis=1)
-        _, inv = np.unique(full, axis=0, return_inverse=True)
-        new = _first_appearance(np.asarray(inv).ravel())
-        new_count = int(new.max()) + 1 if n else 0
-        report(progress, "equitable", f"round {rounds}: {new_count} cells")
-        if new_count == count:
-            break
-        colours, count = new, new_count
-        if max_cells is not None and count > max_cells:
-            return None  # refinement only splits cells: the partition stays too fine
+    rng = np.random.default_rng(0x9E3779B9)
+    for exact in (False, True):
+        while True:
+            rounds += 1
+            new = _exact_round(colours, dist, r) if exact else _hashed_round(colours, dist, r,
+                                                                               count, rng)
+            new_count = int(new.max()) + 1 if n else 0
+            report(progress, "equitable", f"round {rounds} ({'exact' if exact else 'hashed'}): "
+                   f"{new_count} cells")
+            if new_count == count:
+                break
+            colours, count = new, new_count
+            if max_cells is not None and count > max_cells:
+                return None  # a lower bound on the final count (module doc): too fine
     return EquitablePartition(tuple(int(c) for c in colours), count, rounds)
+
+
+def _exact_round(colours: np.ndarray, dist: np.ndarray, r: int) -> np.ndarray:
+    """New colour = (colour, sorted multiset of (colour(j), d(i, j))), exactly."""
+    key = colours[None, :] * r + dist
+    key.sort(axis=1)
+    full = np.concatenate([colours[:, None], key], axis=1)
+    _, inv = np.unique(full, axis=0, return_inverse=True)
+    return _first_appearance(np.asarray(inv).ravel())
+
+
+def _hashed_round(colours: np.ndarray, dist: np.ndarray, r: int, count: int,
+                  rng: np.random.Generator) -> np.ndarray:
+    """New colour = (colour, Σ_j h(colour(j), d(i, j)) mod 2^64): coarser than or equal to
+    :func:`_exact_round` (equal multisets have equal sums)."""
+    table = rng.integers(0, np.iinfo(np.int64).max, size=count * r, dtype=np.int64,
+                         endpoint=True).view(np.uint64)
+    h = table[colours[None, :] * r + dist].sum(axis=1, dtype=np.uint64)
+    pairs = np.stack([colours, h.view(np.int64)], axis=1)
+    _, inv = np.unique(pairs, axis=0, return_inverse=True)
+    return _first_appearance(np.asarray(inv).ravel())
 
 
 @dataclass(frozen=True)
@@ -197,13 +229,25 @@ def solve_quotient(metric: FiniteMetric, rhs: Sequence[Any] | None = None, *,
         raise InvalidArgument(f"{metric.name} has irrational distances: Φ is not polynomial in "
                               "any s; use the certified route (epsilon_threshold).")
     n = metric.n
-    b = [Fraction(1)] * n if rhs is None else [Fraction(v) for v in rhs]
+    b = ([Fraction(1)] * n if rhs is None
+         else [to_fraction(v, f"rhs[{i}]") for i, v in enumerate(rhs)])
+    if len(b) != n:
+        raise InvalidArgument(f"rhs has {len(b)} entries; {metric.name} has {n} points.")
     part = partition if partition is not None else coarsest_equitable_partition(metric, rhs,
                                                                                 progress)
-    terms = quotient_terms(metric, part.cells) if len(b) == n else None
+    cells = part.cells
+    first: dict[int, int] = {}
+    if (not isinstance(cells, tuple) or len(cells) != n
+            or any(first.setdefault(c, len(first)) != c for c in cells)):
+        raise InvalidArgument(
+            f"the partition's cells must be {n} labels 0, 1, … numbered by first appearance "
+            f"(point 0 in cell 0, the next new cell 1, …); got {str(cells)[:60]}. Pass "
+            "coarsest_equitable_partition(metric, rhs).")
+    terms = quotient_terms(metric, cells)
     if terms is None:
         raise InvalidArgument(f"the partition ({part.size} cells) is not equitable for "
-                              f"{metric.name} (or rhs has the wrong length); pass "
+                              f"{metric.name}: two points of one cell see different "
+                              "multisets of (cell, distance); pass "
                               "coarsest_equitable_partition(metric, rhs).")
     reps = terms.reps.tolist()
     b_cells = [b[i] for i in reps]

@@ -22,8 +22,10 @@ Routes (the one that ran is named in ``.method``):
     ever turns negative).
 ``equitable-quotient``
     polynomial case, n > ``max_exact_n``, the coarsest equitable partition compatible with b
-    has at most n/2 cells (and ≤ ``max_exact_n`` under ``auto``): the exact route on the
-    quotient system (:mod:`exactdp.threshold.quotient`; count_queries(30): 136 cells).
+    has at most n/2 cells (and, under ``auto``, ≤ ``max_exact_n`` cells and a degree bound
+    ≤ :data:`~exactdp.threshold.quotient.MAX_QUOTIENT_DEGREE`): the exact route on the
+    quotient system (:mod:`exactdp.threshold.quotient`; count_queries(30): 136 cells); if
+    its solve gives up (InstanceTooLarge, PrecisionLimitReached) the next route runs.
 ``exact``
     polynomial case, n ≤ ``max_exact_n``: :mod:`exactdp.threshold.exact` (the whole ε-set,
     ε* as an algebraic number, an exact certificate).
@@ -58,7 +60,13 @@ from exactdp.algebra.structure import KroneckerSplit, kronecker_split
 from exactdp.algebra.symbolic import SYMBOLIC_MAX_N
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.arithmetic.validate import read_tol
-from exactdp.errors import CertificateInvalid, InvalidArgument, PrecisionLimitReached, PropertyNeverHolds
+from exactdp.errors import (
+    CertificateInvalid,
+    InstanceTooLarge,
+    InvalidArgument,
+    PrecisionLimitReached,
+    PropertyNeverHolds,
+)
 from exactdp.progress import Progress, report
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.priors import read_prior
@@ -66,7 +74,7 @@ from exactdp.threshold.binding import same_distances
 from exactdp.threshold.certificates import KroneckerThresholdCertificate, Prop9Certificate
 from exactdp.threshold.certified import certified_route
 from exactdp.threshold.exact import exact_route, exact_set
-from exactdp.threshold.quotient import quotient_partition, quotient_route
+from exactdp.threshold.quotient import MAX_QUOTIENT_DEGREE, quotient_partition, quotient_route
 from exactdp.threshold.results import DEFAULT_TOL, EpsilonSet, ThresholdResult, property_name
 from exactdp.threshold.structured import structured_everywhere, structured_route
 
@@ -207,9 +215,15 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
         if structured is not None:
             return structured
     if method in ("auto", "exact") and metric.n > max_exact_n:  # issue 18: symmetry quotient
-        part = quotient_partition(metric, rhs, max_exact_n if method == "auto" else metric.n)
-        quotient = None if part is None else quotient_route(metric, rhs, tol, progress,
-                                                            timings, part)
+        auto = method == "auto"  # under auto: a cost guard (cells, degree bound) first
+        part = quotient_partition(metric, rhs, max_exact_n if auto else metric.n,
+                                  MAX_QUOTIENT_DEGREE if auto else None)
+        try:
+            quotient = None if part is None else quotient_route(metric, rhs, tol, progress,
+                                                                timings, part)
+        except (InstanceTooLarge, PrecisionLimitReached) as err:  # fall back: next route
+            report(progress, "threshold", f"equitable quotient gave up ({err}); next route")
+            quotient = None
         if quotient is not None:
             return quotient
     if method == "exact" or (method == "auto" and metric.q is not None

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
+import numpy as np
 from flint import fmpz_poly
 
 from exactdp.algebra.algebraic import AlgebraicNumber
@@ -42,6 +43,8 @@ from exactdp.algebra.equitable import (
 )
 from exactdp.algebra.symbolic import sign_pattern
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.arithmetic.validate import read_tol
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument, PropertyNeverHolds
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.threshold import ThresholdClaim, s_enclosure
@@ -59,20 +62,29 @@ from exactdp.threshold.exact_certificate import descending
 from exactdp.threshold.results import ThresholdResult, eps_enclosure, property_name, short_rational
 
 __all__ = ["QuotientThresholdCertificate", "quotient_partition", "quotient_route",
-           "MAX_QUOTIENT_CELLS", "MAX_QUOTIENT_POINTS"]
+           "quotient_degree_bound", "MAX_QUOTIENT_CELLS", "MAX_QUOTIENT_DEGREE",
+           "MAX_QUOTIENT_POINTS"]
 
 #: Largest quotient (cells) the route takes by default.
 MAX_QUOTIENT_CELLS = 400
+#: Largest degree bound Σ_A max_j q·d(rep_A, j) of the quotient under ``auto``. Measured
+#: (session 7, 2 shared cores): count_queries(30) 3,400 → exact in ≈ 15 s; count_queries(33)
+#: 4,233 → ≈ 21 s; count_queries(12) × 11/10 3,080 → 4 s; count_queries(12) × 101/100 28,280
+#: → 225 s and then no reconstruction within 400 primes (review 18B). The generic exact
+#: route bounds its work by n ≤ max_exact_n = 160 only; at kmax ≈ 40 its bound is ≈ 6,400.
+MAX_QUOTIENT_DEGREE = 6000
 #: Largest n whose partition is searched (colour refinement holds two n×n integer tables,
 #: and the quotient's modular arithmetic needs row sums n − 1 < 2^13).
 MAX_QUOTIENT_POINTS = 2500
 
 
 def quotient_partition(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,
-                       max_cells: int = MAX_QUOTIENT_CELLS) -> EquitablePartition | None:
+                       max_cells: int = MAX_QUOTIENT_CELLS,
+                       max_degree: int | None = MAX_QUOTIENT_DEGREE) -> EquitablePartition | None:
     """The coarsest equitable partition compatible with b when it pays: polynomial case,
     n ≤ :data:`MAX_QUOTIENT_POINTS`, at most ``max_cells`` cells and at most half as many
-    cells as points; else None.
+    cells as points, and a quotient whose degree bound (:func:`quotient_degree_bound`) is
+    at most ``max_degree`` (None: no bound); else None.
 
     >>> from exactdp.spaces.metrics import count_queries, line
     >>> quotient_partition(count_queries(6), None).size, quotient_partition(line(9), None, 4)
@@ -81,7 +93,26 @@ def quotient_partition(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,
     if metric.q is None or not 2 <= metric.n <= MAX_QUOTIENT_POINTS:
         return None
     part = refine_partition(metric, rhs, max_cells=min(max_cells, metric.n // 2))
-    return part if part is not None and 2 * part.size <= metric.n else None
+    if part is None or 2 * part.size > metric.n:
+        return None
+    if max_degree is not None and quotient_degree_bound(metric, part) > max_degree:
+        return None
+    return part
+
+
+def quotient_degree_bound(metric: FiniteMetric, part: EquitablePartition) -> int:
+    """Σ_A (largest exponent q·d(i, j) in the row of A's first point): a bound on deg det Φ̃,
+    hence on the degrees of D and of every N_A that the multi-modular solve reconstructs
+    (its series length and Padé cost grow with it). O(n²) once (the exponent matrix).
+
+    >>> from exactdp.spaces.metrics import count_queries
+    >>> m = count_queries(4)
+    >>> quotient_degree_bound(m, quotient_partition(m, None))
+    20
+    """
+    E = np.asarray(metric.exponent_matrix(), dtype=np.int64)
+    _, reps = np.unique(np.asarray(part.cells), return_index=True)
+    return int(E[reps].max(axis=1).sum())
 
 
 @dataclass(frozen=True)
@@ -152,13 +183,28 @@ class QuotientThresholdCertificate:
         return dumps(self.to_json())
 
 
-def _root_free_end(star: AlgebraicNumber, nxt: Fraction) -> AlgebraicNumber:
-    """s* with an isolating interval (a, b), b a short dyadic strictly below ``nxt`` (the
-    next breakpoint's lower end): (s*, b] holds no root of any N_i or D."""
-    while star.isolating_interval[1] >= nxt:
+def _root_free_end(star: AlgebraicNumber, nxt: AlgebraicNumber | None) -> AlgebraicNumber:
+    """s* with an isolating interval (a, b), a < s* < b (also for a rational s*: the kernel
+    needs g(a) ≠ 0), b a short dyadic strictly below the next breakpoint ``nxt`` (None: 1):
+    (s*, b] holds no root of any N_i or D."""
+    if star.is_rational:
+        r = star.as_fraction()
+        top = Fraction(1)
+        if nxt is not None:
+            while nxt.isolating_interval[0] <= r:  # an open interval may touch the point r
+                nxt = nxt.refine(nxt.width / 4)
+            top = nxt.isolating_interval[0]
+        a = short_rational(r / 2 if r < top - r else r - (top - r), (top - r) / 4, -1)
+        b = short_rational((r + top) / 2, (top - r) / 4, -1)
+        return AlgebraicNumber(star.minimal_polynomial, (max(a, Fraction(0)), b))
+    top = Fraction(1) if nxt is None else nxt.isolating_interval[0]
+    while star.isolating_interval[1] >= top:
         star = star.refine(star.width / 4)
+        if nxt is not None and nxt.width > 0:
+            nxt = nxt.refine(nxt.width / 4)
+            top = nxt.isolating_interval[0]
     a, hi = star.isolating_interval
-    b = short_rational((hi + nxt) / 2, (nxt - hi) / 4, -1)
+    b = short_rational((hi + top) / 2, (top - hi) / 4, -1)
     return AlgebraicNumber(star.minimal_polynomial, (a, b))
 
 
@@ -171,10 +217,27 @@ def quotient_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: 
 
     Raises
     ------
+    InvalidArgument, InvalidTolerance
+        Not a polynomial-case metric with n ≥ 2, a bad ``rhs`` or ``tol``.
     PropertyNeverHolds
         Some z_i < 0 on the whole first interval of s (the property fails for every large ε).
+    InstanceTooLarge
+        The multi-modular solve did not stabilise (callers fall back to another route).
     """
     t0 = time.perf_counter()
+    if not isinstance(metric, FiniteMetric) or metric.q is None:
+        raise InvalidArgument(f"Got {getattr(metric, 'name', metric)!r}: the quotient route "
+                              "needs a FiniteMetric with rational distances (irrational "
+                              "distances: use the certified route, epsilon_threshold).")
+    if metric.n < 2:
+        raise InvalidArgument(f"{metric.name} has {metric.n} point(s); the quotient route needs "
+                              "at least 2 points (epsilon_threshold handles any n).")
+    tol = read_tol(tol)
+    if rhs is not None:
+        if len(rhs) != metric.n:
+            raise InvalidArgument(f"rhs has {len(rhs)} entries; {metric.name} has {metric.n} "
+                                  "points.")
+        rhs = tuple(to_fraction(v, f"rhs[{i}]") for i, v in enumerate(rhs))
     timings = [] if timings is None else timings
     part = partition if partition is not None else coarsest_equitable_partition(metric, rhs)
     report(progress, "threshold", f"equitable quotient: {part.size} cells of {metric.n} points")
@@ -204,16 +267,16 @@ def quotient_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: 
         if bp.status == "singular" or pat.gaps[star + 1]:
             return None  # a pole, or an isolated failing point: no witness interval
         w = part.cells[pat.gap_witness[star + 1] or 0]
-        nxt = (pat.breakpoints[star + 1].s.isolating_interval[0]
-               if star + 1 < len(pat.breakpoints) else Fraction(1))
+        nxt = pat.breakpoints[star + 1].s if star + 1 < len(pat.breakpoints) else None
         s_alg = _root_free_end(bp.s, nxt)
         b = s_alg.isolating_interval[1]
         inner, ref = tol / 4, bp.s
         for _ in range(64):
-            ref = ref.refine(min(ref.width, Fraction(1, 2**64)) / 4)
+            if not ref.is_rational:  # a rational s* is exact already (interval [s*, s*])
+                ref = ref.refine(min(ref.width, Fraction(1, 2**64)) / 4)
             e_lo, e_hi = eps_enclosure(ref, q, inner)
-            e_lo = short_rational(e_lo, tol / 8, -1)
-            e_hi = short_rational(e_hi, tol / 8, +1)
+            e_lo = short_rational(e_lo, min(tol, inner) / 8, -1)
+            e_hi = short_rational(e_hi, min(tol, inner) / 8, +1)
             if e_lo > 0 and s_enclosure(e_lo, q, 128)[1] <= b:
                 break
             inner /= 4
@@ -223,7 +286,7 @@ def quotient_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: 
                                             sol.denominator, e_lo, e_hi, w, s_alg)
     t2 = time.perf_counter()
     if not cert.verify():
-        return None  # e.g. an even-multiplicity touch before s*: the kernel does not cover it
+        return None  # not expected (the kernel re-proves what the route found): fall back
     timings.append(("kernel check", time.perf_counter() - t2))
     return ThresholdResult(metric.name, rhs, e_lo, e_hi, cert, s_alg, q, method,
                            time.perf_counter() - t0, tuple(timings), prop, eps_set)

@@ -7,6 +7,7 @@ import pytest
 from exactdp.algebra.equitable import coarsest_equitable_partition
 from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel.jsonio import dumps, loads
+from exactdp.kernel.threshold_quotient import quotient_terms
 from exactdp.kernel.verify import SUPPORTED_KINDS, verify_document, verify_json
 from exactdp.spaces.metrics import count_queries, grid
 from exactdp.threshold.quotient import QuotientThresholdCertificate, quotient_route
@@ -130,3 +131,55 @@ def test_tampered_objects_rejected(cert):
                                            cert.numerators, cert.denominator, cert.eps_lower,
                                            cert.eps_upper, cert.witness, cert.s_star)
     assert not swapped.verify()
+
+
+def _canonical(cells):
+    first = {}
+    return all(first.setdefault(c, len(first)) == c for c in cells)
+
+
+def _swaps_keeping_labels(cells, limit):
+    """Pairs i < j in different cells, both after the first points of both cells: swapping
+    their labels keeps every cell's first point, so the labels stay numbered by first
+    appearance (and every cell keeps its size)."""
+    firsts = {c: cells.index(c) for c in set(cells)}
+    out = []
+    for i in range(len(cells)):
+        for j in range(i + 1, len(cells)):
+            if (cells[i] != cells[j] and i > firsts[cells[i]] and i > firsts[cells[j]]
+                    and j > firsts[cells[j]]):
+                out.append((i, j))
+                if len(out) == limit:
+                    return out
+    return out
+
+
+def test_equitability_check_itself_rejects_label_canonical_swaps(cert):
+    """Swaps that pass the label check must be caught by the equitability comparison:
+    quotient_terms returns None (it would return the quotient if that check were removed)."""
+    m, cells = cert.metric, list(cert.cells)
+    assert quotient_terms(m, cert.cells) is not None
+    swaps = _swaps_keeping_labels(cells, 40)
+    assert len(swaps) == 40
+    for i, j in swaps:
+        moved = list(cells)
+        moved[i], moved[j] = moved[j], moved[i]
+        assert _canonical(moved) and sorted(moved) == sorted(cells)
+        assert quotient_terms(m, tuple(moved)) is None
+    i, j = swaps[0]
+    moved = list(cells)
+    moved[i], moved[j] = moved[j], moved[i]
+    bad = QuotientThresholdCertificate(m, cert.rhs, tuple(moved), cert.numerators,
+                                       cert.denominator, cert.eps_lower, cert.eps_upper,
+                                       cert.witness, cert.s_star)
+    assert not bad.verify()
+    doc = loads(cert.dumps())
+    doc["evidence"]["cells"] = moved
+    assert not _edit_doc(doc)
+
+
+def _edit_doc(doc):
+    try:
+        return verify_document(loads(dumps(doc))).verified
+    except (InvalidArgument, CertificateInvalid):
+        return False
