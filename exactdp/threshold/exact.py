@@ -140,7 +140,8 @@ def exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fra
         _, s_at_lower = s_enclosure_of_eps(e_lo, q)
         if s_at_lower < nxt_lo:
             break
-        s_star = s_star.refine(s_star.width / 16)
+        if s_star.width > 0:  # a rational s* is exact already (refine(0) would raise)
+            s_star = s_star.refine(s_star.width / 16)
         inner = inner / 4
     t2 = time.perf_counter()
     cert = ExactThresholdCertificate(sol, e_lo, e_hi, fail_i, s_star)
