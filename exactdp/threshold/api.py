@@ -77,6 +77,11 @@ from exactdp.threshold.exact import exact_route, exact_set
 from exactdp.threshold.quotient import MAX_QUOTIENT_DEGREE, quotient_partition, quotient_route
 from exactdp.threshold.results import DEFAULT_TOL, EpsilonSet, ThresholdResult, property_name
 from exactdp.threshold.structured import structured_everywhere, structured_route
+from exactdp.threshold.toeplitz_general import toeplitz_general_applies, toeplitz_general_route
+
+#: from this size on the exact route of a symmetric Toeplitz metric uses the Toeplitz solve
+#: (``exactdp.algebra.toeplitz_general``; equal to the generic solve at n = 100, 2.6× faster at 200)
+TOEPLITZ_GENERAL_FROM_N = 150
 
 __all__ = ["epsilon_threshold", "regular_epsilons", "tight_constraints_epsilons", "THRESHOLD_METHODS"]
 
@@ -229,6 +234,10 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
     if method == "exact" or (method == "auto" and metric.q is not None
                              and metric.n <= max_exact_n):
         limit = max(max_exact_n, metric.n) if method == "exact" else max_exact_n
+        if metric.n >= TOEPLITZ_GENERAL_FROM_N and toeplitz_general_applies(metric, rhs):
+            general = toeplitz_general_route(metric, tol, progress, timings, max_n=limit)
+            if general is not None:  # any symmetric Toeplitz metric: 2.6x at n = 200
+                return general
         res, _ = exact_route(metric, rhs, tol, progress, timings, limit)
         return res
     if method == "auto" and metric.q is not None and metric.n > max_exact_n:

@@ -45,3 +45,19 @@ def test_route_declines_non_toeplitz_and_tampering_is_rejected() -> None:
     bad = replace(r.certificate, eps_upper=r.eps_lower - Fraction(1, 10**6),
                   eps_lower=r.eps_lower - Fraction(2, 10**6))
     assert not bad.verify()
+
+
+def test_epsilon_threshold_uses_the_toeplitz_solve_from_its_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wiring: at n ≥ TOEPLITZ_GENERAL_FROM_N a non-repeating Toeplitz metric's exact threshold
+    comes from the Toeplitz solve, with the same answer as the generic exact route below it."""
+    import exactdp.threshold.api as api
+    from exactdp import epsilon_threshold
+
+    m = ceil_sqrt(18)
+    before = epsilon_threshold(m, method="exact")
+    monkeypatch.setattr(api, "TOEPLITZ_GENERAL_FROM_N", 10)
+    after = epsilon_threshold(m, method="exact")
+    assert before.method == "exact" and after.method == "exact-toeplitz"
+    assert (after.eps_lower, after.eps_upper) == (before.eps_lower, before.eps_upper)
+    assert after.exact.minimal_polynomial == before.exact.minimal_polynomial
+    assert after.certificate.verify()
