@@ -38,7 +38,7 @@ from exactdp.engine.core import (
     result_from_certificate,
     solve_nonnegative,
 )
-from exactdp.engine.grid_point import GridPointCertificate
+from exactdp.engine.grid_point import GridPointCertificate, grid_point_document, refuse_dense_exact
 from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument
 from exactdp.kinds import Method, Verdict
 from exactdp.progress import Progress
@@ -114,11 +114,14 @@ class RegularityResult:
     def from_json(cls, doc: Any) -> RegularityResult:
         """Read a result back (parsed document or JSON text); it must re-check, so a tampered
         document raises :class:`~exactdp.errors.CertificateInvalid`."""
-        cert = certificate_from_json(doc)
+        grid_cert = grid_point_document(doc)  # the matrix-free grid route's documents
+        cert: Any = grid_cert if grid_cert is not None else certificate_from_json(doc)
         if sum(cert.rhs, Fraction(0)) != 1 or any(v < 0 for v in cert.rhs):
             raise InvalidArgument("the document answers Φx = b for a b that is not a prior; "
                                   "read it with certificate_from_json.")
-        engine = result_from_certificate(cert)
+        engine = (result_from_certificate(cert) if grid_cert is None else
+                  EngineResult(grid_cert.holds, cert, "grid-matrix-free", grid_cert.exponent,
+                               enclosure_builder=grid_cert.enclosures))
         result = cls(cert.metric, cert.level, tuple(cert.rhs), engine.holds, cert,
                      engine.method, engine)
         if not result.verify():
@@ -153,6 +156,8 @@ class RegularityResult:
                 f"α is not rational for {self.metric.name} at {self.level} (s = e^(-ε/q) is "
                 "irrational); use .alpha_enclosure, or pass t= as a rational."
             )
+        if isinstance(self.certificate, GridPointCertificate):
+            refuse_dense_exact(self.metric, "alpha_exact")
         return solve_nonnegative(self.metric, self.level, self.prior, method="exact").x_exact
 
     @property

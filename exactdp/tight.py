@@ -35,7 +35,7 @@ from exactdp.engine.core import (
     result_from_certificate,
     solve_nonnegative,
 )
-from exactdp.engine.grid_point import GridPointCertificate
+from exactdp.engine.grid_point import GridPointCertificate, grid_point_document, refuse_dense_exact
 from exactdp.errors import (
     CertificateInvalid,
     ExactnessRequired,
@@ -120,11 +120,14 @@ class TightConstraintsResult:
     def from_json(cls, doc: Any) -> TightConstraintsResult:
         """Read a result back (parsed document or JSON text); it must re-check, so a tampered
         document raises :class:`~exactdp.errors.CertificateInvalid`."""
-        cert = certificate_from_json(doc)
+        grid_cert = grid_point_document(doc)  # the matrix-free grid route's documents
+        cert: Any = grid_cert if grid_cert is not None else certificate_from_json(doc)
         if not all(v == 1 for v in cert.rhs):
             raise InvalidArgument("the document answers Φx = b for another b than 1; read it with "
                                   "RegularityResult.from_json or certificate_from_json.")
-        engine = result_from_certificate(cert)
+        engine = (result_from_certificate(cert) if grid_cert is None else
+                  EngineResult(grid_cert.holds, cert, "grid-matrix-free", grid_cert.exponent,
+                               enclosure_builder=grid_cert.enclosures))
         result = cls(cert.metric, cert.level, engine.holds, cert, engine.method, engine)
         if not result.verify():
             raise CertificateInvalid("the document's claim does not re-check (exactdp verify "
@@ -148,14 +151,17 @@ class TightConstraintsResult:
         """The exact diagonal z with Φz = 1 (rational s only).
 
         Raises :class:`~exactdp.errors.ExactnessRequired` when s = e^{-ε/q} is irrational
-        (use :attr:`z_enclosure`), and :class:`~exactdp.errors.PropertyNeverHolds` when Φ is
-        singular and no z ≥ 0 exists.
+        (use :attr:`z_enclosure`), :class:`~exactdp.errors.PropertyNeverHolds` when Φ is
+        singular and no z ≥ 0 exists, and :class:`~exactdp.errors.InstanceTooLarge` for a
+        matrix-free grid result above ``MATRIX_FREE_ABOVE_N`` points (no silent n×n solve).
         """
         if "z_exact" not in self._cache:
             z: tuple[Fraction, ...] | None
             if self.engine.x_exact is not None and not self.engine.singular:
                 z = self.engine.x_exact
             elif self.is_exact:
+                if isinstance(self.certificate, GridPointCertificate):
+                    refuse_dense_exact(self.metric, "z_exact")
                 z = solve_nonnegative(self.metric, self.level, method="exact").x_exact
             else:
                 raise ExactnessRequired(

@@ -33,6 +33,7 @@ Examples
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,7 +44,13 @@ import numpy as np
 from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument, InvalidMetric, PrecisionLimitReached
+from exactdp.errors import (
+    REJECTED_ERRORS,
+    InstanceTooLarge,
+    InvalidArgument,
+    InvalidMetric,
+    PrecisionLimitReached,
+)
 from exactdp.kernel.grid_point import (
     GridPointClaim,
     ResidualBound,
@@ -64,9 +71,12 @@ from exactdp.spaces.metrics import FiniteMetric, grid
 from exactdp.spaces.metrics.masked import GridShape, grid_shape, masked_grid
 
 __all__ = ["GRID_POINT_ABOVE_N", "GridPointCertificate", "GridPointSolution", "solve_grid_point",
-           "use_grid_point", "grid_point_applies", "grid_lambda_lower"]
+           "use_grid_point", "grid_point_applies", "grid_lambda_lower", "grid_point_document",
+           "refuse_dense_exact", "scaled_residual"]
 
-#: Grids (and masked grids) with more points than this go matrix-free in ``method="auto"``.
+#: Grids (and masked grids) with more points than this go matrix-free in ``method="auto"``
+#: (an alias of :data:`exactdp.spaces.grid.MATRIX_FREE_ABOVE_N`, 900: the threshold routes
+#: of :mod:`exactdp.threshold` share it; change it there).
 GRID_POINT_ABOVE_N = MATRIX_FREE_ABOVE_N
 _GAIN = 40          # bits of y added per refinement round
 _FIRST_BITS = 52    # significant bits of max|y| in the first dyadic rounding
@@ -179,6 +189,35 @@ class GridPointCertificate:
                    c.table_bits)
 
 
+def grid_point_document(doc: Any) -> GridPointCertificate | None:
+    """The certificate of a ``grid-point`` document (parsed or JSON text); None for a
+    document of another kind (read those with ``certificate_from_json``).
+
+    >>> from exactdp.spaces.levels import parse_level
+    >>> sol = solve_grid_point(grid(2, 2, "manhattan"), parse_level(t="1/2"))
+    >>> again = grid_point_document(sol.certificate.to_json())
+    >>> again.verify(), grid_point_document({"kind": "ball"})
+    (True, None)
+    """
+    parsed = loads(doc) if isinstance(doc, (str, bytes)) else doc
+    if not isinstance(parsed, dict) or parsed.get("kind") != CertificateKind.GRID_POINT.value:
+        return None
+    return GridPointCertificate.from_json(parsed)
+
+
+def refuse_dense_exact(metric: FiniteMetric, what: str) -> None:
+    """Raise :class:`~exactdp.errors.InstanceTooLarge` when ``what`` (an exact solution of a
+    matrix-free result) would need a dense n×n rational solve on a grid above
+    ``MATRIX_FREE_ABOVE_N`` points; return quietly on smaller grids."""
+    if metric.n > MATRIX_FREE_ABOVE_N:
+        raise InstanceTooLarge(
+            f"{what} of {metric.name}: this result came from the matrix-free grid route "
+            f"(n = {metric.n} > {MATRIX_FREE_ABOVE_N}), which proves enclosures only; the exact "
+            "solution needs a dense n×n rational solve (O(n³) time, O(n²) memory). Use the "
+            "enclosures (.z_enclosure / .alpha_enclosure), or call "
+            "solve_nonnegative(metric, level, rhs, method='exact') explicitly.")
+
+
 def _residual(c: GridPointClaim) -> ResidualBound:
     return grid_residual(c.shape, c.level, c.rhs, c.mantissas, c.exponent, c.table_bits)
 
@@ -199,13 +238,20 @@ def _float_kernel(shape: GridShape, eps: float) -> np.ndarray:
     dx = np.arange(shape.width, dtype=np.float64)[:, None]
     dy = np.arange(shape.height, dtype=np.float64)[None, :]
     d = np.hypot(dx, dy) if shape.norm == "euclidean" else dx + dy
-    return np.asarray(np.exp(-eps * float(shape.spacing) * d))
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        k = np.exp(-eps * float(shape.spacing) * d)
+    k[0, 0] = 1.0  # d = 0 (avoids inf·0 = NaN at huge ε)
+    return np.asarray(k)
+
+
+def _cg_cap(shape: GridShape) -> int:
+    return 20 * max(shape.width, shape.height) + 500
 
 
 def _float_solver(shape: GridShape, eps: float) -> Callable[[np.ndarray], np.ndarray]:
     """An uncertified float solver v ↦ ≈ Φ⁻¹v (candidates only)."""
     ker = _float_kernel(shape, eps)
-    iters = 20 * max(shape.width, shape.height) + 500
+    iters = _cg_cap(shape)
     if shape.mask is None:
         return grid_pcg_solver(ker, _CG_TOL, iters)
     mv = grid_fft_matvec(ker)
@@ -227,7 +273,10 @@ def _float_solver(shape: GridShape, eps: float) -> Callable[[np.ndarray], np.nda
             if math.sqrt(rr) <= _CG_TOL * nb:
                 break
             Ap = op(p)
-            alpha = rr / float(p @ Ap)
+            pAp = float(p @ Ap)
+            if not pAp > 0:  # breakdown (Φ numerically singular): the caller checks y
+                break
+            alpha = rr / pAp
             x += alpha * p
             r -= alpha * Ap
             rr_new = float(r @ r)
@@ -238,8 +287,55 @@ def _float_solver(shape: GridShape, eps: float) -> Callable[[np.ndarray], np.nda
     return cg
 
 
-def _to_ints(v: np.ndarray, bits: int) -> list[int]:
-    return [int(x) for x in np.rint(np.ldexp(v, bits))]
+def _to_ints(v: np.ndarray, bits: int, level: PrivacyLevel, name: str) -> list[int]:
+    with np.errstate(over="ignore"):
+        w = np.rint(np.ldexp(v, bits))
+    if not np.all(np.isfinite(w)):
+        raise PrecisionLimitReached(
+            f"{name} at ε = {level.eps}: the float refinement of the matrix-free route "
+            "diverged (Φ is too ill-conditioned in double precision at this ε); decide it "
+            "with method='ball' (dense, arbitrary precision) or at a larger ε.")
+    return [int(x) for x in w]
+
+
+def _float_candidate(solve: Callable[[np.ndarray], np.ndarray], v: np.ndarray, what: str,
+                     level: PrivacyLevel, name: str) -> np.ndarray:
+    """solve(v), refused with :class:`~exactdp.errors.PrecisionLimitReached` when the float
+    solve breaks down or gives non-finite entries (Φ is numerically singular at tiny ε)."""
+    try:
+        with np.errstate(all="ignore"):
+            y = np.asarray(solve(v), dtype=np.float64)
+    except (ZeroDivisionError, FloatingPointError, OverflowError) as exc:
+        y = np.full(v.shape, np.nan)
+        what += f" ({type(exc).__name__})"
+    if not np.all(np.isfinite(y)):
+        raise PrecisionLimitReached(
+            f"{name} at ε = {level.eps}: the float {what} of the matrix-free route broke down "
+            "(Φ is numerically singular in double precision at this ε); decide it with "
+            "method='ball' (dense, arbitrary precision) or at a larger ε.")
+    return y
+
+
+def scaled_residual(res: ResidualBound) -> tuple[np.ndarray, int]:
+    """(r̃, e) with r̃·2^e ≈ the exact residual b − Φy of ``res`` and max|r̃| ≈ 1.
+
+    The scaling is done on the exact integers before the conversion to float, so a residual
+    far below 2^-1074 (y on thousands of bits) does not underflow to 0.
+
+    >>> r = ResidualBound(Fraction(0), [3, -1], [1, 2], 3000)
+    >>> v, e = scaled_residual(r)
+    >>> [float(x) for x in v], e
+    ([1.5, -0.25], -2999)
+    """
+    top = max((abs(n).bit_length() - d.bit_length() for n, d in
+               zip(res.numerators, res.denominators) if n), default=0)
+    e = top - res.scale_bits            # every |r_i| < 2^(e + 1)
+    shift = res.scale_bits + e          # r_i·2^-e = num/(den·2^shift)
+    if shift >= 0:
+        vals = [n / (d << shift) for n, d in zip(res.numerators, res.denominators)]
+    else:
+        vals = [(n << -shift) / d for n, d in zip(res.numerators, res.denominators)]
+    return np.array(vals, dtype=np.float64), e
 
 
 def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
@@ -281,10 +377,14 @@ def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
                                    "float solve (FFT + CG)")
     solve = _float_solver(shape, level.eps_float())
     bf = np.array([float(v) for v in b])
-    y = solve(bf)
+    clock = time.monotonic()
+    y = _float_candidate(solve, bf, "solve", level, metric.name)
+    report(progress, "grid-point", f"float solve done in {time.monotonic() - clock:.1f} s "
+                                   f"(CG stops at {_cg_cap(shape)} iterations; small ε makes Φ "
+                                   "ill-conditioned and CG slow)")
     top = float(np.max(np.abs(y))) or 1.0
     s = max(0, _FIRST_BITS - math.frexp(top)[1])
-    Y = _to_ints(y, s)
+    Y = _to_ints(y, s, level, metric.name)
     rounds = 0
     while True:
         T = max(128, s + 64 + n.bit_length())
@@ -308,12 +408,12 @@ def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
                 f"{max_bits}); x[{low}] may be exactly 0: raise max_bits, or decide a small "
                 "grid with method='exact'.")
         # iterative refinement: solve Φd = r for the exact residual r (scaled to O(1))
-        r = np.array([num / (den << res.scale_bits) for num, den in zip(res.numerators,
-                                                                      res.denominators)])
-        rs = float(np.max(np.abs(r))) or 1.0
-        k = -math.frexp(rs)[1]
-        d = np.ldexp(solve(np.ldexp(r, k)), -k)
+        r, e = scaled_residual(res)
+        clock = time.monotonic()
+        d = _float_candidate(solve, r, "correction solve", level, metric.name)
+        report(progress, "grid-point", f"refinement solve {rounds + 1} done in "
+                                       f"{time.monotonic() - clock:.1f} s")
         s_new = s + _GAIN
-        Y = [(m << _GAIN) + dm for m, dm in zip(Y, _to_ints(d, s_new))]
+        Y = [(m << _GAIN) + dm for m, dm in zip(Y, _to_ints(d, s_new + e, level, metric.name))]
         s = s_new
         rounds += 1

@@ -108,9 +108,20 @@ class ResidualBound:
 
 
 def _eps_bracket(level: PrivacyLevel) -> tuple[Fraction, Fraction]:
+    """A rational bracket [lo, hi] ∋ ε with 0 < lo: both ends rounded outward to about 64
+    significant bits *relative to ε* (never clamped, so the bracket always contains ε).
+
+    >>> lo, hi = _eps_bracket(parse_level(eps=Fraction(1, 2**70)))
+    >>> 0 < lo <= Fraction(1, 2**70) <= hi < Fraction(1, 2**69)
+    True
+    """
     with workprec(128):
         lo, hi = arb_to_fraction_interval(level.eps_ball())
-    return max(dyadic_down(lo, 64), Fraction(1, 2**64)), dyadic_up(hi, 64)
+    if lo <= 0:
+        raise PrecisionLimitReached(f"ε = {level.eps} is not proved > 0 at 128 bits; no λ_min "
+                                    "bound can be proved for it (use method='ball').")
+    bits = 64 + max(0, lo.denominator.bit_length() - lo.numerator.bit_length() + 1)
+    return dyadic_down(lo, bits), dyadic_up(hi, bits)
 
 
 @proved_by("grid_point_bounds")
@@ -126,8 +137,10 @@ def manhattan_lambda_lower(level: PrivacyLevel, spacing: Fraction) -> Fraction:
         t = level.t ** spacing.numerator  # exact
     else:
         with workprec(128):
-            _, t_hi = arb_to_fraction_interval((-level.eps_ball() * arb(spacing.numerator)
-                                                / spacing.denominator).exp())
+            ball = (-level.eps_ball() * arb(spacing.numerator) / spacing.denominator).exp()
+            tiny = bool(ball < arb(2) ** -96)
+            # t < 2^-96: round t up to 2^-96 without converting a ball of huge exponent
+            t_hi = Fraction(1, 1 << 96) if tiny else arb_to_fraction_interval(ball)[1]
         t = min(dyadic_up(t_hi, 96), Fraction(1))
     return ((1 - t) / (1 + t)) ** 2
 

@@ -49,6 +49,7 @@ BUILTINS = {
     "count_queries": M.count_queries(2, 2),
     "hamming": M.hamming(["a", "b"], 2),
     "grid": M.grid(3, 2),
+    "band": M.band(6, 2),
     "from_graph": M.from_graph([("a", "b", 2), ("b", "c"), ("c", "a", "5/2")], nodes=["c"]),
 }
 MORE = [M.hamming(3, 2), M.grid(2, 3, "manhattan", "1/2"), M.grid(3, 3, "chebyshev"),
