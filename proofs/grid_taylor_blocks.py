@@ -158,6 +158,13 @@ for a, J in ((Fraction(2, 3), 4), (Fraction(5, 2), 4), (Fraction(1, 10), 1), (Fr
         for j in range(J + 1):
             val = Fraction(d**j, math.factorial(j)) * Fraction(math.exp(-float(a) * d))
             check(val * 2**100 < 1.01, f"far entry d={d} j={j} a={a}")  # float sanity
+# the cut's d0 is ≥ J/a exactly (Lemma 6 needs it), also for huge / tiny rationals and high
+# orders, where a float search would divide by zero or overflow
+for a, J in ((Fraction(1, 10**400), 3), (Fraction(10**400), 3), (Fraction(1, 100), 80),
+             (Fraction(71 * 10**18 - 1, 10**18), 71)):
+    q = T._far_square(a, J)
+    check(q is None or (math.isqrt(q.numerator) ** 2 == q and math.isqrt(q.numerator) >= J / a),
+          f"far cut d0 >= J/a for a={str(a)[:24]}, J={J}")
 with_cut = T.exact_taylor_tables(list(grid(60, 1, "euclidean").values), Fraction(3), Fraction(5, 2), 3)
 no_cut_vals = list(grid(60, 1, "euclidean").values)
 with workprec(200):

@@ -146,12 +146,15 @@ def _far_square(a: Fraction, J: int) -> Fraction | None:
     >>> 100 < q ** 0.5 < 200
     True
     """
-    if a <= 0:
+    if a <= 0 or J >= a * 10**7:  # J/a ≥ 10^7: no cut below the search limit anyway
         return None
-    af = float(a)
-    d0 = max(math.ceil(J / af), 1)
-    while d0 < 10**7 and max(d0**j * math.exp(-af * d0) / math.factorial(j)
-                             for j in range(J + 1)) >= 2.0**-_S_TAB / 4:
+    # the float search only proposes d0 (the arb check below decides); a is capped so that
+    # a huge or tiny rational never overflows or divides by zero, and d0 ≥ J/a exactly
+    af = float(min(a, Fraction(10**6)))
+    d0 = max(math.ceil(Fraction(J) / a), 1)
+    limit = -(_S_TAB + 2) * math.log(2)  # in logs: no overflow for any order J
+    while d0 < 10**7 and max(j * math.log(d0) - af * d0 - math.lgamma(j + 1)
+                             for j in range(J + 1)) >= limit:
         d0 = math.ceil(d0 * 1.05) + 1
     if d0 >= 10**7:
         return None
@@ -443,11 +446,12 @@ def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: 
     With Φ_j ∈ [A_j, A_j + R_j]·2^-T entrywise (T = 100), y_k = Y_k·2^-s_k (integers, the
     columns on their grids) and b exact as a float up to ``b_rad``:
     ρ_m = [m=0]b − Σ_{j+k=m} (A_jY_k + Δ_jY_k)·2^{−T−s_k} with 0 ≤ Δ_j ≤ R_j, so
-    |ρ_m| ≤ |[m=0]b − Σ A_jY_k 2^{−T−s_k}| + Σ max R_j·‖Y_k‖₁·2^{−T−s_k} (+ b_rad), every
-    product A_jY_k exact (``prov.exact_matvec``); for m > K, |ρ_m| ≤ Σ U_j|Y_k|·2^{−T−s_k}
-    with U_j = max(|A_j|, |A_j + R_j|) ≥ |Φ_j|. The remainder: Ysum rounded *up* to its
-    grid, P ≤ rem·2^-T, PY ≤ rem·⌈Ysum⌉ exactly. Every quotient is a correctly rounded
-    int/int division, then one ``succ`` (``proofs/grid_exact_convolution.py``).
+    |ρ_m| ≤ |[m=0]b − Σ A_jY_k 2^{−T−s_k}| + Σ max R_j·‖Y_k‖₁·2^{−T−s_k} (+ b_rad) for
+    every m ≤ 2K, all the Cauchy sums Σ A_jY_k exact from one blocked product
+    (``prov.exact_block_products``, ``proofs/grid_taylor_blocks.py`` Lemmas 4–5).
+    The remainder: Ysum rounded *up* to its grid, P ≤ rem·2^-T, PY ≤ rem·⌈Ysum⌉ exactly.
+    Every quotient is a correctly rounded int/int division, then one ``succ``
+    (``proofs/grid_exact_convolution.py``).
     """
     n = prov.n
     if not (np.all(np.isfinite(Y)) and np.all(np.isfinite(Ysum))):  # no bound: the piece fails
