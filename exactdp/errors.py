@@ -180,3 +180,8 @@ class EntryOutOfRange(InvalidArgument, IndexError):
 
 class InvalidOrder(InvalidArgument):
     """A Rényi order that is not an integer α ≥ 2 (``exactdp.pufferfish.renyi``)."""
+
+
+class ExponentTooLarge(InstanceTooLarge):
+    """A distance whose exponent q·d (Φ = s^{q·d}, s = e^{-ε/q}) does not fit in a signed
+    64-bit integer, which the exact polynomial threshold routes need."""

@@ -92,7 +92,7 @@ def toeplitz_step(metric: FiniteMetric, max_step: int = MAX_STEP) -> ToeplitzSte
     ar = np.arange(n)
     if metric.grid is not None and not _grid_may_be_toeplitz(metric.grid, n):
         return None  # decided from the (checked) grid claim, without the n×n index
-    exps = np.asarray(metric.exponents, dtype=np.int64)
+    exps = metric.exponent_array()
     idx = metric.index
     e = exps[idx[0]]
     for i in range(1, n):  # row by row: O(n) memory beyond the metric's own index

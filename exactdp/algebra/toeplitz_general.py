@@ -50,7 +50,7 @@ import numpy as np
 from flint import fmpz_poly
 
 from exactdp.algebra.symbolic import RationalSolution, solve_pattern, verify_identity
-from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidArgument
 from exactdp.kinds import proved_by
 from exactdp.progress import Progress
 from exactdp.spaces.metrics import FiniteMetric, read_metric
@@ -107,7 +107,7 @@ def toeplitz_exponents(metric: FiniteMetric) -> tuple[int, ...] | None:
         return None
     if not metric.toeplitz and toeplitz_claim_error(metric) is not None:
         return None  # toeplitz=True was checked exactly when the metric was built
-    exps = np.asarray(metric.exponents, dtype=np.int64)
+    exps = metric.exponent_array()
     return tuple(int(x) for x in exps[np.asarray(metric.index[0])])
 
 
@@ -224,6 +224,8 @@ def solve_toeplitz_general(metric: FiniteMetric, *, max_n: int = GENERAL_MAX_N,
         pattern = cast(Any, _HalfPattern(toeplitz_runs(e)))
         D, half = solve_pattern(pattern, [1] * n, check, progress=progress, seed=seed,
                                 what=metric.name)
+    elif not check(half, D):  # n = 1: Φ = (1), z = 1/1; accepted only after the check too
+        raise CertificateInvalid(f"{metric.name}: the identity Φ·1 = 1 failed at n = 1.")
     return RationalSolution(metric=metric, numerators=mirror(half), denominator=D,
                             q=metric.q or 1, rhs=ones,
                             method="toeplitz (run prefix sums + persymmetry; series mod p + "

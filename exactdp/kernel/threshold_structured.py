@@ -10,7 +10,8 @@ N_i/D for the persymmetric half i < ⌈n/2⌉ (N_{n−1−i} := N_i), the witnes
 metric's exact distances:
 
 1. **structure**: Φ is Toeplitz (row by row) and e_{k+v} = e_k + c for k ≥ k0, c ≥ 0,
-   with k0 the least such offset (so the encoding is canonical);
+   with k0 the least such offset for this v (v itself need not be the least period: every
+   true encoding makes step 2 check the same identity ΦN = D·1, so it is not unique);
 2. **identity** Φ(s)N(s) = D(s)·1 over Z[s] for the mirrored N, through the left sums
    P_i = Σ_{j≤i} a_{i−j} N_j = Σ_{d<v+k0} a_d N_{i−d} − s^c Σ_{d<k0} a_d N_{i−v−d}
    + s^c P_{i−v}; the right sums are P_{n−1−i} (N is mirrored), so the check is
@@ -34,7 +35,6 @@ metric's exact distances:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -57,7 +57,14 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
 )
 from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
-from exactdp.kernel.threshold import CHECK_PRECISIONS, ThresholdClaim, s_enclosure
+from exactdp.kernel.threshold import (
+    CHECK_PRECISIONS,
+    ThresholdClaim,
+    no_root_upto,
+    roots_01,
+    s_enclosure,
+    scaled_poly,
+)
 from exactdp.kinds import Verdict, proved_by
 
 __all__ = ["STRUCTURED_KIND", "check_structured", "write_structured", "read_structured",
@@ -67,63 +74,8 @@ __all__ = ["STRUCTURED_KIND", "check_structured", "write_structured", "read_stru
 #: The ``kind`` of a structured exact threshold certificate.
 STRUCTURED_KIND = "structured-threshold"
 
-_X1 = flint.fmpz_poly([1, 1])
-
-
 def _mono(k: int) -> flint.fmpz_poly:
     return flint.fmpz_poly([0] * k + [1])
-
-
-def _variations(p: flint.fmpz_poly) -> int:
-    s = [c > 0 for c in p.coeffs() if c != 0]
-    return sum(x != y for x, y in zip(s, s[1:]))
-
-
-def _var01(p: flint.fmpz_poly) -> int:
-    """Descartes' bound on the roots in (0, 1): variations of (1+x)^d p(1/(1+x))."""
-    c = p.coeffs()
-    return _variations(flint.fmpz_poly(list(reversed(c)))(_X1))
-
-
-def roots_01(p: flint.fmpz_poly) -> int:
-    """The exact number of distinct roots of p ≠ 0 in (0, 1) (squarefree part, Descartes +
-    bisection: a count of 0 or 1 is exact)."""
-    if p.degree() < 1:
-        return 0
-    p = p // p.gcd(p.derivative())
-    total = 0
-    stack = [p]
-    while stack:
-        q = stack.pop()
-        if q.degree() < 1:
-            continue
-        v = _var01(q)
-        if v <= 1:
-            total += v
-            continue
-        d = q.degree()
-        left = flint.fmpz_poly([ci * 2 ** (d - i) for i, ci in enumerate(q.coeffs())])
-        right = left(_X1)
-        if right.coeffs()[0] == 0:  # the midpoint is a root
-            total += 1
-            right = flint.fmpz_poly(right.coeffs()[1:])
-        stack += [left, right]
-    return total
-
-
-def scaled_poly(p: flint.fmpz_poly, b: Fraction) -> flint.fmpz_poly:
-    """den^d·p(b·y): its roots in (0, 1) are p's roots in (0, b) divided by b (b > 0)."""
-    d = p.degree()
-    pu, pw = _powers(b.numerator, d), _powers(b.denominator, d)
-    return flint.fmpz_poly([c * pu[k] * pw[d - k] for k, c in enumerate(p.coeffs())])
-
-
-@functools.lru_cache(maxsize=8)
-def _powers(x: int, d: int) -> tuple[flint.fmpz, ...]:
-    out = [flint.fmpz(1)]
-    for _ in range(d):
-        out.append(out[-1] * x)
-    return tuple(out)
 
 
 def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
@@ -133,16 +85,6 @@ def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
 
 def _lowest_sign(p: flint.fmpz_poly) -> int:
     return next(((1 if c > 0 else -1) for c in p.coeffs() if c != 0), 0)
-
-
-def no_root_upto(p: flint.fmpz_poly, b: Fraction) -> bool:
-    """p ≠ 0 has no root in (0, b]."""
-    if p.degree() < 1:
-        return p.degree() >= 0
-    if _sign_at(p, b) == 0:
-        return False
-    sp = scaled_poly(p, b)
-    return _var01(sp) == 0 or roots_01(sp) == 0
 
 
 def structure_holds(metric: Any, v: int, c: int, k0: int = 0) -> bool:
@@ -158,9 +100,12 @@ def structure_holds(metric: Any, v: int, c: int, k0: int = 0) -> bool:
     for i in range(1, n):
         if not np.array_equal(exps[idx[i]], e[np.abs(ar - i)]):
             return False
-    if k0 > 0 and e[k0 - 1 + v] == e[k0 - 1] + c:
-        return False  # not the least offset: the canonical encoding has a smaller k0
-    return bool(np.all(e[k0 + v:] == e[k0:n - v] + c))
+    ek = [int(x) for x in e]  # Python ints: e_k + c never wraps around int64
+    if c > max(ek):
+        return False  # e_{k0+v} = e_{k0} + c ≤ max e is then impossible
+    if k0 > 0 and ek[k0 - 1 + v] == ek[k0 - 1] + c:
+        return False  # not the least offset: a smaller k0 encodes the same metric
+    return all(ek[k + v] == ek[k] + c for k in range(k0, n - v))
 
 
 @proved_by("toeplitz_recurrence")

@@ -220,11 +220,13 @@ def _float_guess(metric: FiniteMetric, sol: ToeplitzSolution) -> tuple[Fraction,
     Levinson scan sees (the floats only choose where to look)."""
     ones = np.ones(metric.n)
     q = sol.q
+    if q > 2**1000:
+        return None  # −q·ln t is no float (tiny rational distances): _bracket decides
 
     def fails(t: float) -> bool:
         try:
             z = toeplitz_solve_float(metric, -q * math.log(t), ones)
-        except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
+        except (np.linalg.LinAlgError, ValueError, ZeroDivisionError, OverflowError):
             return False  # only a guess: the exact scan (_bracket) decides
         return bool(np.all(np.isfinite(z)) and np.min(z) < 0)
 

@@ -30,7 +30,7 @@ def test_cycle_prop9_equals_generic_exact_route(n):
     assert a.method == "prop9" and (a.eps_lower, a.eps_upper) == (0, 0)
     assert e.method == "exact" and e.holds_everywhere and (e.eps_lower, e.eps_upper) == (0, 0)
     assert a.verify() and e.verify()
-    assert toeplitz_step(m) is None          # circulant, not Toeplitz: no structured route
+    assert toeplitz_step(m) is None          # symmetric Toeplitz, but e_k = min(k, n − k) never repeats with c ≥ 0
 
 
 @pytest.mark.parametrize("n,v", [(13, 2), (21, 3), (17, 4)])

@@ -84,7 +84,7 @@ class ExponentPattern:
         Z[K] = b % p
         for k in range(1, terms):
             window = Z[k : K + k][::-1].reshape(-1)  # z_{k-1}, ..., z_{k-K}
-            Z[K + k] = (-(self.stacked @ window)) % p
+            Z[K + k] = (-(self.stacked @ window)) % p if K else 0  # K = 0: Φ = I
         return Z[K:]
 
     def apply(self, N: np.ndarray, p: int) -> np.ndarray:
@@ -97,7 +97,7 @@ class ExponentPattern:
         for m in range(deg + K):
             window = Zp[m : K + m][::-1].reshape(-1)  # N_{m-1}, ..., N_{m-K}
             own = Zp[K + m] if m < deg else 0
-            out[m] = (own + self.stacked @ window) % p
+            out[m] = (own + (self.stacked @ window if K else 0)) % p  # K = 0: Φ = I
         return out
 
 

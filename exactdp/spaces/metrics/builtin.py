@@ -91,6 +91,8 @@ def band(n: int, w: int) -> FiniteMetric:
 
     >>> band(5, 2).exponent_matrix()[0].tolist()
     [0, 1, 2, 2, 2]
+    >>> band(5, 10**30).exponent_matrix()[0].tolist()  # w ≥ n − 1: the line
+    [0, 1, 2, 3, 4]
     >>> band(5, 0)
     Traceback (most recent call last):
     ...
@@ -98,7 +100,8 @@ def band(n: int, w: int) -> FiniteMetric:
     """
     n = _positive_int(n, "n")
     w = _positive_int(w, "w")
-    idx = np.minimum(np.abs(np.arange(n)[:, None] - np.arange(n)[None, :]), w)
+    # clamped before numpy (a huge w does not fit in int64); the name and params keep w
+    idx = np.minimum(np.abs(np.arange(n)[:, None] - np.arange(n)[None, :]), min(w, n - 1))
     return FiniteMetric._from_library(
         f"band({n}, {w})", range(n), _rational_values(min(w, n - 1) + 1), idx, toeplitz=True,
         params={"n": n, "w": w},

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from exactdp.errors import ExactnessRequired, InvalidMetric
+from exactdp.errors import ExactnessRequired, ExponentTooLarge, InvalidMetric
 from exactdp.kinds import proved_by
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics.claims import (
@@ -248,9 +248,20 @@ class FiniteMetric:
             out.append(int(k))
         return tuple(out)
 
+    def exponent_array(self) -> np.ndarray:
+        """The distinct exponents k = q·d as int64 (the one place they become int64), or
+        :class:`~exactdp.errors.ExponentTooLarge` naming the distance."""
+        for v, k in zip(self.values, self.exponents):
+            if k >= 2**63:
+                raise ExponentTooLarge(
+                    f"Distance {v} has exponent q·d = {k} (q = {self.q}), which does not fit "
+                    f"in 64 bits; the exact routes need q·d < 2^63. Divide every distance by "
+                    f"a common factor g (ε* scales by g: the threshold of d/g is g·ε*(d)).")
+        return np.asarray(self.exponents, dtype=np.int64)
+
     def exponent_matrix(self) -> np.ndarray:
         """n×n int64 matrix of k = q·d(i, j): Φ[i, j] = s^k with s = e^{-ε/q}."""
-        return np.asarray(self.exponents, dtype=np.int64)[self.index]
+        return self.exponent_array()[self.index]
 
     def distance_matrix_float(self) -> np.ndarray:
         """Float distance matrix (uncertified; for float baselines and plotting)."""
