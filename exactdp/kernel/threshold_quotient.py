@@ -59,8 +59,8 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
 )
 from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
-from exactdp.kernel.threshold import CHECK_PRECISIONS, ThresholdClaim, s_enclosure
-from exactdp.kernel.threshold_structured import no_root_upto, roots_01, scaled_poly
+from exactdp.kernel.threshold import CHECK_PRECISIONS, ThresholdClaim
+from exactdp.kernel.threshold_structured import eps_sides_hold, no_root_upto, roots_01, scaled_poly
 from exactdp.kinds import Verdict, proved_by
 from exactdp.spaces.metrics import FiniteMetric
 
@@ -266,17 +266,7 @@ def _check(c: ThresholdClaim) -> bool:
             return False
         if k == w and mult % 2 == 0:
             return False
-    return any(_eps_sides(c.eps, m.q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
-
-
-def _eps_sides(eps: Enclosure, q: int, g: flint.fmpz_poly, s0: int, b: Fraction,
-               prec: int) -> bool:
-    """e^{-hi/q} < r < e^{-lo/q} ≤ b for the root r of g in (0, b) (step 6)."""
-    up = s_enclosure(eps.hi, q, prec)[1]       # ≥ e^{-hi/q}
-    l1, l2 = s_enclosure(eps.lo, q, prec)      # ∋ e^{-lo/q}
-    if not (0 < up < b and 0 < l1 <= l2 <= b):
-        return False
-    return _sign_at(g, up) == s0 and _sign_at(g, l1) == -s0
+    return any(eps_sides_hold(c.eps, m.q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
 
 
 # ------------------------------------------------------------------------------ JSON

@@ -68,7 +68,7 @@ from exactdp.kernel.threshold import (
 from exactdp.kinds import Verdict, proved_by
 
 __all__ = ["STRUCTURED_KIND", "check_structured", "write_structured", "read_structured",
-           "roots_01", "mirror_identity_holds", "no_root_upto", "scaled_poly",
+           "eps_sides_hold", "roots_01", "mirror_identity_holds", "no_root_upto", "scaled_poly",
            "structure_holds"]
 
 #: The ``kind`` of a structured exact threshold certificate.
@@ -197,10 +197,12 @@ def _check(c: ThresholdClaim) -> bool:
             wk = k
     if wk is None or wk % 2 == 0:
         return False
-    return any(_eps_ok(c.eps, m.q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
+    return any(eps_sides_hold(c.eps, m.q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
 
 
-def _eps_ok(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: int) -> bool:
+def eps_sides_hold(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: int) -> bool:
+    """e^{-hi/q} < r < e^{-lo/q} ≤ b for the root r of g in (0, b), g of sign s0 at 0+
+    (the ε enclosure's two sides, at ``prec`` bits)."""
     up = s_enclosure(eps.hi, q, prec)[1]       # ≥ e^{-hi/q}
     l1, l2 = s_enclosure(eps.lo, q, prec)      # ∋ e^{-lo/q}
     if not (0 < up < b and 0 < l1 <= l2 <= b):
