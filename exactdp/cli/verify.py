@@ -1,8 +1,10 @@
 """``exactdp verify CERT.json``: re-check a certificate document with the kernel only.
 
 Exit codes (:mod:`exactdp.cli.exitcodes`): 0 verified, 1 rejected (well formed, but a
-claim does not re-check or the question was altered), 3 malformed (not this schema, or a
-kind without a JSON form yet).
+claim does not re-check or the question was altered), 2 undecided (the kernel refuses a
+question too large to re-check, :class:`~exactdp.errors.InstanceTooLarge`; the writers
+refuse such documents up front), 3 malformed (not this schema, or a kind without a JSON
+form yet).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ def _verify(args: argparse.Namespace) -> HandlerResult:
         text = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()
     except OSError as exc:
         raise InvalidArgument(f"cannot read {args.file!r}: {exc.strerror}; pass the path of a "
-                              "certificate written by to_json() (or - for stdin).") from exc
+                              "certificate document (to_json() of a threshold or grid-point result, "
+                              "to_document() of a privacy level or check; - for stdin).") from exc
     try:
         verdict = verify_json(text)
     except ExactDPError:

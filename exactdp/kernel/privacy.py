@@ -53,7 +53,7 @@ from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["PRIVACY_LEVEL", "PRIVACY_CHECK", "PRIVACY_KINDS", "MAX_PREC", "MAX_EXACT_BITS",
-           "MAX_WORK", "LogValue", "LevelClaim", "CheckClaim", "log_sign", "log_form",
+           "MAX_WORK", "require_work", "LogValue", "LevelClaim", "CheckClaim", "log_sign", "log_form",
            "edges_suffice", "sufficient_pairs", "check_privacy_level", "check_privacy"]
 
 PRIVACY_LEVEL = "privacy-level"
@@ -191,10 +191,12 @@ def edges_suffice(metric: FiniteMetric, edges: Sequence[tuple[int, int]]) -> boo
         return False
     scale = math.lcm(*(v.coef.denominator for v in metric.values))
     ints = [int(v.coef * scale) for v in metric.values]
-    D = np.array(ints, dtype=object)[np.asarray(metric.index)]
+    # one row of exact integer distances at a time (never an n×n array of Python ints)
+    vals = np.array(ints, dtype=np.int64 if max(ints, default=0) < 2**61 else object)
+    index = np.asarray(metric.index)
     nbrs: list[list[int]] = [[] for _ in range(n)]
     for a, b in edges:
-        if not (0 <= a < n and 0 <= b < n) or a == b or D[a, b] <= 0:
+        if not (0 <= a < n and 0 <= b < n) or a == b or vals[index[a, b]] <= 0:
             return False
         nbrs[a].append(b)
         nbrs[b].append(a)
@@ -203,12 +205,30 @@ def edges_suffice(metric: FiniteMetric, edges: Sequence[tuple[int, int]]) -> boo
             return False
         if not nbrs[a]:
             continue
-        via = D[nbrs[a], :] + D[a, nbrs[a]][:, None]
-        ok = (via == D[a][None, :]).any(axis=0)
+        row = vals[index[a]]
+        via = vals[index[nbrs[a]]] + row[nbrs[a]][:, None]
+        ok = (via == row[None, :]).any(axis=0)
         ok[a] = True
         if not bool(np.all(ok)):
             return False
     return True
+
+
+def require_work(npairs: int, m: int) -> None:
+    """Refuse (:class:`~exactdp.errors.InstanceTooLarge`) a check reading more than
+    :data:`MAX_WORK` (ordered pair, output) entries — the test the kernel applies, so a writer
+    can refuse before writing a document the kernel would not decide.
+
+    >>> require_work(10, 10)
+    >>> require_work(10**6, 100)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InstanceTooLarge: checking 1000000 pairs × 100 outputs (200000000 entries) ...
+    """
+    if 2 * npairs * m > MAX_WORK:
+        raise InstanceTooLarge(f"checking {npairs} pairs × {m} outputs ({2 * npairs * m} "
+                               f"entries) exceeds the kernel's limit of {MAX_WORK} entries; "
+                               "check a smaller mechanism.")
 
 
 def sufficient_pairs(metric: FiniteMetric) -> tuple[tuple[int, int], ...]:
@@ -222,30 +242,53 @@ def sufficient_pairs(metric: FiniteMetric) -> tuple[tuple[int, int], ...]:
 Rows = tuple[tuple[Fraction, ...], ...]
 
 
+def _int_rows(rows: Rows) -> list[tuple[np.ndarray, int, np.ndarray]]:
+    """Per row: (exact integer numerators over the row's common denominator L, L, H > 0)."""
+    out = []
+    for r in rows:
+        L = math.lcm(*(h.denominator for h in r))
+        N = np.array([h.numerator * (L // h.denominator) for h in r], dtype=object)
+        out.append((N, L, np.array([h > 0 for h in r], dtype=bool)))
+    return out
+
+
+def _argmax_ratio(nx: np.ndarray, ny: np.ndarray) -> int:
+    """Index of a largest nx[z]/ny[z] (all entries > 0), by exact integer cross-products."""
+    idx = np.arange(len(nx))
+    while len(idx) > 1:
+        carry = idx[-1:] if len(idx) % 2 else idx[:0]
+        i, j = idx[0:len(idx) - len(carry):2], idx[1:len(idx) - len(carry):2]
+        take = np.asarray(nx[j] * ny[i] > nx[i] * ny[j], dtype=bool)
+        idx = np.concatenate([np.where(take, j, i), carry])
+    return int(idx[0])
+
+
 def _scan(rows: Rows, metric: FiniteMetric) -> tuple[tuple[int, int, int] | None,
                                                      dict[Fraction, tuple[Fraction, Distance]]]:
-    """(an infinite witness or None, {d²: (largest ratio at d, d)}) over the sufficient pairs."""
+    """(an infinite witness or None, {d²: (largest ratio at d, d)}) over the sufficient pairs.
+
+    H[x, z]/H[y, z] = (N_x[z]/N_y[z])·(L_y/L_x) with each row over its common denominator L,
+    so the largest ratio of a pair is found by exact integer cross-multiplication."""
     pairs = sufficient_pairs(metric)
-    m = len(rows[0])
-    if 2 * len(pairs) * m > MAX_WORK:
-        raise InstanceTooLarge(f"checking {len(pairs)} pairs × {m} outputs exceeds the kernel's "
-                               f"limit of {MAX_WORK} entries; check a smaller mechanism.")
+    require_work(len(pairs), len(rows[0]))
+    ints = _int_rows(rows)
     best: dict[Fraction, tuple[Fraction, Distance]] = {}
     for a, b in pairs:
         d = metric.distance(a, b)
         key = d.square
         top = best.get(key, (Fraction(1), d))[0]
         for x, y in ((a, b), (b, a)):
-            rx, ry = rows[x], rows[y]
-            for z in range(m):
-                hx = rx[z]
-                if hx == 0:
-                    continue
-                hy = ry[z]
-                if hy == 0:
-                    return (x, y, z), best
-                if hx > top * hy:
-                    top = hx / hy
+            (nx, lx, px), (ny, ly, py) = ints[x], ints[y]
+            bad = np.flatnonzero(px & ~py)
+            if len(bad):
+                return (x, y, int(bad[0])), best
+            sel = np.flatnonzero(px)
+            if not len(sel):
+                continue
+            z = int(sel[_argmax_ratio(nx[sel], ny[sel])])
+            ratio = Fraction(nx[z] * ly, ny[z] * lx)
+            if ratio > top:
+                top = ratio
         best[key] = (top, d)
     return None, best
 

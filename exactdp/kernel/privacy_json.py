@@ -80,9 +80,10 @@ def write_level_value(R: Fraction, d0: Distance) -> Any:
     """The value ln(R)/d0 (R > 1) as the schema writes a level (see the module docstring)."""
     if d0.is_rational:  # t = R^(−1/d0) = R^(−b/a): rational when R is a perfect a-th power
         a, b = d0.coef.numerator, d0.coef.denominator
-        num, den = _iroot(R.numerator, a), _iroot(R.denominator, a)
-        if num is not None and den is not None and b * (R.numerator.bit_length() + 1) // a <= 300_000:
-            return {"t": write_rational(Fraction(den, num) ** b, "value.t")}
+        if b * (R.numerator.bit_length() + 1) // a <= 300_000:  # size guard first (bits only)
+            num, den = _iroot(R.numerator, a), _iroot(R.denominator, a)
+            if num is not None and den is not None:
+                return {"t": write_rational(Fraction(den, num) ** b, "value.t")}
     try:
         expr = sympy.log(to_sympy(R)) / (to_sympy(d0.coef) * sympy.sqrt(d0.radicand))
         return {"eps": write_closed_form(expr, "value.eps")}
@@ -92,19 +93,18 @@ def write_level_value(R: Fraction, d0: Distance) -> Any:
 
 
 def _iroot(x: int, k: int) -> int | None:
-    """The integer k-th root of x ≥ 1 when x is a perfect k-th power."""
-    if k == 1:
+    """The integer k-th root of x ≥ 1 when x is a perfect k-th power (time O(size of x),
+    whatever k: for k ≥ bit length of x the only candidate is 1).
+
+    >>> _iroot(27, 3), _iroot(28, 3), _iroot(5, 10**300), _iroot(1, 10**300)
+    (3, None, None, 1)
+    """
+    if k == 1 or x == 1:
         return x
-    if x.bit_length() > 1_000_000:
+    if k >= x.bit_length() or x.bit_length() > 1_000_000:  # 2**k > x: no root above 1
         return None
-    lo, hi = 1, 1 << (x.bit_length() // k + 1)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if mid**k <= x:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo if lo**k == x else None
+    root, exact = sympy.integer_nthroot(x, k)
+    return int(root) if exact else None
 
 
 def _read_value(value: Any) -> LogValue | str:

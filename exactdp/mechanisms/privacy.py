@@ -53,12 +53,14 @@ from flint import arb
 from exactdp.arithmetic.ball import Sign, arb_from_fraction, certified_sign, sympy_to_arb
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction, to_sympy, unlimited_int_digits
-from exactdp.errors import InvalidArgument, InvalidMechanism, PrecisionLimitReached
+from exactdp.errors import CertificateInvalid, InvalidArgument, InvalidMechanism, PrecisionLimitReached
 from exactdp.kernel.jsonio import write_closed_form, write_enclosure, write_rational
 from exactdp.kinds import Verdict, proved_by
 from exactdp.mechanisms.coerce import as_mechanism
+from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.level_compare import approx_decimal, compare_log_ratio
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
+from exactdp.mechanisms.privacy_json import accepted_document, check_document
 from exactdp.mechanisms.privacy_result import PrivacyLevelResult, enclose_value
 from exactdp.mechanisms.privacy_routes import level_ball, level_exact, level_monomial, level_rownorm
 from exactdp.mechanisms.privacy_structured import form_in_force, level_merged, level_tight
@@ -348,8 +350,28 @@ class PrivacyCheck:
             text += f"; witness (y, y', z) = {self.violation}"
         return text
 
+    def to_document(self) -> dict[str, Any]:
+        """The self-contained kernel document (kind ``privacy-check``; ``exactdp verify``):
+        :func:`~exactdp.mechanisms.privacy_json.check_document`."""
+        return check_document(self)
+
+    @classmethod
+    def from_document(cls, doc: Any) -> PrivacyCheck:
+        """Read :meth:`to_document` back: the kernel re-checks it first (rejected:
+        :class:`~exactdp.errors.CertificateInvalid`), then the verdict is recomputed with
+        :func:`is_private` on the same question and must agree."""
+        q, claim = accepted_document(doc, "privacy-check")
+        assert q.mechanism is not None and q.level is not None
+        eps = q.level.eps  # type: ignore[union-attr]
+        chk = is_private(from_rows(q.mechanism), q.metric, eps=eps)
+        if chk.private != (claim["verdict"] == "holds"):
+            raise CertificateInvalid("the kernel accepted the document but is_private "
+                                     "disagrees; please report this as a bug.")
+        return chk
+
     def to_json(self) -> dict[str, Any]:
-        """Exact JSON: verdict, ε, slack, the level, the excess (closed form + enclosure)."""
+        """Exact JSON (not a kernel document; see :meth:`to_document`): verdict, ε, slack,
+        the level, the excess (closed form + enclosure)."""
         enc = self.excess_enclosure
         ex = self.excess
         with unlimited_int_digits():

@@ -10,7 +10,11 @@ re-checks it with the kernel alone (:mod:`exactdp.kernel.privacy`);
 Only exact, row-stochastic mechanisms travel: a certified (ball) mechanism's entries are not
 known exactly, so no question the kernel could re-check from scratch describes it
 (:class:`~exactdp.errors.ExactnessRequired`); a mechanism loaded ``rows="as-is"`` is not a
-distribution per row (:class:`~exactdp.errors.InvalidMechanism`).
+distribution per row (:class:`~exactdp.errors.InvalidMechanism`). A question the kernel would
+not decide (more than :data:`~exactdp.kernel.privacy.MAX_WORK` entries to read) is refused
+before writing (:class:`~exactdp.errors.InstanceTooLarge`, naming the size and the limit), and
+an ε + slack whose exact form is too long to write (e.g. slack 10^-5000) raises
+:class:`~exactdp.errors.InvalidArgument`: such verdicts have no portable form.
 
 >>> from exactdp.spaces.metrics import line
 >>> from exactdp.mechanisms.constructors import from_rows
@@ -28,16 +32,20 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from exactdp.errors import ExactnessRequired, InvalidMechanism
+from exactdp.arithmetic.rationals import unlimited_int_digits
+from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument, InvalidMechanism
+from exactdp.kernel.jsonio import loads
+from exactdp.kernel.privacy import require_work, sufficient_pairs
 from exactdp.kernel.privacy_json import write_privacy_check, write_privacy_level
 from exactdp.kernel.question import Question
+from exactdp.kernel.verify import verify_document
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 
 if TYPE_CHECKING:
     from exactdp.mechanisms.privacy import PrivacyCheck
     from exactdp.mechanisms.privacy_result import PrivacyLevelResult
 
-__all__ = ["level_document", "check_document"]
+__all__ = ["level_document", "check_document", "accepted_document"]
 
 
 def _exact_rows(mech: Mechanism) -> list[list[Fraction]]:
@@ -56,10 +64,17 @@ def _exact_rows(mech: Mechanism) -> list[list[Fraction]]:
     return mech.rows_fraction()
 
 
+def _decidable(q: Question) -> Question:
+    """``q`` when the kernel would read it within its work limit, else InstanceTooLarge."""
+    assert q.mechanism is not None
+    require_work(len(sufficient_pairs(q.metric)), len(q.mechanism[0]))
+    return q
+
+
 def level_document(res: PrivacyLevelResult) -> dict[str, Any]:
     """The kernel document of a privacy level (kind ``privacy-level``)."""
     mech, metric = res._mechanism, res._metric
-    q = Question.of(metric, "privacy-level", mechanism=_exact_rows(mech))
+    q = _decidable(Question.of(metric, "privacy-level", mechanism=_exact_rows(mech)))
     if res.is_infinite:
         return write_privacy_level(q, "infinite", res.witness, None)
     if res.witness is None or res.value == 0:  # level 0: no pair is separated
@@ -73,6 +88,25 @@ def check_document(check: PrivacyCheck) -> dict[str, Any]:
     """The kernel document of an :func:`~exactdp.mechanisms.privacy.is_private` verdict
     (kind ``privacy-check``); the question's level is ε + slack (what the verdict is about)."""
     lvl = check.level
-    q = Question.of(lvl._metric, "private", eps=check.target,
-                    mechanism=_exact_rows(lvl._mechanism))
+    rows = _exact_rows(lvl._mechanism)
+    try:
+        with unlimited_int_digits():  # ε + slack of any size is printed, then size-checked
+            q = Question.of(lvl._metric, "private", eps=check.target, mechanism=rows)
+    except InvalidArgument as exc:
+        raise InvalidArgument(f"this verdict has no portable form: its level ε + slack cannot "
+                              f"be written exactly ({exc}). Use a shorter ε or slack.") from exc
+    q = _decidable(q)
     return write_privacy_check(q, check.private, check.violation)
+
+
+def accepted_document(doc: Any, kind: str) -> tuple[Question, dict[str, Any]]:
+    """(question, claim) of a document the kernel re-checked and accepted (a rejected one
+    raises :class:`~exactdp.errors.CertificateInvalid`; another kind InvalidArgument)."""
+    if isinstance(doc, (str, bytes)):
+        doc = loads(doc)
+    verdict = verify_document(doc)
+    if verdict.kind != kind:
+        raise InvalidArgument(f"kind: got {verdict.kind!r}; expected {kind!r}.")
+    if not verdict.verified:
+        raise CertificateInvalid(f"the {kind} document does not re-check: {verdict.reason}")
+    return Question.from_json(doc["question"]), doc["claim"]

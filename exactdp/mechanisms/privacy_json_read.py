@@ -19,38 +19,22 @@ from typing import Any
 
 import sympy
 
-from exactdp.errors import CertificateInvalid, InvalidArgument
-from exactdp.kernel.jsonio import loads
-from exactdp.kernel.question import Question
-from exactdp.kernel.verify import verify_document
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.level_compare import log_ratio_value
 from exactdp.mechanisms.mechanism import Mechanism
-from exactdp.mechanisms.privacy import PrivacyCheck, is_private
+from exactdp.mechanisms.privacy import PrivacyCheck
+from exactdp.mechanisms.privacy_json import accepted_document
 from exactdp.mechanisms.privacy_result import PrivacyLevelResult, enclose_value, zero_level
 
 __all__ = ["level_from_document", "check_from_document"]
 
 
-def _accepted(doc: Any, kind: str) -> Question:
-    if isinstance(doc, (str, bytes)):
-        doc = loads(doc)
-    verdict = verify_document(doc)
-    if verdict.kind != kind:
-        raise InvalidArgument(f"kind: got {verdict.kind!r}; expected {kind!r}.")
-    if not verdict.verified:
-        raise CertificateInvalid(f"the {kind} document does not re-check: {verdict.reason}")
-    return Question.from_json(doc["question"])
-
-
 def level_from_document(doc: Any) -> PrivacyLevelResult:
     """Read a ``privacy-level`` document back (re-checked by the kernel first; a rejected
     document raises :class:`~exactdp.errors.CertificateInvalid`)."""
-    q = _accepted(doc, "privacy-level")
-    doc = loads(doc) if isinstance(doc, (str, bytes)) else doc
+    q, claim = accepted_document(doc, "privacy-level")
     assert q.mechanism is not None
     mech, metric = from_rows(q.mechanism), q.metric
-    claim = doc["claim"]
     w = None if claim["witness"] is None else tuple(claim["witness"])
     return _level_result(mech, metric, claim["value"], w)
 
@@ -72,14 +56,6 @@ def _level_result(mech: Mechanism, metric: Any, value: Any, w: Any) -> PrivacyLe
 
 
 def check_from_document(doc: Any) -> PrivacyCheck:
-    """Read a ``privacy-check`` document back: the kernel re-checks it, then the verdict is
-    recomputed with :func:`~exactdp.mechanisms.privacy.is_private` (same question) and must
-    agree."""
-    q = _accepted(doc, "privacy-check")
-    assert q.mechanism is not None and q.level is not None
-    chk = is_private(from_rows(q.mechanism), q.metric, eps=q.level.eps)  # type: ignore[union-attr]
-    doc = loads(doc) if isinstance(doc, (str, bytes)) else doc
-    if chk.private != (doc["claim"]["verdict"] == "holds"):
-        raise CertificateInvalid("the kernel accepted the document but is_private disagrees; "
-                                 "please report this as a bug.")
-    return chk
+    """Read a ``privacy-check`` document back: :meth:`PrivacyCheck.from_document
+    <exactdp.mechanisms.privacy.PrivacyCheck.from_document>`."""
+    return PrivacyCheck.from_document(doc)

@@ -1,0 +1,99 @@
+"""Regression tests for review 11A (privacy-level / privacy-check kernel documents)."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction as F
+
+import pytest
+
+from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.kernel.privacy import MAX_WORK, edges_suffice
+from exactdp.kernel.privacy_json import write_level_value
+from exactdp.kernel.verify import verify_document
+from exactdp.mechanisms.constructors import from_rows
+from exactdp.mechanisms.privacy import PrivacyCheck, is_private, privacy_level
+from exactdp.mechanisms.privacy_json import check_document, level_document
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.metrics import discrete, from_matrix, grid, line
+
+H2 = [["3/4", "1/4"], ["1/4", "3/4"]]
+
+
+@pytest.mark.parametrize("coef", [F(10**10), F(10**299), F(1, 10**299)])
+def test_level_value_with_huge_distance_is_fast_and_exact(coef: F) -> None:
+    # finding 1: _iroot formed 2**k (k = the distance's numerator) before the size guard
+    t = time.perf_counter()
+    v = write_level_value(F(3), Distance.rational(coef))
+    assert time.perf_counter() - t < 2.0
+    assert set(v) <= {"eps", "log_ratio"}  # 3^(1/k) is not rational: never a "t"
+
+
+def test_level_document_discrete_huge_distance_verifies() -> None:
+    r = privacy_level(from_rows(H2), discrete(2, 10**10))
+    t = time.perf_counter()
+    doc = level_document(r)
+    assert time.perf_counter() - t < 2.0
+    assert verify_document(doc).verified
+
+
+def test_level_value_perfect_power_still_rational() -> None:
+    assert write_level_value(F(9), Distance.rational(2)) == {"t": "1/3"}
+
+
+@pytest.mark.parametrize("kw", [{"eps": "log(6)", "slack": F(1, 10**5000)},
+                                {"eps": "log(6)+1/10**6000"}])
+def test_check_document_long_rational_is_specific_error(kw: dict[str, object]) -> None:
+    # finding 2: bare ValueError (int too long to print) before the fix
+    H = from_rows([["6/7", "1/7"], ["1/7", "6/7"]])
+    c = is_private(H, line(2), **kw)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="no portable form"):
+        check_document(c)
+
+
+def _too_big() -> tuple[object, object]:
+    n, m = 150, 900  # all pairs: 2·11175·900 ≈ 2.0e7 > MAX_WORK
+    rows = [[F(1 + (i * z) % 7, 1) for z in range(m)] for i in range(n)]
+    rows = [[x / sum(r) for x in r] for r in rows]
+    d = from_matrix([[abs(i - j) for j in range(n)] for i in range(n)])
+    assert 2 * (n * (n - 1) // 2) * m > MAX_WORK
+    return from_rows(rows), d
+
+
+def test_writer_refuses_what_the_kernel_would_not_decide() -> None:
+    # findings 3 and 6: a document the kernel refuses is not written
+    H, d = _too_big()
+    r = privacy_level(H, d)
+    with pytest.raises(InstanceTooLarge, match="exceeds the kernel's limit of 20000000"):
+        r.to_document()
+    with pytest.raises(InstanceTooLarge, match="pairs × 900 outputs"):
+        is_private(H, d, eps=100).to_document()
+
+
+def test_kernel_refuses_over_limit_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    # finding 6: the kernel itself refuses an over-limit document (InstanceTooLarge → exit 2)
+    import exactdp.kernel.privacy as kp
+    from exactdp.cli.exitcodes import ExitCode, exit_code_for_exception
+    doc = level_document(privacy_level(from_rows(H2), line(2)))
+    assert verify_document(doc).verified
+    monkeypatch.setattr(kp, "MAX_WORK", 3)  # 2 pairs-directions × 2 outputs = 4 > 3
+    with pytest.raises(InstanceTooLarge) as exc:
+        verify_document(doc)
+    assert exit_code_for_exception(exc.value) == ExitCode.UNDECIDED
+
+
+def test_edges_suffice_large_grid_is_row_by_row() -> None:
+    # finding 4: edges_suffice built an n×n object array (1.2 GB at n = 4900)
+    g = grid(40, 40, norm="manhattan")
+    assert g.graph_edges is not None
+    t = time.perf_counter()
+    assert edges_suffice(g, g.graph_edges)
+    assert time.perf_counter() - t < 10
+
+
+def test_privacy_check_document_round_trip() -> None:
+    # finding 5: PrivacyCheck.to_document / from_document
+    H = from_rows(H2)
+    c = is_private(H, line(2), eps=1)
+    back = PrivacyCheck.from_document(c.to_document())
+    assert back.private is False and back.violation == c.violation
