@@ -54,13 +54,19 @@ from exactdp.kernel.jsonio import (
     read_int,
     read_list,
     read_object,
-    read_poly,
     read_verdict,
     write_enclosure,
 )
 from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
 from exactdp.kernel.threshold import CHECK_PRECISIONS, ThresholdClaim
-from exactdp.kernel.threshold_structured import eps_sides_hold, no_root_upto, roots_01, scaled_poly
+from exactdp.kernel.threshold_structured import (
+    eps_sides_hold,
+    no_root_upto,
+    read_int_poly,
+    roots_01,
+    scaled_poly,
+    write_int_poly,
+)
 from exactdp.kinds import Verdict, proved_by
 from exactdp.spaces.metrics import FiniteMetric
 
@@ -270,10 +276,6 @@ def _check(c: ThresholdClaim) -> bool:
 
 
 # ------------------------------------------------------------------------------ JSON
-def _desc(p: Sequence[int]) -> list[str]:
-    return [str(int(x)) for x in p]
-
-
 def _question(c: ThresholdClaim) -> Question:
     if all(v == 1 for v in c.rhs):
         return Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
@@ -287,18 +289,12 @@ def write_quotient(c: ThresholdClaim) -> dict[str, Any]:
     star = None
     if ev["s_star"] is not None:
         q, g, iv = ev["s_star"]
-        star = {"q": q, "minimal_polynomial": _desc(g), "isolating_interval": write_enclosure(iv)}
+        star = {"q": q, "minimal_polynomial": write_int_poly(g), "isolating_interval": write_enclosure(iv)}
     claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps), "s_star": star}
     evidence = {"cells": [int(x) for x in ev["cells"]], "witness": ev["witness"],
-                "numerators": [_desc(p) for p in ev["numerators"]],
-                "denominator": _desc(ev["denominator"])}
+                "numerators": [write_int_poly(p) for p in ev["numerators"]],
+                "denominator": write_int_poly(ev["denominator"])}
     return envelope(QUOTIENT_KIND, _question(c).to_json(), claim, evidence)
-
-
-def _int_poly(value: Any, where: str) -> tuple[int, ...]:
-    if value == ["0"]:
-        return (0,)
-    return tuple(int(x) for x in read_poly(value, where, integer=True))
 
 
 def read_quotient(doc: Any) -> ThresholdClaim:
@@ -324,12 +320,12 @@ def read_quotient(doc: Any) -> ThresholdClaim:
     ev = {"cells": cells,
           "witness": None if evid["witness"] is None else read_int(
               evid["witness"], "evidence.witness", 0, size - 1),
-          "numerators": tuple(_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
+          "numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
               read_list(evid["numerators"], "evidence.numerators", size))),
-          "denominator": _int_poly(evid["denominator"], "evidence.denominator"),
+          "denominator": read_int_poly(evid["denominator"], "evidence.denominator"),
           "s_star": None if star is None else (
               read_int(star["q"], "claim.s_star.q", 1),
-              _int_poly(star["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
+              read_int_poly(star["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
               read_enclosure(star["isolating_interval"], "claim.s_star.isolating_interval"))}
     rhs = (tuple(Fraction(1) for _ in range(n)) if qn.rhs == ONES
            else tuple(qn.rhs) if isinstance(qn.rhs, tuple) else ())

@@ -68,7 +68,8 @@ from exactdp.kernel.threshold import (
 from exactdp.kinds import Verdict, proved_by
 
 __all__ = ["STRUCTURED_KIND", "check_structured", "write_structured", "read_structured",
-           "eps_sides_hold", "roots_01", "mirror_identity_holds", "no_root_upto", "scaled_poly",
+           "eps_sides_hold", "read_int_poly", "write_int_poly",
+           "roots_01", "mirror_identity_holds", "no_root_upto", "scaled_poly",
            "structure_holds"]
 
 #: The ``kind`` of a structured exact threshold certificate.
@@ -211,7 +212,8 @@ def eps_sides_hold(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: i
 
 
 # ------------------------------------------------------------------------------ JSON
-def _desc(p: Any) -> list[str]:
+def write_int_poly(p: Any) -> list[str]:
+    """An integer polynomial's coefficients as JSON strings, in the order given."""
     return [str(int(x)) for x in p]
 
 
@@ -220,18 +222,19 @@ def write_structured(c: ThresholdClaim) -> dict[str, Any]:
     ev = c.evidence
     q, g, iv = ev["s_star"]
     claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps),
-             "s_star": {"q": q, "minimal_polynomial": _desc(g),
+             "s_star": {"q": q, "minimal_polynomial": write_int_poly(g),
                         "isolating_interval": write_enclosure(iv)}}
     evidence = {"step": ev["step"], "shift": ev["shift"], "witness": ev["witness"],
-                "numerators": [_desc(p) for p in ev["numerators"]],
-                "denominator": _desc(ev["denominator"])}
+                "numerators": [write_int_poly(p) for p in ev["numerators"]],
+                "denominator": write_int_poly(ev["denominator"])}
     if ev.get("offset", 0) != 0:  # absent = 0: documents written before offsets still read
         evidence["offset"] = ev["offset"]
     question = Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
     return envelope(STRUCTURED_KIND, question.to_json(), claim, evidence)
 
 
-def _int_poly(value: Any, where: str) -> tuple[int, ...]:
+def read_int_poly(value: Any, where: str) -> tuple[int, ...]:
+    """An integer polynomial read from JSON (``["0"]`` is the zero polynomial)."""
     if value == ["0"]:
         return (0,)
     return tuple(int(x) for x in read_poly(value, where, integer=True))
@@ -259,11 +262,11 @@ def read_structured(doc: Any) -> ThresholdClaim:
           "shift": read_int(evid["shift"], "evidence.shift", 0),
           "offset": read_int(evid.get("offset", 0), "evidence.offset", 0, n),
           "witness": read_int(evid["witness"], "evidence.witness", 0, n - 1),
-          "numerators": tuple(_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
+          "numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
               read_list(evid["numerators"], "evidence.numerators", (n + 1) // 2))),
-          "denominator": _int_poly(evid["denominator"], "evidence.denominator"),
+          "denominator": read_int_poly(evid["denominator"], "evidence.denominator"),
           "s_star": (read_int(star["q"], "claim.s_star.q", 1),
-                     _int_poly(star["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
+                     read_int_poly(star["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
                      read_enclosure(star["isolating_interval"], "claim.s_star.isolating_interval"))}
     return ThresholdClaim(STRUCTURED_KIND, qn.metric, tuple(Fraction(1) for _ in range(n)),
                           read_enclosure(claim["eps"], "claim.eps"), ev)
