@@ -5,12 +5,14 @@ Manhattan grids and masked grids (:mod:`exactdp.spaces.metrics.masked`) above
 :data:`GRID_POINT_ABOVE_N` points. Memory O(n): no n×n array is ever formed.
 
 1. *Find* (float, uncertified): y ≈ Φ⁻¹b by FFT products and conjugate gradients
-   (:mod:`exactdp.linalg.grid_pcg`; Strang-preconditioned on full grids, plain CG on the
-   zero-padded masked operator).
+   (:mod:`exactdp.linalg.grid_pcg`; preconditioned by Strang's circulant, or T. Chan's at
+   small ε where Strang's is indefinite; on masked grids the full grid's circulant applied
+   to the zero-padded residual).
 2. *Prove*: y is rounded to a dyadic vector Y·2^-s; the kernel
    (:func:`exactdp.kernel.grid_point.grid_residual`) bounds ‖b − Φy‖₂ exactly (integer 2-D
    convolution, entries e^{-εd} enclosed by integers at 2^-T), and λ ≤ λ_min(Φ) is proved
-   (Euclidean: the lattice symbol bound of :mod:`exactdp.algebra.lattice_spectrum`;
+   (Euclidean: found by the lattice symbol bound of :mod:`exactdp.algebra.lattice_spectrum`,
+   re-proved by the kernel's :func:`~exactdp.kernel.lattice.euclidean_lambda_ok`;
    Manhattan: ((1 − t)/(1 + t))²), so every |z_i − y_i| ≤ ρ = ‖r‖₂/λ.
 3. *Decide*: "holds" when every y_i ≥ ρ, "fails" when some y_i + ρ < 0; otherwise the
    exact residual is solved for a correction (iterative refinement: ~40 more bits of y per
@@ -19,7 +21,8 @@ Manhattan grids and masked grids (:mod:`exactdp.spaces.metrics.masked`) above
 
 The certificate :class:`GridPointCertificate` stores y (dyadic mantissas and one exponent)
 and λ; ``verify()`` recomputes the residual exactly from them and the metric (it never
-re-runs the solve) and re-proves λ.
+re-runs the solve) and re-proves λ, all in the kernel (no search code: ``exactdp verify``
+re-checks the same document in a fresh process).
 
 Examples
 --------
@@ -63,7 +66,7 @@ from exactdp.kernel.grid_point import (
 )
 from exactdp.kernel.jsonio import loads
 from exactdp.kinds import CertificateKind, Verdict
-from exactdp.linalg.grid_pcg import grid_fft_matvec, grid_pcg_solver
+from exactdp.linalg.grid_pcg import circulant_preconditioner, grid_fft_matvec, grid_pcg_solver
 from exactdp.progress import Progress, report
 from exactdp.spaces.grid import MATRIX_FREE_ABOVE_N
 from exactdp.spaces.levels import PrivacyLevel
@@ -143,7 +146,7 @@ class GridPointCertificate:
     def verify(self) -> bool:
         """Re-check every claim from the question (False, never an exception, if tampered)."""
         try:
-            return check_grid_point(self.claim(), euclidean_lattice_lambda_lower)
+            return check_grid_point(self.claim())
         except REJECTED_ERRORS:
             return False
 
@@ -263,25 +266,34 @@ def _float_solver(shape: GridShape, eps: float) -> Callable[[np.ndarray], np.nda
         pad[cells] = v
         return np.asarray(mv(pad)[cells])
 
-    def cg(b: np.ndarray) -> np.ndarray:  # plain CG on the SPD principal submatrix
+    full_prec = circulant_preconditioner(ker)
+
+    def prec(r: np.ndarray) -> np.ndarray:  # R C⁻¹ Rᵀ: SPD when the circulant C is
+        pad = np.zeros(full)
+        pad[cells] = r
+        return np.asarray(full_prec(pad)[cells])
+
+    def cg(b: np.ndarray) -> np.ndarray:  # preconditioned CG on the SPD principal submatrix
         x = np.zeros_like(b)
         r = b.copy()
-        p = r.copy()
-        rr = float(r @ r)
-        nb = math.sqrt(rr) or 1.0
+        z = prec(r)
+        p = z.copy()
+        rz = float(r @ z)
+        nb = float(np.linalg.norm(b)) or 1.0
         for _ in range(iters):
-            if math.sqrt(rr) <= _CG_TOL * nb:
+            if float(np.linalg.norm(r)) <= _CG_TOL * nb:
                 break
             Ap = op(p)
             pAp = float(p @ Ap)
-            if not pAp > 0:  # breakdown (Φ numerically singular): the caller checks y
+            if not (pAp > 0 and rz > 0):  # breakdown (Φ numerically singular): the caller checks y
                 break
-            alpha = rr / pAp
+            alpha = rz / pAp
             x += alpha * p
             r -= alpha * Ap
-            rr_new = float(r @ r)
-            p = r + (rr_new / rr) * p
-            rr = rr_new
+            z = prec(r)
+            rz_new = float(r @ z)
+            p = z + (rz_new / rz) * p
+            rz = rz_new
         return x
 
     return cg

@@ -9,8 +9,8 @@ Evidence: a dyadic vector y = Y·2^-s (integer mantissas Y, one exponent s) and 
 
 1. λ is re-proved: Manhattan grids by the closed form λ_min ≥ ((1 − t)/(1 + t))², t = e^{-εh}
    (``proofs/grid_point_bounds.py``; any subset of the lattice), Euclidean grids by the
-   lattice symbol bound that the caller passes in (``lattice_lambda``: the kernel may not
-   import :mod:`exactdp.algebra`; see :func:`check_grid_point`);
+   kernel's lattice symbol check :func:`exactdp.kernel.lattice.euclidean_lambda_ok` on a
+   rational bracket of ε (any subset of the lattice, so masked grids too);
 2. every distinct entry e^{-εd} is enclosed by integers [A, A + R]·2^-T (arb, rounded
    outward), the product A·Y is computed *exactly* (an integer 2-D convolution by
    Kronecker substitution into one flint ``fmpz_poly`` product: the kernel's own copy of
@@ -62,21 +62,23 @@ from exactdp.kernel.jsonio import (
     write_closed_form,
     write_rational,
 )
+from exactdp.kernel.lattice import euclidean_lambda_ok
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics.masked import MASK_NORMS, GridShape
 
 __all__ = ["GRID_POINT", "GridPointClaim", "ResidualBound", "check_grid_point",
-           "check_grid_point_document", "grid_residual", "grid_lambda_bound",
+           "check_grid_point_document", "grid_residual", "grid_lambda_bound", "lambda_proved",
            "manhattan_lambda_lower", "radius", "write_grid_point", "read_grid_point",
-           "MAX_GRID_POINTS", "MAX_BITS"]
+           "MAX_GRID_POINTS", "MAX_BITS", "write_grid_shape", "read_grid_shape"]
 
 GRID_POINT = CertificateKind.GRID_POINT.value
 #: Most points of a grid-point question (a 2000×2000 grid).
 MAX_GRID_POINTS = 4_000_000
 #: Largest exponent s and table scale T accepted (bits).
 MAX_BITS = 1 << 14
-#: A Euclidean λ prover: (ε_lo, ε_hi, spacing) ↦ L ≤ λ_min(Φ_S(ε)) for all ε in range, all S.
+#: A Euclidean λ finder (search side, e.g. the algebra layer's lattice bound):
+#: (ε_lo, ε_hi, spacing) ↦ L ≤ λ_min(Φ_S(ε)) for all ε in range, all S.
 LatticeLambda = Callable[[Fraction, Fraction, Fraction], Fraction]
 
 
@@ -147,8 +149,9 @@ def manhattan_lambda_lower(level: PrivacyLevel, spacing: Fraction) -> Fraction:
 
 def grid_lambda_bound(shape: GridShape, level: PrivacyLevel,
                       lattice_lambda: LatticeLambda | None) -> Fraction:
-    """A proved λ ≤ λ_min(Φ(ε)) for the grid: Manhattan closed form, Euclidean by
-    ``lattice_lambda`` on a rational bracket of ε (InvalidArgument without it)."""
+    """A λ ≤ λ_min(Φ(ε)) for the grid, for the search: Manhattan closed form, Euclidean by
+    ``lattice_lambda`` on a rational bracket of ε (InvalidArgument without it). The check
+    never trusts it: :func:`lambda_proved` re-proves the stored λ."""
     if shape.norm == "manhattan":
         return manhattan_lambda_lower(level, shape.spacing)
     if shape.norm == "euclidean" and lattice_lambda is not None:
@@ -156,6 +159,21 @@ def grid_lambda_bound(shape: GridShape, level: PrivacyLevel,
         return Fraction(lattice_lambda(lo, hi, shape.spacing))
     raise InvalidArgument(f"no proved λ_min bound for a {shape.norm} grid here (Manhattan: "
                           "closed form; Euclidean: pass lattice_lambda).")
+
+
+def lambda_proved(shape: GridShape, level: PrivacyLevel, lam: Fraction) -> bool:
+    """True only if λ_min(Φ(ε)) ≥ ``lam`` is proved for the grid (and every subset of its
+    lattice): Manhattan by the closed form, Euclidean by
+    :func:`~exactdp.kernel.lattice.euclidean_lambda_ok` on a rational bracket of ε.
+
+    >>> sh = GridShape(3, 3, "euclidean", Fraction(1))
+    >>> lambda_proved(sh, parse_level(eps=1), Fraction(1, 3)), lambda_proved(sh, parse_level(eps=1), Fraction(1, 2))
+    (True, False)
+    """
+    if shape.norm == "manhattan":
+        return lam <= manhattan_lambda_lower(level, shape.spacing)
+    return shape.norm == "euclidean" and euclidean_lambda_ok(*_eps_bracket(level), shape.spacing,
+                                                             lam)
 
 
 def _table(shape: GridShape, level: PrivacyLevel, bits: int) -> tuple[list[int], list[int], int]:
@@ -265,21 +283,17 @@ def radius(res: ResidualBound, lam: Fraction) -> Fraction:
     return res.norm_bound / lam
 
 
-def check_grid_point(claim: GridPointClaim, lattice_lambda: LatticeLambda | None = None) -> bool:
+def check_grid_point(claim: GridPointClaim) -> bool:
     """Re-check a grid-point claim from its question (module docstring); False, never an
-    exception, on tampered or malformed data.
-
-    ``lattice_lambda`` proves λ for Euclidean grids (pass
-    :func:`exactdp.algebra.lattice_spectrum.euclidean_lattice_lambda_lower`); without it a
-    Euclidean claim is not re-checked (False). Manhattan grids need nothing.
-    """
+    exception, on tampered or malformed data. λ is re-proved in the kernel for both norms
+    (:func:`lambda_proved`)."""
     try:
         c = claim
         if (not isinstance(c.shape, GridShape) or c.shape.norm not in ("euclidean", "manhattan")
                 or not 0 < c.shape.n <= MAX_GRID_POINTS or not isinstance(c.lam, Fraction)
                 or c.lam <= 0 or len(c.mantissas) != c.shape.n or len(c.rhs) != c.shape.n):
             return False
-        if c.lam > grid_lambda_bound(c.shape, c.level, lattice_lambda):
+        if not lambda_proved(c.shape, c.level, c.lam):
             return False
         res = grid_residual(c.shape, c.level, tuple(Fraction(v) for v in c.rhs),
                             tuple(int(m) for m in c.mantissas), int(c.exponent),
@@ -305,11 +319,8 @@ def write_grid_point(c: GridPointClaim) -> dict[str, Any]:
     prior = not ones and all(v >= 0 for v in c.rhs) and sum(c.rhs, Fraction(0)) == 1
     level = ({"t": write_rational(c.level.t, "level.t")} if c.level.t is not None
              else {"eps": write_closed_form(c.level.eps, "level.eps")})
-    sh = c.shape
     question = {
-        "metric": {"encoding": "grid", "width": sh.width, "height": sh.height,
-                   "norm": sh.norm, "spacing": write_rational(sh.spacing, "spacing"),
-                   "mask": sh.mask_rows()},
+        "metric": write_grid_shape(c.shape),
         "property": _PROPS[0] if ones else _PROPS[1] if prior else _PROPS[2],
         "rhs": "ones" if ones else [write_rational(v, "rhs") for v in c.rhs],
         "level": level,
@@ -321,7 +332,14 @@ def write_grid_point(c: GridPointClaim) -> dict[str, Any]:
     return envelope(CertificateKind.GRID_POINT, question, claim, evidence)
 
 
-def _read_shape(value: Any) -> GridShape:
+def write_grid_shape(sh: GridShape) -> dict[str, Any]:
+    """``question.metric`` of a grid document: the shape, never n² distances."""
+    return {"encoding": "grid", "width": sh.width, "height": sh.height, "norm": sh.norm,
+            "spacing": write_rational(sh.spacing, "spacing"), "mask": sh.mask_rows()}
+
+
+def read_grid_shape(value: Any) -> GridShape:
+    """Read ``question.metric`` of a grid document (strict; InvalidArgument if malformed)."""
     w = "question.metric"
     obj = read_object(value, w, ("encoding", "width", "height", "norm", "spacing", "mask"))
     read_str(obj["encoding"], w + ".encoding", ("grid",))
@@ -370,7 +388,7 @@ def read_grid_point(doc: Any) -> GridPointClaim:
     if env.kind != GRID_POINT:
         raise InvalidArgument(f"kind: {env.kind!r} is not {GRID_POINT!r}.")
     q = read_object(env.question, "question", ("metric", "property", "rhs", "level"))
-    shape = _read_shape(q["metric"])
+    shape = read_grid_shape(q["metric"])
     prop = read_str(q["property"], "question.property", _PROPS)
     n = shape.n
     if q["rhs"] == "ones":
@@ -400,16 +418,6 @@ def read_grid_point(doc: Any) -> GridPointClaim:
 
 
 def check_grid_point_document(doc: Any) -> bool:
-    """:func:`check_grid_point` of a parsed document, for ``exactdp verify``.
-
-    Raises :class:`~exactdp.errors.InvalidArgument` for a Euclidean grid: its λ bound (the
-    lattice symbol, :mod:`exactdp.algebra.lattice_spectrum`) is outside the kernel, so such a
-    document is re-checked with ``GridPointCertificate.from_json(doc).verify()``
-    (:mod:`exactdp.engine.grid_point`).
-    """
-    claim = read_grid_point(doc)
-    if claim.shape.norm == "euclidean":
-        raise InvalidArgument("kind: a Euclidean grid-point document needs the lattice λ bound, "
-                              "which is outside the kernel; re-check it with exactdp.engine."
-                              "grid_point.GridPointCertificate.from_json(doc).verify().")
-    return check_grid_point(claim)
+    """:func:`check_grid_point` of a parsed document, for ``exactdp verify`` (Euclidean and
+    Manhattan grids, masked or not; InvalidArgument if malformed)."""
+    return check_grid_point(read_grid_point(doc))

@@ -44,8 +44,11 @@ _LIMB = 60  # limb width of the fast poly build (small ints enter flint ~30× fa
 
 def _integers(values: Sequence[Any], what: str) -> list[int]:
     """The values as Python ints; a non-integer (0.5, NaN, inf) is refused, never truncated."""
+    vals = list(values)
+    if all(type(x) is int for x in vals):  # fast path: already exact Python ints
+        return vals
     out = []
-    for k, x in enumerate(values):
+    for k, x in enumerate(vals):
         try:
             i = int(x)
         except (ValueError, OverflowError, TypeError):
