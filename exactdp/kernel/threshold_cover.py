@@ -35,6 +35,7 @@ False
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -42,9 +43,14 @@ from flint import arb, arb_mat, fmpq_mat, fmpz_mat
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
+from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 
-__all__ = ["arb_mean_value_check", "lemma_row_sum_bound", "cover_frame_ok"]
+__all__ = ["arb_mean_value_check", "lemma_row_sum_bound", "cover_frame_ok", "CountRows"]
+
+#: Count rows (r × k integers, each dominating a metric's per-row distance counts) and the
+#: k distances they count.
+CountRows = tuple[np.ndarray, Sequence[Distance]]
 
 
 def _gather(vals: list[arb], idx: np.ndarray, n: int) -> arb_mat:
@@ -165,31 +171,42 @@ def _small_upper(x: arb) -> Fraction:
     return arb_to_fraction_interval(x)[1]
 
 
-def lemma_row_sum_bound(metric: FiniteMetric, t0: Fraction, prec: int = 128) -> Fraction:
+def lemma_row_sum_bound(metric: FiniteMetric | CountRows, t0: Fraction,
+                        prec: int = 128) -> Fraction:
     """A rational e ≥ max_i Σ_{j≠i} t0^{d(i, j)}: exact integer counts of each distance per
     row (``np.bincount``) times rational upper bounds of t0^d, summed in ``fmpq_mat``.
+
+    ``metric`` may also be ``(rows, values)``: count rows (r × k integers) that dominate
+    every row of the metric entrywise, over the distances ``values`` (a grid: the counts
+    of its W×H offset window, O(n), never the n×n index).
 
     >>> from exactdp.spaces.metrics import line
     >>> e = lemma_row_sum_bound(line(3), Fraction(1, 8))  # the middle row: 2·(1/8)
     >>> Fraction(1, 4) <= e < Fraction(1, 4) + Fraction(1, 10**30)
     True
     """
-    n, k = metric.n, len(metric.values)
-    codes = (np.arange(n, dtype=np.int64)[:, None] * k + np.asarray(metric.index)).ravel()
-    rows = np.unique(np.bincount(codes, minlength=n * k).reshape(n, k), axis=0)
+    if isinstance(metric, FiniteMetric):
+        n, values = metric.n, list(metric.values)
+        k = len(values)
+        codes = (np.arange(n, dtype=np.int64)[:, None] * k + np.asarray(metric.index)).ravel()
+        rows = np.unique(np.bincount(codes, minlength=n * k).reshape(n, k), axis=0)
+    else:
+        rows, values = np.asarray(metric[0], dtype=np.int64), list(metric[1])
+        k = len(values)
     with workprec(prec):
         lt = arb(to_fmpq(t0)).log()
         ups = [Fraction(0) if v.coef == 0 else _small_upper((lt * v.ball()).exp())
-               for v in metric.values]
+               for v in values]
     prod = fmpq_mat(fmpz_mat(len(rows), k, [int(x) for x in rows.ravel()])) * fmpq_mat(
         k, 1, [to_fmpq(u) for u in ups])
     return max(fmpq_to_fraction(prod[i, 0]) for i in range(len(rows)))
 
 
-def cover_frame_ok(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps_hi: Fraction,
+def cover_frame_ok(metric: FiniteMetric | CountRows, rhs: tuple[Fraction, ...], eps_hi: Fraction,
                    t0: Fraction, pieces: tuple[tuple[Fraction, Fraction], ...]) -> bool:
     """The perturbation lemma holds at t0 and the proper ranges (a < b) cover
-    [eps_hi, −ln t0] without gaps (−ln t0 bounded above in arb)."""
+    [eps_hi, −ln t0] without gaps (−ln t0 bounded above in arb). ``metric``: a metric or
+    dominating count rows (:func:`lemma_row_sum_bound`)."""
     bmin, bmax = min(rhs), max(abs(v) for v in rhs)
     if bmin <= 0 or not 0 < t0 < 1 or any(not a < b for a, b in pieces):
         return False

@@ -42,14 +42,14 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from flint import arb, fmpq_mat, fmpz_mat
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
-from exactdp.errors import REJECTED_ERRORS
+from exactdp.errors import REJECTED_ERRORS, PrecisionLimitReached
 from exactdp.kernel.linear import LinearClaim, check_linear
 from exactdp.kernel.threshold_cover import cover_frame_ok
 from exactdp.spaces.metrics import FiniteMetric
@@ -57,7 +57,8 @@ from exactdp.spaces.metrics.claims import same_distances
 
 __all__ = ["SPD_POINT", "SPD_COVER", "SpdPointClaim", "check_spd_point", "check_spd_cover",
            "lambda_ok", "piece_ok", "chord_ok", "hist_product", "eps_in_range", "fail_side_ok",
-           "SPD_EPS_DISTANCE_LIMIT", "MAX_ORDER"]
+           "SPD_EPS_DISTANCE_LIMIT", "MAX_ORDER", "Products", "DenseProducts", "all_rational",
+           "pieces_in_order", "SY", "ST"]
 
 SPD_POINT = "spd-point"
 SPD_COVER = "spd-taylor-cover"
@@ -67,8 +68,8 @@ SPD_EPS_DISTANCE_LIMIT = 2**22
 #: Highest Taylor order K accepted.
 MAX_ORDER = 8
 _BITS = 60   # Cholesky candidates on the grid 2^-60, entries at scale 2^-120
-_SY = 58     # Taylor vectors on the grid 2^-58
-_ST = 110    # Taylor tables enclosed by integers at scale 2^-110
+SY = _SY = 80     # Taylor vectors on the grid 2^-80 (finer than a double: exact refinements)
+ST = _ST = 110    # Taylor tables enclosed by integers at scale 2^-110
 _LIMB = 30   # histogram limbs: n·2^30 < 2^53 keeps every float partial sum exact
 
 
@@ -86,11 +87,38 @@ class SpdPointClaim:
     lam: Fraction
 
 
-def _is_q(*xs: Any) -> bool:
+def all_rational(*xs: Any) -> bool:
+    """Every argument is a Fraction."""
     return all(isinstance(x, Fraction) for x in xs)
 
 
-def eps_in_range(metric: FiniteMetric, *eps: Any) -> bool:
+_is_q = all_rational
+
+
+def pieces_in_order(pieces: Any) -> bool:
+    """(a, b, λ) rational triples with a < b, increasing and without overlap."""
+    return (isinstance(pieces, tuple) and all(len(p) == 3 and _is_q(*p) and p[0] < p[1]
+                                              for p in pieces)
+            and all(p[1] <= q[0] for p, q in zip(pieces, pieces[1:])))
+
+
+class Products(Protocol):
+    """Exact products with integer distance tables: ``n`` points, ``values`` (the distinct
+    distances, the rows of a table), ``sums`` and float ``candidates`` (dense:
+    :class:`DenseProducts`; grids: :class:`~exactdp.kernel.threshold_grid.GridProducts`)."""
+
+    n: int
+    values: list[Any]
+
+    def sums(self, table: fmpz_mat, ys: list[list[int]]) -> list[list[int]]:
+        """S_m = Σ_{j+k=m} T_j·ys[k] exactly, T_j the column j of ``table`` on the distances."""
+
+    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
+                   ) -> list[list[int]] | None:
+        """Taylor vectors y_0..y_K on the grid 2^-SY (float solves: candidates only)."""
+
+
+def eps_in_range(metric: FiniteMetric | Products, *eps: Any) -> bool:
     """Every ε is a Fraction with 0 < ε and ε·max d ≤ :data:`SPD_EPS_DISTANCE_LIMIT`
     (max d bounded above exactly: c·(⌊√r⌋ + 1))."""
     dmax = max((v.coef * (math.isqrt(v.radicand) + 1) for v in metric.values), default=0)
@@ -158,38 +186,70 @@ def hist_product(codes: np.ndarray, n: int, k: int, v: list[int], counts: fmpz_m
     return out
 
 
-def _tables(metric: FiniteMetric, c: Fraction, a: Fraction, K: int
-            ) -> tuple[fmpz_mat, list[int], fmpz_mat]:
+def _ends(x: arb) -> tuple[int, int]:
+    """⌊lower end⌋ and ⌈upper end⌉ of the ball x (exact integers; TypeError if not finite)."""
+    lo, hi = x.lower().floor().unique_fmpz(), x.upper().ceil().unique_fmpz()
+    if lo is None or hi is None:
+        raise PrecisionLimitReached(f"the table entry {x} has no exact integer ends at this "
+                                    "precision (ε·d too large).")
+    return int(lo), int(hi)
+
+
+def _tables(values: list[Any], c: Fraction, a: Fraction, K: int
+             ) -> tuple[fmpz_mat, list[int], fmpz_mat]:
     """Integer lower ends (scale 2^_ST) of Φ_j = (−d)^j e^{−cd}/j! (k × (K+1)), their widths
     per j, and upper ends of the remainder d^{K+1}e^{−ad}/(K+1)! (k × 1)."""
-    S = 1 << _ST
     fact = [math.factorial(j) for j in range(K + 2)]
     lo_t: list[list[int]] = []
     rad = [0] * (K + 1)
     rem: list[int] = []
-    with workprec(192):
-        ca, aa = arb(to_fmpq(c)), arb(to_fmpq(a))
-        for v in metric.values:
+    with workprec(320):  # the ends ≤ 2^(_ST + 200) stay exact integers
+        ca, aa, S = arb(to_fmpq(c)), arb(to_fmpq(a)), arb(2) ** _ST
+        for v in values:
             d = v.ball()
-            e, p, row = (-ca * d).exp(), arb(1), []
+            e, p, row = (-ca * d).exp() * S, arb(1), []
             for j in range(K + 1):
-                lo, hi = arb_to_fraction_interval(p * e / fact[j])
-                row.append(math.floor(lo * S))
-                rad[j] = max(rad[j], math.ceil(hi * S) - row[-1])
+                lo, hi = _ends(p * e / fact[j])
+                row.append(lo)
+                rad[j] = max(rad[j], hi - lo)
                 p = p * (-d)
             lo_t.append(row)
-            rem.append(math.ceil(arb_to_fraction_interval(abs(p) * (-aa * d).exp()
-                                                          / fact[K + 1])[1] * S))
+            rem.append(_ends(abs(p) * (-aa * d).exp() * S / fact[K + 1])[1])
     k = len(lo_t)
     return fmpz_mat(k, K + 1, [x for r in lo_t for x in r]), rad, fmpz_mat(k, 1, rem)
 
 
-def _candidates(metric: FiniteMetric, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int,
-                codes: np.ndarray, counts: fmpz_mat) -> list[list[int]] | None:
+class DenseProducts:
+    """:class:`Products` of a dense metric: histograms of its n×n index (:func:`hist_product`)."""
+
+    def __init__(self, metric: FiniteMetric) -> None:
+        self.metric, self.n, self.values = metric, metric.n, list(metric.values)
+        self.codes, self.counts = _codes(metric)
+
+    def sums(self, table: fmpz_mat, ys: list[list[int]]) -> list[list[int]]:
+        """S_m = Σ_{j+k=m} T_j·ys[k] (one exact histogram product per vector)."""
+        n, J = self.n, table.ncols()
+        out = [[0] * n for _ in range(J + len(ys) - 1)]
+        for kk, y in enumerate(ys):
+            P = hist_product(self.codes, n, len(self.values), y, self.counts, table)
+            for j in range(J):
+                row = out[j + kk]
+                for i in range(n):
+                    row[i] += int(P[i, j])
+        return out
+
+    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
+                   ) -> list[list[int]] | None:
+        """Dense float solves (one inverse), y_0 refined once by its exact residual."""
+        return _candidates(self, rhs, mids, K)
+
+
+def _candidates(op: DenseProducts, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
+                ) -> list[list[int]] | None:
     """Taylor vectors y_0..y_K on the grid 2^-_SY (float solves: candidates only); y_0 is
     refined once by its residual computed exactly on the integer table (None: non-finite)."""
-    n, k = metric.n, len(metric.values)
-    idx = np.asarray(metric.index)
+    k = len(op.values)
+    idx = np.asarray(op.metric.index)
     tab = np.array([[float(Fraction(int(mids[d, j]), 1 << _ST)) for d in range(k)]
                     for j in range(K + 1)])
     M = [tab[j][idx] for j in range(K + 1)]
@@ -197,9 +257,9 @@ def _candidates(metric: FiniteMetric, rhs: tuple[Fraction, ...], mids: fmpz_mat,
     inv = np.linalg.inv(M[0])  # one O(n³) step; then every solve is a product
     y0 = inv @ b
     y_int = [int(x) for x in np.rint(np.ldexp(y0, _SY))]
-    prod = hist_product(codes, n, k, y_int, counts, fmpz_mat(k, 1, [mids[d, 0] for d in range(k)]))
+    prod = op.sums(fmpz_mat(k, 1, [mids[d, 0] for d in range(k)]), [y_int])[0]
     sh = _ST + _SY
-    r = np.array([float(Fraction(bi) - Fraction(int(prod[i, 0]), 1 << sh)) for i, bi in enumerate(rhs)])
+    r = np.array([float(Fraction(bi) - Fraction(prod[i], 1 << sh)) for i, bi in enumerate(rhs)])
     ys = [np.ldexp(np.array(y_int, dtype=np.float64), -_SY) + inv @ r]
     for kk in range(1, K + 1):
         ys.append(-(inv @ sum(M[j] @ ys[kk - j] for j in range(1, kk + 1))))
@@ -208,7 +268,7 @@ def _candidates(metric: FiniteMetric, rhs: tuple[Fraction, ...], mids: fmpz_mat,
     return [[int(v) for v in np.rint(np.ldexp(y, _SY))] for y in ys]
 
 
-def piece_ok(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction, K: int,
+def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction, K: int,
              lam: Fraction, upper_index: int | None = None, upper: Fraction | None = None,
              Y: np.ndarray | None = None) -> bool:
     """z(ε) > 0 for every ε in [a, b], given λ ≤ λ_min(Φ(ε)) there (Taylor bound of order K).
@@ -217,33 +277,31 @@ def piece_ok(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction, b: Fr
     |b − Φ(ε)y(h)| ≤ r̄ := Σ_m ω^m|ρ_m| + ω^{K+1}P·Σ_k ω^k|y_k| (ρ_m the Taylor residuals,
     P ≥ d^{K+1}e^{−ad}/(K+1)! entrywise), and ‖z − y(h)‖∞ ≤ ‖r̄‖₂/λ; so min_i of
     y_0 − ω|y_1| − Σ_{k≥2} ω^k(|y_k| odd k, max(0, −y_k) even k) > ‖r̄‖₂/λ proves z > 0.
-    Every Φ_j·y_k is exact (:func:`hist_product` on integer tables), the table widths
-    add max width·‖y_k‖₁, and the comparison is exact (squares of integers).
+    Every Φ_j·y_k is exact (``metric`` a FiniteMetric: :func:`hist_product` on integer
+    tables; or any :class:`Products`, e.g. exact grid convolutions), the table widths add
+    max width·‖y_k‖₁, and the comparison is exact (squares of integers).
 
     With ``upper_index = i`` (a point: K = 0, a = b) it decides instead
     y_i + ‖r̄‖₂/λ < 0 and (with ``upper``) ≤ ``upper``, i.e. z_i(a) < 0 and z_i(a) ≤ upper.
     ``Y`` (n × (K+1) floats) replaces the kernel's own candidates (any Y is sound: a bad
     one makes r̄ large).
     """
-    n = metric.n
+    prods = DenseProducts(metric) if isinstance(metric, FiniteMetric) else metric
+    n = prods.n
     if (not _is_q(a, b, lam) or lam <= 0 or isinstance(K, bool) or not isinstance(K, int)
             or not 0 <= K <= MAX_ORDER or b < a or len(rhs) != n or n < 1):
         return False
-    k = len(metric.values)
-    codes, counts = _codes(metric)
     c, omega = (a + b) / 2, (b - a) / 2
-    mids, radmax, rems = _tables(metric, c, a, K)
-    yint = (_candidates(metric, rhs, mids, K, codes, counts) if Y is None else
+    mids, radmax, rems = _tables(prods.values, c, a, K)
+    yint = (prods.candidates(rhs, mids, K) if Y is None else
             [[int(v) for v in np.rint(np.ldexp(Y[:, j], _SY))] for j in range(K + 1)])
     if yint is None:
         return False
-    om = [omega**m for m in range(K + 1)]
-    ysum = [math.ceil(sum(om[kk] * abs(yint[kk][i]) for kk in range(K + 1))) for i in range(n)]
-    signed = []  # signed[kk][j][i] = (M_j y_kk)_i at scale 2^(ST+SY)
-    for kk in range(K + 1):
-        P = hist_product(codes, n, k, yint[kk], counts, mids)
-        signed.append([[int(P[i, j]) for i in range(n)] for j in range(K + 1)])
-    Pr = hist_product(codes, n, k, ysum, counts, rems)
+    wk = [omega.numerator**kk * omega.denominator ** (K - kk) for kk in range(K + 1)]
+    wd = omega.denominator**K  # ysum_i = ⌈Σ_k ω^k |y_k,i|⌉ in integers
+    ysum = [-(-sum(w * abs(y[i]) for w, y in zip(wk, yint)) // wd) for i in range(n)]
+    S = prods.sums(mids, yint)  # S[m][i] = Σ_{j+k=m} (M_j y_k)_i at scale 2^(ST+SY)
+    Pr = prods.sums(rems, [ysum])[0]
     l1 = [sum(abs(x) for x in y) for y in yint]
     # in integers: r̄_i = T_i / zden with ω = op/oq
     op, oq = omega.numerator, omega.denominator
@@ -254,9 +312,9 @@ def piece_ok(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction, b: Fr
     rad_m = [sum(radmax[j] * l1[kk] for j, kk in pm) for pm in pairs]
     sum_r2 = 0
     for i in range(n):
-        T = zm[K + 1] * int(Pr[i, 0]) * B
+        T = zm[K + 1] * Pr[i] * B
         for m in range(2 * K + 1):
-            sgn = sum(signed[kk][j][i] for j, kk in pairs[m])
+            sgn = S[m][i]
             T += zm[m] * ((abs(bint[i] - sgn * B) if m == 0 else abs(sgn) * B) + rad_m[m] * B)
         sum_r2 += T * T
     zden = B * oq ** (2 * K + 2) << (_ST + _SY)
@@ -358,8 +416,7 @@ def check_spd_cover(c: Any) -> bool:
         # Pieces in increasing order without overlap: each node pair is then checked for a
         # contiguous run of pieces, so the chord checks cost O(#nodes + #pieces) in total
         # (a true document with nested pieces cannot make the kernel run for hours).
-        if any(a >= b for a, b, _ in pieces) or any(
-                p[1] > q[0] for p, q in zip(pieces, pieces[1:])):
+        if not pieces_in_order(pieces):
             return False
         if not (fail_side_ok(ev["fail"], m, rhs, lo)
                 and cover_frame_ok(m, rhs, hi, t0, tuple((a, b) for a, b, _ in pieces))):

@@ -2,7 +2,9 @@
 
 A grid metric (:func:`exactdp.spaces.metrics.grid`) has n = W·H points; the distance of two
 points depends only on their offset (|dx|, |dy|), so every table indexed by pairs of points
-can be replaced by a W×H table indexed by offsets. Above :data:`MATRIX_FREE_ABOVE_N` points
+can be replaced by a W×H table indexed by offsets. The same holds for a masked grid
+(:func:`exactdp.spaces.metrics.masked.masked_grid`, the kept cells of a W×H grid): its
+distances are the full grid's on the kept cells. Above :data:`MATRIX_FREE_ABOVE_N` points
 the threshold route and the reproduction of Fig. 7 never form the n×n index (it would take
 gigabytes at 100×100): they use the offset tables below instead.
 
@@ -16,19 +18,29 @@ Examples
 [[1, 4, 4, 2, 4]]
 >>> use_matrix_free(g), use_matrix_free(grid(51, 51))
 (False, True)
+>>> from exactdp.spaces.metrics.masked import masked_grid
+>>> use_matrix_free(masked_grid(40, 40, mask=["1" * 40] * 39 + ["0" * 40]))    # 1,560 points
+True
 """
 
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
 
 import numpy as np
 
 from exactdp.errors import InvalidMetric
 from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.metrics import FiniteMetric, GridInfo
+from exactdp.spaces.metrics.masked import GridShape, grid_shape
 
 __all__ = [
     "MATRIX_FREE_ABOVE_N",
+    "MATRIX_FREE_NORMS",
     "is_large_grid",
+    "matrix_free_shape",
+    "force_matrix_free",
     "use_matrix_free",
     "offset_distance",
     "offset_value_codes",
@@ -41,24 +53,88 @@ __all__ = [
 #: 12.3 s — one run each on the shared 2-core machine, session 7).
 MATRIX_FREE_ABOVE_N = 900
 
+#: Norms whose grids (masked or not) the matrix-free threshold route takes: Φ is positive
+#: definite on every finite subset of the lattice, with a proved λ_min bound (Euclidean:
+#: the lattice symbol; Manhattan: ((1 − t)/(1 + t))²; ``proofs/grid_point_bounds.py``).
+MATRIX_FREE_NORMS = ("euclidean", "manhattan")
+
 
 def is_large_grid(metric: FiniteMetric) -> bool:
-    """True for a grid metric (any norm) with n > :data:`MATRIX_FREE_ABOVE_N` points.
+    """True for a grid or masked grid (any norm) with n > :data:`MATRIX_FREE_ABOVE_N` points.
 
     For such grids per-point tables are replaced by offset tables (e.g. the distance-count
     row of the perturbation lemma).
     """
-    return metric.grid is not None and metric.n > MATRIX_FREE_ABOVE_N
+    if any(m is metric for m in _FORCED):
+        return True
+    return metric.n > MATRIX_FREE_ABOVE_N and (metric.grid is not None
+                                               or grid_shape(metric) is not None)
+
+
+def matrix_free_shape(metric: FiniteMetric, above_n: int | None = None) -> GridShape | None:
+    """The exact shape (:class:`~exactdp.spaces.metrics.masked.GridShape`) of a library grid
+    or masked grid under a norm of :data:`MATRIX_FREE_NORMS` with n > ``above_n`` points
+    (default :data:`MATRIX_FREE_ABOVE_N`), else None.
+
+    The shape is read only from library constructors (never from a name or params), so a
+    masked grid is never taken for its full grid.
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> matrix_free_shape(grid(31, 31)).width, matrix_free_shape(grid(30, 30))
+    (31, None)
+    >>> matrix_free_shape(grid(3, 2, "manhattan"), above_n=0).norm
+    'manhattan'
+    """
+    if metric.n <= (MATRIX_FREE_ABOVE_N if above_n is None else above_n):
+        return None
+    shape = grid_shape(metric)
+    return shape if shape is not None and shape.norm in MATRIX_FREE_NORMS else None
 
 
 def use_matrix_free(metric: FiniteMetric) -> bool:
-    """True when Φ(ε) is handled matrix-free: a Euclidean grid with n > :data:`MATRIX_FREE_ABOVE_N`.
+    """True when Φ(ε) is handled matrix-free: a Euclidean or Manhattan grid or masked grid
+    (:func:`matrix_free_shape`) with n > :data:`MATRIX_FREE_ABOVE_N`, or any such grid inside
+    :func:`force_matrix_free`.
 
-    There Φ is symmetric positive definite and block-Toeplitz (FFT products, lattice
-    λ_min bound); smaller grids and other norms use the dense routes.
+    There Φ is symmetric positive definite and a principal submatrix of a block-Toeplitz
+    matrix (FFT products on the zero-padded vector; λ_min bounds that hold for every subset
+    of the lattice). Full Manhattan grids take the Kronecker route before this rule is
+    asked (under ``method="auto"``). Smaller grids and other norms use the dense routes.
     """
-    g = metric.grid
-    return g is not None and g.norm == "euclidean" and metric.n > MATRIX_FREE_ABOVE_N
+    if any(m is metric for m in _FORCED):
+        return True
+    return matrix_free_shape(metric) is not None
+
+
+#: metrics whose threshold route was asked to run matrix-free below the size switch
+#: (``epsilon_threshold(..., matrix_free=True)``); held only for the duration of that call
+_FORCED: list[FiniteMetric] = []
+
+
+@contextlib.contextmanager
+def force_matrix_free(metric: FiniteMetric) -> Iterator[None]:
+    """Within the block :func:`use_matrix_free` and :func:`is_large_grid` are True for
+    ``metric`` (a Euclidean or Manhattan grid or masked grid of any size), so every stage
+    of the threshold route — search, fail point, cover, the perturbation lemma's count row —
+    runs matrix-free; InvalidMetric for other metrics.
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> g = grid(4, 4, "manhattan")
+    >>> with force_matrix_free(g):
+    ...     use_matrix_free(g), is_large_grid(g)
+    (True, True)
+    >>> use_matrix_free(g)
+    False
+    """
+    if matrix_free_shape(metric, above_n=0) is None:
+        raise InvalidMetric(f"matrix_free=True: {metric.name} is not a Euclidean or Manhattan "
+                            "grid or masked grid (grid(W, H, norm) or masked_grid(...)); "
+                            "the matrix-free route takes only those.")
+    _FORCED.append(metric)
+    try:
+        yield
+    finally:  # by identity (equal metrics are other objects)
+        del _FORCED[next(i for i, m in enumerate(_FORCED) if m is metric)]
 
 
 def offset_distance(info: GridInfo, dx: int, dy: int) -> Distance:
@@ -89,7 +165,8 @@ def offset_count_row(metric: FiniteMetric) -> np.ndarray:
     """(1, k) int64 array: how many signed offsets (±dx, ±dy) of the grid have each distance.
 
     Every row of the per-point distance counts is entrywise ≤ this row (a point sees
-    each offset at most once), so bounds of row sums taken over it hold for every row.
+    each offset at most once), so bounds of row sums taken over it hold for every row —
+    also on a masked grid, whose points see a subset of the full grid's offsets.
     """
     g = _info(metric)
     pos = {v: i for i, v in enumerate(metric.values)}
@@ -102,6 +179,10 @@ def offset_count_row(metric: FiniteMetric) -> np.ndarray:
 
 def _info(metric: FiniteMetric) -> GridInfo:
     g = metric.grid
-    if g is None:
-        raise InvalidMetric(f"{metric.name} is not a grid metric; build it with grid(W, H, ...).")
-    return g
+    if g is not None:
+        return g
+    shape = grid_shape(metric)  # a masked grid: its full grid's geometry
+    if shape is None:
+        raise InvalidMetric(f"{metric.name} is not a grid metric; build it with grid(W, H, ...) "
+                            "or masked_grid(W, H, norm, mask=...).")
+    return GridInfo(shape.width, shape.height, shape.norm, shape.spacing)

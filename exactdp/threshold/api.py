@@ -68,6 +68,7 @@ from exactdp.errors import (
     PropertyNeverHolds,
 )
 from exactdp.progress import Progress, report
+from exactdp.spaces.grid import force_matrix_free
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.priors import read_prior
 from exactdp.threshold.binding import same_distances
@@ -100,6 +101,7 @@ def epsilon_threshold(
     eps_max: Any = None,
     progress: Progress = None,
     verify: bool = False,
+    matrix_free: bool = False,
 ) -> ThresholdResult:
     """The least ε above which the property holds for good, enclosed with a certificate.
 
@@ -131,6 +133,17 @@ def epsilon_threshold(
     verify : bool
         Run the certificate's independent ``verify()`` before returning (raising
         :class:`CertificateInvalid` if it fails); the result then has ``verified=True``.
+    matrix_free : bool
+        False (default): grids and masked grids (:func:`~exactdp.spaces.metrics.masked.masked_grid`)
+        under the Euclidean or Manhattan norm with more than
+        :data:`~exactdp.spaces.grid.MATRIX_FREE_ABOVE_N` points take the matrix-free
+        certified route when they reach the certified route
+        (:func:`~exactdp.spaces.grid.use_matrix_free`; full Manhattan grids go the Kronecker
+        route first). True: the matrix-free certified route on any Euclidean or Manhattan
+        grid or masked grid, whatever its size (after Prop. 9; no Kronecker, structured,
+        quotient or exact route) — e.g. to compare it with the dense route on a small grid.
+        The matrix-free cover's certificate has the kernel kind ``grid-threshold`` (the grid
+        travels as its shape, mask included).
 
     Returns
     -------
@@ -167,8 +180,19 @@ def epsilon_threshold(
     for name, v in (("max_exact_n", max_exact_n), ("max_structured_n", max_structured_n)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise InvalidArgument(f"Got {name}={v!r}; pass a whole number ≥ 0 (a size limit).")
+    if not isinstance(matrix_free, bool):
+        raise InvalidArgument(f"Got matrix_free={matrix_free!r}; pass True (force the matrix-free "
+                              "grid route) or False (the size rule).")
+    if matrix_free and method == "exact":
+        raise InvalidArgument("Got method='exact' with matrix_free=True; the matrix-free route is "
+                              "certified (enclosures): pass method='auto' or 'certified'.")
     rhs = None if prior is None else read_prior(metric, prior)
-    res = _threshold(metric, rhs, tol_q, method, max_exact_n, progress, max_structured_n)
+    if matrix_free:
+        with force_matrix_free(metric):  # InvalidMetric unless a Euclidean/Manhattan grid
+            res = _threshold(metric, rhs, tol_q, method, max_exact_n, progress,
+                             max_structured_n, matrix_free=True)
+    else:
+        res = _threshold(metric, rhs, tol_q, method, max_exact_n, progress, max_structured_n)
     if eps_max is not None:
         em = to_fraction(eps_max, "eps_max")
         if res.eps_lower >= em:
@@ -194,7 +218,7 @@ def _is_uniform(rhs: tuple[Fraction, ...] | None) -> bool:
 
 def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
                method: str, max_exact_n: int, progress: Progress,
-               max_structured_n: int = 1001) -> ThresholdResult:
+               max_structured_n: int = 1001, matrix_free: bool = False) -> ThresholdResult:
     t0 = time.perf_counter()
     timings: list[tuple[str, float]] = []
     prop = property_name(rhs)
@@ -210,6 +234,9 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
         cert = Prop9Certificate(metric, rhs)
         return ThresholdResult(metric.name, rhs, Fraction(0), Fraction(0), cert, None, metric.q,
                                "prop9", time.perf_counter() - t0, (("prop9", 0.0),), prop)
+    if matrix_free:  # asked for: straight to the certified route (no n×n structure checks)
+        report(progress, "threshold", f"{metric.name}: matrix-free certified route (asked for)")
+        return certified_route(metric, rhs, tol, progress, timings)
     if method == "auto":
         split = kronecker_split(metric, rhs)
         if split is not None:

@@ -23,51 +23,50 @@ of :mod:`exactdp.threshold.lemmas`, coverage of [eps_upper, −ln t0]).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from threadpoolctl import threadpool_limits
-
 from exactdp.algebra.algebraic import log_enclosure
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rounding import require_subnormals, succ
+from exactdp.arithmetic.rounding import require_subnormals
 from exactdp.engine.certificates import ExactSolution, FarkasCertificate, certificate_from_json
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import loads
 from exactdp.kernel.linear_json import write_linear
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold
+from exactdp.kernel.threshold_grid import GRID_THRESHOLD, read_grid_threshold
 from exactdp.kernel.threshold_json import read_threshold, write_threshold
 from exactdp.kernel.threshold_spd import (
-    MAX_ORDER,
     SPD_COVER,
     SPD_EPS_DISTANCE_LIMIT,
     SPD_POINT,
     SpdPointClaim,
-    check_spd_point,
 )
 from exactdp.kernel.threshold_spd import eps_in_range as spd_eps_in_range
-from exactdp.kernel.threshold_spd_json import read_spd_point, write_spd_point
+from exactdp.kernel.threshold_spd_json import read_spd_point
 from exactdp.kinds import CertificateKind, Verdict, proved_by
-from exactdp.spaces.grid import use_matrix_free
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.binding import (
     REJECTED_ERRORS,
     certificate_bounds,
     certificate_question,
-    grid_structure_holds,
     kronecker_structure_holds,
     product_rhs_holds,
     same_distances,
     same_rhs,
 )
 from exactdp.threshold.exact_certificate import ExactThresholdCertificate, s_enclosure_of_eps
-from exactdp.threshold.float_bounds import rhs_float
 from exactdp.threshold.krawczyk_check import arb_mean_value_check
 from exactdp.threshold.lemmas import lemma_holds
-from exactdp.threshold.providers import GridProvider, provider_for
-from exactdp.threshold.taylor import point_bounds, taylor_piece
+from exactdp.threshold.spd_certificates import (
+    TAYLOR_ORDER,
+    SpdCoverCertificate,
+    SpdPointCertificate,
+    fail_claim,
+    metric_of_shape,
+    rhs_of,
+)
 
 __all__ = [
     "Prop9Certificate",
@@ -86,10 +85,6 @@ __all__ = [
     "float_model_holds",
     "threshold_certificate_from_json",
 ]
-
-#: Number K of Taylor terms of the SPD cover's ranges.
-TAYLOR_ORDER = 3
-
 
 @proved_by("prop9_ball_symmetric")
 @dataclass(frozen=True)
@@ -120,7 +115,7 @@ class Prop9Certificate:
         """This certificate as the kernel's claim: ε* ∈ [0, 0] (raises on malformed fields)."""
         if not isinstance(self.metric, FiniteMetric):
             raise InvalidArgument(f"metric={self.metric!r} is not a FiniteMetric.")
-        return ThresholdClaim("prop9", self.metric, _rhs_of(self.rhs, self.metric.n),
+        return ThresholdClaim("prop9", self.metric, rhs_of(self.rhs, self.metric.n),
                               Enclosure(Fraction(0), Fraction(0)), {})
 
     def verify(self) -> bool:
@@ -131,16 +126,6 @@ class Prop9Certificate:
     def to_json(self) -> dict[str, Any]:
         """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_json`)."""
         return write_threshold(self.threshold_claim())
-
-
-def _rhs_of(rhs: Any, n: int) -> tuple[Fraction, ...]:
-    """The exact right-hand side (None: all ones)."""
-    if rhs is None:
-        return tuple(Fraction(1) for _ in range(n))
-    out = tuple(rhs)
-    if not all(isinstance(v, Fraction) for v in out):
-        raise InvalidArgument("rhs: the right-hand side must be exact Fractions.")
-    return out
 
 
 def _kernel_or_python(cert: Any) -> bool:
@@ -176,6 +161,13 @@ def threshold_certificate_from_json(doc: Any) -> Any:
     doc = loads(doc) if isinstance(doc, (str, bytes)) else doc
     if isinstance(doc, dict) and doc.get("kind") == SPD_POINT:
         return _from_fail(read_spd_point(doc))
+    if isinstance(doc, dict) and doc.get("kind") == GRID_THRESHOLD:
+        g = read_grid_threshold(doc)
+        metric = metric_of_shape(g.shape)
+        index, upper, lam = g.fail
+        fail = _from_fail(SpdPointClaim(metric, g.rhs, g.eps.lo, index, upper, Fraction(0), lam))
+        return SpdCoverCertificate(metric, g.rhs, g.eps.lo, g.eps.hi, fail, g.t0, (), g.pieces,
+                                   g.order)
     return _from_claim(read_threshold(doc))
 
 
@@ -187,15 +179,6 @@ def _from_fail(fail: Any) -> Any:
         return SpdPointCertificate(fail.metric, fail.rhs, fail.eps, fail.index, fail.sigma,
                                    fail.lam, upper)
     return certificate_from_json(write_linear(fail))
-
-
-def _fail_claim(fail: Any) -> Any:
-    """The kernel claim of a fail side; InvalidArgument when it has no kernel form."""
-    for name in ("spd_claim", "linear_claim"):
-        make = getattr(fail, name, None)
-        if callable(make):
-            return make()
-    raise InvalidArgument("the fail certificate has no kernel form (spd_claim/linear_claim).")
 
 
 def _from_claim(c: ThresholdClaim) -> Any:
@@ -321,9 +304,9 @@ class CoverCertificate:
         or when the fail side has no kernel form (an SPD point on a matrix-free grid)."""
         if not isinstance(self.metric, FiniteMetric):
             raise InvalidArgument(f"metric={self.metric!r} is not a FiniteMetric.")
-        return ThresholdClaim("certified-cover", self.metric, _rhs_of(self.rhs, self.metric.n),
+        return ThresholdClaim("certified-cover", self.metric, rhs_of(self.rhs, self.metric.n),
                               Enclosure(self.eps_lower, self.eps_upper),
-                              {"fail": _fail_claim(self.fail), "t0": self.t0,
+                              {"fail": fail_claim(self.fail), "t0": self.t0,
                                "pieces": tuple(Enclosure(a, b) for a, b in self.pieces)})
 
     def to_json(self) -> dict[str, Any]:
@@ -374,7 +357,7 @@ class KroneckerThresholdCertificate:
         if not all(callable(getattr(c, "threshold_claim", None)) for c in certs):
             raise InvalidArgument("a factor certificate has no kernel form (threshold_claim).")
         return ThresholdClaim("kronecker-threshold", self.metric,
-                              _rhs_of(self.rhs, self.metric.n),
+                              rhs_of(self.rhs, self.metric.n),
                               Enclosure(self.eps_lower, self.eps_upper),
                               {"factors": tuple(c.threshold_claim() for c in certs),
                                "binding": self.binding})
@@ -425,176 +408,3 @@ class KroneckerThresholdCertificate:
         if self.eps_upper < max(hi for _, hi in bounds):
             return False
         return bounds[self.binding][0] == self.eps_lower
-
-
-def _no_kernel_form(metric: Any) -> None:
-    """InvalidArgument when ``metric`` is handled matrix-free (a large grid): no kernel form."""
-    if not isinstance(metric, FiniteMetric):
-        raise InvalidArgument(f"metric={metric!r} is not a FiniteMetric.")
-    if use_matrix_free(metric):
-        raise InvalidArgument(f"{metric.name}: the matrix-free grid SPD certificate has no kernel "
-                              "form yet; its verify() re-checks it in Python.")
-
-
-@dataclass(frozen=True)
-class SpdPointCertificate:
-    """z_i(eps) < 0 and ≤ upper: |z − y| ≤ ‖r‖₂/λ (λ ≤ λ_min), y_i + that < 0 and ≤ upper.
-
-    Dense metrics carry the Cholesky shift ``sigma`` of the λ bound; ``verify()`` re-proves
-    everything in the kernel (``spd-point``, :mod:`exactdp.kernel.threshold_spd`: exact
-    integers, no float rounding analysis). Matrix-free grids recompute the lattice
-    symbol bound and the exact integer residual bounds (grid convolutions) in Python.
-    """
-
-    metric: FiniteMetric = field(repr=False)
-    rhs: tuple[Fraction, ...] = field(repr=False)
-    eps: Fraction
-    index: int
-    sigma: Fraction
-    lam: Fraction
-    upper: float  # certified upper bound of z_index(eps) (a Fraction after a JSON round trip)
-    holds: bool = False
-    kind: ClassVar[CertificateKind] = CertificateKind.SPD_POINT
-
-    @property
-    def verdict(self) -> Verdict:
-        """``FAILS``: the property fails at ``eps`` (z_index(eps) < 0)."""
-        return Verdict.from_bool(self.holds)
-
-    def spd_claim(self) -> SpdPointClaim:
-        """This certificate as the kernel's ``spd-point`` claim; raises InvalidArgument when
-        malformed (a "holds" verdict, a non-finite ``upper``) or matrix-free."""
-        _no_kernel_form(self.metric)
-        upper = _finite_upper(self.upper)
-        if self.holds is not False or upper is None:
-            raise InvalidArgument(f"holds={self.holds!r}, upper={self.upper!r}: an SPD point "
-                                  "certificate claims failure with a finite upper bound.")
-        return SpdPointClaim(self.metric, _rhs_of(self.rhs, self.metric.n), self.eps,
-                             self.index, upper, self.sigma, self.lam)
-
-    def to_json(self) -> dict[str, Any]:
-        """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_spd_json`)."""
-        return write_spd_point(self.spd_claim())
-
-    def verify(self) -> bool:
-        """Re-prove the λ bound and the residual bound in the kernel (``spd-point``).
-
-        Grids handled matrix-free: ``metric.grid`` must reproduce the distances
-        (:func:`~exactdp.threshold.binding.grid_structure_holds`) and subnormals must be
-        kept (the residual bound uses the float rounding model). Never raises.
-        """
-        try:
-            claim = self.spd_claim()
-        except InvalidArgument:
-            try:
-                return self.holds is False and self._verify_grid()
-            except REJECTED_ERRORS:
-                return False
-        except REJECTED_ERRORS:
-            return False
-        return check_spd_point(claim)
-
-    def _verify_grid(self) -> bool:
-        if not use_matrix_free(self.metric) or not spd_eps_in_range(self.metric, self.eps):
-            return False
-        prov = provider_for(self.metric)
-        if self.lam <= 0 or not 0 <= self.index < self.metric.n or not isinstance(prov, GridProvider):
-            return False
-        if not float_model_holds("SpdPointCertificate.verify (grid)") \
-                or not grid_structure_holds(self.metric):
-            return False
-        if prov.lambda_lower(self.eps, self.eps) < self.lam:
-            return False
-        if (upper := _finite_upper(self.upper)) is None:
-            return False
-        b, brad = rhs_float(self.rhs)
-        y, err = point_bounds(prov, list(self.metric.values), b, brad, self.eps, self.lam, self.rhs)
-        up = float(succ(y[self.index] + err))
-        return up < 0 and Fraction(up) <= upper
-
-
-def _finite_upper(upper: Any) -> Fraction | None:
-    """``upper`` exactly; None (reject) unless a finite float, int or Fraction (not bool)."""
-    ok = isinstance(upper, (float, int, Fraction)) and not isinstance(upper, bool)
-    return Fraction(upper) if ok and (not isinstance(upper, float) or math.isfinite(upper)) \
-        else None
-
-
-@dataclass(frozen=True)
-class SpdCoverCertificate:
-    """Proof that ε* ∈ [eps_lower, eps_upper] by the SPD Taylor cover.
-
-    * ``fail``: a certificate that the property fails at ``eps_lower``;
-    * ``t0``: perturbation lemma on (0, t0] (:mod:`exactdp.threshold.lemmas`);
-    * ``nodes``: (ε, σ, λ) with λ ≤ λ_min(Φ(ε)) (dense metrics; empty on matrix-free
-      grids, where the lattice symbol bound is recomputed instead);
-    * ``pieces``: (a, b, λ) ε-ranges covering [eps_upper, −ln t0]; on each, λ ≤ λ_min(Φ(ε))
-      (chord lemma between nodes, or the lattice bound) and the Taylor bound proves z > 0.
-
-    ``verify()`` re-proves everything in the kernel (``spd-taylor-cover``,
-    :mod:`exactdp.kernel.threshold_spd`): every node and piece with exact integer
-    arithmetic (no floating-point rounding analysis; fresh float Taylor vectors are only
-    candidates), the chord bounds with exact rational row sums over the distinct distance
-    counts, coverage, the lemma and the fail side. On large Euclidean grids (matrix-free)
-    the pieces are re-run in Python with the search's own code (exact integer grid
-    convolutions) and the lattice λ bound is recomputed; that part is not independent of
-    the search and has no JSON form yet.
-    """
-
-    metric: FiniteMetric = field(repr=False)
-    rhs: tuple[Fraction, ...] = field(repr=False)
-    eps_lower: Fraction
-    eps_upper: Fraction
-    fail: Any = field(repr=False)
-    t0: Fraction
-    nodes: tuple[tuple[Fraction, Fraction, Fraction], ...] = field(repr=False)
-    pieces: tuple[tuple[Fraction, Fraction, Fraction], ...] = field(repr=False)
-    order: int = TAYLOR_ORDER
-    kind: ClassVar[CertificateKind] = CertificateKind.SPD_TAYLOR_COVER
-
-    @property
-    def verdict(self) -> Verdict:
-        """``HOLDS``: the claim ε* ∈ [eps_lower, eps_upper] is certified."""
-        return Verdict.HOLDS
-
-    def threshold_claim(self) -> ThresholdClaim:
-        """This certificate as the kernel's claim (``spd-taylor-cover``); raises
-        InvalidArgument when malformed, matrix-free, or its fail side has no kernel form."""
-        _no_kernel_form(self.metric)
-        return ThresholdClaim(SPD_COVER, self.metric, _rhs_of(self.rhs, self.metric.n),
-                              Enclosure(self.eps_lower, self.eps_upper),
-                              {"fail": _fail_claim(self.fail), "t0": self.t0,
-                               "order": self.order, "nodes": tuple(map(tuple, self.nodes)),
-                               "pieces": tuple(map(tuple, self.pieces))})
-
-    def to_json(self) -> dict[str, Any]:
-        """The certificate as a JSON document (:mod:`exactdp.kernel.threshold_json`)."""
-        return write_threshold(self.threshold_claim())
-
-    def verify(self) -> bool:
-        """Re-check frame, nodes and pieces in the kernel (BLAS pinned to one thread,
-        restored after); matrix-free grids in Python (:meth:`_verify`). Never raises."""
-        with threadpool_limits(limits=1, user_api="blas"):
-            return _kernel_or_python(self)
-
-    def _verify(self) -> bool:
-        """The matrix-free grid check (anything else without a kernel form is rejected)."""
-        if not use_matrix_free(self.metric) or not 0 <= self.order <= MAX_ORDER or not cover_frame_holds(
-                self.metric, self.rhs, self.eps_lower, self.eps_upper, self.fail, self.t0,
-                [(a, b) for a, b, _ in self.pieces]):
-            return False
-        if not spd_eps_in_range(self.metric, *(x for a, b, _ in self.pieces for x in (a, b))):
-            return False
-        prov = provider_for(self.metric)
-        if not isinstance(prov, GridProvider) or not float_model_holds(
-                "SpdCoverCertificate.verify (grid)") or not grid_structure_holds(self.metric):
-            return False
-        bvec, brad = rhs_float(self.rhs)
-        values = list(self.metric.values)
-        for a, bb, lam in self.pieces:
-            if lam <= 0 or not lam <= prov.lambda_lower(a, bb):
-                return False
-            res, _ = taylor_piece(prov, values, bvec, brad, a, bb, self.order, lam, rhs=self.rhs)
-            if not res.ok:
-                return False
-        return True

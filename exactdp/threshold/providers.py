@@ -6,9 +6,11 @@ given a table with one entry per distinct distance value:
 * :class:`DenseProvider` (any metric) gathers the n×n matrix through ``metric.index``,
   solves by Levinson (Toeplitz Φ), Cholesky or LU, and proves λ_min bounds by a chain of
   shifted Cholesky nodes (:mod:`exactdp.threshold.lambda_bounds`);
-* :class:`GridProvider` (large Euclidean grids) never forms the n×n matrix: block-Toeplitz
-  products, FFT + conjugate gradients, and the size-free lattice symbol bound of
-  :mod:`exactdp.algebra.lattice_spectrum`.
+* :class:`GridProvider` (large Euclidean grids and masked grids; Manhattan ones on
+  request) never forms the n×n matrix: block-Toeplitz products of the zero-padded vector,
+  FFT + conjugate gradients, and the size-free λ_min bounds — the lattice symbol of
+  :mod:`exactdp.algebra.lattice_spectrum`, ((1 − t)/(1 + t))² for Manhattan — which hold
+  for every subset of the lattice, hence for masked grids (Cauchy interlacing).
 
 :func:`provider_for` picks one by the matrix-free size rule of :mod:`exactdp.spaces.grid`.
 
@@ -30,11 +32,14 @@ import numpy as np
 from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 from exactdp.arithmetic.rounding import dyadic_down
 from exactdp.errors import InvalidMetric
+from exactdp.kernel.grid_point import manhattan_lambda_lower
 from exactdp.linalg.exact_products import exact_table_matvec
 from exactdp.linalg.grid_exact_conv import GridConvolution
-from exactdp.linalg.grid_pcg import grid_fft_matvec, grid_pcg_solver
-from exactdp.spaces.grid import offset_value_codes, use_matrix_free
+from exactdp.linalg.grid_pcg import circulant_preconditioner, grid_fft_matvec, grid_pcg_solver
+from exactdp.spaces.grid import matrix_free_shape, offset_value_codes, use_matrix_free
+from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.masked import GridShape
 from exactdp.threshold.lambda_bounds import chord_bound, dense_lambda_node, second_derivative_row_bound
 
 __all__ = ["PhiProvider", "DenseProvider", "GridProvider", "provider_for"]
@@ -193,7 +198,13 @@ class DenseProvider:
 
 
 class GridProvider:
-    """Planar Euclidean grid, never forming the n×n matrix: block-Toeplitz products.
+    """A grid or masked grid (Euclidean or Manhattan), never forming the n×n matrix.
+
+    A masked grid's Φ is the principal submatrix of its full W×H grid's Φ on the kept
+    cells, so every product is the full grid's product of the zero-padded vector, read
+    back on the kept cells, and the full lattice's λ_min bound holds for it (Cauchy
+    interlacing: :mod:`exactdp.algebra.lattice_spectrum` bounds every finite subset of the
+    lattice; Manhattan: ((1 − t)/(1 + t))², ``proofs/grid_point_bounds.py``).
 
     ``exact_matvec`` is the exact integer 2-D convolution of
     :mod:`exactdp.linalg.grid_exact_conv` (one flint polynomial product, quasi-linear).
@@ -201,27 +212,46 @@ class GridProvider:
     ``matvec`` computes, for every row offset dy, a W×W Toeplitz matrix times all rows
     (BLAS, inner sums of W products) and accumulates at most 2H − 1 such partial sums:
     each output is a sum of W·(2H − 1) products with a summation tree of height
-    ≤ W + 2H, so γ_{W+2H+2} bounds its rounding error.
+    ≤ W + 2H, so γ_{W+2H+2} bounds its rounding error (padded zeros add no error).
 
     Raises
     ------
     InvalidMetric
-        When the metric is not a Euclidean grid.
+        When the metric is not a library grid or masked grid under the Euclidean or
+        Manhattan norm.
+
+    Examples
+    --------
+    >>> from exactdp.spaces.metrics.masked import masked_grid
+    >>> m = masked_grid(3, 2, "manhattan", mask=["110", "011"])
+    >>> prov = GridProvider(m)
+    >>> table = np.array([1.0, 0.5, 0.25, 0.125])        # t^d at t = 1/2 (d = 0, 1, 2, 3)
+    >>> prov.matvec(table, np.ones((4, 1)))[:, 0].tolist()
+    [1.875, 2.25, 2.25, 1.875]
+    >>> prov.exact_matvec([8, 4, 2, 1], [[1, 0, 0, 3]]) == DenseProvider(m).exact_matvec([8, 4, 2, 1], [[1, 0, 0, 3]])
+    True
+    >>> prov.lambda_lower(Fraction(1), Fraction(2)) > 0
+    True
     """
 
     def __init__(self, metric: FiniteMetric) -> None:
-        g = metric.grid
-        if g is None or g.norm != "euclidean":
+        shape = matrix_free_shape(metric, above_n=0)
+        if shape is None:
             raise InvalidMetric(
-                f"GridProvider needs a Euclidean grid metric; got {metric.name} (build it with "
-                "grid(W, H, 'euclidean'), or use DenseProvider)."
+                f"GridProvider needs a Euclidean or Manhattan grid or masked grid; got "
+                f"{metric.name} (build it with grid(W, H, norm) or masked_grid(W, H, norm, "
+                "mask=...), or use DenseProvider)."
             )
         self.metric = metric
-        self.W, self.H, self.spacing = g.width, g.height, g.spacing
+        self.shape = shape
+        self.W, self.H, self.spacing = shape.width, shape.height, shape.spacing
         self.n = metric.n
+        self.full_n = self.W * self.H
+        #: kept cells (flat y·W + x) of a masked grid, None on a full grid
+        self.cells = None if shape.mask is None else np.asarray(shape.cells, dtype=np.int64)
         self.gamma_terms = self.W + 2 * self.H + 2
         self.fast_exact = True
-        self.code = _euclidean_codes(metric)  # value index of offset (dx, dy), shape (W, H)
+        self.code = _offset_codes(metric, shape)  # value index of offset (dx, dy), shape (W, H)
         self.conv = GridConvolution(self.W, self.H, self.code)
         # Toeplitz index for every dy: (W, W) matrix of |x − x'|
         ax = np.arange(self.W)
@@ -230,11 +260,36 @@ class GridProvider:
     def _kernel(self, table: np.ndarray) -> np.ndarray:
         return np.asarray(table[self.code])  # (W, H): entry for (dx, dy)
 
+    def _pad(self, V: np.ndarray) -> np.ndarray:
+        """Rows of a masked grid's vectors placed on their cells of the full grid (zeros elsewhere)."""
+        if self.cells is None:
+            return V
+        out = np.zeros((self.full_n,) + V.shape[1:], dtype=V.dtype)
+        out[self.cells] = V
+        return out
+
+    def _pad_ints(self, columns: list[list[int]]) -> list[list[int]]:
+        if self.cells is None:
+            return columns
+        out = []
+        for col in columns:
+            full = [0] * self.full_n
+            for c, v in zip(self.cells.tolist(), col):
+                full[c] = v
+            out.append(full)
+        return out
+
+    def _keep_ints(self, columns: list[list[int]]) -> list[list[int]]:
+        if self.cells is None:
+            return columns
+        cells = self.cells.tolist()
+        return [[col[c] for c in cells] for col in columns]
+
     def matvec(self, table: np.ndarray, V: np.ndarray) -> np.ndarray:
         W, H = self.W, self.H
         m = V.shape[1]
         ker = self._kernel(table)
-        V3 = V.reshape(H, W, m)
+        V3 = self._pad(V).reshape(H, W, m)
         Vt = np.ascontiguousarray(V3.transpose(1, 0, 2)).reshape(W, H * m)
         out = np.zeros((H, W, m))
         for dy in range(H):
@@ -245,61 +300,124 @@ class GridProvider:
             else:
                 out[dy:] += Z[: H - dy]
                 out[: H - dy] += Z[dy:]
-        return out.reshape(self.n, m)
+        flat = out.reshape(self.full_n, m)
+        return flat if self.cells is None else flat[self.cells]
 
     def exact_matvec(self, table: list[int], columns: list[list[int]]) -> list[list[int]]:
-        """Exact integer products by 2-D convolution (Kronecker substitution into flint)."""
-        return self.conv.products(table, columns)
+        """Exact integer products by 2-D convolution (Kronecker substitution into flint) of
+        the zero-padded vectors, read on the kept cells."""
+        return self._keep_ints(self.conv.products(table, self._pad_ints(list(columns))))
 
     def exact_block_products(self, tables: list[list[int]],
                              columns: list[list[int]]) -> list[list[int]]:
         """All Cauchy sums Σ_{j+k=m} M_j·v_k exactly in one blocked flint product
-        (:meth:`exactdp.linalg.grid_exact_conv.GridConvolution.block_products`)."""
-        return self.conv.block_products(tables, columns)
+        (:meth:`exactdp.linalg.grid_exact_conv.GridConvolution.block_products`; zero-padded
+        vectors, read on the kept cells)."""
+        return self._keep_ints(self.conv.block_products(tables, self._pad_ints(list(columns))))
 
     def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
         """FFT product (uncertified; for the Taylor recurrence of the candidates)."""
-        return grid_fft_matvec(self._kernel(table))(v)
+        out = grid_fft_matvec(self._kernel(table))(self._pad(v))
+        return out if self.cells is None else np.asarray(out[self.cells])
 
     def solver(self, table: np.ndarray) -> Any:
-        """FFT products and Strang-preconditioned CG (:mod:`exactdp.linalg.grid_pcg`)."""
-        return grid_pcg_solver(self._kernel(table), 1e-15, 20 * max(self.W, self.H) + 200)
+        """FFT products and circulant-preconditioned CG (:mod:`exactdp.linalg.grid_pcg`); on
+        a masked grid the same on the zero-padded operator, preconditioned by the full
+        grid's circulant restricted to the kept cells (uncertified: candidates only)."""
+        iters = 20 * max(self.W, self.H) + 200
+        if self.cells is None:
+            return grid_pcg_solver(self._kernel(table), 1e-15, iters)
+        return _masked_pcg(self._kernel(table), self.cells, 1e-15, iters)
 
     def lambda_lower(self, a: Fraction, b: Fraction) -> Fraction:
+        """λ ≤ λ_min(Φ(ε)) for every ε in [a, b], valid for every subset of the lattice."""
+        if self.shape.norm == "manhattan":  # decreasing in t = e^{-εh}: its value at ε = a
+            return manhattan_lambda_lower(parse_level(eps=a), self.spacing)
         return euclidean_lattice_lambda_lower(a, b, spacing=self.spacing)
 
 
-def _euclidean_codes(metric: FiniteMetric) -> np.ndarray:
-    """:func:`exactdp.spaces.grid.offset_value_codes` of a Euclidean grid, from integers.
+def _masked_pcg(kernel: np.ndarray, cells: np.ndarray, tol: float, iters: int) -> Any:
+    """B ↦ ≈ Φ_S⁻¹B for the principal submatrix Φ_S (kept cells S) of the full grid's Φ:
+    CG on the zero-padded FFT product, preconditioned by R C⁻¹ Rᵀ (C the full grid's
+    circulant, R the restriction to S: SPD when C is). Takes a warm start ``X0``."""
+    mv = grid_fft_matvec(kernel)
+    full_prec = circulant_preconditioner(kernel)
+    W, H = kernel.shape
 
-    The offset (dx, dy) has distance h·√(dx² + dy²), and a distance is fixed by its exact
-    square, so the code is the index of the value whose square is h²(dx² + dy²): one dict
-    look-up per offset instead of W·H exact square roots (the same array; tested against
-    ``offset_value_codes``). Falls back to it when a square is missing.
+    def on_cells(f: Any, v: np.ndarray) -> np.ndarray:
+        pad = np.zeros(W * H)
+        pad[cells] = v
+        return np.asarray(f(pad)[cells])
+
+    def one(b: np.ndarray, x0: np.ndarray | None = None) -> np.ndarray:
+        nb = float(np.linalg.norm(b)) or 1.0
+        x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=np.float64)
+        r = b - on_cells(mv, x) if x0 is not None else b.copy()
+        z = on_cells(full_prec, r)
+        p = z.copy()
+        rz = float(r @ z)
+        for _ in range(iters):
+            if float(np.linalg.norm(r)) <= tol * nb:
+                break
+            Ap = on_cells(mv, p)
+            pAp = float(p @ Ap)
+            if not (pAp > 0 and rz > 0):  # breakdown: the certified caller checks y anyway
+                break
+            alpha = rz / pAp
+            x = x + alpha * p
+            r = r - alpha * Ap
+            z = on_cells(full_prec, r)
+            rz_new = float(r @ z)
+            p = z + (rz_new / rz) * p
+            rz = rz_new
+        return x
+
+    def solve(B: np.ndarray, X0: np.ndarray | None = None) -> np.ndarray:
+        if B.ndim == 1:
+            return one(B, X0)
+        return np.stack([one(B[:, i], None if X0 is None else X0[:, i])
+                         for i in range(B.shape[1])], axis=1)
+
+    return solve
+
+
+def _offset_codes(metric: FiniteMetric, shape: GridShape) -> np.ndarray:
+    """:func:`exactdp.spaces.grid.offset_value_codes` of a grid or masked grid, from integers.
+
+    Euclidean: the offset (dx, dy) has distance h·√(dx² + dy²), and a distance is fixed by
+    its exact square, so the code is the index of the value whose square is h²(dx² + dy²):
+    one dict look-up per offset instead of W·H exact square roots (the same array; tested
+    against ``offset_value_codes``). Manhattan: the value h·(dx + dy), one look-up per
+    distinct sum. Falls back to ``offset_value_codes`` when a value is missing.
     """
-    g = metric.grid
-    assert g is not None
-    h2 = Fraction(g.spacing) ** 2
-    by_square: dict[Any, int] = {v.square / h2: i for i, v in enumerate(metric.values)}
-    dx = np.arange(g.width, dtype=np.int64)[:, None]
-    dy = np.arange(g.height, dtype=np.int64)[None, :]
-    sq = dx * dx + dy * dy
+    h = Fraction(shape.spacing)
+    dx = np.arange(shape.width, dtype=np.int64)[:, None]
+    dy = np.arange(shape.height, dtype=np.int64)[None, :]
+    if shape.norm == "euclidean":
+        key: dict[Any, int] = {v.square / (h * h): i for i, v in enumerate(metric.values)}
+        sq = dx * dx + dy * dy
+    else:
+        key = {v.coef / h: i for i, v in enumerate(metric.values) if v.is_rational}
+        sq = dx + dy
     uniq, inv = np.unique(sq, return_inverse=True)
     try:
-        idx = np.array([by_square[int(q)] for q in uniq.tolist()], dtype=np.int64)
+        idx = np.array([key[int(q)] for q in uniq.tolist()], dtype=np.int64)
     except KeyError:
         return offset_value_codes(metric)
     return idx[inv.reshape(sq.shape)]
 
 
 def provider_for(metric: FiniteMetric, prefer_grid: bool | None = None) -> PhiProvider:
-    """The grid provider when Φ is handled matrix-free (:func:`exactdp.spaces.grid.use_matrix_free`)
-    or when asked (``prefer_grid``, Euclidean grids only), else the dense one."""
-    g = metric.grid
-    is_grid = g is not None and g.norm == "euclidean"
+    """The grid provider when Φ is handled matrix-free (:func:`exactdp.spaces.grid.use_matrix_free`,
+    Euclidean grids and masked grids above the size switch) or when asked (``prefer_grid``:
+    any Euclidean or Manhattan grid or masked grid), else the dense one.
+
+    Inside :func:`exactdp.spaces.grid.force_matrix_free` (``epsilon_threshold(...,
+    matrix_free=True)``) every stage — search, fail point, cover — takes the grid provider
+    below the size switch too."""
     if prefer_grid is None:
         prefer_grid = use_matrix_free(metric)
-    if prefer_grid and is_grid:
+    if prefer_grid and matrix_free_shape(metric, above_n=0) is not None:
         return _grid_provider(metric)
     return DenseProvider(metric)
 

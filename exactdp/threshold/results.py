@@ -495,7 +495,8 @@ class ThresholdResult:
 
 #: The route named by a certificate kind (``ThresholdResult.method`` of a result read back).
 _ROUTES = {"exact": "exact", "prop9": "prop9", "certified-cover": "certified",
-           "spd-taylor-cover": "certified", "kronecker-threshold": "kronecker"}
+           "spd-taylor-cover": "certified", "kronecker-threshold": "kronecker",
+           "grid-threshold": "certified"}
 
 
 def _certified_s_star(cert: Any) -> AlgebraicNumber | None:

@@ -8,11 +8,14 @@ terms), once a lower bound λ of λ_min(Φ(ε)) on the range is known:
 
 * the Taylor piece (:mod:`exactdp.threshold.taylor`): float Taylor vectors with one
   factorisation, rigorous residual bounds by a handful of matrix–vector products, and
-  ‖z − y‖∞ ≤ ‖r̄‖₂/λ; on large Euclidean grids all the residual sums of a piece come from
-  ONE blocked exact integer product (``proofs/grid_taylor_blocks.py``), quasi-linear in n;
+  ‖z − y‖∞ ≤ ‖r̄‖₂/λ; on large Euclidean grids and masked grids all the residual sums of
+  a piece come from ONE blocked exact integer product of the zero-padded vectors
+  (``proofs/grid_taylor_blocks.py``), quasi-linear in n;
 * the λ bounds (:mod:`exactdp.threshold.providers`): dense metrics by shifted Cholesky
   nodes and the chord lemma (:mod:`exactdp.threshold.lambda_bounds`), Euclidean grids by
-  the size-free lattice symbol bound (:mod:`exactdp.algebra.lattice_spectrum`);
+  the size-free lattice symbol bound (:mod:`exactdp.algebra.lattice_spectrum`), Manhattan
+  grids by ((1 − t)/(1 + t))² — both hold for every subset of the lattice, so for masked
+  grids;
 * the certificate (:class:`~exactdp.threshold.certificates.SpdCoverCertificate`) is
   re-proved by the kernel with exact integer arithmetic (:mod:`exactdp.kernel.threshold_spd`).
 

@@ -267,11 +267,21 @@ def test_grid_certificate_bound_to_metric_distances(big_grid):
                                    fail=dataclasses.replace(cert.fail, metric=wrong)).verify()
 
 
-def test_grid_verify_refuses_flushed_subnormals(monkeypatch, big_grid):
+def test_grid_verify_needs_no_float_model_nor_search_code(monkeypatch, big_grid):
+    """Session 8: the matrix-free certificate is re-checked by the kernel (kind
+    grid-threshold: exact integer convolutions, floats only as candidates), so flushed
+    subnormals cannot make it unsound and the search's Taylor code never runs in verify()."""
+    from exactdp.threshold import taylor
+
+    def boom(*args, **kw):
+        raise AssertionError("the search's Taylor code ran in verify()")
+
     _, r = big_grid
     _flush(monkeypatch)
-    assert r.certificate.verify() is False
-    assert r.certificate.fail.verify() is False
+    monkeypatch.setattr(taylor, "taylor_piece", boom)
+    monkeypatch.setattr(taylor, "point_bounds", boom)
+    assert r.certificate.verify() is True
+    assert r.certificate.fail.verify() is True
 
 
 # ------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ def test_grid_matvec_and_solver_match_dense(w, h):
 
 def test_grid_provider_needs_euclidean_grid():
     with pytest.raises(ValueError):
-        GridProvider(grid(4, 4, "manhattan"))
+        GridProvider(grid(4, 4, "chebyshev"))
     assert isinstance(provider_for(grid(4, 4)), DenseProvider)
     assert isinstance(provider_for(grid(4, 4), prefer_grid=True), GridProvider)
 

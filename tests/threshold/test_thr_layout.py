@@ -79,13 +79,14 @@ def test_grid_geometry_matches_the_dense_index():
         # the offset row dominates every per-point count row
         assert np.all(distance_count_rows(g) <= offset_count_row(g))
     assert not is_large_grid(grid(30, 30)) and is_large_grid(grid(31, 31, "manhattan"))
-    assert use_matrix_free(grid(31, 31)) and not use_matrix_free(grid(31, 31, "manhattan"))
+    assert use_matrix_free(grid(31, 31)) and use_matrix_free(grid(31, 31, "manhattan"))
+    assert not use_matrix_free(grid(31, 31, "chebyshev"))
     assert grid(30, 30).n == MATRIX_FREE_ABOVE_N and not use_matrix_free(grid(30, 30))
 
 
 def test_grid_provider_refuses_other_metrics():
-    with pytest.raises(InvalidMetric, match="Euclidean grid"):
-        GridProvider(grid(3, 3, "manhattan"))
+    with pytest.raises(InvalidMetric, match="Euclidean or Manhattan grid"):
+        GridProvider(grid(3, 3, "chebyshev"))
     with pytest.raises(InvalidMetric):
         GridProvider(line(4))
 

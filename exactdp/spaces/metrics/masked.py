@@ -5,7 +5,9 @@ order (index by y, then x), with the same norm and spacing as :func:`grid`. Its 
 principal submatrix of the full grid's Φ on the kept cells, so a product with it is the
 full grid's product of the zero-padded vector, read back on the kept cells, and its λ_min
 is at least the full grid's (Cauchy interlacing) — the matrix-free one-ε route
-(:mod:`exactdp.engine.grid_point`) uses both facts.
+(:mod:`exactdp.engine.grid_point`) and the matrix-free threshold route
+(:class:`exactdp.threshold.providers.GridProvider`) use both facts. Ball-size symmetry
+(Prop. 9) is decided without the n×n index above 900 points (shifted masks).
 
 :class:`GridShape` is the exact record (width, height, norm, spacing, kept cells) that a
 grid certificate binds to; :func:`grid_shape` reads it from a library grid or masked grid,
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -80,15 +83,67 @@ class GridShape:
                 for y in range(self.height)]
 
 
+#: Up to this many points (the matrix-free size switch, ``exactdp.spaces.grid``) a masked
+#: grid decides ball-size symmetry from the n×n index (as every metric); above, by shifted
+#: copies of the mask (O(n) memory, no n×n table).
+_BALL_INDEX_N = 900
+
+
 class MaskedGridMetric(FiniteMetric):
     """A grid with cells removed; build it with :func:`masked_grid` (its shape holds by
     construction and the object is immutable, as every :class:`FiniteMetric`)."""
 
     shape: GridShape
+    _offset_code: np.ndarray  # (W, H): index in ``values`` of the offset (dx, dy)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise InvalidMetric("build a masked grid with masked_grid(width, height, norm, "
                             "spacing, mask=...); its shape is established by the constructor.")
+
+    @cached_property
+    def ball_size_symmetric(self) -> bool:
+        """True when every kept cell sees the same number of kept cells at each distance.
+
+        Above 900 points without the n×n index: for each distance value in turn the
+        count of kept cells at that distance is summed over shifted copies of the mask
+        (exact integers, O(W·H) per offset), stopping at the first value whose count
+        differs between two kept cells — on real masks the least distance already differs
+        (the boundary has fewer neighbours), so this is O(n).
+
+        >>> m = masked_grid(3, 3, mask=["101", "000", "101"])   # a square's corners
+        >>> m.ball_size_symmetric, masked_grid(3, 3, mask=["110", "100", "000"]).ball_size_symmetric
+        (True, False)
+        """
+        if self.n <= _BALL_INDEX_N:
+            return bool(FiniteMetric.ball_size_symmetric.func(self))  # type: ignore[attr-defined]
+        return _shifted_ball_symmetry(self.shape, self._offset_code)
+
+
+GRID_TRUSTED_TYPES.add(MaskedGridMetric)  # no grid claim (None); immutable: a is b suffices
+
+
+def _shifted_ball_symmetry(shape: GridShape, code: np.ndarray) -> bool:
+    """Ball-size symmetry of the kept cells by shifted masks (see the property above)."""
+    W, H = shape.width, shape.height
+    flat = np.zeros(W * H, dtype=bool)
+    flat[list(shape.cells)] = True
+    keep = flat.reshape(H, W)
+    k = keep.astype(np.int64)
+    by_code: dict[int, list[tuple[int, int]]] = {}
+    for dx in range(W):
+        for dy in range(H):
+            by_code.setdefault(int(code[dx, dy]), []).append((dx, dy))
+    for c in sorted(by_code):
+        cnt = np.zeros((H, W), dtype=np.int64)
+        for dx, dy in by_code[c]:
+            for sx in {dx, -dx}:
+                for sy in {dy, -dy}:  # cnt[y, x] += keep[y + sy, x + sx] where inside
+                    cnt[max(0, -sy):H - max(0, sy), max(0, -sx):W - max(0, sx)] += \
+                        k[max(0, sy):H - max(0, -sy), max(0, sx):W - max(0, -sx)]
+        seen = cnt[keep]
+        if int(seen.min()) != int(seen.max()):
+            return False
+    return True
 
 
 def _read_mask(mask: Any, width: int, height: int) -> np.ndarray:
@@ -151,6 +206,7 @@ def masked_grid(width: int, height: int, norm: str = "euclidean", spacing: Any =
                 "mask": tuple(rows or ())},
     )
     object.__setattr__(metric, "shape", shape)
+    object.__setattr__(metric, "_offset_code", code)
     return metric
 
 

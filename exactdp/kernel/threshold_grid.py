@@ -1,0 +1,320 @@
+"""The kernel's check of the matrix-free grid threshold certificate (kind ``grid-threshold``).
+
+Question: on a Euclidean or Manhattan grid (:class:`~exactdp.spaces.metrics.masked.GridShape`:
+width, height, norm, spacing h, kept cells of a mask) with right-hand side b > 0, where does
+Φ(ε)x = b start to have a solution x ≥ 0 for good? Claim: ε* ∈ [lo, hi]. The grid travels
+as its shape (never n² distances); Φ(ε)y is the 2-D convolution of the zero-padded y with
+K[dy, dx] = e^{−ε·d(dx, dy)}, read back on the kept cells (a masked grid's Φ is a
+principal submatrix of the full grid's).
+
+The check is the ``spd-taylor-cover`` check of :mod:`exactdp.kernel.threshold_spd` with
+two substitutions:
+
+* **λ** — every λ ≤ λ_min(Φ_S(ε)) on [a, b] (and at lo) is re-proved for every finite
+  S ⊂ h·Z² (so for the grid and any mask of it, by Cauchy interlacing): Euclidean by
+  :func:`exactdp.kernel.lattice.euclidean_lambda_ok`, Manhattan by the closed form
+  :func:`~exactdp.kernel.grid_point.manhattan_lambda_lower` at ε = a; no Cholesky nodes;
+* **products** — every Σ_{j+k=m} Φ_j·y_k of :func:`~exactdp.kernel.threshold_spd.piece_ok`
+  comes from ONE exact ``fmpz_poly`` product (:class:`GridProducts`): the 2-D convolution by
+  Kronecker substitution with row stride 2W − 1 (``proofs/grid_exact_convolution.py``),
+  the orders j and k in blocks of length L ≥ the length of one 2-D product, so block m of
+  the product is Σ_{j+k=m} A_j·Y_k exactly (``proofs/grid_taylor_blocks.py``).
+
+So: **fails at lo**: with the kernel's own candidate y at lo, y_w + ‖r̄‖₂/λ < 0 and ≤
+``upper`` at the stated index w; **holds on [hi, ∞)**: the perturbation lemma at t0 with the
+counts of the W×H offset window (each row of Φ − I sees each offset at most once, so the
+window's counts dominate every row: O(n)) and pieces (a, b, λ) covering [hi, −ln t0], each
+by the Taylor bound of order K. Float FFT + CG solves only make candidates (any candidate is
+sound: a bad one makes r̄ large). Memory O(n); per piece one exact product of size
+≈ (K + 1)·6n and K + 2 float CG solves.
+
+Examples
+--------
+>>> from exactdp.spaces.metrics.masked import GridShape
+>>> op = GridProducts(GridShape(3, 2, "euclidean", Fraction(1)))
+>>> op.n, len(op.values), int(op.count_row.sum()) == (2 * 3 - 1) * (2 * 2 - 1)
+(6, 5, True)
+>>> piece_ok(op, (Fraction(1),) * 6, Fraction(1), Fraction(11, 10), 3, Fraction(1, 8))
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from flint import fmpz_mat, fmpz_poly
+from scipy.fft import irfft2, next_fast_len, rfft2
+from scipy.sparse.linalg import LinearOperator, cg
+
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.kernel.grid_point import (
+    MAX_GRID_POINTS,
+    manhattan_lambda_lower,
+    read_grid_shape,
+    write_grid_shape,
+)
+from exactdp.kernel.jsonio import (
+    envelope,
+    read_enclosure,
+    read_envelope,
+    read_int,
+    read_list,
+    read_object,
+    read_rational,
+    read_str,
+    read_verdict,
+    write_enclosure,
+    write_rational,
+)
+from exactdp.kernel.lattice import euclidean_lambda_ok
+from exactdp.kernel.question import Property
+from exactdp.kernel.threshold_cover import cover_frame_ok
+from exactdp.kernel.threshold_json import MAX_PIECES
+from exactdp.kernel.threshold_spd import (
+    MAX_ORDER,
+    ST,
+    SY,
+    all_rational,
+    eps_in_range,
+    piece_ok,
+    pieces_in_order,
+)
+from exactdp.kinds import CertificateKind, Verdict
+from exactdp.spaces.distances import grid_offset_distance
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.metrics.masked import GridShape
+
+__all__ = ["GRID_THRESHOLD", "GRID_NORMS", "GridThresholdClaim", "GridProducts", "check_grid_threshold",
+           "grid_fail_ok", "write_grid_threshold", "read_grid_threshold"]
+
+GRID_THRESHOLD = CertificateKind.GRID_THRESHOLD.value
+#: The norms of the grids this kind answers.
+GRID_NORMS = ("euclidean", "manhattan")
+_CG_TOL = 1e-15
+
+
+class GridProducts:
+    """Exact products with distance tables on a grid (a :class:`~exactdp.kernel.threshold_spd.Products`).
+
+    ``values``: the distinct offset distances h·√(dx² + dy²); ``count_row``: how many
+    signed offsets of the W×H window have each (dominates every row's counts).
+    """
+
+    def __init__(self, shape: GridShape) -> None:
+        W, H = shape.width, shape.height
+        self.shape, self.n = shape, shape.n
+        ids: dict[int, int] = {}
+        self.values: list[Any] = []
+        code = np.zeros((W, H), dtype=np.int64)
+        for dx in range(W):
+            for dy in range(H):
+                key = dx * dx + dy * dy if shape.norm == "euclidean" else dx + dy
+                if key not in ids:
+                    ids[key] = len(self.values)
+                    self.values.append(grid_offset_distance(dx, dy, shape.norm, shape.spacing))
+                code[dx, dy] = ids[key]
+        weight = np.outer(np.where(np.arange(W) > 0, 2, 1), np.where(np.arange(H) > 0, 2, 1))
+        self.count_row = np.bincount(code.ravel(), weights=weight.ravel(),
+                                     minlength=len(self.values)).astype(np.int64)[None, :]
+        self.S = S = 2 * W - 1  # row stride of the Kronecker substitution
+        ay, bx = np.abs(np.arange(-(H - 1), H))[:, None], np.abs(np.arange(-(W - 1), W))[None, :]
+        self.kcode = code[bx, ay]  # (2H − 1) × (2W − 1): code of the offset (b, a)
+        self.kflat = self.kcode.ravel().tolist()
+        cells = np.asarray(shape.cells, dtype=np.int64)
+        self.cells = cells
+        vpos = (cells // W) * S + cells % W                     # y·S + x in the vector poly
+        self.vpos = vpos.tolist()
+        self.opos = (vpos + (H - 1) * S + W - 1).tolist()       # where (A·Y) at the cell sits
+        self.L = (2 * H - 1) * S + (H - 1) * S + W - 1          # ≥ length of one 2-D product
+
+    def sums(self, table: fmpz_mat, ys: list[list[int]]) -> list[list[int]]:
+        """S_m = Σ_{j+k=m} T_j·ys[k] from one exact product (module docstring)."""
+        J, L, flat = table.ncols(), self.L, self.kflat
+        a: list[Any] = [0] * (J * L)
+        for j in range(J):
+            col = [int(table[r, j]) for r in range(table.nrows())]
+            a[j * L: j * L + len(flat)] = [col[c] for c in flat]
+        v: list[Any] = [0] * (len(ys) * L)
+        for k, y in enumerate(ys):
+            for p, val in zip(self.vpos, y):
+                v[k * L + p] = val
+        coeffs: list[Any] = list((fmpz_poly(a) * fmpz_poly(v)).coeffs())
+        coeffs += [0] * ((J + len(ys) - 1) * L - len(coeffs))
+        return [[int(coeffs[m * L + p]) for p in self.opos] for m in range(J + len(ys) - 1)]
+
+    def _float_ops(self, mids: fmpz_mat) -> list[Any]:
+        """Float FFT products v ↦ ≈ Φ_j v (candidates only)."""
+        W, H = self.shape.width, self.shape.height
+        size = (next_fast_len(3 * H - 2), next_fast_len(3 * W - 2))
+        ops = []
+        for j in range(mids.ncols()):
+            tab = np.ldexp(np.array([float(int(mids[r, j])) for r in range(mids.nrows())]), -ST)
+            kf = rfft2(tab[self.kcode], size)
+
+            def op(v: np.ndarray, kf: np.ndarray = kf) -> np.ndarray:
+                pad = np.zeros(H * W)
+                pad[self.cells] = v
+                out = irfft2(rfft2(pad.reshape(H, W), size) * kf, size)
+                return np.asarray(out[H - 1:2 * H - 1, W - 1:2 * W - 1].ravel()[self.cells])
+
+            ops.append(op)
+        return ops
+
+    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
+                   ) -> list[list[int]] | None:
+        """Taylor vectors y_0..y_K on 2^-SY by float CG (y_0 refined once by its exact residual)."""
+        ops, n = self._float_ops(mids), self.n
+        A0 = LinearOperator((n, n), matvec=ops[0], dtype=np.float64)
+        cap = 20 * max(self.shape.width, self.shape.height) + 500
+
+        def solve(v: np.ndarray) -> np.ndarray:
+            return np.asarray(cg(A0, v, rtol=_CG_TOL, atol=0.0, maxiter=cap)[0])
+
+        y0 = solve(np.array([float(x) for x in rhs]))
+        if not np.all(np.isfinite(y0)):
+            return None
+        yi = [int(x) for x in np.rint(np.ldexp(y0, SY))]
+        prod = self.sums(fmpz_mat(mids.nrows(), 1, [mids[r, 0] for r in range(mids.nrows())]),
+                         [yi])[0]
+        sh = ST + SY
+        r = np.array([float(Fraction((b.numerator << sh) - b.denominator * p, b.denominator << sh))
+                      for b, p in zip(rhs, prod)])
+        corr = solve(r)  # y_0 = yi + corr kept exactly on 2^-SY (finer than one double)
+        if not np.all(np.isfinite(corr)):
+            return None
+        yi = [u + int(w) for u, w in zip(yi, np.rint(np.ldexp(corr, SY)))]
+        ys = [np.ldexp(np.array(yi, dtype=np.float64), -SY)]
+        for k in range(1, K + 1):
+            ys.append(-solve(sum(ops[j](ys[k - j]) for j in range(1, k + 1))))
+        if not all(np.all(np.isfinite(y)) for y in ys):
+            return None
+        return [yi] + [[int(x) for x in np.rint(np.ldexp(y, SY))] for y in ys[1:]]
+
+
+@dataclass(frozen=True)
+class GridThresholdClaim:
+    """ε* ∈ ``eps`` for Φ(ε)x = ``rhs`` on the grid ``shape``: ``fail`` = (index, upper, λ)
+    at ε = eps.lo, perturbation lemma at ``t0``, ``pieces`` (a, b, λ) of Taylor order ``order``."""
+
+    shape: GridShape
+    rhs: tuple[Fraction, ...]
+    eps: Enclosure
+    fail: tuple[int, Fraction, Fraction]
+    t0: Fraction
+    order: int
+    pieces: tuple[tuple[Fraction, Fraction, Fraction], ...]
+
+
+def _lambda_ok(shape: GridShape, a: Fraction, b: Fraction, lam: Fraction) -> bool:
+    """λ ≤ λ_min(Φ_S(ε)) for every ε in [a, b] and every S of the lattice: Euclidean by the
+    lattice symbol, Manhattan by ((1 − t)/(1 + t))² at t = e^{−a·h}, the largest t of the
+    range (``proofs/grid_point_bounds.py``)."""
+    if shape.norm == "euclidean":
+        return euclidean_lambda_ok(a, b, shape.spacing, lam)
+    return lam <= manhattan_lambda_lower(parse_level(eps=a), shape.spacing)
+
+
+def _shape_ok(shape: Any, rhs: Any) -> bool:
+    return (isinstance(shape, GridShape) and shape.norm in GRID_NORMS
+            and isinstance(shape.spacing, Fraction) and shape.spacing > 0
+            and 0 < shape.n <= MAX_GRID_POINTS and isinstance(rhs, tuple)
+            and len(rhs) == shape.n and all_rational(*rhs))
+
+
+def grid_fail_ok(shape: GridShape, rhs: tuple[Fraction, ...], eps: Fraction, index: int,
+                 upper: Fraction, lam: Fraction, op: GridProducts | None = None) -> bool:
+    """z_index(eps) < 0 and ≤ upper on the grid: λ re-proved on the lattice, then the point
+    Taylor bound (K = 0) with the kernel's own candidate. Never raises."""
+    try:
+        if (not _shape_ok(shape, rhs) or not all_rational(eps, upper, lam) or not lam > 0
+                or isinstance(index, bool) or not isinstance(index, int)
+                or not 0 <= index < shape.n):
+            return False
+        op = op or GridProducts(shape)
+        return (eps_in_range(op, eps) and _lambda_ok(shape, eps, eps, lam)
+                and piece_ok(op, rhs, eps, eps, 0, lam, index, upper))
+    except REJECTED_ERRORS:
+        return False
+
+
+def check_grid_threshold(c: Any) -> bool:
+    """The ``grid-threshold`` check (module docstring); False, never an exception, on
+    tampered or malformed data."""
+    try:
+        if not isinstance(c, GridThresholdClaim) or not _shape_ok(c.shape, c.rhs):
+            return False
+        lo, hi, K, pieces = c.eps.lo, c.eps.hi, c.order, c.pieces
+        if (not all_rational(lo, hi, c.t0) or not 0 < lo < hi or isinstance(K, bool)
+                or not isinstance(K, int) or not 0 <= K <= MAX_ORDER
+                or not pieces_in_order(pieces) or not isinstance(c.fail, tuple)
+                or len(c.fail) != 3):
+            return False
+        op = GridProducts(c.shape)
+        if not (eps_in_range(op, *(x for p in pieces for x in p[:2]))
+                and cover_frame_ok((op.count_row, op.values), c.rhs, hi, c.t0,
+                                   tuple((a, b) for a, b, _ in pieces))
+                and all(lam > 0 and _lambda_ok(c.shape, a, b, lam) for a, b, lam in pieces)
+                and grid_fail_ok(c.shape, c.rhs, lo, *c.fail, op=op)):
+            return False
+        return all(piece_ok(op, c.rhs, a, b, K, lam) for a, b, lam in pieces)
+    except REJECTED_ERRORS + (np.linalg.LinAlgError,):
+        return False
+
+
+def write_grid_threshold(c: GridThresholdClaim) -> dict[str, Any]:
+    """The claim as a document: question {metric: the shape, property, rhs, every ε > 0};
+    claim {verdict: holds, eps}; evidence {fail {index, upper, lam}, t0, order, pieces}."""
+    ones = all(v == 1 for v in c.rhs)
+    question = {"metric": write_grid_shape(c.shape),
+                "property": (Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR).value,
+                "rhs": "ones" if ones else [write_rational(v, "rhs") for v in c.rhs],
+                "level": {"eps_range": {"lo": "0", "hi": None}}}
+    index, upper, lam = c.fail
+    evidence = {"fail": {"index": int(index), "upper": write_rational(upper, "upper"),
+                         "lam": write_rational(lam, "lam")},
+                "t0": write_rational(c.t0, "t0"), "order": int(c.order),
+                "pieces": [{"lo": write_rational(a, "piece lo"), "hi": write_rational(b, "piece hi"),
+                            "lam": write_rational(lam, "piece lam")} for a, b, lam in c.pieces]}
+    return envelope(GRID_THRESHOLD, question,
+                    {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)}, evidence)
+
+
+def read_grid_threshold(doc: Any) -> GridThresholdClaim:
+    """Read a ``grid-threshold`` document (strict; InvalidArgument if malformed). The
+    claim is only as good as :func:`check_grid_threshold`."""
+    env = read_envelope(doc)
+    if env.kind != GRID_THRESHOLD:
+        raise InvalidArgument(f"kind: {env.kind!r} is not {GRID_THRESHOLD!r}.")
+    q = read_object(env.question, "question", ("metric", "property", "rhs", "level"))
+    shape = read_grid_shape(q["metric"])
+    n = shape.n
+    rhs = (tuple(Fraction(1) for _ in range(n)) if q["rhs"] == "ones" else tuple(
+        read_rational(x, f"question.rhs[{k}]")
+        for k, x in enumerate(read_list(q["rhs"], "question.rhs", length=n))))
+    ones = q["rhs"] == "ones"
+    want = (Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR).value
+    read_str(q["property"], "question.property", (want,))
+    if (not ones and all(v == 1 for v in rhs)) or q["level"] != {"eps_range": {"lo": "0", "hi": None}}:
+        raise InvalidArgument("question: write b = 1 as \"ones\" and the level as "
+                              "{\"eps_range\": {\"lo\": \"0\", \"hi\": null}}.")
+    claim = read_object(env.claim, "claim", ("verdict", "eps"))
+    if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
+        raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\".")
+    ev = read_object(env.evidence, "evidence", ("fail", "t0", "order", "pieces"))
+    fail = read_object(ev["fail"], "evidence.fail", ("index", "upper", "lam"))
+    pieces = []
+    for k, item in enumerate(read_list(ev["pieces"], "evidence.pieces", max_length=MAX_PIECES)):
+        p = read_object(item, f"evidence.pieces[{k}]", ("lo", "hi", "lam"))
+        pieces.append(tuple(read_rational(p[x], f"evidence.pieces[{k}].{x}")
+                            for x in ("lo", "hi", "lam")))
+    return GridThresholdClaim(
+        shape, rhs, read_enclosure(claim["eps"], "claim.eps"),
+        (read_int(fail["index"], "evidence.fail.index", 0, n - 1),
+         read_rational(fail["upper"], "evidence.fail.upper"),
+         read_rational(fail["lam"], "evidence.fail.lam")),
+        read_rational(ev["t0"], "evidence.t0"), read_int(ev["order"], "evidence.order", 0, MAX_ORDER),
+        tuple(pieces))  # type: ignore[arg-type]
