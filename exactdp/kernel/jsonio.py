@@ -33,8 +33,8 @@ exactdp.errors.InvalidArgument: value: got '2/4', which is not in lowest terms; 
 Traceback (most recent call last):
 ...
 exactdp.errors.InvalidArgument: document: the key 'a' appears twice in one object; ...
->>> write_poly(sympy.Poly(sympy.Symbol("x") ** 2 - 2))
-['1', '0', '-2']
+>>> read_poly(["1", "0", "-2"])  # x² − 2, descending as sympy's Poly.all_coeffs()
+(Fraction(1, 1), Fraction(0, 1), Fraction(-2, 1))
 >>> doc = envelope("farkas", {"property": "regular"}, {"verdict": "fails"}, {})
 >>> read_envelope(loads(dumps(doc))).kind
 'farkas'
@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -55,40 +55,15 @@ import sympy
 
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument
 from exactdp.kinds import CertificateKind, Verdict
 
-__all__ = [
-    "SCHEMA",
-    "SCHEMA_VERSION",
-    "MAX_DOCUMENT_CHARS",
-    "MAX_DIGITS",
-    "MAX_JSON_INT_DIGITS",
-    "MAX_POLY_DEGREE",
-    "Envelope",
-    "loads",
-    "dumps",
-    "envelope",
-    "read_envelope",
-    "read_object",
-    "read_int",
-    "read_str",
-    "read_bool",
-    "read_list",
-    "write_rational",
-    "read_rational",
-    "write_enclosure",
-    "read_enclosure",
-    "write_poly",
-    "read_poly",
-    "write_closed_form",
-    "read_closed_form",
-    "write_verdict",
-    "read_verdict",
-    "read_kind",
-    "rows_of",
-]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "MAX_DOCUMENT_CHARS", "MAX_DIGITS", "MAX_JSON_INT_DIGITS",
+           "MAX_POLY_DEGREE", "Envelope", "loads", "dumps", "envelope", "read_envelope",
+           "read_object", "read_int", "read_str", "read_bool", "read_list", "write_rational",
+           "read_rational", "write_enclosure", "read_enclosure", "read_poly",
+           "write_closed_form", "read_closed_form", "write_verdict", "read_verdict", "read_kind",
+           "rows_of"]
 
 #: The ``schema`` string of every certificate document.
 SCHEMA = "exactdp-certificate"
@@ -388,47 +363,6 @@ def read_enclosure(value: Any, where: str = "enclosure") -> Enclosure:
 
 
 # ------------------------------------------------------------------------ polynomials
-def _descending(poly: Any, where: str) -> list[Any]:
-    if isinstance(poly, sympy.Poly):
-        if len(poly.gens) != 1 or not (poly.domain.is_ZZ or poly.domain.is_QQ):
-            raise _fail(where, f"{poly} is not univariate over ZZ or QQ.")
-        return [to_fraction(c) for c in poly.all_coeffs()]
-    if isinstance(poly, (flint.fmpz_poly, flint.fmpq_poly)):
-        out = []
-        for c in reversed(poly.coeffs()):
-            if isinstance(c, flint.fmpq):
-                out.append(to_fraction(c))
-            elif isinstance(c, flint.fmpz):
-                out.append(Fraction(int(c)))
-        return out
-    if isinstance(poly, (str, bytes)) or not isinstance(poly, Iterable):
-        raise _fail(where, f"got {type(poly).__name__}; pass a sympy.Poly, a flint polynomial "
-                    "or the coefficients in descending degree.")
-    return list(poly)
-
-
-def write_poly(poly: Any, where: str = "polynomial", *, integer: bool = False) -> list[str]:
-    """Coefficients in descending degree (leading first, as sympy's ``all_coeffs``).
-
-    ``poly`` is a :class:`sympy.Poly`, a ``flint.fmpz_poly``/``fmpq_poly`` (stored
-    ascending; reversed here) or a sequence already in descending order. The zero
-    polynomial is refused; ``integer=True`` requires integer coefficients.
-
-    >>> write_poly(flint.fmpz_poly([-2, 0, 1]))
-    ['1', '0', '-2']
-    >>> write_poly([Fraction(1, 2), 3])
-    ['1/2', '3']
-    """
-    coeffs = _descending(poly, where)
-    if not coeffs or coeffs[0] == 0:
-        raise _fail(where, "the leading coefficient is 0 (or the polynomial is zero); "
-                    "strip leading zeros.")
-    out = [write_rational(c, f"{where}[{k}]") for k, c in enumerate(coeffs)]
-    if integer and any("/" in c for c in out):
-        raise _fail(where, f"{out} has a non-integer coefficient; integer coefficients needed.")
-    return out
-
-
 def read_poly(value: Any, where: str = "polynomial", *, integer: bool = False) -> tuple[Fraction, ...]:
     """Read descending coefficients: nonempty, nonzero leading coefficient, degree ≤ limit.
 

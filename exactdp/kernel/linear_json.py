@@ -30,11 +30,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from fractions import Fraction
 from typing import Any
 
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
+    Envelope,
     dumps,
     envelope,
     loads,
@@ -54,7 +56,8 @@ from exactdp.kernel.question import ONES, Property, Question
 from exactdp.kinds import Verdict
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["read_linear", "write_linear", "linear_question", "MAX_DEPTH", "dumps", "loads"]
+__all__ = ["read_linear", "write_linear", "linear_question", "MAX_DEPTH", "dumps", "loads",
+           "read_document", "read_int_poly", "write_int_poly"]
 
 #: Deepest nesting of factor documents accepted (a Kronecker factor of a factor …).
 MAX_DEPTH = 8
@@ -93,8 +96,8 @@ def write_linear(c: LinearClaim) -> dict[str, Any]:
         claim["enclosure"] = [write_enclosure(e) for e in ev["enclosure"]]
         evidence.update(precision=ev["precision"], witness=ev["witness"])
     elif c.kind == "symbolic":
-        evidence["numerators"] = [[str(v) for v in p] for p in ev["numerators"]]
-        evidence["denominator"] = [str(v) for v in ev["denominator"]]
+        evidence["numerators"] = [write_int_poly(p) for p in ev["numerators"]]
+        evidence["denominator"] = write_int_poly(ev["denominator"])
         evidence.update(precision=ev["precision"], witness=ev["witness"])
     elif c.kind == "kronecker":
         evidence["factors"] = [write_linear(f) for f in ev["factors"]]
@@ -109,37 +112,23 @@ def read_linear(doc: Any, depth: int = 0) -> LinearClaim:
     Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
     """
-    env = read_envelope(doc)
-    if env.kind not in _PARTS:
-        raise InvalidArgument(f"kind: {env.kind!r} is not a linear-system certificate "
-                              f"({sorted(_PARTS)}).")
-    claim_keys, evidence_keys = _PARTS[env.kind]
-    claim = read_object(env.claim, "claim", claim_keys)
-    evid = read_object(env.evidence, "evidence", evidence_keys)
-    q = Question.from_json(env.question)
-    if q.prop not in (Property.TIGHT_CONSTRAINTS, Property.REGULAR,
-                      Property.NONNEGATIVE_SOLUTION):
-        raise InvalidArgument(f"question.property: {q.prop.value!r} is not a linear-system "
-                              "question (tight-constraints, regular, nonnegative-solution).")
+    kind, q, rhs, verdict, claim, evid = read_document(
+        read_envelope(doc), _PARTS, (Property.TIGHT_CONSTRAINTS, Property.REGULAR,
+                                     Property.NONNEGATIVE_SOLUTION), (Verdict.HOLDS, Verdict.FAILS))
     n = q.metric.n
-    rhs = tuple(Fraction(1) for _ in range(n)) if q.rhs == ONES else q.rhs
-    assert isinstance(rhs, tuple)
-    verdict = read_verdict(claim["verdict"], "claim.verdict")
-    if verdict is Verdict.UNDECIDED:
-        raise InvalidArgument("claim.verdict: a certificate claims \"holds\" or \"fails\".")
     ev: dict[str, Any] = {}
-    if env.kind == "exact-solution":
+    if kind == "exact-solution":
         ev["x"] = _rationals(claim["solution"], "claim.solution", n)
-    elif env.kind == "farkas":
+    elif kind == "farkas":
         ev["y"] = _rationals(evid["y"], "evidence.y", n)
-    elif env.kind in ("ball", "verified-float"):
+    elif kind in ("ball", "verified-float"):
         ev["enclosure"] = tuple(read_enclosure(e, f"claim.enclosure[{k}]") for k, e in
                                 enumerate(read_list(claim["enclosure"], "claim.enclosure", n)))
         ev.update(_precision_witness(evid, n))
-    elif env.kind == "symbolic":
-        ev["numerators"] = tuple(_int_poly(p, f"evidence.numerators[{k}]") for k, p in
+    elif kind == "symbolic":
+        ev["numerators"] = tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in
                                  enumerate(read_list(evid["numerators"], "evidence.numerators", n)))
-        ev["denominator"] = _int_poly(evid["denominator"], "evidence.denominator")
+        ev["denominator"] = read_int_poly(evid["denominator"], "evidence.denominator")
         ev.update(_precision_witness(evid, n))
     else:
         if depth >= MAX_DEPTH:
@@ -147,17 +136,50 @@ def read_linear(doc: Any, depth: int = 0) -> LinearClaim:
         ev["factors"] = tuple(read_linear(f, depth + 1)
                               for f in read_list(evid["factors"], "evidence.factors"))
     assert isinstance(q.level, PrivacyLevel)
-    return LinearClaim(env.kind, q.metric, q.level, rhs, verdict is Verdict.HOLDS, ev)
+    return LinearClaim(kind, q.metric, q.level, rhs, verdict is Verdict.HOLDS, ev)
 
 
 def _rationals(value: Any, where: str, n: int) -> tuple[Fraction, ...]:
     return tuple(read_rational(v, f"{where}[{k}]") for k, v in enumerate(read_list(value, where, n)))
 
 
-def _int_poly(value: Any, where: str) -> tuple[int, ...]:
+def write_int_poly(coeffs: Any) -> list[str]:
+    """An integer polynomial's coefficients as JSON strings, in the order given."""
+    return [str(int(v)) for v in coeffs]
+
+
+def read_int_poly(value: Any, where: str) -> tuple[int, ...]:
+    """An integer polynomial read from JSON (``["0"]`` is the zero polynomial)."""
     if value == ["0"]:  # the zero polynomial (z_i ≡ 0)
         return (0,)
     return tuple(int(v) for v in read_poly(value, where, integer=True))
+
+
+def read_document(env: Envelope, parts: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]],
+                  props: Collection[Property], verdicts: Collection[Verdict],
+                  optional: tuple[str, ...] = ()
+                  ) -> tuple[str, Question, tuple[Fraction, ...], Verdict, dict[str, Any],
+                             dict[str, Any]]:
+    """(kind, question, rhs, verdict, claim, evidence) of a document whose kind is a key of
+    ``parts`` (kind → its claim keys and evidence keys, plus ``optional`` evidence keys),
+    whose question asks one of ``props`` and whose verdict is one of ``verdicts``; the rhs
+    ``"ones"`` is returned as n ones."""
+    if env.kind not in parts:
+        raise InvalidArgument(f"kind: {env.kind!r} is not one of {sorted(parts)}.")
+    claim_keys, evidence_keys = parts[env.kind]
+    claim = read_object(env.claim, "claim", claim_keys)
+    evid = read_object(env.evidence, "evidence", evidence_keys, optional)
+    q = Question.from_json(env.question)
+    if q.prop not in props:
+        raise InvalidArgument(f"question.property: {q.prop.value!r} is not one of "
+                              f"{[p.value for p in props]}.")
+    rhs = tuple(Fraction(1) for _ in range(q.metric.n)) if q.rhs == ONES else q.rhs
+    assert isinstance(rhs, tuple)
+    verdict = read_verdict(claim["verdict"], "claim.verdict")
+    if verdict not in verdicts:
+        raise InvalidArgument(f"claim.verdict: got {verdict.value!r}; this certificate claims "
+                              f"one of {[v.value for v in verdicts]}.")
+    return env.kind, q, rhs, verdict, claim, evid
 
 
 def _precision_witness(evid: dict[str, Any], n: int) -> dict[str, Any]:

@@ -72,16 +72,8 @@ from exactdp.spaces.metrics import (
     sum_query,
 )
 
-__all__ = [
-    "CONSTRUCTORS",
-    "MAX_POINTS",
-    "MAX_DISTANCE_POINTS",
-    "MAX_GRAPH_NODES",
-    "fingerprint",
-    "canonical_metric",
-    "write_metric",
-    "read_metric_json",
-]
+__all__ = ["CONSTRUCTORS", "MAX_POINTS", "MAX_DISTANCE_POINTS", "MAX_GRAPH_NODES", "fingerprint",
+           "canonical_metric", "write_metric", "read_metric_json"]
 
 #: Most points of a metric read from a built-in encoding (the fingerprint reads n² indices).
 MAX_POINTS = 10_000
@@ -109,9 +101,7 @@ CONSTRUCTORS: dict[str, tuple[Callable[..., FiniteMetric], dict[str, str]]] = {
     "from_graph": (from_graph, {"nodes": "labels", "edges": "edges"}),
 }
 # the prefix of FiniteMetric.name that each constructor writes
-_NAME_PREFIX = {"line": "line", "cycle": "cycle", "band": "band", "discrete": "discrete",
-                "sum_query": "sum_query", "count_queries": "count_queries",
-                "hamming": "hamming", "grid": "grid", "graph": "from_graph"}
+_NAME_PREFIX = {**{k: k for k in CONSTRUCTORS if k != "from_graph"}, "graph": "from_graph"}
 _NORMS = ("euclidean", "manhattan", "chebyshev")
 
 

@@ -150,12 +150,19 @@ def _read_witness(value: Any, where: str) -> tuple[int, int, int] | None:
     return y, y2, z
 
 
-def _question(env_question: Any, prop: Property) -> Question:
-    q = Question.from_json(env_question)
+def _read(doc: Any, kind: str, prop: Property, keys: tuple[str, ...]
+          ) -> tuple[Question, dict[str, Any]]:
+    """(question, claim) of a ``kind`` document whose evidence is empty."""
+    env = read_envelope(doc, PRIVACY_KINDS)
+    if env.kind != kind:
+        raise InvalidArgument(f"kind: got {env.kind!r}; expected {kind!r}.")
+    claim = read_object(env.claim, "claim", keys)
+    read_object(env.evidence, "evidence", ())
+    q = Question.from_json(env.question)
     if q.prop is not prop:
         raise InvalidArgument(f"question.property: got {q.prop.value!r}; this kind answers "
                               f"{prop.value!r}.")
-    return q
+    return q, claim
 
 
 def write_privacy_level(question: Question, value: Any, witness: tuple[int, int, int] | None,
@@ -176,16 +183,11 @@ def write_privacy_level(question: Question, value: Any, witness: tuple[int, int,
 def read_privacy_level(doc: Any) -> LevelClaim:
     """Read a ``privacy-level`` document (malformed: InvalidArgument; altered question:
     CertificateInvalid)."""
-    env = read_envelope(doc, PRIVACY_KINDS)
-    if env.kind != PRIVACY_LEVEL:
-        raise InvalidArgument(f"kind: got {env.kind!r}; expected {PRIVACY_LEVEL!r}.")
-    claim = read_object(env.claim, "claim", ("value", "witness", "enclosure"))
-    read_object(env.evidence, "evidence", ())
+    q, claim = _read(doc, PRIVACY_LEVEL, Property.PRIVACY_LEVEL, ("value", "witness", "enclosure"))
     value = _read_value(claim["value"])
     enc = None if claim["enclosure"] is None else read_enclosure(claim["enclosure"],
                                                                   "claim.enclosure")
-    witness = _read_witness(claim["witness"], "claim.witness")
-    return LevelClaim(_question(env.question, Property.PRIVACY_LEVEL), value, witness, enc)
+    return LevelClaim(q, value, _read_witness(claim["witness"], "claim.witness"), enc)
 
 
 def write_privacy_check(question: Question, holds: bool,
@@ -198,11 +200,6 @@ def write_privacy_check(question: Question, holds: bool,
 
 def read_privacy_check(doc: Any) -> CheckClaim:
     """Read a ``privacy-check`` document."""
-    env = read_envelope(doc, PRIVACY_KINDS)
-    if env.kind != PRIVACY_CHECK:
-        raise InvalidArgument(f"kind: got {env.kind!r}; expected {PRIVACY_CHECK!r}.")
-    claim = read_object(env.claim, "claim", ("verdict", "violation"))
-    read_object(env.evidence, "evidence", ())
+    q, claim = _read(doc, PRIVACY_CHECK, Property.PRIVATE, ("verdict", "violation"))
     holds = read_str(claim["verdict"], "claim.verdict", ("holds", "fails")) == "holds"
-    violation = _read_witness(claim["violation"], "claim.violation")
-    return CheckClaim(_question(env.question, Property.PRIVATE), holds, violation)
+    return CheckClaim(q, holds, _read_witness(claim["violation"], "claim.violation"))

@@ -42,8 +42,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
+    Envelope,
     dumps,
     envelope,
     loads,
@@ -52,13 +54,17 @@ from exactdp.kernel.jsonio import (
     read_int,
     read_list,
     read_object,
-    read_poly,
     read_rational,
-    read_verdict,
     write_enclosure,
     write_rational,
 )
-from exactdp.kernel.linear_json import read_linear, write_linear
+from exactdp.kernel.linear_json import (
+    read_document,
+    read_int_poly,
+    read_linear,
+    write_int_poly,
+    write_linear,
+)
 from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
 from exactdp.kernel.threshold import THRESHOLD_KINDS, ThresholdClaim
 from exactdp.kernel.threshold_spd import MAX_ORDER, SPD_COVER, SPD_POINT, SpdPointClaim
@@ -66,11 +72,13 @@ from exactdp.kernel.threshold_spd_json import read_spd_point, write_spd_point
 from exactdp.kinds import Verdict
 
 __all__ = ["read_threshold", "write_threshold", "threshold_question", "MAX_DEPTH", "dumps",
-           "loads"]
+           "loads", "read_int_poly", "write_int_poly", "read_s_star", "write_s_star",
+           "read_threshold_parts"]
 
 #: Deepest nesting of factor documents accepted.
 MAX_DEPTH = 8
 
+_PROPS = (Property.THRESHOLD_TIGHT, Property.THRESHOLD_REGULAR)
 _PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind -> (claim, evidence keys)
     "exact": (("verdict", "eps", "s_star"), ("numerators", "denominator", "witness")),
     "prop9": (("verdict", "eps"), ()),
@@ -89,8 +97,20 @@ def threshold_question(c: ThresholdClaim) -> Question:
     return Question(c.metric, Property.THRESHOLD_REGULAR, c.rhs, ALL_EPS)
 
 
-def _write_int_poly(coeffs: tuple[int, ...]) -> list[str]:
-    return [str(int(v)) for v in coeffs]
+def write_s_star(star: Any) -> dict[str, Any] | None:
+    """``claim.s_star`` of (q, minimal polynomial, isolating interval), or None."""
+    return None if star is None else {"q": star[0], "minimal_polynomial": write_int_poly(star[1]),
+                                      "isolating_interval": write_enclosure(star[2])}
+
+
+def read_s_star(value: Any) -> tuple[int, tuple[int, ...], Any] | None:
+    """Read ``claim.s_star`` (null, or {q, minimal_polynomial, isolating_interval})."""
+    if value is None:
+        return None
+    obj = read_object(value, "claim.s_star", ("q", "minimal_polynomial", "isolating_interval"))
+    return (read_int(obj["q"], "claim.s_star.q", 1),
+            read_int_poly(obj["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
+            read_enclosure(obj["isolating_interval"], "claim.s_star.isolating_interval"))
 
 
 def write_threshold(c: ThresholdClaim) -> dict[str, Any]:
@@ -99,12 +119,9 @@ def write_threshold(c: ThresholdClaim) -> dict[str, Any]:
     claim: dict[str, Any] = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)}
     evidence: dict[str, Any] = {}
     if c.kind == "exact":
-        star = ev["s_star"]
-        claim["s_star"] = None if star is None else {
-            "q": star[0], "minimal_polynomial": _write_int_poly(star[1]),
-            "isolating_interval": write_enclosure(star[2])}
-        evidence["numerators"] = [_write_int_poly(p) for p in ev["numerators"]]
-        evidence["denominator"] = _write_int_poly(ev["denominator"])
+        claim["s_star"] = write_s_star(ev["s_star"])
+        evidence["numerators"] = [write_int_poly(p) for p in ev["numerators"]]
+        evidence["denominator"] = write_int_poly(ev["denominator"])
         evidence["witness"] = ev["witness"]
     elif c.kind == "kronecker-threshold":
         evidence["binding"] = ev["binding"]
@@ -139,40 +156,17 @@ def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
     """
     env = read_envelope(doc)
-    if env.kind not in _PARTS:
-        raise InvalidArgument(f"kind: {env.kind!r} is not a threshold certificate "
-                              f"({sorted(_PARTS)}).")
-    claim_keys, evidence_keys = _PARTS[env.kind]
-    claim = read_object(env.claim, "claim", claim_keys)
-    evid = read_object(env.evidence, "evidence", evidence_keys)
-    q = Question.from_json(env.question)
-    if q.prop not in (Property.THRESHOLD_TIGHT, Property.THRESHOLD_REGULAR):
-        raise InvalidArgument(f"question.property: {q.prop.value!r} is not a threshold "
-                              "question (threshold-tight, threshold-regular).")
-    if q.level != ALL_EPS:
-        raise InvalidArgument("question.level: a threshold certificate answers for every ε > 0; "
-                              "write {\"eps_range\": {\"lo\": \"0\", \"hi\": null}}.")
+    if env.kind not in _PARTS:  # checked before the parts, whose reader names only this kind
+        raise InvalidArgument(f"kind: {env.kind!r} is not one of {sorted(_PARTS)}.")
+    q, rhs, eps, claim, evid = read_threshold_parts(env, env.kind, *_PARTS[env.kind])
     n = q.metric.n
-    rhs = tuple(Fraction(1) for _ in range(n)) if q.rhs == ONES else q.rhs
-    assert isinstance(rhs, tuple)
-    if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
-        raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\" "
-                              "(ε* lies in claim.eps).")
-    eps = read_enclosure(claim["eps"], "claim.eps")
     ev: dict[str, Any] = {}
     if env.kind == "exact":
-        star = claim["s_star"]
-        if star is not None:
-            obj = read_object(star, "claim.s_star", ("q", "minimal_polynomial",
-                                                     "isolating_interval"))
-            star = (read_int(obj["q"], "claim.s_star.q", 1),
-                    _int_poly(obj["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
-                    read_enclosure(obj["isolating_interval"], "claim.s_star.isolating_interval"))
         w = evid["witness"]
-        ev = {"s_star": star,
-              "numerators": tuple(_int_poly(p, f"evidence.numerators[{k}]") for k, p in
+        ev = {"s_star": read_s_star(claim["s_star"]),
+              "numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in
                                   enumerate(read_list(evid["numerators"], "evidence.numerators", n))),
-              "denominator": _int_poly(evid["denominator"], "evidence.denominator"),
+              "denominator": read_int_poly(evid["denominator"], "evidence.denominator"),
               "witness": None if w is None else read_int(w, "evidence.witness", 0, n - 1)}
     elif env.kind == "kronecker-threshold":
         if depth >= MAX_DEPTH:
@@ -215,8 +209,16 @@ def _triples(value: Any, where: str, keys: tuple[str, str, str]
     return tuple(out)
 
 
-def _int_poly(value: Any, where: str) -> tuple[int, ...]:
-    if value == ["0"]:  # the zero polynomial (z_i ≡ 0)
-        return (0,)
-    return tuple(int(v) for v in read_poly(value, where, integer=True))
-
+def read_threshold_parts(env: Envelope, kind: str, claim_keys: tuple[str, ...],
+                         evidence_keys: tuple[str, ...], optional: tuple[str, ...] = ()
+                         ) -> tuple[Question, tuple[Fraction, ...], Enclosure, dict[str, Any],
+                                    dict[str, Any]]:
+    """(question, rhs, eps, claim, evidence) of a threshold document of ``kind``
+    (:func:`~exactdp.kernel.linear_json.read_document`; its question is asked for every
+    ε > 0, its verdict is ``holds``)."""
+    _, q, rhs, _, claim, evid = read_document(
+        env, {kind: (claim_keys, evidence_keys)}, _PROPS, (Verdict.HOLDS,), optional)
+    if q.level != ALL_EPS:
+        raise InvalidArgument("question.level: a threshold certificate answers for every ε > 0; "
+                              "write {\"eps_range\": {\"lo\": \"0\", \"hi\": null}}.")
+    return q, rhs, read_enclosure(claim["eps"], "claim.eps"), claim, evid

@@ -45,27 +45,22 @@ import flint
 import numpy as np
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fmpq
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument
-from exactdp.kernel.jsonio import (
-    envelope,
-    read_enclosure,
-    read_envelope,
-    read_int,
-    read_list,
-    read_object,
-    read_verdict,
-    write_enclosure,
-)
-from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
-from exactdp.kernel.threshold import CHECK_PRECISIONS, ThresholdClaim
-from exactdp.kernel.threshold_structured import (
-    eps_sides_hold,
-    no_root_upto,
+from exactdp.kernel.jsonio import envelope, read_envelope, read_int, read_list, write_enclosure
+from exactdp.kernel.threshold import ThresholdClaim
+from exactdp.kernel.threshold_json import (
     read_int_poly,
-    roots_01,
-    scaled_poly,
+    read_s_star,
+    read_threshold_parts,
+    threshold_question,
     write_int_poly,
+    write_s_star,
+)
+from exactdp.kernel.threshold_structured import (
+    guarded,
+    int_poly,
+    odd_part,
+    root_run_holds,
+    roots_01,
 )
 from exactdp.kinds import Verdict, proved_by
 from exactdp.spaces.metrics import FiniteMetric
@@ -175,49 +170,13 @@ def quotient_identity_holds(terms: QuotientTerms, nums: Sequence[flint.fmpz_poly
     return all(lhs[a] * scale == dx * bi[a] for a in range(m))
 
 
-def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
-    v = p(to_fmpq(x))
-    return (v > 0) - (v < 0)
-
-
 def _lowest_sign(p: flint.fmpz_poly) -> int:
     return next(((1 if c > 0 else -1) for c in p.coeffs() if c != 0), 0)
 
 
-def _strip(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]:
-    """(k, P) with p = g^k·P and g ∤ P (p ≠ 0, deg g ≥ 1)."""
-    k = 0
-    while p.degree() >= g.degree():
-        quo, rem = divmod(p, g)
-        if rem.degree() >= 0:
-            break
-        p, k = quo, k + 1
-    return k, p
-
-
-def _odd_part(p: flint.fmpz_poly) -> flint.fmpz_poly:
-    """The product of p's squarefree factors of odd multiplicity (where p changes sign)."""
-    out = flint.fmpz_poly([1])
-    for f, e in p.factor_squarefree()[1]:
-        if int(e) % 2:
-            out *= f
-    return out
-
-
-def _poly(coeffs: Any) -> flint.fmpz_poly:
-    """An integer polynomial from descending coefficients ((0,) is zero)."""
-    if not isinstance(coeffs, tuple) or not coeffs or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in coeffs):
-        raise InvalidArgument("a polynomial is a nonempty tuple of int coefficients.")
-    return flint.fmpz_poly(list(reversed(coeffs)))
-
-
 def check_quotient(claim: ThresholdClaim) -> bool:
     """True when every part of the claim is re-proved (module doc); never raises."""
-    try:
-        return _check(claim)
-    except REJECTED_ERRORS + (AssertionError,):
-        return False
+    return guarded(_check, claim)
 
 
 def _check(c: ThresholdClaim) -> bool:
@@ -234,100 +193,50 @@ def _check(c: ThresholdClaim) -> bool:
     rhs_cells = [Fraction(c.rhs[int(i)]) for i in terms.reps]
     if any(Fraction(v) != rhs_cells[int(a)] for v, a in zip(c.rhs, lab)):
         return False  # b is not constant on the cells
-    nums = [_poly(p) for p in ev["numerators"]]
-    den = _poly(ev["denominator"])
-    w, star = ev["witness"], ev["s_star"]
+    nums = [int_poly(p) for p in ev["numerators"]]
+    den = int_poly(ev["denominator"])
+    w = ev["witness"]
+    if not quotient_identity_holds(terms, nums, den, rhs_cells):
+        return False
     if w is None:  # ε* = 0: holds for every ε
-        return (star is None and c.eps.hi == 0 and den.degree() >= 0
-                and quotient_identity_holds(terms, nums, den, rhs_cells)
+        return (ev["s_star"] is None and c.eps.hi == 0 and den.degree() >= 0
                 and roots_01(den) == 0
                 and all(p.degree() < 0 or (_lowest_sign(p) * _lowest_sign(den) > 0
-                                           and roots_01(_odd_part(p)) == 0) for p in nums))
+                                           and roots_01(odd_part(p)) == 0) for p in nums))
     if (isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < terms.size
             or not 0 < c.eps.lo < c.eps.hi):
         return False
-    q, gco, iv = star
-    g = _poly(gco)
-    if den.degree() < 0 or q != m.q or g.degree() < 1 or not isinstance(iv, Enclosure):
-        return False
-    if not quotient_identity_holds(terms, nums, den, rhs_cells):
-        return False
-    content, factors = g.factor()
-    if content != 1 or len(factors) != 1 or factors[0][1] != 1 or factors[0][0] != g:
-        return False  # not primitive with a positive leading coefficient, or reducible
-    a, b = iv.lo, iv.hi
-    s0 = _lowest_sign(g)
-    if not 0 <= a < b < 1 or _sign_at(g, b) == 0 or roots_01(scaled_poly(g, b)) != 1:
-        return False
-    if (a > 0 and _sign_at(g, a) != s0) or not no_root_upto(den, b):
-        return False
-    sd = _lowest_sign(den)
-    for k, p in enumerate(nums):
-        if p.degree() < 0:
-            if k == w:
-                return False
-            continue
-        mult, rest = _strip(p, g)
-        if _lowest_sign(p) * sd <= 0 or not no_root_upto(_odd_part(rest), b):
-            return False
-        if k == w and mult % 2 == 0:
-            return False
-    return any(eps_sides_hold(c.eps, m.q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
+    return root_run_holds(c.eps, m.q, ev["s_star"], nums, den, w, odd=True)
 
 
 # ------------------------------------------------------------------------------ JSON
-def _question(c: ThresholdClaim) -> Question:
-    if all(v == 1 for v in c.rhs):
-        return Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
-    return Question(c.metric, Property.THRESHOLD_REGULAR, tuple(c.rhs), ALL_EPS)
-
-
 def write_quotient(c: ThresholdClaim) -> dict[str, Any]:
     """The JSON document of a quotient claim (question ``threshold-tight`` or
     ``threshold-regular``)."""
     ev = c.evidence
-    star = None
-    if ev["s_star"] is not None:
-        q, g, iv = ev["s_star"]
-        star = {"q": q, "minimal_polynomial": write_int_poly(g), "isolating_interval": write_enclosure(iv)}
-    claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps), "s_star": star}
+    claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps),
+             "s_star": write_s_star(ev["s_star"])}
     evidence = {"cells": [int(x) for x in ev["cells"]], "witness": ev["witness"],
                 "numerators": [write_int_poly(p) for p in ev["numerators"]],
                 "denominator": write_int_poly(ev["denominator"])}
-    return envelope(QUOTIENT_KIND, _question(c).to_json(), claim, evidence)
+    return envelope(QUOTIENT_KIND, threshold_question(c).to_json(), claim, evidence)
 
 
 def read_quotient(doc: Any) -> ThresholdClaim:
     """Read a document (raises :class:`~exactdp.errors.InvalidArgument` when malformed,
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered)."""
-    env = read_envelope(doc)
-    if env.kind != QUOTIENT_KIND:
-        raise InvalidArgument(f"kind: {env.kind!r} is not {QUOTIENT_KIND!r}.")
-    claim = read_object(env.claim, "claim", ("verdict", "eps", "s_star"))
-    evid = read_object(env.evidence, "evidence", ("cells", "witness", "numerators", "denominator"))
-    qn = Question.from_json(env.question)
-    if qn.prop not in (Property.THRESHOLD_TIGHT, Property.THRESHOLD_REGULAR) or qn.level != ALL_EPS:
-        raise InvalidArgument("question: a quotient threshold answers threshold-tight or "
-                              "threshold-regular for every ε > 0.")
-    if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
-        raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\".")
+    qn, rhs, eps, claim, evid = read_threshold_parts(
+        read_envelope(doc), QUOTIENT_KIND, ("verdict", "eps", "s_star"),
+        ("cells", "witness", "numerators", "denominator"))
     n = qn.metric.n
     cells = tuple(read_int(x, f"evidence.cells[{k}]", 0, n - 1)
                   for k, x in enumerate(read_list(evid["cells"], "evidence.cells", n)))
     size = max(cells) + 1
-    star = None if claim["s_star"] is None else read_object(
-        claim["s_star"], "claim.s_star", ("q", "minimal_polynomial", "isolating_interval"))
     ev = {"cells": cells,
           "witness": None if evid["witness"] is None else read_int(
               evid["witness"], "evidence.witness", 0, size - 1),
           "numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
               read_list(evid["numerators"], "evidence.numerators", size))),
           "denominator": read_int_poly(evid["denominator"], "evidence.denominator"),
-          "s_star": None if star is None else (
-              read_int(star["q"], "claim.s_star.q", 1),
-              read_int_poly(star["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
-              read_enclosure(star["isolating_interval"], "claim.s_star.isolating_interval"))}
-    rhs = (tuple(Fraction(1) for _ in range(n)) if qn.rhs == ONES
-           else tuple(qn.rhs) if isinstance(qn.rhs, tuple) else ())
-    return ThresholdClaim(QUOTIENT_KIND, qn.metric, rhs,
-                          read_enclosure(claim["eps"], "claim.eps"), ev)
+          "s_star": read_s_star(claim["s_star"])}
+    return ThresholdClaim(QUOTIENT_KIND, qn.metric, rhs, eps, ev)

@@ -35,7 +35,7 @@ metric's exact distances:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -45,18 +45,8 @@ import numpy as np
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
-from exactdp.kernel.jsonio import (
-    envelope,
-    read_enclosure,
-    read_envelope,
-    read_int,
-    read_list,
-    read_object,
-    read_poly,
-    read_verdict,
-    write_enclosure,
-)
-from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
+from exactdp.kernel.jsonio import envelope, read_envelope, read_int, read_list, write_enclosure
+from exactdp.kernel.question import ONES, Property
 from exactdp.kernel.threshold import (
     CHECK_PRECISIONS,
     ThresholdClaim,
@@ -65,15 +55,40 @@ from exactdp.kernel.threshold import (
     s_enclosure,
     scaled_poly,
 )
+from exactdp.kernel.threshold_json import (
+    read_int_poly,
+    read_s_star,
+    read_threshold_parts,
+    threshold_question,
+    write_int_poly,
+    write_s_star,
+)
 from exactdp.kinds import Verdict, proved_by
 
 __all__ = ["STRUCTURED_KIND", "check_structured", "write_structured", "read_structured",
-           "eps_sides_hold", "read_int_poly", "write_int_poly",
+           "eps_sides_hold", "read_int_poly", "write_int_poly", "int_poly", "guarded",
            "roots_01", "mirror_identity_holds", "no_root_upto", "scaled_poly",
-           "structure_holds"]
+           "structure_holds", "root_run_holds", "odd_part"]
 
 #: The ``kind`` of a structured exact threshold certificate.
 STRUCTURED_KIND = "structured-threshold"
+
+
+def guarded(check: Callable[[Any], bool], claim: Any) -> bool:
+    """``check(claim)``, or False when malformed evidence makes it raise (never raises)."""
+    try:
+        return bool(check(claim))
+    except REJECTED_ERRORS + (AssertionError,):
+        return False
+
+
+def int_poly(coeffs: Any) -> flint.fmpz_poly:
+    """An integer polynomial from descending coefficients ((0,) is zero)."""
+    if not isinstance(coeffs, tuple) or not coeffs or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in coeffs):
+        raise InvalidArgument("a polynomial is a nonempty tuple of int coefficients.")
+    return flint.fmpz_poly(list(reversed(coeffs)))
+
 
 def _mono(k: int) -> flint.fmpz_poly:
     return flint.fmpz_poly([0] * k + [1])
@@ -86,6 +101,26 @@ def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
 
 def _lowest_sign(p: flint.fmpz_poly) -> int:
     return next(((1 if c > 0 else -1) for c in p.coeffs() if c != 0), 0)
+
+
+def _strip(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]:
+    """(k, P) with p = g^k·P and g ∤ P (p ≠ 0, deg g ≥ 1)."""
+    k = 0
+    while p.degree() >= g.degree():
+        quo, rem = divmod(p, g)
+        if rem.degree() >= 0:
+            break
+        p, k = quo, k + 1
+    return k, p
+
+
+def odd_part(p: flint.fmpz_poly) -> flint.fmpz_poly:
+    """The product of p's squarefree factors of odd multiplicity (where p changes sign)."""
+    out = flint.fmpz_poly([1])
+    for f, e in p.factor_squarefree()[1]:
+        if int(e) % 2:
+            out *= f
+    return out
 
 
 def structure_holds(metric: Any, v: int, c: int, k0: int = 0) -> bool:
@@ -134,22 +169,9 @@ def mirror_identity_holds(exps: Sequence[int], v: int, c: int, half: Sequence[An
     return all(left[i] + left[n - 1 - i] - a[0] * N[i] == den for i in range((n + 1) // 2))
 
 
-def _mult(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]:
-    k = 0
-    while p.degree() >= g.degree():
-        quo, rem = divmod(p, g)
-        if rem.degree() >= 0:
-            break
-        p, k = quo, k + 1
-    return k, p
-
-
 def check_structured(claim: ThresholdClaim) -> bool:
     """True when every part of the claim is re-proved (module doc); never raises."""
-    try:
-        return _check(claim)
-    except REJECTED_ERRORS + (AssertionError,):
-        return False
+    return guarded(_check, claim)
 
 
 def _check(c: ThresholdClaim) -> bool:
@@ -158,47 +180,48 @@ def _check(c: ThresholdClaim) -> bool:
     if (c.kind != STRUCTURED_KIND or not all(x == 1 for x in c.rhs) or len(c.rhs) != n
             or not 0 < c.eps.lo < c.eps.hi or m.q is None):
         return False
-    v, cc, w, star = ev["step"], ev["shift"], ev["witness"], ev["s_star"]
+    v, cc, w = ev["step"], ev["shift"], ev["witness"]
     k0 = ev.get("offset", 0)
     if any(isinstance(x, bool) or not isinstance(x, int) for x in (v, cc, w, k0)):
         return False
     if not 0 <= w < n or not structure_holds(m, v, cc, k0):
         return False
-    half = [flint.fmpz_poly(list(reversed(p))) for p in ev["numerators"]]
-    den = flint.fmpz_poly(list(reversed(ev["denominator"])))
-    q, gco, iv = star
-    g = flint.fmpz_poly(list(reversed(gco)))
-    if den.degree() < 0 or q != m.q or g.degree() < 1 or not isinstance(iv, Enclosure):
-        return False
+    half = [int_poly(p) for p in ev["numerators"]]
+    den = int_poly(ev["denominator"])
     exps = [int(x) for x in np.asarray(m.exponents, dtype=np.int64)[np.asarray(m.index)[0]]]
-    if not mirror_identity_holds(exps, v, cc, half, den, k0):
+    return (mirror_identity_holds(exps, v, cc, half, den, k0)
+            and root_run_holds(c.eps, m.q, ev["s_star"], half, den, min(w, n - 1 - w)))
+
+
+def root_run_holds(eps: Enclosure, q: int, star: Any, nums: Sequence[flint.fmpz_poly],
+                   den: flint.fmpz_poly, w: int, odd: bool = False) -> bool:
+    """Steps 3–6 of the module doc for z_k = nums[k]/den (the identity already checked),
+    s* = (q, g, (a, b)) and the failing entry ``w``; ``odd=True`` asks only the odd part of
+    each N_k/g^k to have no root in (0, b] (``proofs/equitable_quotient.py``), else all of it.
+    """
+    sq, gco, iv = star
+    g = int_poly(gco)
+    if den.degree() < 0 or sq != q or g.degree() < 1 or not isinstance(iv, Enclosure):
         return False
     content, factors = g.factor()
     if content != 1 or len(factors) != 1 or factors[0][1] != 1 or factors[0][0] != g:
-        return False
+        return False  # not primitive with a positive leading coefficient, or reducible
     a, b = iv.lo, iv.hi
     s0 = _lowest_sign(g)
-    if not 0 <= a < b < 1 or _sign_at(g, b) == 0 or roots_01(scaled_poly(g, b)) != 1:
-        return False
-    if a > 0 and _sign_at(g, a) != s0:
-        return False
-    if not no_root_upto(den, b):
+    if (not 0 <= a < b < 1 or _sign_at(g, b) == 0 or roots_01(scaled_poly(g, b)) != 1
+            or (a > 0 and _sign_at(g, a) != s0) or not no_root_upto(den, b)):
         return False
     sd = _lowest_sign(den)
-    wk = None
-    for i, p in enumerate(half):
+    for k, p in enumerate(nums):
         if p.degree() < 0:
-            if i == min(w, n - 1 - w):
+            if k == w:
                 return False
             continue
-        k, rest = _mult(p, g)
-        if _lowest_sign(p) * sd <= 0 or not no_root_upto(rest, b):
+        mult, rest = _strip(p, g)
+        if (_lowest_sign(p) * sd <= 0 or not no_root_upto(odd_part(rest) if odd else rest, b)
+                or (k == w and mult % 2 == 0)):
             return False
-        if i == min(w, n - 1 - w):
-            wk = k
-    if wk is None or wk % 2 == 0:
-        return False
-    return any(eps_sides_hold(c.eps, m.q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
+    return any(eps_sides_hold(eps, q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
 
 
 def eps_sides_hold(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: int) -> bool:
@@ -212,52 +235,29 @@ def eps_sides_hold(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: i
 
 
 # ------------------------------------------------------------------------------ JSON
-def write_int_poly(p: Any) -> list[str]:
-    """An integer polynomial's coefficients as JSON strings, in the order given."""
-    return [str(int(x)) for x in p]
-
-
 def write_structured(c: ThresholdClaim) -> dict[str, Any]:
     """The JSON document of a structured claim (question: ``threshold-tight``)."""
     ev = c.evidence
-    q, g, iv = ev["s_star"]
     claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps),
-             "s_star": {"q": q, "minimal_polynomial": write_int_poly(g),
-                        "isolating_interval": write_enclosure(iv)}}
+             "s_star": write_s_star(ev["s_star"])}
     evidence = {"step": ev["step"], "shift": ev["shift"], "witness": ev["witness"],
                 "numerators": [write_int_poly(p) for p in ev["numerators"]],
                 "denominator": write_int_poly(ev["denominator"])}
     if ev.get("offset", 0) != 0:  # absent = 0: documents written before offsets still read
         evidence["offset"] = ev["offset"]
-    question = Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
-    return envelope(STRUCTURED_KIND, question.to_json(), claim, evidence)
-
-
-def read_int_poly(value: Any, where: str) -> tuple[int, ...]:
-    """An integer polynomial read from JSON (``["0"]`` is the zero polynomial)."""
-    if value == ["0"]:
-        return (0,)
-    return tuple(int(x) for x in read_poly(value, where, integer=True))
+    return envelope(STRUCTURED_KIND, threshold_question(c).to_json(), claim, evidence)
 
 
 def read_structured(doc: Any) -> ThresholdClaim:
     """Read a document (raises :class:`~exactdp.errors.InvalidArgument` when malformed,
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered)."""
-    env = read_envelope(doc)
-    if env.kind != STRUCTURED_KIND:
-        raise InvalidArgument(f"kind: {env.kind!r} is not {STRUCTURED_KIND!r}.")
-    claim = read_object(env.claim, "claim", ("verdict", "eps", "s_star"))
-    evid = read_object(env.evidence, "evidence",
-                       ("step", "shift", "witness", "numerators", "denominator"), ("offset",))
-    qn = Question.from_json(env.question)
-    if qn.prop is not Property.THRESHOLD_TIGHT or qn.rhs != ONES or qn.level != ALL_EPS:
-        raise InvalidArgument("question: a structured threshold answers threshold-tight "
-                              "(rhs \"ones\") for every ε > 0.")
-    if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
-        raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\".")
+    qn, rhs, eps, claim, evid = read_threshold_parts(
+        read_envelope(doc), STRUCTURED_KIND, ("verdict", "eps", "s_star"),
+        ("step", "shift", "witness", "numerators", "denominator"), ("offset",))
+    if qn.prop is not Property.THRESHOLD_TIGHT or qn.rhs != ONES or claim["s_star"] is None:
+        raise InvalidArgument("question/claim: a structured threshold answers threshold-tight "
+                              "(rhs \"ones\") for every ε > 0 and claims an s_star.")
     n = qn.metric.n
-    star = read_object(claim["s_star"], "claim.s_star",
-                       ("q", "minimal_polynomial", "isolating_interval"))
     ev = {"step": read_int(evid["step"], "evidence.step", 1, n),
           "shift": read_int(evid["shift"], "evidence.shift", 0),
           "offset": read_int(evid.get("offset", 0), "evidence.offset", 0, n),
@@ -265,8 +265,5 @@ def read_structured(doc: Any) -> ThresholdClaim:
           "numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
               read_list(evid["numerators"], "evidence.numerators", (n + 1) // 2))),
           "denominator": read_int_poly(evid["denominator"], "evidence.denominator"),
-          "s_star": (read_int(star["q"], "claim.s_star.q", 1),
-                     read_int_poly(star["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
-                     read_enclosure(star["isolating_interval"], "claim.s_star.isolating_interval"))}
-    return ThresholdClaim(STRUCTURED_KIND, qn.metric, tuple(Fraction(1) for _ in range(n)),
-                          read_enclosure(claim["eps"], "claim.eps"), ev)
+          "s_star": read_s_star(claim["s_star"])}
+    return ThresholdClaim(STRUCTURED_KIND, qn.metric, rhs, eps, ev)
