@@ -122,6 +122,10 @@ class CertificateKind(enum.StrEnum):
     STRUCTURED_THRESHOLD = "structured-threshold"
     QUOTIENT_THRESHOLD = "quotient-threshold"
     GRID_POINT = "grid-point"
+    GRID_THRESHOLD = "grid-threshold"
+    PUFFERFISH_SCALE = "pufferfish-scale"
+    PUFFERFISH_WASSERSTEIN = "pufferfish-wasserstein"
+    PUFFERFISH_POPULATION = "pufferfish-population"
 
 
 @runtime_checkable

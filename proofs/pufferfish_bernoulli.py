@@ -45,6 +45,7 @@ import sys
 import sympy as sp
 
 PROVES = [
+    "exactdp.kernel.pufferfish.closed_form_is_least",
     "exactdp.pufferfish.bernoulli_forms.closed_forms",
     "exactdp.pufferfish.bernoulli_forms.bernoulli_theta_expr",
     "exactdp.pufferfish.calibration.exact_scale",

@@ -45,6 +45,7 @@ import mpmath
 import sympy as sp
 
 PROVES = [
+    "exactdp.kernel.pufferfish.check_pufferfish",
     "exactdp.pufferfish.releases.release_loss",
     "exactdp.pufferfish.releases.effective_scale",
     "exactdp.pufferfish.calibration.exact_scale",

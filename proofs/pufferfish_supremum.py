@@ -37,6 +37,7 @@ import sys
 import sympy as sp
 
 PROVES = [
+    "exactdp.kernel.pufferfish.decide_laplace",
     "exactdp.pufferfish.calibration.exact_scale",
     "exactdp.pufferfish.calibration.conservative_scale",
     "exactdp.pufferfish.loss.decide_loss",

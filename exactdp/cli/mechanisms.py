@@ -12,13 +12,22 @@ exits with the verdict (0 private, 1 not private), with ``--slack S`` deciding �
 (``--slack`` without ``--at-eps``/``--at-t`` is an error, never ignored); ``privacy-level``
 without it, ``utility``,
 and ``bounds`` compute values and exit 0 on success.
+
+``privacy-level --json`` prints the level's kernel document (kind ``privacy-level``;
+``exactdp verify`` re-checks it in a fresh process) when the mechanism is exact; for a
+certified (ball) mechanism, rows loaded ``as-is``, or a question beyond the kernel's work
+limit no such document exists: stderr says why, and stdout carries the result's own JSON
+(``"kernel_document": null``), exit 0. ``--at-eps ... --json`` prints the verdict's JSON
+(verdict, ε, slack, excess, ``verified``), not a kernel document.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
+from exactdp.arithmetic.rationals import unlimited_int_digits
 from exactdp.cli.certify import register as register_certify
 from exactdp.cli.common import (
     accept_negative_numbers,
@@ -30,7 +39,14 @@ from exactdp.cli.common import (
     prior_from_args,
 )
 from exactdp.cli.exitcodes import ExitCode, HandlerResult, checked_verdict
-from exactdp.errors import InvalidArgument, NotRegular
+from exactdp.errors import (
+    ExactnessRequired,
+    InstanceTooLarge,
+    InvalidArgument,
+    InvalidMechanism,
+    NotRegular,
+)
+from exactdp.kernel.jsonio import dumps
 from exactdp.kinds import Verdict
 from exactdp.mechanisms.bounds import LeakageBound, leakage_bound, uniform_leakage_bound
 from exactdp.mechanisms.constructors import (
@@ -46,6 +62,7 @@ from exactdp.mechanisms.gain import min_entropy_leakage
 from exactdp.mechanisms.mechanism import ROW_POLICIES, Mechanism
 from exactdp.mechanisms.optimality import RemapCertificate, is_optimal
 from exactdp.mechanisms.privacy import is_private, privacy_level
+from exactdp.mechanisms.privacy_result import PrivacyLevelResult
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["register"]
@@ -150,8 +167,7 @@ def _privacy_level(args: argparse.Namespace) -> HandlerResult:
         return _privacy_at(args, H, metric)
     r = privacy_level(H, metric)
     if args.json:
-        emit_json({"mechanism": H.name, "metric": metric.name, **r.to_json()})
-        return ExitCode.OK
+        return _level_json(r, H, metric)
     enc = r.enclosure
     what = r.value if r.value is not None or enc is None else f"in [{float(enc.lo)}, {float(enc.hi)}]"
     print(f"{H.name} on {metric.name}: least ε = {what}")
@@ -159,6 +175,26 @@ def _privacy_level(args: argparse.Namespace) -> HandlerResult:
         print(f"  enclosure ≈ {float(r)!r} (certified interval width {float(enc.width):.1e})")
     print(f"  witness (y, y', z) = {r.witness}, ratio = {r.ratio}, d0 = {r.distance}; "
           f"{r.pairs_checked} pairs checked ({r.method})")
+    return ExitCode.OK
+
+
+def _level_json(r: PrivacyLevelResult, H: Mechanism, metric: FiniteMetric) -> HandlerResult:
+    """The kernel document of the level (``exactdp verify`` re-checks it), or — for a
+    mechanism no portable question describes (certified entries, rows='as-is', beyond the
+    kernel's work limit) — the result's own JSON, with the reason on stderr (exit 0 either
+    way: the level was computed and re-checked)."""
+    try:
+        doc = r.to_document()
+    except (ExactnessRequired, InvalidMechanism, InstanceTooLarge) as exc:
+        print(f"exactdp privacy-level --json: no kernel document for {H.name} ({exc}) "
+              "Printed instead: the result's own JSON (value, enclosure, witness, method), "
+              "which `exactdp verify` does not accept; verified in this process: "
+              f"{r.verify()}.", file=sys.stderr)
+        emit_json({"mechanism": H.name, "metric": metric.name, "kernel_document": None,
+                   **r.to_json()})
+        return ExitCode.OK
+    with unlimited_int_digits():
+        print(dumps(doc))
     return ExitCode.OK
 
 

@@ -26,7 +26,10 @@ from exactdp.kernel.linear import LINEAR_KINDS, check_linear
 from exactdp.kernel.linear_json import read_linear
 from exactdp.kernel.privacy import PRIVACY_KINDS, PRIVACY_LEVEL, check_privacy, check_privacy_level
 from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
+from exactdp.kernel.pufferfish import PUFFERFISH_KINDS, check_pufferfish
+from exactdp.kernel.remap import REMAP_KINDS, check_remap, read_remap
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
+from exactdp.kernel.threshold_grid import GRID_THRESHOLD, check_grid_threshold, read_grid_threshold
 from exactdp.kernel.threshold_json import read_threshold
 from exactdp.kernel.threshold_quotient import QUOTIENT_KIND, check_quotient, read_quotient
 from exactdp.kernel.threshold_spd import SPD_POINT, check_spd_point
@@ -36,8 +39,9 @@ from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structure
 __all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
 
 #: The certificate kinds whose JSON documents the kernel re-checks.
-SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND)
-                   + PRIVACY_KINDS)
+SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS
+                   + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD)
+                   + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS)
 
 
 @dataclass(frozen=True)
@@ -63,10 +67,16 @@ def verify_document(doc: Any) -> KernelVerdict:
                               f"re-checks {list(SUPPORTED_KINDS)} (re-check it in Python with "
                               "its verify()).")
     try:
-        if kind == QUOTIENT_KIND:
+        if kind in PUFFERFISH_KINDS:
+            ok = check_pufferfish(doc)
+        elif kind in REMAP_KINDS:
+            ok = check_remap(read_remap(doc))
+        elif kind == QUOTIENT_KIND:
             ok = check_quotient(read_quotient(doc))
         elif kind == STRUCTURED_KIND:
             ok = check_structured(read_structured(doc))
+        elif kind == GRID_THRESHOLD:
+            ok = check_grid_threshold(read_grid_threshold(doc))
         elif kind == GRID_POINT:
             ok = check_grid_point_document(doc)
         elif kind == SPD_POINT:

@@ -32,6 +32,9 @@ is O(n² + n·m) instead of an LP in n·m unknowns.
   :class:`~exactdp.errors.ExactnessRequired` says so.
 * The entries decide; a monomial form only when it defines them (``form_sealed``) and its
   balls meet them (:func:`~exactdp.mechanisms.optimality_field.trusted_monomial`).
+* Portable: ``to_json()`` / ``from_json()`` of both certificates are kernel documents
+  (kinds ``remap`` / ``remap-farkas``, :mod:`exactdp.kernel.remap`) when H is exact and every
+  Φ entry rational; ``exactdp verify`` re-checks them in exact rationals.
 * A certified mechanism without a closed form (only balls): non-optimality can still be
   certified (a rational Farkas vector with margins); optimality, an equality, cannot, and
   :class:`~exactdp.errors.ExactnessRequired` says so.
@@ -79,6 +82,7 @@ from exactdp.mechanisms.optimality_field import (
     symbolic_argmax,
     tight_structure,
 )
+from exactdp.mechanisms.optimality_json import remap_document, remap_from_document
 from exactdp.mechanisms.privacy import PrivacyCheck, is_private
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
@@ -114,6 +118,16 @@ class RemapCertificate:
     def verdict(self) -> Verdict:
         """``HOLDS``: the remap proves Thm. 4's condition."""
         return Verdict.HOLDS
+
+    def to_json(self) -> dict[str, Any]:
+        """The kernel document (kind ``remap``; ``exactdp verify``):
+        :func:`~exactdp.mechanisms.optimality_json.remap_document`."""
+        return remap_document(self)
+
+    @classmethod
+    def from_json(cls, doc: Any) -> RemapCertificate:
+        """Read :meth:`to_json` back (dict or text), re-checked by the kernel first."""
+        return remap_from_document(cls, doc)  # type: ignore[no-any-return]
 
     def verify(self) -> bool:
         n, m = self.mechanism.shape
@@ -175,6 +189,16 @@ class FarkasRemapCertificate:
     def verdict(self) -> Verdict:
         """``FAILS``: the Farkas vector proves that no remap satisfies Thm. 4's condition."""
         return Verdict.FAILS
+
+    def to_json(self) -> dict[str, Any]:
+        """The kernel document (kind ``remap-farkas``; exact: ``precision`` is not written,
+        the kernel re-checks w in rationals): :mod:`exactdp.mechanisms.optimality_json`."""
+        return remap_document(self)
+
+    @classmethod
+    def from_json(cls, doc: Any) -> FarkasRemapCertificate:
+        """Read :meth:`to_json` back (dict or text), re-checked by the kernel first."""
+        return remap_from_document(cls, doc)  # type: ignore[no-any-return]
 
     def verify(self) -> bool:
         n, m = self.mechanism.shape

@@ -45,10 +45,12 @@ if TYPE_CHECKING:
     from exactdp.mechanisms.privacy import PrivacyCheck
     from exactdp.mechanisms.privacy_result import PrivacyLevelResult
 
-__all__ = ["level_document", "check_document", "accepted_document"]
+__all__ = ["level_document", "check_document", "accepted_document", "exact_rows"]
 
 
-def _exact_rows(mech: Mechanism) -> list[list[Fraction]]:
+def exact_rows(mech: Mechanism) -> list[list[Fraction]]:
+    """The exact rows of a row-stochastic exact mechanism (what a portable question carries);
+    ExactnessRequired for certified (ball) entries, InvalidMechanism for rows='as-is'."""
     if mech.kind is not MechanismKind.EXACT:
         raise ExactnessRequired(
             f"{mech.name} has certified (ball) entries: they are not known exactly, so no "
@@ -74,7 +76,7 @@ def _decidable(q: Question) -> Question:
 def level_document(res: PrivacyLevelResult) -> dict[str, Any]:
     """The kernel document of a privacy level (kind ``privacy-level``)."""
     mech, metric = res._mechanism, res._metric
-    q = _decidable(Question.of(metric, "privacy-level", mechanism=_exact_rows(mech)))
+    q = _decidable(Question.of(metric, "privacy-level", mechanism=exact_rows(mech)))
     if res.is_infinite:
         return write_privacy_level(q, "infinite", res.witness, None)
     if res.witness is None or res.value == 0:  # level 0: no pair is separated
@@ -88,7 +90,7 @@ def check_document(check: PrivacyCheck) -> dict[str, Any]:
     """The kernel document of an :func:`~exactdp.mechanisms.privacy.is_private` verdict
     (kind ``privacy-check``); the question's level is ε + slack (what the verdict is about)."""
     lvl = check.level
-    rows = _exact_rows(lvl._mechanism)
+    rows = exact_rows(lvl._mechanism)
     try:
         with unlimited_int_digits():  # ε + slack of any size is printed, then size-checked
             q = Question.of(lvl._metric, "private", eps=check.target, mechanism=rows)

@@ -24,20 +24,7 @@ from exactdp.arithmetic.ball import (
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction, unlimited_int_digits
 from exactdp.arithmetic.rounding import require_subnormals, succ
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument
-from exactdp.kernel.jsonio import (
-    read_bool,
-    read_closed_form,
-    read_enclosure,
-    read_int,
-    read_list,
-    read_object,
-    read_rational,
-    read_str,
-    write_closed_form,
-    write_enclosure,
-    write_rational,
-)
+from exactdp.errors import REJECTED_ERRORS
 from exactdp.mechanisms.dyadic import DyadicRatios
 from exactdp.mechanisms.float_filter import float_below, log_bounds, log_ratio_upper
 from exactdp.mechanisms.level_compare import (
@@ -52,6 +39,15 @@ from exactdp.mechanisms.level_compare import (
 )
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.mechanisms.privacy_json import level_document
+from exactdp.mechanisms.privacy_level_io import (
+    LEVEL_METHODS,
+    VALUE_BY_RATIO,
+    level_from_json,
+    level_from_kernel_document,
+    level_hash,
+    level_to_json,
+    same_level,
+)
 from exactdp.mechanisms.structure import (
     monomial_matches,
     rownorm_matches,
@@ -62,7 +58,7 @@ from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import graph_claim_error
 
-__all__ = ["PrivacyLevelResult", "zero_level", "enclose_value"]
+__all__ = ["PrivacyLevelResult", "zero_level", "enclose_value", "VALUE_BY_RATIO"]
 
 
 @dataclass(frozen=True)
@@ -171,7 +167,8 @@ class PrivacyLevelResult:
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON (:mod:`exactdp.kernel.jsonio` forms): the closed form, the enclosure,
-        the rational ratio and the distance c·√r; :meth:`from_json` reads it back.
+        the rational ratio and the distance c·√r; :meth:`from_json` reads it back
+        (:mod:`exactdp.mechanisms.privacy_level_io`).
 
         >>> from exactdp.spaces.metrics import line
         >>> from exactdp.mechanisms.constructors import from_rows
@@ -184,39 +181,11 @@ class PrivacyLevelResult:
         >>> back == privacy_level(H, line(2)), back.verify()
         (True, True)
         """
-        d = self.distance
-        with unlimited_int_digits():  # exact rationals of any size (e.g. a ratio 10^5000)
-            return self._json(d)
+        return level_to_json(self)
 
     def to_document(self) -> dict[str, Any]:
         """The self-contained kernel document (``exactdp verify``): :mod:`exactdp.mechanisms.privacy_json`."""
         return level_document(self)
-
-    def _json(self, d: Distance | None) -> dict[str, Any]:
-        by_ratio = self._value_by_ratio()
-        doc = {
-            "value": None if self.value is None or self.is_infinite or by_ratio
-            else write_closed_form(self.value, "level"),
-            "infinite": self.is_infinite,
-            "enclosure": None if self.enclosure is None else write_enclosure(self.enclosure),
-            "witness": None if self.witness is None else list(self.witness),
-            "ratio": None if self.ratio is None else write_rational(self.ratio, "ratio"),
-            "distance": None if d is None else {"coef": write_rational(d.coef, "distance"),
-                                                "radicand": write_rational(d.radicand,
-                                                                           "distance")},
-            "exact": self.exact, "method": self.method, "pairs_checked": self.pairs_checked,
-        }
-        if by_ratio:  # a closed form too long to write: it is log(ratio)/distance exactly
-            doc["value_form"] = VALUE_BY_RATIO
-        return doc
-
-    def _value_by_ratio(self) -> bool:
-        """True when the value is log(ratio)/distance and its text is too long for a closed
-        form (a ratio of more than ~1500 digits): JSON then stores only the ratio."""
-        if self.ratio is None or self.distance is None or self.value is None:
-            return False
-        bits = self.ratio.numerator.bit_length() + self.ratio.denominator.bit_length()
-        return bits > 4000 and self.value == log_ratio_value(self.ratio, self.distance)
 
     @classmethod
     def from_json(cls, doc: Any, mechanism: Mechanism, metric: FiniteMetric
@@ -224,52 +193,37 @@ class PrivacyLevelResult:
         """Read :meth:`to_json` back, for the mechanism and metric it is about (then call
         :meth:`verify` to re-check it against them). Malformed documents raise
         :class:`~exactdp.errors.InvalidArgument` naming the field."""
-        with unlimited_int_digits():  # what to_json wrote, of any size
-            return cls._read(doc, mechanism, metric)
+        return level_from_json(cls, doc, mechanism, metric)
 
     @classmethod
-    def _read(cls, doc: Any, mechanism: Mechanism, metric: FiniteMetric
-              ) -> PrivacyLevelResult:
-        obj = read_object(doc, "privacy level", ("value", "infinite", "enclosure", "witness", "ratio", "distance",
-                                                  "exact", "method", "pairs_checked"), ("value_form",))
-        infinite = read_bool(obj["infinite"], "infinite")
-        if infinite and obj["value"] is not None:
-            raise InvalidArgument("privacy level: an infinite level has value null; got "
-                                  f"value {obj['value']!r}.")
-        value = sympy.oo if infinite else (
-            None if obj["value"] is None else read_closed_form(obj["value"], "value"))
-        by_ratio = "value_form" in obj
-        if by_ratio and (read_str(obj["value_form"], "value_form", (VALUE_BY_RATIO,)) and (
-                value is not None or obj["ratio"] is None or obj["distance"] is None)):
-            raise InvalidArgument("privacy level: value_form 'log(ratio)/distance' needs "
-                                  "value null and both ratio and distance.")
-        enc = None if obj["enclosure"] is None else read_enclosure(obj["enclosure"])
-        w = obj["witness"]
-        n_in, n_out = mechanism.shape  # (y, y', z): two inputs and an output
-        witness = None if w is None else tuple(
-            read_int(x, f"witness[{k}] ({'an output' if k == 2 else 'an input'})", lo=0,
-                     hi=(n_out if k == 2 else n_in) - 1)
-            for k, x in enumerate(read_list(w, "witness", 3)))
-        ratio = None if obj["ratio"] is None else read_rational(obj["ratio"], "ratio")
-        dist = None
-        if obj["distance"] is not None:
-            dd = read_object(obj["distance"], "distance", ("coef", "radicand"))
-            dist = Distance(read_rational(dd["coef"], "distance.coef"),
-                            int(read_rational(dd["radicand"], "distance.radicand",
-                                              integer=True)))
-        if by_ratio:
-            assert ratio is not None and dist is not None
-            if ratio <= 0:
-                raise InvalidArgument(f"privacy level: ratio {ratio} must be > 0.")
-            value = log_ratio_value(ratio, dist)
-        method = read_str(obj["method"], "method", _METHODS)
-        res = cls(value=value, enclosure=enc, witness=witness,  # type: ignore[arg-type]
-                  ratio=ratio, distance=dist, method=method,
-                  pairs_checked=read_int(obj["pairs_checked"], "pairs_checked", lo=0),
-                  _mechanism=mechanism, _metric=metric)
-        if read_bool(obj["exact"], "exact") != res.exact:
-            raise InvalidArgument("privacy level: 'exact' contradicts 'value'.")
-        return res
+    def from_document(cls, doc: Any) -> PrivacyLevelResult:
+        """Read :meth:`to_document` back (a dict or its JSON text): the kernel re-checks it
+        first (rejected: :class:`~exactdp.errors.CertificateInvalid`; another kind or a
+        malformed document: :class:`~exactdp.errors.InvalidArgument`). The result is about
+        the document's own mechanism (exact rows) and metric, and equals the original
+        (``==``: the same exact value, enclosure, witness and distance; ``method`` says
+        ``"exact"``, the document does not carry the route).
+
+        >>> from exactdp.spaces.metrics import line
+        >>> from exactdp.mechanisms.constructors import from_rows
+        >>> from exactdp.mechanisms.privacy import privacy_level
+        >>> r = privacy_level(from_rows([["3/4", "1/4"], ["1/4", "3/4"]]), line(2))
+        >>> back = PrivacyLevelResult.from_document(r.to_document())
+        >>> back.value, back == r, back.verify()
+        (log(3), True, True)
+        """
+        return level_from_kernel_document(cls, doc)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal answers: the same exact value (decided exactly), enclosure, witness and
+        distance (:func:`~exactdp.mechanisms.privacy_level_io.same_level`); ``method`` and
+        ``pairs_checked`` are provenance."""
+        if not isinstance(other, PrivacyLevelResult):
+            return NotImplemented
+        return same_level(self, other)
+
+    def __hash__(self) -> int:
+        return level_hash(self)
 
 
 def zero_level(mech: Mechanism, metric: FiniteMetric, npairs: int, method: str) -> PrivacyLevelResult:
@@ -287,11 +241,6 @@ def enclose_value(value: sympy.Expr, prec: int = 128) -> Enclosure:
         lo, hi = arb_to_fraction_interval(sympy_to_arb(value))
     return Enclosure(max(lo, Fraction(0)) if value.is_nonnegative else lo, hi)  # a level ≥ 0
 
-
-#: ``value_form`` of a JSON level whose closed form is too long to write: log(ratio)/distance.
-VALUE_BY_RATIO = "log(ratio)/distance"
-
-_METHODS = ("monomial", "row-monomial", "exact", "ball", "tight", "merged-monomial")
 
 
 def _encloses(enc: Enclosure | None, value: sympy.Expr) -> bool:
@@ -319,7 +268,7 @@ def _valid_witness(w: Any, n: int, m: int) -> bool:
 def _verify_level(res: PrivacyLevelResult) -> bool:
     """Re-derive every stored claim (value, enclosure, witness, ratio, distance) from H and d0."""
     mech, metric = res._mechanism, res._metric
-    if res.method not in _METHODS or res.pairs_checked != len(metric.check_edges()):
+    if res.method not in LEVEL_METHODS or res.pairs_checked != len(metric.check_edges()):
         return False
     if metric.graph_edges is not None and graph_claim_error(metric, metric.graph_edges) is not None:
         return False  # only edges proved to carry every shortest path may stand for all pairs

@@ -70,6 +70,7 @@ from exactdp.pufferfish.distributions import (
     poisson_binomial,
     sum_of,
 )
+from exactdp.pufferfish.documents import from_document, to_document
 from exactdp.pufferfish.gaussian import GaussianDelta, GaussianScale, gaussian_delta, gaussian_scale
 from exactdp.pufferfish.population import Population, User
 from exactdp.pufferfish.releases import ReleaseLoss, effective_scale, release_loss
@@ -97,6 +98,8 @@ from exactdp.pufferfish.transport import (
 )
 
 __all__ = [
+    "to_document",
+    "from_document",
     "DiscreteDistribution",
     "bernoulli",
     "binomial",

@@ -1,0 +1,135 @@
+"""Re-check Thm. 4 remap certificates: is an ε·d-private H optimal for every regular prior?
+
+The question is the ``private`` question (metric, exact level ε, mechanism H: n inputs, m
+outputs), and the claim is the verdict of
+
+    (*)  some R ≥ 0 (m × n, rows summing to 1) has Φ·diag(HR) = 1,   Φ[y, y'] = e^{−ε·d(y, y')},
+
+which, for a private H, is "H attains Thm. 2's bound Σα for every regular prior". Two kinds
+(JSON ``claim``; ``evidence`` is ``{}``):
+
+* ``remap`` — ``{"verdict": "holds", "remap": R}``: R is read and (*) checked exactly;
+* ``remap-farkas`` — ``{"verdict": "fails", "w": [w_1..w_n, w_{n+1}..w_{n+m}]}``: a Farkas
+  vector of (*) as {A x = b, x ≥ 0}: b·w = Σ w < 0 and, for every (z, y),
+  (Aᵀw)[z, y] = H[y, z]·Σ_{y_r} w_{y_r} Φ[y_r, y] + w_{n+z} ≥ 0 (if some x ≥ 0 solved
+  A x = b then b·w = xᵀAᵀw ≥ 0; ``proofs/qif_optimality_reduction.py``).
+
+Both kinds first re-check that H is private at ε (:func:`~exactdp.kernel.privacy.check_privacy`,
+the theorem's hypothesis). Everything is exact: only levels where s = e^{−ε/q} is rational
+(Φ = (s^k), the metric's distances k/q) travel; others are refused as malformed. Cost
+O(n² + n·m) rational operations, plus the privacy scan.
+
+>>> from fractions import Fraction as F
+>>> from exactdp.spaces.metrics import line
+>>> q = Question.of(line(2), "private", t="1/2", mechanism=[["2/3", "1/3"], ["1/3", "2/3"]])
+>>> check_remap(RemapClaim(q, True, ((F(1), F(0)), (F(0), F(1)))))
+True
+>>> check_remap(RemapClaim(q, False, (F(-1), F(-1), F(2, 3), F(2, 3))))  # Σw = -2/3, Aᵀw = 0
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from exactdp.errors import CertificateInvalid, InvalidArgument
+from exactdp.kernel.jsonio import (
+    envelope,
+    read_envelope,
+    read_list,
+    read_object,
+    read_rational,
+    read_verdict,
+    rows_of,
+    write_rational,
+    write_verdict,
+)
+from exactdp.kernel.privacy import CheckClaim, check_privacy
+from exactdp.kernel.question import Property, Question
+from exactdp.kinds import CertificateKind, Verdict
+from exactdp.spaces.levels import PrivacyLevel
+
+__all__ = ["REMAP_KINDS", "RemapClaim", "check_remap", "read_remap", "write_remap", "phi_values"]
+
+REMAP_KINDS = (CertificateKind.REMAP.value, CertificateKind.REMAP_FARKAS.value)
+
+
+@dataclass(frozen=True)
+class RemapClaim:
+    """(*) holds with the remap R (``holds``, evidence m rows of n), or fails with w (n + m)."""
+
+    question: Question
+    holds: bool
+    evidence: tuple[Any, ...]
+
+
+def phi_values(question: Question) -> list[Fraction]:
+    """e^{−ε·d} for each distinct distance, exactly (s^k), or InvalidArgument when not rational."""
+    q, level = question.metric.q, question.level
+    s = None if q is None or not isinstance(level, PrivacyLevel) else level.s_rational(q)
+    if s is None:
+        raise InvalidArgument("question.level: remap documents need every e^{-ε·d} rational "
+                              "(s = e^{-ε/q} rational for the metric's distances k/q).")
+    return [s ** int(k) for k in question.metric.exponents]
+
+
+def check_remap(claim: RemapClaim) -> bool:
+    """Re-prove the claim: H private at ε, then R solves (*) or w is a Farkas vector of it."""
+    q = claim.question
+    if q.prop is not Property.PRIVATE or q.mechanism is None:
+        raise CertificateInvalid("a remap claim needs a 'private' question.")
+    vals, H = phi_values(q), q.mechanism
+    n, m, idx = len(H), len(H[0]), q.metric.index.tolist()
+    ev = claim.evidence
+    if len(ev) != (m if claim.holds else n + m) or not check_privacy(CheckClaim(q, True, None)):
+        return False
+    if claim.holds:  # R ≥ 0, rows sum to 1, Φ·diag(HR) = 1
+        if any(len(r) != n or min(r) < 0 or sum(r) != 1 for r in ev):
+            return False
+        diag = [sum((H[y][z] * ev[z][y] for z in range(m)), Fraction(0)) for y in range(n)]
+        return all(sum((vals[idx[y][y2]] * diag[y2] for y2 in range(n)), Fraction(0)) == 1
+                   for y in range(n))
+    w = ev
+    if sum(w, Fraction(0)) >= 0:  # b·w < 0 (b = ones)
+        return False
+    g = [sum((w[yr] * vals[idx[yr][y]] for yr in range(n)), Fraction(0)) for y in range(n)]
+    return all(g[y] * H[y][z] + w[n + z] >= 0 for y in range(n) for z in range(m))
+
+
+def write_remap(question: Question, holds: bool, evidence: Any) -> dict[str, Any]:
+    """A ``remap`` (R: m rows of n rationals) or ``remap-farkas`` (w: n + m) document."""
+    phi_values(question)  # refuse up front what the kernel would refuse
+    if holds:
+        kind, key = CertificateKind.REMAP, "remap"
+        body: Any = [[write_rational(v, "remap") for v in r] for r in evidence]
+    else:
+        kind, key = CertificateKind.REMAP_FARKAS, "w"
+        body = [write_rational(v, "w") for v in evidence]
+    claim = {"verdict": write_verdict(Verdict.from_bool(holds)), key: body}
+    return envelope(kind, question.to_json(), claim, {})
+
+
+def read_remap(doc: Any) -> RemapClaim:
+    """Read a remap document (malformed: InvalidArgument; altered question, or a verdict that
+    is not the kind's: CertificateInvalid, i.e. rejected)."""
+    env = read_envelope(doc)
+    if env.kind not in REMAP_KINDS:
+        raise InvalidArgument(f"kind: got {env.kind!r}; expected one of {list(REMAP_KINDS)}.")
+    holds = env.kind == CertificateKind.REMAP.value
+    key = "remap" if holds else "w"
+    claim = read_object(env.claim, "claim", ("verdict", key))
+    read_object(env.evidence, "evidence", ())
+    q = Question.from_json(env.question)
+    if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.from_bool(holds):
+        raise CertificateInvalid(f"claim.verdict: a {env.kind} document claims "
+                                 f"{write_verdict(Verdict.from_bool(holds))!r}.")
+    if key == "remap":
+        rows = rows_of(claim[key], "claim.remap")
+        ev: tuple[Any, ...] = tuple(tuple(read_rational(x, f"claim.remap[{i}][{j}]")
+                                          for j, x in enumerate(r)) for i, r in enumerate(rows))
+    else:
+        ev = tuple(read_rational(x, f"claim.w[{k}]")
+                   for k, x in enumerate(read_list(claim[key], "claim.w")))
+    return RemapClaim(q, holds, ev)
