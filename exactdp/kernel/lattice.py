@@ -120,7 +120,8 @@ def euclidean_lambda_ok(eps_lo: Fraction, eps_hi: Fraction, spacing: Fraction,
     (True, False)
     """
     args = (eps_lo, eps_hi, spacing, lam)
-    if not all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in args):
+    if not all(type(v) is int or (type(v) is Fraction and type(v.numerator) is int
+                                   and type(v.denominator) is int) for v in args):
         raise InvalidArgument(f"euclidean_lambda_ok: got {args!r}; pass exact rationals "
                               "(Fraction or int).")
     if not (0 <= eps_lo <= eps_hi and spacing > 0):

@@ -180,3 +180,10 @@ def test_masked_euclidean_grid_point_verifies_in_the_kernel():
     assert verify_document(doc).verified
     doc["evidence"]["lam"] = str(F(_symbol_min_upper(F(3, 4)) * 1.001))
     assert not verify_document(doc).verified
+
+
+def test_fraction_of_numpy_ints_is_a_specific_error():
+    """Review 15A8 m2: a Fraction built from numpy ints passed the type check and raised a
+    bare TypeError deep in the arb conversion; now the documented InvalidArgument."""
+    with pytest.raises(InvalidArgument, match="exact rationals"):
+        euclidean_lambda_ok(F(1), F(1), F(np.int64(1)), F(1, 3))
