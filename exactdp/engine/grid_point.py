@@ -66,7 +66,7 @@ from exactdp.kernel.grid_point import (
 )
 from exactdp.kernel.jsonio import loads
 from exactdp.kinds import CertificateKind, Verdict
-from exactdp.linalg.grid_pcg import circulant_preconditioner, grid_fft_matvec, grid_pcg_solver
+from exactdp.linalg.grid_pcg import grid_pcg_solver
 from exactdp.progress import Progress, report
 from exactdp.spaces.grid import MATRIX_FREE_ABOVE_N
 from exactdp.spaces.levels import PrivacyLevel
@@ -255,48 +255,8 @@ def _float_solver(shape: GridShape, eps: float) -> Callable[[np.ndarray], np.nda
     """An uncertified float solver v ↦ ≈ Φ⁻¹v (candidates only)."""
     ker = _float_kernel(shape, eps)
     iters = _cg_cap(shape)
-    if shape.mask is None:
-        return grid_pcg_solver(ker, _CG_TOL, iters)
-    mv = grid_fft_matvec(ker)
-    cells = np.asarray(shape.cells)
-    full = shape.width * shape.height
-
-    def op(v: np.ndarray) -> np.ndarray:
-        pad = np.zeros(full)
-        pad[cells] = v
-        return np.asarray(mv(pad)[cells])
-
-    full_prec = circulant_preconditioner(ker)
-
-    def prec(r: np.ndarray) -> np.ndarray:  # R C⁻¹ Rᵀ: SPD when the circulant C is
-        pad = np.zeros(full)
-        pad[cells] = r
-        return np.asarray(full_prec(pad)[cells])
-
-    def cg(b: np.ndarray) -> np.ndarray:  # preconditioned CG on the SPD principal submatrix
-        x = np.zeros_like(b)
-        r = b.copy()
-        z = prec(r)
-        p = z.copy()
-        rz = float(r @ z)
-        nb = float(np.linalg.norm(b)) or 1.0
-        for _ in range(iters):
-            if float(np.linalg.norm(r)) <= _CG_TOL * nb:
-                break
-            Ap = op(p)
-            pAp = float(p @ Ap)
-            if not (pAp > 0 and rz > 0):  # breakdown (Φ numerically singular): the caller checks y
-                break
-            alpha = rz / pAp
-            x += alpha * p
-            r -= alpha * Ap
-            z = prec(r)
-            rz_new = float(r @ z)
-            p = z + (rz_new / rz) * p
-            rz = rz_new
-        return x
-
-    return cg
+    cells = None if shape.mask is None else np.asarray(shape.cells)
+    return grid_pcg_solver(ker, _CG_TOL, iters, cells=cells)
 
 
 def _to_ints(v: np.ndarray, bits: int, level: PrivacyLevel, name: str) -> list[int]:

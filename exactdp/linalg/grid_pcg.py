@@ -117,17 +117,33 @@ def circulant_preconditioner(kernel: np.ndarray) -> Callable[[np.ndarray], np.nd
     return prec
 
 
-def grid_pcg_solver(kernel: np.ndarray, tol: float = 1e-15,
-                    maxiter: int | None = None) -> Callable[[np.ndarray], np.ndarray]:
+def grid_pcg_solver(kernel: np.ndarray, tol: float = 1e-15, maxiter: int | None = None,
+                    cells: np.ndarray | None = None) -> Callable[..., np.ndarray]:
     """A float solver B ↦ Φ⁻¹B (vector or columns) by preconditioned CG (Φ SPD).
 
     The solver takes an optional starting guess ``X0`` (same shape as B): a warm start
-    from a nearby ε's solution saves most iterations.
+    from a nearby ε's solution saves most iterations. With ``cells`` (the kept cells of a
+    masked grid, row-major indices) it solves with the principal submatrix Φ_S: products
+    on the zero-padded vector, preconditioned by R C⁻¹ Rᵀ (C the full grid's circulant, R
+    the restriction to the cells; SPD when C is). CG stops early on a breakdown (Φ
+    numerically singular): the certified caller checks every candidate anyway.
     """
     W, H = kernel.shape
-    mv = grid_fft_matvec(kernel)
-    prec = circulant_preconditioner(kernel)
+    full_mv = grid_fft_matvec(kernel)
+    full_prec = circulant_preconditioner(kernel)
     iters = maxiter if maxiter is not None else 20 * max(W, H) + 200
+
+    def restricted(f: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+        if cells is None:
+            return f
+
+        def g(v: np.ndarray) -> np.ndarray:
+            pad = np.zeros(W * H)
+            pad[cells] = v
+            return np.asarray(f(pad)[cells])
+        return g
+
+    mv, prec = restricted(full_mv), restricted(full_prec)
 
     def one(b: np.ndarray, x0: np.ndarray | None = None) -> np.ndarray:
         nb = float(np.linalg.norm(b)) or 1.0
@@ -144,7 +160,10 @@ def grid_pcg_solver(kernel: np.ndarray, tol: float = 1e-15,
             if float(np.linalg.norm(r)) <= tol * nb:
                 break
             Ap = mv(p)
-            alpha = rz / float(p @ Ap)
+            pAp = float(p @ Ap)
+            if not (pAp > 0 and rz > 0):  # breakdown: the certified caller checks y anyway
+                break
+            alpha = rz / pAp
             x = x + alpha * p
             r = r - alpha * Ap
             z = prec(r)

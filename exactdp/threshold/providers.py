@@ -35,7 +35,7 @@ from exactdp.errors import InvalidMetric
 from exactdp.kernel.grid_point import manhattan_lambda_lower
 from exactdp.linalg.exact_products import exact_table_matvec
 from exactdp.linalg.grid_exact_conv import GridConvolution
-from exactdp.linalg.grid_pcg import circulant_preconditioner, grid_fft_matvec, grid_pcg_solver
+from exactdp.linalg.grid_pcg import grid_fft_matvec, grid_pcg_solver
 from exactdp.spaces.grid import matrix_free_shape, offset_value_codes, use_matrix_free
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
@@ -327,58 +327,13 @@ class GridProvider:
         iters = 20 * max(self.W, self.H) + 200
         if self.cells is None:
             return grid_pcg_solver(self._kernel(table), 1e-15, iters)
-        return _masked_pcg(self._kernel(table), self.cells, 1e-15, iters)
+        return grid_pcg_solver(self._kernel(table), 1e-15, iters, cells=self.cells)
 
     def lambda_lower(self, a: Fraction, b: Fraction) -> Fraction:
         """λ ≤ λ_min(Φ(ε)) for every ε in [a, b], valid for every subset of the lattice."""
         if self.shape.norm == "manhattan":  # decreasing in t = e^{-εh}: its value at ε = a
             return manhattan_lambda_lower(parse_level(eps=a), self.spacing)
         return euclidean_lattice_lambda_lower(a, b, spacing=self.spacing)
-
-
-def _masked_pcg(kernel: np.ndarray, cells: np.ndarray, tol: float, iters: int) -> Any:
-    """B ↦ ≈ Φ_S⁻¹B for the principal submatrix Φ_S (kept cells S) of the full grid's Φ:
-    CG on the zero-padded FFT product, preconditioned by R C⁻¹ Rᵀ (C the full grid's
-    circulant, R the restriction to S: SPD when C is). Takes a warm start ``X0``."""
-    mv = grid_fft_matvec(kernel)
-    full_prec = circulant_preconditioner(kernel)
-    W, H = kernel.shape
-
-    def on_cells(f: Any, v: np.ndarray) -> np.ndarray:
-        pad = np.zeros(W * H)
-        pad[cells] = v
-        return np.asarray(f(pad)[cells])
-
-    def one(b: np.ndarray, x0: np.ndarray | None = None) -> np.ndarray:
-        nb = float(np.linalg.norm(b)) or 1.0
-        x = np.zeros_like(b) if x0 is None else np.array(x0, dtype=np.float64)
-        r = b - on_cells(mv, x) if x0 is not None else b.copy()
-        z = on_cells(full_prec, r)
-        p = z.copy()
-        rz = float(r @ z)
-        for _ in range(iters):
-            if float(np.linalg.norm(r)) <= tol * nb:
-                break
-            Ap = on_cells(mv, p)
-            pAp = float(p @ Ap)
-            if not (pAp > 0 and rz > 0):  # breakdown: the certified caller checks y anyway
-                break
-            alpha = rz / pAp
-            x = x + alpha * p
-            r = r - alpha * Ap
-            z = on_cells(full_prec, r)
-            rz_new = float(r @ z)
-            p = z + (rz_new / rz) * p
-            rz = rz_new
-        return x
-
-    def solve(B: np.ndarray, X0: np.ndarray | None = None) -> np.ndarray:
-        if B.ndim == 1:
-            return one(B, X0)
-        return np.stack([one(B[:, i], None if X0 is None else X0[:, i])
-                         for i in range(B.shape[1])], axis=1)
-
-    return solve
 
 
 def _offset_codes(metric: FiniteMetric, shape: GridShape) -> np.ndarray:
