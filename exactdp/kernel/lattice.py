@@ -119,8 +119,8 @@ def euclidean_lambda_ok(eps_lo: Fraction, eps_hi: Fraction, spacing: Fraction,
     >>> euclidean_lambda_ok(F(5), F(6), F(1), F(96, 100)), euclidean_lambda_ok(F(5), F(6), F(1), F(1))
     (True, False)
     """
-    args = (eps_lo, eps_hi, spacing, lam)
-    if not all(type(v) is int or (type(v) is Fraction and type(v.numerator) is int
+    args: tuple[object, ...] = (eps_lo, eps_hi, spacing, lam)
+    if not all(type(v) is int or (isinstance(v, Fraction) and type(v.numerator) is int
                                    and type(v.denominator) is int) for v in args):
         raise InvalidArgument(f"euclidean_lambda_ok: got {args!r}; pass exact rationals "
                               "(Fraction or int).")

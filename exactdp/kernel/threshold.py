@@ -78,7 +78,7 @@ from exactdp.spaces.metrics.claims import kronecker_claim_error
 __all__ = ["ThresholdClaim", "THRESHOLD_KINDS", "check_threshold", "count_roots",
            "roots_01", "roots_01_within", "no_root_upto", "scaled_poly", "DESCARTES_BUDGET",
            "identity_holds", "s_enclosure", "CHECK_PRECISIONS", "MAX_BISECTIONS",
-           "S_EXACT_LIMIT"]
+           "S_EXACT_LIMIT", "sign_at", "lowest_sign", "odd_part"]
 
 #: The kinds of claim this module checks (``CertificateKind`` values).
 THRESHOLD_KINDS = ("exact", "prop9", "kronecker-threshold", "certified-cover", SPD_COVER)
@@ -161,14 +161,14 @@ def count_roots(p: flint.fmpz_poly, a: Fraction, b: Fraction) -> int:
     return _variations(seq, a) - _variations(seq, b)
 
 
-def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
+def sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
     v = p(to_fmpq(x))
     return (v > 0) - (v < 0)
 
 
-def _lowest_sign(p: flint.fmpz_poly) -> int:
-    """The sign of p(s) ≠ 0 as s → 0+ (its lowest nonzero coefficient)."""
-    return 1 if next(c for c in p.coeffs() if c != 0) > 0 else -1
+def lowest_sign(p: flint.fmpz_poly) -> int:
+    """The sign of p(s) as s → 0+ (its lowest nonzero coefficient; 0 for p = 0)."""
+    return next(((1 if c > 0 else -1) for c in p.coeffs() if c != 0), 0)
 
 
 def _multiplicity(p: flint.fmpz_poly, g: flint.fmpz_poly) -> int:
@@ -181,7 +181,7 @@ def _multiplicity(p: flint.fmpz_poly, g: flint.fmpz_poly) -> int:
         p, k = quo, k + 1
 
 
-def _odd_part(p: flint.fmpz_poly) -> flint.fmpz_poly:
+def odd_part(p: flint.fmpz_poly) -> flint.fmpz_poly:
     """The product of p's squarefree factors of odd multiplicity (where p changes sign)."""
     out = flint.fmpz_poly([1])
     for g, e in p.factor_squarefree()[1]:
@@ -266,7 +266,7 @@ def no_root_upto(p: flint.fmpz_poly, b: Fraction) -> bool:
     """p ≠ 0 has no root in (0, b]."""
     if p.degree() < 1:
         return p.degree() >= 0
-    if _sign_at(p, b) == 0:
+    if sign_at(p, b) == 0:
         return False
     sp = scaled_poly(p, b)
     return _var01(sp) == 0 or roots_01(sp) == 0
@@ -293,12 +293,12 @@ def _no_root(p: flint.fmpz_poly, a: Fraction, b: Fraction, closed: bool) -> bool
     if p.degree() < 1:
         return True
     if a == 0 < b:
-        if closed and _sign_at(p, b) == 0:
+        if closed and sign_at(p, b) == 0:
             return False
         count = roots_01_within(scaled_poly(p, b), DESCARTES_BUDGET)
         if count is not None:
             return count == 0
-    return count_roots(p, a, b) == (0 if closed else int(_sign_at(p, b) == 0))
+    return count_roots(p, a, b) == (0 if closed else int(sign_at(p, b) == 0))
 
 
 def s_enclosure(eps: Fraction, q: int, prec: int) -> tuple[Fraction, Fraction]:
@@ -370,9 +370,9 @@ def _sides_ok(c: ThresholdClaim, nums: list[Any], den: Any, w: int | None, q: in
             return False
     if not _no_root(_sqfree(den), zero, s_up, closed):
         return False
-    sd = _lowest_sign(den)
+    sd = lowest_sign(den)
     for p in {tuple(p.coeffs()): p for p in nums}.values():
-        if p != 0 and (_lowest_sign(p) * sd < 0 or not _no_root(_odd_part(p), zero, s_up, closed)):
+        if p != 0 and (lowest_sign(p) * sd < 0 or not _no_root(odd_part(p), zero, s_up, closed)):
             return False
     if w is None:
         return True
@@ -381,9 +381,9 @@ def _sides_ok(c: ThresholdClaim, nums: list[Any], den: Any, w: int | None, q: in
     if not 0 < lo <= hi < 1:
         return False
     for p in (nums[w], den):
-        if _sign_at(p, lo) == 0 or (lo < hi and count_roots(p, lo, hi) != 0):
+        if sign_at(p, lo) == 0 or (lo < hi and count_roots(p, lo, hi) != 0):
             return False
-    return _sign_at(nums[w], lo) * _sign_at(den, lo) < 0
+    return sign_at(nums[w], lo) * sign_at(den, lo) < 0
 
 
 def _s_star_ok(nums: list[Any], den: Any, w: int | None, q: int, star: Any) -> bool:
@@ -400,14 +400,14 @@ def _s_star_ok(nums: list[Any], den: Any, w: int | None, q: int, star: Any) -> b
         return False  # not primitive with positive leading coefficient, or reducible
     lo, hi = iv.lo, iv.hi
     if lo == hi:
-        if _sign_at(g, lo) != 0 or not 0 < lo < 1:
+        if sign_at(g, lo) != 0 or not 0 < lo < 1:
             return False
-    elif _sign_at(g, lo) == 0 or _sign_at(g, hi) == 0 or count_roots(g, lo, hi) != 1:
+    elif sign_at(g, lo) == 0 or sign_at(g, hi) == 0 or count_roots(g, lo, hi) != 1:
         return False
     if _multiplicity(nums[w], g) % 2 == 0 or _multiplicity(den, g) != 0:
         return False
     others = {}
-    for p in (*(_odd_part(p) for p in nums if p != 0), _sqfree(den)):
+    for p in (*(odd_part(p) for p in nums if p != 0), _sqfree(den)):
         while p.degree() >= 1 and divmod(p, g)[1].degree() < 0:
             p = p // g
         if p.degree() >= 1:
@@ -418,13 +418,13 @@ def _s_star_ok(nums: list[Any], den: Any, w: int | None, q: int, star: Any) -> b
             if a == b or count_roots(r, Fraction(0), b) == 0:
                 break
             mid = (a + b) / 2
-            if _sign_at(g, mid) == 0:
+            if sign_at(g, mid) == 0:
                 a = b = mid
-            elif _sign_at(g, a) * _sign_at(g, mid) < 0:
+            elif sign_at(g, a) * sign_at(g, mid) < 0:
                 b = mid
             else:
                 a = mid
-        if a == b and _sign_at(r, a) == 0:
+        if a == b and sign_at(r, a) == 0:
             return False
         if count_roots(r, Fraction(0), b) != 0:
             return False

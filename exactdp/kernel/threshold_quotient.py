@@ -46,7 +46,7 @@ import numpy as np
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.kernel.jsonio import envelope, read_envelope, read_int, read_list, write_enclosure
-from exactdp.kernel.threshold import ThresholdClaim
+from exactdp.kernel.threshold import ThresholdClaim, lowest_sign, odd_part, roots_01
 from exactdp.kernel.threshold_json import (
     read_int_poly,
     read_s_star,
@@ -55,13 +55,7 @@ from exactdp.kernel.threshold_json import (
     write_int_poly,
     write_s_star,
 )
-from exactdp.kernel.threshold_structured import (
-    guarded,
-    int_poly,
-    odd_part,
-    root_run_holds,
-    roots_01,
-)
+from exactdp.kernel.threshold_structured import guarded, int_poly, root_run_holds
 from exactdp.kinds import Verdict, proved_by
 from exactdp.spaces.metrics import FiniteMetric
 
@@ -170,10 +164,6 @@ def quotient_identity_holds(terms: QuotientTerms, nums: Sequence[flint.fmpz_poly
     return all(lhs[a] * scale == dx * bi[a] for a in range(m))
 
 
-def _lowest_sign(p: flint.fmpz_poly) -> int:
-    return next(((1 if c > 0 else -1) for c in p.coeffs() if c != 0), 0)
-
-
 def check_quotient(claim: ThresholdClaim) -> bool:
     """True when every part of the claim is re-proved (module doc); never raises."""
     return guarded(_check, claim)
@@ -201,7 +191,7 @@ def _check(c: ThresholdClaim) -> bool:
     if w is None:  # ε* = 0: holds for every ε
         return (ev["s_star"] is None and c.eps.hi == 0 and den.degree() >= 0
                 and roots_01(den) == 0
-                and all(p.degree() < 0 or (_lowest_sign(p) * _lowest_sign(den) > 0
+                and all(p.degree() < 0 or (lowest_sign(p) * lowest_sign(den) > 0
                                            and roots_01(odd_part(p)) == 0) for p in nums))
     if (isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < terms.size
             or not 0 < c.eps.lo < c.eps.hi):

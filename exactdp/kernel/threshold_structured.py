@@ -43,17 +43,19 @@ import flint
 import numpy as np
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.jsonio import envelope, read_envelope, read_int, read_list, write_enclosure
 from exactdp.kernel.question import ONES, Property
 from exactdp.kernel.threshold import (
     CHECK_PRECISIONS,
     ThresholdClaim,
+    lowest_sign,
     no_root_upto,
+    odd_part,
     roots_01,
     s_enclosure,
     scaled_poly,
+    sign_at,
 )
 from exactdp.kernel.threshold_json import (
     read_int_poly,
@@ -68,7 +70,7 @@ from exactdp.kinds import Verdict, proved_by
 __all__ = ["STRUCTURED_KIND", "check_structured", "write_structured", "read_structured",
            "eps_sides_hold", "read_int_poly", "write_int_poly", "int_poly", "guarded",
            "roots_01", "mirror_identity_holds", "no_root_upto", "scaled_poly",
-           "structure_holds", "root_run_holds", "odd_part"]
+           "structure_holds", "root_run_holds"]
 
 #: The ``kind`` of a structured exact threshold certificate.
 STRUCTURED_KIND = "structured-threshold"
@@ -94,15 +96,6 @@ def _mono(k: int) -> flint.fmpz_poly:
     return flint.fmpz_poly([0] * k + [1])
 
 
-def _sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
-    v = p(to_fmpq(x))
-    return (v > 0) - (v < 0)
-
-
-def _lowest_sign(p: flint.fmpz_poly) -> int:
-    return next(((1 if c > 0 else -1) for c in p.coeffs() if c != 0), 0)
-
-
 def _strip(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]:
     """(k, P) with p = g^k·P and g ∤ P (p ≠ 0, deg g ≥ 1)."""
     k = 0
@@ -112,15 +105,6 @@ def _strip(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly
             break
         p, k = quo, k + 1
     return k, p
-
-
-def odd_part(p: flint.fmpz_poly) -> flint.fmpz_poly:
-    """The product of p's squarefree factors of odd multiplicity (where p changes sign)."""
-    out = flint.fmpz_poly([1])
-    for f, e in p.factor_squarefree()[1]:
-        if int(e) % 2:
-            out *= f
-    return out
 
 
 def structure_holds(metric: Any, v: int, c: int, k0: int = 0) -> bool:
@@ -207,18 +191,18 @@ def root_run_holds(eps: Enclosure, q: int, star: Any, nums: Sequence[flint.fmpz_
     if content != 1 or len(factors) != 1 or factors[0][1] != 1 or factors[0][0] != g:
         return False  # not primitive with a positive leading coefficient, or reducible
     a, b = iv.lo, iv.hi
-    s0 = _lowest_sign(g)
-    if (not 0 <= a < b < 1 or _sign_at(g, b) == 0 or roots_01(scaled_poly(g, b)) != 1
-            or (a > 0 and _sign_at(g, a) != s0) or not no_root_upto(den, b)):
+    s0 = lowest_sign(g)
+    if (not 0 <= a < b < 1 or sign_at(g, b) == 0 or roots_01(scaled_poly(g, b)) != 1
+            or (a > 0 and sign_at(g, a) != s0) or not no_root_upto(den, b)):
         return False
-    sd = _lowest_sign(den)
+    sd = lowest_sign(den)
     for k, p in enumerate(nums):
         if p.degree() < 0:
             if k == w:
                 return False
             continue
         mult, rest = _strip(p, g)
-        if (_lowest_sign(p) * sd <= 0 or not no_root_upto(odd_part(rest) if odd else rest, b)
+        if (lowest_sign(p) * sd <= 0 or not no_root_upto(odd_part(rest) if odd else rest, b)
                 or (k == w and mult % 2 == 0)):
             return False
     return any(eps_sides_hold(eps, q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
@@ -231,7 +215,7 @@ def eps_sides_hold(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: i
     l1, l2 = s_enclosure(eps.lo, q, prec)      # ∋ e^{-lo/q}
     if not (0 < up < b and 0 < l1 <= l2 <= b):
         return False
-    return _sign_at(g, up) == s0 and _sign_at(g, l1) == -s0
+    return sign_at(g, up) == s0 and sign_at(g, l1) == -s0
 
 
 # ------------------------------------------------------------------------------ JSON
