@@ -420,7 +420,8 @@ def read_closed_form(value: Any, where: str = "closed form") -> sympy.Expr:
     text = read_str(value, where)
     expr = parse_closed_form(text, where, InvalidArgument)
     if str(expr) != text:
-        raise _fail(where, f"{_show(text)} is not in canonical form; write {str(expr)!r}.")
+        raise _fail(where, f"{_show(text)} is not a real number." if expr.has(sympy.I) else
+                    f"{_show(text)} is not in canonical form; write {str(expr)!r}.")
     return expr
 
 

@@ -10,7 +10,8 @@ With g_P(x) = Σ_d P(d) e^{-|x-d|/θ}, X + Lap(θ) is ε-private iff e^ε g_Q(x)
 and e^ε g_P(x) − g_Q(x) ≥ 0 at every support point x of P ∪ Q; the loss is non-increasing
 in θ (``proofs/pufferfish_supremum.py``). Each sign is exact: when e^ε or ε is rational the
 sum collects into Σ c_r e^r over distinct rationals r, zero iff every c_r is (Lindemann–
-Weierstrass), else arb balls decide it; an undecided sign rejects. A closed form is proved
+Weierstrass), else arb balls decide it (g at all points by two O(m) sweeps); an undecided
+sign rejects, and so does a closed form whose identity would expand beyond MAX_TERMS terms. A closed form is proved
 to be θ* by substitution (``proofs/pufferfish_bernoulli.py`` (i)); k releases at θ lose what
 one release at θ/k loses (``proofs/pufferfish_releases.py``).
 
@@ -66,8 +67,12 @@ __all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "write_dist", "write_level", "write
 PUFFERFISH_KINDS = (CertificateKind.PUFFERFISH_SCALE.value,
                     CertificateKind.PUFFERFISH_WASSERSTEIN.value,
                     CertificateKind.PUFFERFISH_POPULATION.value)
-#: Largest support of the query's law the kernel re-checks (the check is O(m²) balls).
+#: Largest support of each law the kernel re-checks (O(m) balls per precision, by sweeps).
 MAX_POINTS = 1000
+#: Largest Σ |running sum| · |user's law| of a population's exact convolution.
+MAX_CONVOLUTION = 1_000_000
+#: Largest number of terms any subexpression of a closed-form identity may expand to.
+MAX_TERMS = 2000
 _MAX_FORM = 400  # characters of a closed form
 
 Dist = Mapping[Fraction, Fraction]
@@ -77,6 +82,9 @@ Dist = Mapping[Fraction, Fraction]
 def write_dist(dist: Dist) -> dict[str, list[str]]:
     """``{"support": [...], "probs": [...]}``, support increasing, masses > 0."""
     pts = sorted(x for x, p in dist.items() if p)
+    if len(pts) > MAX_POINTS:
+        raise InvalidArgument(f"a law with {len(pts)} points; the kernel re-checks at most "
+                              f"MAX_POINTS = {MAX_POINTS} per law.")
     return {"support": [write_rational(x) for x in pts],
             "probs": [write_rational(dist[x]) for x in pts]}
 
@@ -112,17 +120,49 @@ def _read_level(value: Any) -> PrivacyLevel:
 
 
 def _form(value: Any, where: str) -> sympy.Expr:
-    """A closed form of at most 400 characters, powers ≤ 64, exp() nested ≤ 2 deep (the
-    substitution check expands it: larger ones could hang)."""
+    """A closed form of at most 400 characters, exp() nested ≤ 2 deep, numbers ≤ 64 in
+    exponents and log() factors (the identity check also caps its expansion: :func:`_is_zero`)."""
     if isinstance(value, str) and len(value) > _MAX_FORM:
         raise InvalidArgument(f"{where}: a closed form over {_MAX_FORM} characters.")
     expr = read_closed_form(value, where)
-    if _depth(expr) > 2 or any(isinstance(n, sympy.Pow) and isinstance(n.exp, sympy.Rational)
-                               and max(abs(n.exp.p), n.exp.q) > 64
-                               for n in sympy.preorder_traversal(expr)):
+    if _depth(expr) > 2 or any(_big_power(n) for n in sympy.preorder_traversal(expr)):
         raise InvalidArgument(f"{where}: {value!r} nests exp() over 2 deep or has a power "
-                              "beyond 64; such forms are refused.")
+                              "(or a factor of log()) beyond 64; such forms are refused.")
     return expr
+
+
+def _big_power(n: sympy.Basic) -> bool:
+    """A number beyond 64 in an exponent or in c of c·log(w) (exp() of it evaluates w**c)."""
+    if isinstance(n, sympy.Pow):
+        e = n.exp
+    elif isinstance(n, sympy.Mul) and any(isinstance(a, sympy.log) for a in n.args):
+        e = sympy.Mul(*(a for a in n.args if not isinstance(a, sympy.log)))
+    else:
+        return False
+    return any(max(abs(r.p), r.q) > 64 for r in e.atoms(sympy.Rational))
+
+
+def _terms(e: sympy.Basic) -> int:
+    """Terms of ``expand(e)`` at its top level (function arguments count 1), capped."""
+    cap = MAX_TERMS + 1
+    if isinstance(e, sympy.Add):
+        return min(cap, sum(_terms(a) for a in e.args))
+    if isinstance(e, sympy.Mul):
+        return min(cap, math.prod(_terms(a) for a in e.args))
+    if isinstance(e, sympy.Pow) and isinstance(e.exp, sympy.Rational):
+        b, n = _terms(e.base), abs(int(e.exp))  # (x+y)**(5/2) expands its square
+        return 1 if b == 1 or n < 2 else cap if n > MAX_TERMS else min(cap, math.comb(n + b - 1, n))
+    return 1
+
+
+def _is_zero(expr: sympy.Expr) -> bool:
+    """``expr`` == 0 proved by expanding its numerator, refused (InvalidArgument) when some
+    subexpression would expand to over MAX_TERMS terms (the expansion could hang)."""
+    num = sympy.fraction(sympy.together(expr))[0]
+    if max(_terms(n) for n in sympy.preorder_traversal(num)) > MAX_TERMS:
+        raise InvalidArgument(f"the closed-form identity would expand to over MAX_TERMS = "
+                              f"{MAX_TERMS} terms; omit claim.closed_form (the bracket suffices).")
+    return bool(sympy.expand(num, power_exp=False, log=False) == 0)
 
 
 def _depth(expr: sympy.Basic) -> int:
@@ -168,46 +208,53 @@ def write_population(users: list[tuple[Dist, Fraction]], P: Dist, Q: Dist, theta
     claim = {"verdict": write_verdict(verdict), "tight": tight}
     if least != "absent":
         claim["least"] = _write_least(None if least is None else Enclosure(*least))
-    return envelope(CertificateKind.PUFFERFISH_POPULATION,
-                    {"users": [{"dist": write_dist(d), "presence": write_rational(z)}
-                               for d, z in users],
-                     "P": write_dist(P), "Q": write_dist(Q), "theta": write_rational(theta),
-                     "level": write_level(level)}, claim, {})
+    q = {"users": [{"dist": write_dist(d), "presence": write_rational(z)} for d, z in users],
+         "P": write_dist(P), "Q": write_dist(Q), "theta": write_rational(theta),
+         "level": write_level(level)}
+    _laws(q)  # refuses (the limit named) what the kernel would not re-check
+    return envelope(CertificateKind.PUFFERFISH_POPULATION, q, claim, {})
 
 
 # --------------------------------------------------------------------------- signs
-def _sign(terms: list[tuple[int, Fraction, Fraction]], c: Fraction, level: PrivacyLevel
-          ) -> int | None:
-    """Exact sign of Σ (a·e^ε − b)·e^{c·k} over ``terms`` (k, a, b); None when not decided."""
-    prec = 64
-    while prec <= MAX_PREC:
-        with workprec(prec):
-            E, cb = sympy_to_arb(level.eps).exp(), arb_from_fraction(c)
-            s = sum(((arb_from_fraction(a) * E - arb_from_fraction(b)) * (cb * k).exp()
-                     for k, a, b in terms), arb(0))
-            if s > 0 or s < 0:
-                return 1 if s > 0 else -1
-        if prec == 64 and (level.t is not None or level.eps_rational is not None):
-            coll: dict[Fraction, Fraction] = {}  # Σ c_r e^r over distinct rationals r
-            shift = level.eps_rational or Fraction(0)
-            for k, a, b in terms:
-                r = c * k
-                if level.t is not None:
-                    coll[r] = coll.get(r, Fraction(0)) + a / level.t - b
-                else:  # e^ε·e^r = e^{r + ε}
-                    coll[r + shift] = coll.get(r + shift, Fraction(0)) + a
-                    coll[r] = coll.get(r, Fraction(0)) - b
-            if not any(coll.values()):
-                return 0  # else nonzero: e^r at distinct algebraic r are independent over Q̄
-        prec *= 2
-    return None
+def _tie(terms: list[tuple[int, Fraction, Fraction]], c: Fraction, level: PrivacyLevel) -> bool:
+    """Σ (a·e^ε − b)·e^{c·k} over ``terms`` (k, a, b) is exactly 0 (only when e^ε or ε is
+    rational: the sum collects into Σ c_r e^r over distinct rationals r, zero iff every c_r
+    is, as e^r at distinct algebraic r are independent over Q̄)."""
+    if level.t is None and level.eps_rational is None:
+        return False
+    coll: dict[Fraction, Fraction] = {}
+    shift = level.eps_rational or Fraction(0)
+    for k, a, b in terms:
+        r = c * k
+        if level.t is not None:
+            coll[r] = coll.get(r, Fraction(0)) + a / level.t - b
+        else:  # e^ε·e^r = e^{r + ε}
+            coll[r + shift] = coll.get(r + shift, Fraction(0)) + a
+            coll[r] = coll.get(r, Fraction(0)) - b
+    return not any(coll.values())
+
+
+def _sweep(ms: list[Fraction], steps: list[arb]) -> list[arb]:
+    """g(x_i) = Σ_j m_j e^{c|X_i − X_j|} for all i in O(m): one sweep from each side
+    (``steps[i]`` = e^{c(X_{i+1} − X_i)}); every term is positive."""
+    left, right = [arb(0)] * len(ms), [arb(0)] * len(ms)
+    acc = arb(0)
+    for i, m in enumerate(ms):
+        acc = (acc * steps[i - 1] if i else acc) + arb_from_fraction(m)
+        left[i] = acc
+    acc = arb(0)
+    for i in range(len(ms) - 2, -1, -1):
+        acc = (acc + arb_from_fraction(ms[i + 1])) * steps[i]
+        right[i] = acc
+    return [a + b for a, b in zip(left, right)]
 
 
 @proved_by("pufferfish_supremum")
 def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel
                    ) -> tuple[Verdict, bool] | None:
-    """(verdict of X + Lap(θ) at ε, tight: the loss is exactly ε at a support point), or None
-    when a sign is undecided. ``theta = 0`` decides the θ → 0 limit (θ* = 0 iff it holds).
+    """(verdict of X + Lap(θ) at ε, tight: HOLDS with the loss exactly ε at a support point,
+    the library's ``tight``), or None when a sign is undecided. ``theta = 0`` decides the
+    θ → 0 limit (θ* = 0 iff it holds).
 
     >>> lv = parse_level(eps=1)
     >>> decide_laplace({Fraction(0): Fraction(1)}, {Fraction(1): Fraction(1)}, Fraction(1), lv)
@@ -218,15 +265,33 @@ def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel
     ints = [int(x * den) for x in pts]  # x = X/den: e^{-|x - d|/θ} = e^{c·|X − D|}
     c = Fraction(-1, den) / theta if theta else Fraction(0)
     mass = [[D.get(x, Fraction(0)) for x in pts] for D in (P, Q)]
-    signs: list[int | None] = []
-    for i, X in enumerate(ints):
-        for A, B in ((mass[1], mass[0]), (mass[0], mass[1])):  # e^ε g_A(x) − g_B(x)
-            terms = ([(0, A[i], B[i])] if theta == 0
-                     else [(abs(X - Y), A[j], B[j]) for j, Y in enumerate(ints)])
-            signs.append(_sign(terms, c, level))
-    if None in signs:
+    todo = {(i, w) for i in range(len(pts)) for w in (0, 1)}  # w: e^ε g_A − g_B, A = Q if w = 0
+    signs: dict[tuple[int, int], int] = {}
+    prec = 64
+    while todo and prec <= MAX_PREC:
+        with workprec(prec):
+            E = sympy_to_arb(level.eps).exp()
+            g = ([[arb_from_fraction(m) for m in ms] for ms in mass] if theta == 0 else
+                 [_sweep(ms, [(arb_from_fraction(c) * (b - a)).exp()
+                              for a, b in zip(ints, ints[1:])] + [arb(1)]) for ms in mass])
+            for i, w in list(todo):
+                s = E * g[1 - w][i] - g[w][i]
+                if s > 0 or s < 0:
+                    signs[i, w] = 1 if s > 0 else -1
+                    todo.discard((i, w))
+        # exact tie tests (O(m) Fractions each) only for signs 256 bits leave open, and only
+        # when they total at most 50·MAX_TERMS terms (else those signs stay undecided: reject)
+        for i, w in list(todo) if prec == 256 and len(todo) * len(pts) <= 50 * MAX_TERMS else ():
+            A, B = mass[1 - w], mass[w]
+            if _tie([(0, A[i], B[i])] if theta == 0 else
+                    [(abs(ints[i] - Y), A[j], B[j]) for j, Y in enumerate(ints)], c, level):
+                signs[i, w] = 0
+                todo.discard((i, w))
+        prec *= 2
+    if todo:
         return None
-    return Verdict.FAILS if -1 in signs else Verdict.HOLDS, 0 in signs
+    fails = -1 in signs.values()
+    return Verdict.FAILS if fails else Verdict.HOLDS, not fails and 0 in signs.values()
 
 
 def _brackets(P: Dist, Q: Dist, level: PrivacyLevel, least: Enclosure | None) -> bool:
@@ -251,13 +316,15 @@ def closed_form_is_least(P: Dist, Q: Dist, level: PrivacyLevel, theta: sympy.Exp
         return False
     p, q = (to_sympy(D.get(pts[1], Fraction(0))) for D in (P, Q))
     p, q = max(p, q), min(p, q)
-    u, E = sympy.exp(to_sympy(pts[1] - pts[0]) / theta), sympy.exp(level.eps)
+    arg = to_sympy(pts[1] - pts[0]) / theta
+    if any(_big_power(n) for n in sympy.preorder_traversal(arg)):
+        return False  # exp(c·log w) would evaluate w**c; no θ* of this family has it
+    u, E = sympy.exp(arg), sympy.exp(level.eps)
     r_a = (1 - p + p * u) / (1 - q + q * u) - E
     r_b = (q + (1 - q) * u) / (p + (1 - p) * u) - E
     for bind, other in ((r_a, r_b), (r_b, r_a)):
-        if sympy.expand(sympy.fraction(sympy.together(bind))[0]) == 0:
-            return (sympy.expand(sympy.fraction(sympy.together(other))[0]) == 0
-                    or _real_sign(other) == -1)
+        if _is_zero(bind):
+            return _is_zero(other) or _real_sign(other) == -1
     return False
 
 
@@ -290,31 +357,34 @@ def wasserstein(P: Dist, Q: Dist) -> tuple[Fraction, Fraction]:
     return w1, winf
 
 
-def _population(users: Any) -> dict[Fraction, Fraction]:
-    rest = {Fraction(0): Fraction(1)}
-    for k, user in enumerate(read_list(users, "question.users", None, 10_000)):
+def _laws(q: Mapping[str, Any]) -> tuple[dict[Fraction, Fraction], dict[Fraction, Fraction]]:
+    """The query's laws under P and Q: the users' sum convolved with each (exactly), at most
+    MAX_CONVOLUTION products in all and MAX_POINTS points in the sum."""
+    rest, work = {Fraction(0): Fraction(1)}, [0]
+    for k, user in enumerate(read_list(q["users"], "question.users", None, 10_000)):
         obj = read_object(user, f"question.users[{k}]", ("dist", "presence"))
         z = read_rational(obj["presence"], f"question.users[{k}].presence")
         if not 0 <= z <= 1:
             raise InvalidArgument(f"question.users[{k}].presence: got {z}; need 0 ≤ ζ ≤ 1.")
         mix = {d: z * p for d, p in _read_dist(obj["dist"], f"question.users[{k}].dist").items()}
-        mix[Fraction(0)] = mix.get(Fraction(0), Fraction(0)) + 1 - z
-        out: dict[Fraction, Fraction] = {}
-        for x, a in rest.items():
-            for y, b in mix.items():
-                if a and b:
-                    out[x + y] = out.get(x + y, Fraction(0)) + a * b
-        if len(out) > MAX_POINTS:
+        rest = _convolve(rest, {**mix, Fraction(0): mix.get(Fraction(0), Fraction(0)) + 1 - z},
+                         work)
+        if len(rest) > MAX_POINTS:
             raise InvalidArgument(f"question.users: the sum has over {MAX_POINTS} points.")
-        rest = out
-    return rest
+    P, Q = (_convolve(rest, _read_dist(q[k], f"question.{k}"), work) for k in ("P", "Q"))
+    return P, Q
 
 
-def _convolve(R: Dist, D: Dist) -> dict[Fraction, Fraction]:
+def _convolve(R: Dist, D: Dist, work: list[int]) -> dict[Fraction, Fraction]:
+    work[0] += len(R) * len(D)
+    if work[0] > MAX_CONVOLUTION:
+        raise InvalidArgument(f"question.users: the exact sums need over MAX_CONVOLUTION = "
+                              f"{MAX_CONVOLUTION} products; the kernel re-checks smaller ones.")
     out: dict[Fraction, Fraction] = {}
     for x, a in R.items():
         for y, b in D.items():
-            out[x + y] = out.get(x + y, Fraction(0)) + a * b
+            if a and b:
+                out[x + y] = out.get(x + y, Fraction(0)) + a * b
     return out
 
 
@@ -329,12 +399,10 @@ def check_pufferfish(doc: Any) -> bool:
         read_object(q, "question", ("users", "P", "Q", "theta", "level"))
         read_object(c, "claim", ("verdict", "tight"), ("least",))
         read_object(env.evidence, "evidence", ())
-        rest, level = _population(q["users"]), _read_level(q["level"])
-        P, Q = (_convolve(rest, _read_dist(q[k], f"question.{k}")) for k in ("P", "Q"))
+        (P, Q), level = _laws(q), _read_level(q["level"])
         theta = read_rational(q["theta"], "question.theta")
-        if theta <= 0 or len(P) + len(Q) > 2 * MAX_POINTS:
-            raise InvalidArgument(f"question.theta: got {theta}; need θ > 0 (and at most "
-                                  f"{MAX_POINTS} points).")
+        if theta <= 0:
+            raise InvalidArgument(f"question.theta: got {theta}; need θ > 0.")
         claim = (read_verdict(c["verdict"], "claim.verdict"), read_bool(c["tight"], "claim.tight"))
         if "least" in c and not _brackets(P, Q, level, _least(c["least"])):
             return False
@@ -348,13 +416,13 @@ def check_pufferfish(doc: Any) -> bool:
         theta = _form(c["theta"], "claim.theta")
         w1, winf = wasserstein(P, Q)
         if (read_rational(c["w1"], "claim.w1"), read_rational(c["winf"], "claim.winf")) != (
-                w1, winf) or theta != k * to_sympy(winf) / level.eps:
+                w1, winf) or not _is_zero(theta - k * to_sympy(winf) / level.eps):
             return False  # private at θ by (5), re-decided when θ is rational:
         return level.eps_rational is None or decide_laplace(
             P, Q, winf / level.eps_rational, level) in ((Verdict.HOLDS, False), (Verdict.HOLDS, True))
     read_object(c, "claim", ("least", "closed_form"))
     ev = read_object(env.evidence, "evidence", ("tol", "prec"))
-    tol, _ = read_rational(ev["tol"], "evidence.tol"), read_int(ev["prec"], "evidence.prec", 0)
+    tol, _ = read_rational(ev["tol"], "evidence.tol"), read_int(ev["prec"], "evidence.prec", 0, MAX_PREC)
     least = _least(c["least"])
     form = None if c["closed_form"] is None else _form(c["closed_form"], "claim.closed_form")
     if least is None:

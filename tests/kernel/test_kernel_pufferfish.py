@@ -8,6 +8,8 @@ import copy
 import json
 import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import mpmath
@@ -15,8 +17,15 @@ import pytest
 import sympy
 
 from exactdp.errors import InvalidArgument
-from exactdp.kernel.pufferfish import check_pufferfish
+from exactdp.kernel.jsonio import read_closed_form
+from exactdp.kernel.pufferfish import (
+    MAX_CONVOLUTION,
+    check_pufferfish,
+    write_population,
+    write_wasserstein,
+)
 from exactdp.kernel.verify import verify_document
+from exactdp.kinds import Verdict
 from exactdp.pufferfish import (
     DistributionPair,
     DistributionVsAbsent,
@@ -29,6 +38,7 @@ from exactdp.pufferfish import (
 )
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.documents import to_document
+from exactdp.spaces.levels import parse_level
 
 mpmath.mp.dps = 50
 TIE = mpmath.mpf(10) ** -40
@@ -108,8 +118,9 @@ def oracle(doc) -> bool:
                  for s in {x + y for x in rest for y in D}} for D in (P, Q)]
         P, Q = ({k: v for k, v in D.items() if v} for D in conv)
         loss = _loss(P, Q, _mp(Fraction(q["theta"])))
-        ok = (c["verdict"] == ("holds" if loss <= eps + TIE else "fails")
-              and c["tight"] == (abs(loss - eps) < TIE))
+        holds = loss <= eps + TIE  # tight: HOLDS with the loss exactly ε (the library's meaning)
+        ok = (c["verdict"] == ("holds" if holds else "fails")
+              and c["tight"] == (holds and abs(loss - eps) < TIE))
         if "least" in c:
             ok = ok and _least_true(P, Q, eps, c["least"], 1, None)
         return ok
@@ -151,6 +162,10 @@ def _genuine():
         to_document(conservative_scale(DistributionVsAbsent(bernoulli("1/2")), "4/5")),
         to_document(certify(pop, DistributionVsAbsent(bernoulli("1/2")), 1, "ln(2)")),
         to_document(certify(pop, DistributionVsAbsent(bernoulli("1/2")), "1/2", 1, least=False)),
+        # FAILS at x = 3 and an exact tie at x = 0 (tight is False: review R11E F3)
+        to_document(certify(Population([]), DistributionPair(
+            DiscreteDistribution.from_lists(["2", "3"], ["1/2", "1/2"]),
+            DiscreteDistribution.from_lists(["0", "1"], ["1/2", "1/2"])), 1, 1, least=False)),
         to_document(certify(Population([]), ValuePair(1, 0), 1, 1, least=False)),
     ]
 
@@ -305,3 +320,95 @@ def test_generated_instances_and_tamperings(seed):
     for label, t in _tamperings(doc):
         if _accepts(t):
             assert oracle(t), f"forgery accepted (seed {seed}): {label}"
+
+
+# ------------------------------------------------------- review R11E (F1–F6) regressions
+def test_fails_with_a_tie_is_not_tight_and_the_flipped_flag_is_rejected():
+    doc = GENUINE[-2]
+    assert doc["claim"] == {"verdict": "fails", "tight": False} and check_pufferfish(doc)
+    t = copy.deepcopy(doc)
+    t["claim"]["tight"] = True
+    assert check_pufferfish(t) is False
+
+
+def _in_fresh_process(code: str, timeout: float) -> str:
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=timeout)  # a hang fails the test (TimeoutExpired)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+HOSTILE = """
+import copy
+from exactdp.errors import InvalidArgument
+from exactdp.kinds import Verdict
+from exactdp.kernel.pufferfish import check_pufferfish
+from exactdp.pufferfish import exact_scale, DistributionVsAbsent, bernoulli
+from exactdp.pufferfish.documents import to_document
+doc = to_document(exact_scale(DistributionVsAbsent(bernoulli("1/2")), 1))
+for form in ["(1 + sqrt(2) + sqrt(3) + sqrt(5) + sqrt(7) + sqrt(11))**(-64)",
+             "1/((sqrt(2) + 1000000000)*log(3/2))", "1/(1000000000*log(3/2))",
+             "(sqrt(5) + (1 + sqrt(2) + sqrt(3))**64)**64"]:
+    t = copy.deepcopy(doc)
+    t["claim"]["closed_form"] = form
+    try:
+        print(check_pufferfish(t))
+    except InvalidArgument as e:
+        print("refused", "MAX_TERMS" in str(e) or "beyond 64" in str(e))
+"""
+
+
+def test_hostile_closed_forms_are_decided_fast():
+    """F1: these hung ``sympy.expand`` (or built (3/2)**10⁹) before the term budget."""
+    assert _in_fresh_process(HOSTILE, 60).split("\n")[:4] == [
+        "refused True", "False", "False", "refused True"]
+
+
+LARGE = """
+from fractions import Fraction as F
+from exactdp.kernel.pufferfish import write_scale, check_pufferfish, decide_laplace
+from exactdp.spaces.levels import parse_level
+n = 1000
+P = {F(2 * i): F(1, n) for i in range(n)}
+Q = {F(2 * i + 1): F(1, n) for i in range(n)}
+print(check_pufferfish(write_scale(P, Q, parse_level(eps=1), 1, (F(1, 2), F(2)), None, F(1), 64)))
+Q = {F(2 * i) + F(1, 10**40): F(1, n) for i in range(n)}  # every sign a near-tie
+print(decide_laplace(P, Q, F(1), parse_level(eps=F(1, 10**30)))[0].value)
+"""
+
+
+def test_documents_at_max_points_are_decided_in_seconds():
+    """F2: 1000 + 1000 points took 211 s (O(m²)); the sweeps take ~2 s, near-ties ~2 s."""
+    assert _in_fresh_process(LARGE, 90).split() == ["True", "holds"]
+
+
+def test_evidence_prec_is_bounded():
+    t = copy.deepcopy(GENUINE[0])
+    t["evidence"]["prec"] = 10**100
+    with pytest.raises(InvalidArgument):
+        check_pufferfish(t)
+
+
+def test_wasserstein_theta_is_compared_by_value():
+    """F5: θ = W∞/ε = 3 + 2√2 written as (1 + √2)²."""
+    level = {"eps": "1/(2*sqrt(2) + 3)"}
+    read_closed_form(level["eps"])  # canonical
+    lv = parse_level(eps=read_closed_form(level["eps"]))
+    one, zero = {Fraction(1): Fraction(1)}, {Fraction(0): Fraction(1)}
+    doc = write_wasserstein(one, zero, lv, 1, sympy.Integer(1) / lv.eps, Fraction(1), Fraction(1))
+    doc["claim"]["theta"] = "(1 + sqrt(2))**2"
+    assert check_pufferfish(doc) is True
+    doc["claim"]["theta"] = "(1 + sqrt(3))**2"
+    assert check_pufferfish(doc) is False
+
+
+def test_complex_closed_form_message_says_not_real():
+    with pytest.raises(InvalidArgument, match="not a real number"):
+        read_closed_form("log(1 - sqrt(2))")
+
+
+def test_population_writer_refuses_what_the_kernel_would_not_check():
+    big = {Fraction(i): Fraction(1, 1000) for i in range(1000)}
+    with pytest.raises(InvalidArgument, match=f"MAX_CONVOLUTION = {MAX_CONVOLUTION}"):
+        write_population([(big, Fraction(1, 2))] * 2, big, big, Fraction(1),
+                         parse_level(eps=1), Verdict.HOLDS, False)

@@ -10,7 +10,8 @@ import sys
 import pytest
 import sympy
 
-from exactdp.errors import CertificateInvalid
+from exactdp.arithmetic.ball import MAX_PREC
+from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel.jsonio import dumps
 from exactdp.pufferfish import (
     ConservativeScale,
@@ -85,4 +86,26 @@ def test_from_document_refuses_a_rejected_document():
     doc = to_document(RESULTS[-1])
     doc["claim"]["verdict"] = "fails"
     with pytest.raises(CertificateInvalid):
+        from_document(doc)
+
+
+def test_fails_with_a_tie_round_trips_and_its_flipped_tight_is_refused():
+    """Review R11E F3: FAILS at one output and an exact tie at another is not ``tight``."""
+    P = DiscreteDistribution.from_lists(["2", "3"], ["1/2", "1/2"])
+    Q = DiscreteDistribution.from_lists(["0", "1"], ["1/2", "1/2"])
+    doc = to_document(certify(Population([]), DistributionPair(P, Q), 1, 1, least=False))
+    again = from_document(doc)
+    assert (again.verdict.value, again.tight) == ("fails", False) == (
+        doc["claim"]["verdict"], doc["claim"]["tight"])
+    doc["claim"]["tight"] = True
+    with pytest.raises(CertificateInvalid):
+        from_document(doc)
+
+
+def test_from_document_never_carries_an_unbounded_prec():
+    """Review R11E F4: ``evidence.prec`` is bounded by the kernel (≤ MAX_PREC)."""
+    doc = to_document(RESULTS[0])
+    assert from_document(doc).prec <= MAX_PREC
+    doc["evidence"]["prec"] = 10**100
+    with pytest.raises(InvalidArgument):
         from_document(doc)
