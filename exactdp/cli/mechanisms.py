@@ -181,18 +181,20 @@ def _privacy_level(args: argparse.Namespace) -> HandlerResult:
 def _level_json(r: PrivacyLevelResult, H: Mechanism, metric: FiniteMetric) -> HandlerResult:
     """The kernel document of the level (``exactdp verify`` re-checks it), or — for a
     mechanism no portable question describes (certified entries, rows='as-is', beyond the
-    kernel's work limit) — the result's own JSON, with the reason on stderr (exit 0 either
-    way: the level was computed and re-checked)."""
+    kernel's work limit) — the result's own JSON, with the reason on stderr. Exit 0: the
+    document was written (``exactdp verify`` re-checks it), or the fallback result passed
+    its in-process ``verify()``; exit 4 (internal error, :mod:`exactdp.cli.exitcodes`) when
+    that re-check fails."""
     try:
         doc = r.to_document()
     except (ExactnessRequired, InvalidMechanism, InstanceTooLarge) as exc:
         print(f"exactdp privacy-level --json: no kernel document for {H.name} ({exc}) "
               "Printed instead: the result's own JSON (value, enclosure, witness, method), "
               "which `exactdp verify` does not accept; verified in this process: "
-              f"{r.verify()}.", file=sys.stderr)
+              f"{(ok := r.verify())}.", file=sys.stderr)
         emit_json({"mechanism": H.name, "metric": metric.name, "kernel_document": None,
                    **r.to_json()})
-        return ExitCode.OK
+        return ExitCode.OK if ok else ExitCode.INTERNAL_ERROR
     with unlimited_int_digits():
         print(dumps(doc))
     return ExitCode.OK

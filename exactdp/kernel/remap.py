@@ -16,7 +16,9 @@ which, for a private H, is "H attains Thm. 2's bound Σα for every regular prio
 
 Both kinds first re-check that H is private at ε (:func:`~exactdp.kernel.privacy.check_privacy`,
 the theorem's hypothesis). Everything is exact: only levels where s = e^{−ε/q} is rational
-(Φ = (s^k), the metric's distances k/q) travel; others are refused as malformed. Cost
+(Φ = (s^k), the metric's distances k/q) travel; others are refused as malformed. A table
+Φ of more than :data:`MAX_PHI_BITS` bits is refused before any power is formed
+(InstanceTooLarge, like the privacy scan's :data:`~exactdp.kernel.privacy.MAX_WORK`). Cost
 O(n² + n·m) rational operations, plus the privacy scan.
 
 >>> from fractions import Fraction as F
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from exactdp.errors import CertificateInvalid, InvalidArgument
+from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import (
     envelope,
     read_envelope,
@@ -46,14 +48,18 @@ from exactdp.kernel.jsonio import (
     write_rational,
     write_verdict,
 )
-from exactdp.kernel.privacy import CheckClaim, check_privacy
+from exactdp.kernel.privacy import CheckClaim, check_privacy, require_work, sufficient_pairs
 from exactdp.kernel.question import Property, Question
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["REMAP_KINDS", "RemapClaim", "check_remap", "read_remap", "write_remap", "phi_values"]
+__all__ = ["REMAP_KINDS", "MAX_PHI_BITS", "RemapClaim", "check_remap", "read_remap", "write_remap",
+           "phi_values"]
 
 REMAP_KINDS = (CertificateKind.REMAP.value, CertificateKind.REMAP_FARKAS.value)
+#: Most bits (numerators + denominators) the exact table Φ = (s^k) may hold (a distance of
+#: 10^12 units would need 10^12 bits: refused before any power is formed, like MAX_WORK).
+MAX_PHI_BITS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -66,13 +72,32 @@ class RemapClaim:
 
 
 def phi_values(question: Question) -> list[Fraction]:
-    """e^{−ε·d} for each distinct distance, exactly (s^k), or InvalidArgument when not rational."""
+    """e^{−ε·d} for each distinct distance, exactly (s^k); InvalidArgument when s = e^{−ε/q}
+    is not rational, InstanceTooLarge (before any power is formed) when the table would hold
+    more than :data:`MAX_PHI_BITS` bits.
+
+    >>> from exactdp.spaces.metrics import line_scaled
+    >>> phi_values(Question.of(line_scaled(2, 10**12), "private", t="1/2",
+    ...                        mechanism=[["1/2", "1/2"], ["1/2", "1/2"]]))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InstanceTooLarge: question: the remap table e^{-ε·d} = s^k needs ...
+    """
     q, level = question.metric.q, question.level
     s = None if q is None or not isinstance(level, PrivacyLevel) else level.s_rational(q)
     if s is None:
-        raise InvalidArgument("question.level: remap documents need every e^{-ε·d} rational "
-                              "(s = e^{-ε/q} rational for the metric's distances k/q).")
-    return [s ** int(k) for k in question.metric.exponents]
+        raise InvalidArgument("question.level: remap documents need s = e^{-ε/q} rational "
+                              "(q: the denominator of the metric's distances k/q); it is "
+                              "irrational here, even if some e^{-ε·d} are rational. Pick a "
+                              "level whose t = e^{-ε} is a rational q-th power.")
+    ks = [int(k) for k in question.metric.exponents]
+    bits = sum(ks) * (s.numerator.bit_length() + s.denominator.bit_length())
+    if bits > MAX_PHI_BITS:
+        raise InstanceTooLarge(f"question: the remap table e^{{-ε·d}} = s^k needs about {bits} "
+                               f"bits (s = {s}, largest exponent k = {max(ks)}), beyond the "
+                               f"kernel's limit of {MAX_PHI_BITS}; use a metric with smaller "
+                               "distances (in units of 1/q) or a simpler level.")
+    return [s ** k for k in ks]
 
 
 def check_remap(claim: RemapClaim) -> bool:
@@ -100,7 +125,9 @@ def check_remap(claim: RemapClaim) -> bool:
 
 def write_remap(question: Question, holds: bool, evidence: Any) -> dict[str, Any]:
     """A ``remap`` (R: m rows of n rationals) or ``remap-farkas`` (w: n + m) document."""
-    phi_values(question)  # refuse up front what the kernel would refuse
+    phi_values(question)  # refuse up front what the kernel would refuse (level, size)
+    assert question.mechanism is not None  # the kernel's privacy scan: its work limit
+    require_work(len(sufficient_pairs(question.metric)), len(question.mechanism[0]))
     if holds:
         kind, key = CertificateKind.REMAP, "remap"
         body: Any = [[write_rational(v, "remap") for v in r] for r in evidence]

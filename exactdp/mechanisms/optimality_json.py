@@ -7,9 +7,19 @@
 H private at ε, then the remap or the Farkas vector, in exact rationals), and
 :func:`remap_from_document` reads one back after the kernel accepted it.
 
-Only exact questions travel: H exact and row-stochastic, and every Φ entry e^{−ε·d}
-rational (s = e^{−ε/q} rational). Otherwise :class:`~exactdp.errors.ExactnessRequired`
-(certified entries, an irrational Φ: the certificate's ``verify()`` re-checks it in Python).
+Only exact questions travel: H exact and row-stochastic, and s = e^{−ε/q} itself rational
+(q: the denominator of the metric's distances; rational Φ entries s^k with an irrational s,
+e.g. ε = (3/2)·ln 2 on distances 2/3, 4/3, are not enough). Otherwise
+:class:`~exactdp.errors.ExactnessRequired` (certified entries, an irrational s: the
+certificate's ``verify()`` re-checks it in Python). A Φ table beyond the kernel's size limit
+(:data:`~exactdp.kernel.remap.MAX_PHI_BITS`) or a privacy scan beyond its work limit raises
+:class:`~exactdp.errors.InstanceTooLarge` before anything is written.
+
+A ``remap-farkas`` document reuses the ``private`` question with the verdict ``fails``: it
+says "H is *not optimal* for every regular prior" (no remap solves Thm. 4's condition), not
+"H is not private" — only ``kind`` tells the two apart, so a reader must dispatch on
+``kind`` (as :func:`~exactdp.kernel.verify.verify_document` does), never on the question and
+verdict alone. Its H *is* private at ε: the kernel re-checks that first.
 
 >>> from exactdp.spaces.metrics import line
 >>> from exactdp.mechanisms.constructors import truncated_geometric
@@ -50,11 +60,12 @@ def remap_document(cert: RemapCertificate | FarkasRemapCertificate) -> dict[str,
         if cert.kind is CertificateKind.REMAP:
             return write_remap(q, True, cert.remap)  # type: ignore[union-attr]
         return write_remap(q, False, cert.w)  # type: ignore[union-attr]
-    except InvalidArgument as exc:
+    except InvalidArgument as exc:  # the kernel builds Φ = (s^k) from s itself
         raise ExactnessRequired(
-            f"at {cert.level} on {cert.metric.name} some Φ entry e^(-ε·d) is irrational, so "
-            "the kernel cannot re-check this certificate in exact rationals; its verify() "
-            "re-checks it in Python (identities in Q(x), balls).") from exc
+            f"at {cert.level} on {cert.metric.name}, s = e^(-ε/q) is irrational (q = "
+            f"{cert.metric.q}; even if every Φ entry e^(-ε·d) = s^k is rational), so the "
+            "kernel cannot re-check this certificate in exact rationals; its verify() "
+            f"re-checks it in Python (identities in Q(x), balls). Kernel: {exc}") from exc
 
 
 def remap_from_document(cls: type[Any], doc: Any) -> Any:

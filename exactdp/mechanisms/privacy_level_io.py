@@ -15,6 +15,19 @@ mathematical equality that a read-back is judged by.
   are provenance, not the answer. At the level 0 every pair attains the level, so no witness
   (nor its ratio 1 and distance) is part of the answer. A stored ratio is e^{V·d} of the value V and distance d,
   so comparing it only when both store one keeps the relation transitive on genuine results.
+Two values are equal when their expressions are, or when both read exactly as ln(T)/e
+(a k·√s·ln T tree, a sum of logs of rationals, or — at the stored distance d — v·d expanding
+to Σ c·ln p with rational c, p: −ln(2√6/9) = ln(27/8)/2) and :func:`log_sign` proves them
+equal; otherwise they are unequal (a false "unequal" is possible for values of no such form,
+e.g. ln(2)² vs ln(4)²/4; a false "equal" is not).
+
+Not part of the answer either, by design: the *mechanism and metric* (``_mechanism``,
+``_metric``; comparing exact rows would cost O(n·m) per ``==``): two results about different
+mechanisms with the same value, enclosure, witness and distance compare equal — compare
+``res._mechanism`` yourself when that matters. And the *witness* is compared although, when
+several pairs attain the level, it is provenance (which route found which pair): the same
+level of the same mechanism found by two routes can compare unequal (e.g. witness (0, 1, 0)
+by the monomial route, (1, 2, 0) by the entry scan).
 
 >>> from exactdp.spaces.metrics import line
 >>> from exactdp.mechanisms.constructors import truncated_geometric
@@ -28,13 +41,14 @@ mathematical equality that a read-back is judged by.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import sympy
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import unlimited_int_digits
+from exactdp.arithmetic.rationals import to_fraction, unlimited_int_digits
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
     read_bool,
@@ -159,8 +173,11 @@ def level_from_kernel_document(cls: type[PrivacyLevelResult], doc: Any) -> Priva
 
     The mechanism (exact rows) and metric (canonical form) are the document's; the value is
     0, ∞ or ln(R)/d of the witness, the enclosure the document's own (the kernel proved it
-    contains the value), the method ``"exact"`` (the document does not say which route found
-    the level, and the kernel does not need to know).
+    contains the value) intersected with [0, ∞) (a level is ≥ 0; the kernel accepts a lower
+    end below 0, ``verify()`` does not), the method ``"exact"`` (the document does not say
+    which route found the level, and the kernel does not need to know). A document's
+    enclosure may be wider than the writer's: the read-back then differs from the original
+    under ``==`` (the enclosure is part of the answer) although its ``verify()`` holds.
     """
     with unlimited_int_digits():
         q, claim = accepted_document(doc, "privacy-level")
@@ -185,6 +202,8 @@ def level_from_kernel_document(cls: type[PrivacyLevelResult], doc: Any) -> Priva
             v = log_ratio_value(ratio, dist)
             if enc is None:
                 raise InvalidArgument("claim.enclosure: a finite level needs its enclosure.")
+        if enc is not None and enc.lo < 0:  # a level is ≥ 0: [max(lo, 0), hi] still holds it
+            enc = Enclosure(Fraction(0), enc.hi)
         return cls(value=v, enclosure=enc, witness=w, ratio=ratio, distance=dist,
                    method="exact", pairs_checked=npairs, _mechanism=mech, _metric=metric)
 
@@ -198,7 +217,32 @@ def _log_key(res: PrivacyLevelResult) -> LogValue | None:
     key = log_form(v)
     if key is None:  # e.g. (Δ·(−ln s) + ln S_b − ln S_a)/d: one log of a rational
         key = log_form(sympy.logcombine(sympy.expand_log(v, force=True), force=True))
+    if key is None and res.distance is not None:
+        key = _key_at_distance(v, res.distance)
     return key
+
+
+def _key_at_distance(v: sympy.Expr, d: Distance) -> LogValue | None:
+    """ln(T)/(D·d) when v·d expands (log rules for positive arguments) to Σ c_i·ln p_i with
+    c_i, p_i > 0 rational (D: the lcm of the c_i's denominators, T = Π p_i^{c_i·D}). Read from
+    ``v`` itself (the stored ratio is not trusted): −ln(2√6/9) at d = 2 is ln(27/8)/2. None
+    otherwise, or when T would exceed 100,000 bits."""
+    if not all(a.args[0].is_positive for a in v.atoms(sympy.log)):
+        return None
+    terms = []
+    for t in sympy.Add.make_args(sympy.expand(sympy.expand_log(sympy.expand(v * d.to_sympy()),
+                                                               force=True))):
+        c, f = t.as_coeff_Mul()
+        if not (isinstance(c, sympy.Rational) and isinstance(f, sympy.log)
+                and isinstance(f.args[0], sympy.Rational) and f.args[0] > 0):
+            return None
+        terms.append((to_fraction(c), to_fraction(f.args[0])))
+    D = math.lcm(*(c.denominator for c, _ in terms)) if terms else 1
+    if sum(abs(c * D) * (p.numerator.bit_length() + p.denominator.bit_length())
+           for c, p in terms) > 100_000:
+        return None
+    T = math.prod((p ** int(c * D) for c, p in terms), start=Fraction(1))
+    return LogValue(T, Distance(d.coef * D, d.radicand)) if T > 1 else None
 
 
 def _same_value(a: PrivacyLevelResult, b: PrivacyLevelResult) -> bool:

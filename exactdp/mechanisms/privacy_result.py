@@ -202,7 +202,9 @@ class PrivacyLevelResult:
         malformed document: :class:`~exactdp.errors.InvalidArgument`). The result is about
         the document's own mechanism (exact rows) and metric, and equals the original
         (``==``: the same exact value, enclosure, witness and distance; ``method`` says
-        ``"exact"``, the document does not carry the route).
+        ``"exact"``, the document does not carry the route) when the document is the
+        original's :meth:`to_document`. An enclosure with a lower end below 0 (which the
+        kernel accepts) is cut to [0, hi], so the result's :meth:`verify` holds.
 
         >>> from exactdp.spaces.metrics import line
         >>> from exactdp.mechanisms.constructors import from_rows
@@ -217,7 +219,8 @@ class PrivacyLevelResult:
     def __eq__(self, other: object) -> bool:
         """Equal answers: the same exact value (decided exactly), enclosure, witness and
         distance (:func:`~exactdp.mechanisms.privacy_level_io.same_level`); ``method`` and
-        ``pairs_checked`` are provenance."""
+        ``pairs_checked`` are provenance. The mechanism and metric are NOT compared (two
+        results about different mechanisms can be equal): compare them yourself."""
         if not isinstance(other, PrivacyLevelResult):
             return NotImplemented
         return same_level(self, other)

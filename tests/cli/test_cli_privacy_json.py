@@ -73,3 +73,15 @@ def test_ball_mechanism_explains_and_prints_result_json(tmp_path):
     assert res["value"] is not None and "schema" not in res
     (tmp_path / "res.json").write_text(out.stdout)
     assert main(["verify", str(tmp_path / "res.json")]) == 3  # not a certificate document
+
+
+def test_fallback_exits_4_when_its_recheck_fails(monkeypatch, capsys):
+    """Review F5: the fallback result's in-process verify() failing is an internal error
+    (exit 4, cli/exitcodes.py), not a success."""
+    from exactdp.mechanisms.privacy_result import PrivacyLevelResult
+    args = ["privacy-level", "line", "--n", "3", "--mechanism", "exponential", "--t", "1/2",
+            "--json"]
+    assert main(args) == 0
+    monkeypatch.setattr(PrivacyLevelResult, "verify", lambda self: False)
+    assert main(args) == 4
+    assert "verified in this process: False" in capsys.readouterr().err

@@ -243,3 +243,81 @@ def test_rejected_document_is_not_read_back():
         FarkasRemapCertificate.from_json(cert.to_json())
     with pytest.raises(ExactDPError):
         RemapCertificate.from_json("{}")
+
+
+def _forged(rows, R, t="1/2"):
+    """A remap document for H = rows at t on line(len(rows)) with the remap R, written by hand
+    (write_remap does not check the claim)."""
+    from exactdp.kernel.question import Question
+    from exactdp.kernel.remap import write_remap
+    q = Question.of(line(len(rows)), "private", t=t, mechanism=rows)
+    return write_remap(q, True, [[F(x) for x in r] for r in R])
+
+
+def test_negative_remap_is_rejected():
+    """Review F3: H = [[3/5,2/5],[2/5,3/5]] at t = 1/2 is private but not optimal, yet
+    R = [[4/3,-1/3],[-1/3,4/3]] (rows sum to 1) solves Φ·diag(HR) = 1: only R ≥ 0 stops it."""
+    H = [["3/5", "2/5"], ["2/5", "3/5"]]
+    R = [["4/3", "-1/3"], ["-1/3", "4/3"]]
+    Hf, Rf = [[F(x) for x in r] for r in H], [[F(x) for x in r] for r in R]
+    phi = _phi(line(2), F(1, 2))
+    assert all(sum(phi[y][y2] * Hf[y2][z] * Rf[z][y2] for y2 in range(2) for z in range(2)) == 1
+               for y in range(2))  # (*) holds but for the sign of R
+    assert _private(Hf, line(2), F(1, 2)) and not _feasible(Hf, line(2), F(1, 2))
+    assert not verify_document(loads(dumps(_forged(H, R)))).verified
+
+
+def test_non_private_mechanism_is_rejected():
+    """Review F3: H = [[2/3,1/3,0],[0,1/3,2/3]] is not private at t = 1/2 on line(2) (a zero
+    against 2/3), yet R = [[3/4,1/4],[1/2,1/2],[1/4,3/4]] solves (*): only Thm. 4's privacy
+    hypothesis stops it."""
+    H = [["2/3", "1/3", "0"], ["0", "1/3", "2/3"]]
+    R = [["3/4", "1/4"], ["1/2", "1/2"], ["1/4", "3/4"]]
+    Hf, Rf = [[F(x) for x in r] for r in H], [[F(x) for x in r] for r in R]
+    assert _remap_solves(Hf, line(2), F(1, 2), Rf) and not _private(Hf, line(2), F(1, 2))
+    assert not verify_document(loads(dumps(_forged(H, R)))).verified
+
+
+def test_farkas_with_nonnegative_sum_is_rejected():
+    """Review F3: w = 0 satisfies every Aᵀw ≥ 0 inequality; only Σw < 0 rejects it."""
+    cert = is_optimal(from_rows([["1/3"] * 3] * 3), line(3), t="1/2").certificate
+    doc = cert.to_json()
+    doc["claim"]["w"] = ["0"] * len(doc["claim"]["w"])
+    assert not verify_document(loads(dumps(doc))).verified
+
+
+def test_huge_distance_is_refused_before_any_power():
+    """Review F2: line_scaled(2, 10^12) needs s^(10^12): the kernel and the writer refuse it
+    at once (InstanceTooLarge, exit 2), instead of exhausting memory."""
+    import time
+
+    from exactdp.cli.exitcodes import ExitCode, exit_code_for_exception
+    from exactdp.errors import InstanceTooLarge
+    from exactdp.kernel.jsonio import envelope
+    from exactdp.kernel.question import Question
+    from exactdp.kernel.remap import write_remap
+    from exactdp.spaces.metrics import line_scaled
+    q = Question.of(line_scaled(2, 10**12), "private", t="1/2",
+                    mechanism=[["1/2", "1/2"], ["1/2", "1/2"]])
+    doc = envelope("remap", q.to_json(), {"verdict": "holds", "remap": [["1", "0"], ["0", "1"]]},
+                   {})
+    start = time.perf_counter()
+    with pytest.raises(InstanceTooLarge, match="10000000000") as exc:
+        verify_document(doc)
+    assert exit_code_for_exception(exc.value) == ExitCode.UNDECIDED
+    with pytest.raises(InstanceTooLarge):
+        write_remap(q, True, [[F(1), F(0)], [F(0), F(1)]])
+    assert time.perf_counter() - start < 5
+
+
+def test_irrational_s_message_names_s():
+    """Review F6: at ε = (3/2)·ln 2 on distances 2/3, 4/3 every Φ entry (1/2, 1/4) is rational
+    but s = e^{-ε/3} = 2^{-1/2} is not: the error names s, not the Φ entries."""
+    import sympy
+
+    from exactdp.spaces.metrics import line_scaled
+    cert = is_optimal(from_rows([["1/3"] * 3] * 3), line_scaled(3, F(2, 3)),
+                      eps=sympy.Rational(3, 2) * sympy.log(2)).certificate
+    with pytest.raises(ExactnessRequired, match=r"s = e\^\(-ε/q\) is irrational") as exc:
+        cert.to_json()
+    assert "some Φ entry e^(-ε·d) is irrational" not in str(exc.value)

@@ -170,3 +170,39 @@ def test_malformed_document_is_invalid():
         PrivacyLevelResult.from_document({"schema": "exactdp-certificate"})
     with pytest.raises(InvalidArgument):
         PrivacyLevelResult.from_document("not json")
+
+
+def test_irrational_argument_form_roundtrip():
+    """Review F1: rr(3, t=8/27) on line_scaled(3, 2) has the value −ln(2√6/9) (a log of an
+    irrational number); its read-back says ln(27/8)/2 — the same number, so ==."""
+    from exactdp.spaces.metrics import line_scaled
+    r = privacy_level(randomized_response(3, t="8/27"), line_scaled(3, 2))
+    back = _roundtrip(r)
+    assert str(r.value) != str(back.value) and back.value == sympy.log(F(27, 8)) / 2
+    log = sympy.log
+    same = [(log(6) / 2, log(2) / 2 + log(3) / 2),
+            (-log(2 * sympy.sqrt(6) / 9), log(F(27, 8)) / 2)]
+    differ = [(-log(2 * sympy.sqrt(6) / 9), log(F(27, 8)) / 3),  # no false equality
+              (log(6) / 2, log(2) / 2 + log(F(301, 100)) / 2),
+              (10**400 * log(F(3, 2)), (10**400 + 1) * log(F(3, 2))),
+              (log(2) + sympy.pi, log(2) + sympy.E)]
+    for pairs, want in ((same, True), (differ, False)):
+        for a, b in pairs:
+            ra, rb = dataclasses.replace(r, value=a), dataclasses.replace(r, value=b)
+            assert (ra == rb) is want and (rb == ra) is want, (a, b)
+
+
+def test_negative_enclosure_end_is_cut_to_zero():
+    """Review F4: the kernel accepts an enclosure [−1, 100] of a level (≥ 0); the read-back
+    is cut to [0, 100], so its own verify() holds; the level 0 likewise."""
+    H = from_rows([["3/4", "1/8", "1/8"], ["1/4", "1/2", "1/4"], ["1/8", "1/8", "3/4"]])
+    r = privacy_level(H, line(3))
+    d = r.to_document()
+    d["claim"]["enclosure"] = {"lo": "-1", "hi": "100"}
+    b = PrivacyLevelResult.from_document(d)
+    assert b.enclosure.lo == 0 and b.enclosure.hi == 100 and b.verify()
+    z = privacy_level(from_rows([["1/2", "1/2"], ["1/2", "1/2"]]), line(2))
+    d = z.to_document()
+    d["claim"]["enclosure"] = {"lo": "-5", "hi": "7"}
+    b = PrivacyLevelResult.from_document(d)
+    assert b.value == 0 and b.enclosure.lo == 0 and b.verify()
