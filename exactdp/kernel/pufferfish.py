@@ -252,7 +252,8 @@ def _sweep(ms: list[Fraction], steps: list[arb]) -> list[arb]:
 @proved_by("pufferfish_supremum")
 def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel
                    ) -> tuple[Verdict, bool] | None:
-    """(verdict of X + Lap(θ) at ε, tight: HOLDS with the loss exactly ε at a support point,
+    """(verdict of X + Lap(θ) at ε — the supremum of the loss is attained at a support point,
+    proofs/pufferfish_supremum.py —, tight: HOLDS with the loss exactly ε at a support point,
     the library's ``tight``), or None when a sign is undecided. ``theta = 0`` decides the
     θ → 0 limit (θ* = 0 iff it holds).
 
@@ -310,7 +311,8 @@ def _brackets(P: Dist, Q: Dist, level: PrivacyLevel, least: Enclosure | None) ->
 def closed_form_is_least(P: Dist, Q: Dist, level: PrivacyLevel, theta: sympy.Expr) -> bool:
     """``theta`` = θ* for a two-point union {a, a + h}: with p > q the masses at a + h and
     u = e^{h/θ}, one of R_A = (1−p+pu)/(1−q+qu), R_B = (q+(1−q)u)/(p+(1−p)u) equals e^ε
-    identically and the other is ≤ e^ε (both increase in u, so L(θ) = ε and L > ε below)."""
+    identically and the other is ≤ e^ε (both increase in u, so L(θ) = ε and L > ε below;
+    proofs/pufferfish_bernoulli.py)."""
     pts = sorted(set(P) | set(Q))
     if len(pts) != 2 or _real_sign(theta) != 1:
         return False
@@ -392,7 +394,8 @@ def _convolve(R: Dist, D: Dist, work: list[int]) -> dict[Fraction, Fraction]:
 @proved_by("pufferfish_releases")
 def check_pufferfish(doc: Any) -> bool:
     """Re-check a Pufferfish document (InvalidArgument when malformed, False when a claim
-    does not re-check)."""
+    does not re-check). k releases at one θ are one release at θ/k
+    (proofs/pufferfish_releases.py)."""
     env = read_envelope(doc, PUFFERFISH_KINDS)
     q, c = env.question, env.claim
     if env.kind == CertificateKind.PUFFERFISH_POPULATION.value:
