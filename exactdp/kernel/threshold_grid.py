@@ -26,7 +26,10 @@ counts of the W×H offset window (each row of Φ − I sees each offset at most 
 window's counts dominate every row: O(n)) and pieces (a, b, λ) covering [hi, −ln t0], each
 by the Taylor bound of order K. Float FFT + CG solves only make candidates (any candidate is
 sound: a bad one makes r̄ large). Memory O(n); per piece one exact product of size
-≈ (K + 1)·6n and K + 2 float CG solves.
+≈ (K + 1)·6n and K + 2 float CG solves. Work is bounded up front (:func:`require_grid_work`):
+more than :data:`MAX_GRID_PIECES` pieces or W·H·(#pieces + 1)·(K + 1) >
+:data:`MAX_GRID_WORK` is refused (InstanceTooLarge, "undecided") by the reader, the check
+and the writer, before any product is built.
 
 Examples
 --------
@@ -50,7 +53,7 @@ from scipy.fft import irfft2, next_fast_len, rfft2
 from scipy.sparse.linalg import LinearOperator, cg
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.errors import REJECTED_ERRORS, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.grid_point import (
     MAX_GRID_POINTS,
     manhattan_lambda_lower,
@@ -89,12 +92,39 @@ from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics.masked import GridShape
 
 __all__ = ["GRID_THRESHOLD", "GRID_NORMS", "GridThresholdClaim", "GridProducts", "check_grid_threshold",
-           "grid_fail_ok", "write_grid_threshold", "read_grid_threshold"]
+           "grid_fail_ok", "write_grid_threshold", "read_grid_threshold", "MAX_GRID_PIECES",
+           "MAX_GRID_WORK", "require_grid_work"]
 
 GRID_THRESHOLD = CertificateKind.GRID_THRESHOLD.value
 #: The norms of the grids this kind answers.
 GRID_NORMS = ("euclidean", "manhattan")
 _CG_TOL = 1e-15
+#: At most this many cover pieces (the library writes ≈ 15–30).
+MAX_GRID_PIECES = 2_000
+#: At most this many units W·H·(#pieces + 1)·(K + 1) (window cells × (pieces + fail point) ×
+#: Taylor orders): 400×400 with 25 pieces at K = 8 is 3.7·10⁷; 1000×1000 with 17 pieces at
+#: K = 3 (7.2·10⁷) is refused.
+MAX_GRID_WORK = 50_000_000
+
+
+def require_grid_work(shape: GridShape, npieces: int, order: int) -> None:
+    """Refuse (:class:`~exactdp.errors.InstanceTooLarge`) a check over :data:`MAX_GRID_PIECES`
+    pieces or :data:`MAX_GRID_WORK` units — the test the kernel applies before building any
+    product, so the writer refuses such documents too.
+
+    >>> require_grid_work(GridShape(400, 400, "euclidean", Fraction(1)), 25, 8)
+    >>> require_grid_work(GridShape(1000, 1000, "euclidean", Fraction(1)), 17, 3)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InstanceTooLarge: checking a 1000×1000 grid with 17 pieces of order 3 ...
+    """
+    work = shape.width * shape.height * (npieces + 1) * (order + 1)
+    if npieces > MAX_GRID_PIECES or work > MAX_GRID_WORK:
+        raise InstanceTooLarge(
+            f"checking a {shape.width}×{shape.height} grid with {npieces} pieces of order {order} "
+            f"({work} units W·H·(pieces + 1)·(K + 1)) exceeds the kernel's limits of "
+            f"{MAX_GRID_PIECES} pieces and {MAX_GRID_WORK} units; certify a smaller grid, "
+            "or use fewer pieces or a lower order.")
 
 
 class GridProducts:
@@ -253,6 +283,7 @@ def check_grid_threshold(c: Any) -> bool:
                 or not pieces_in_order(pieces) or not isinstance(c.fail, tuple)
                 or len(c.fail) != 3):
             return False
+        require_grid_work(c.shape, len(pieces), K)  # before any product (undecided, not False)
         op = GridProducts(c.shape)
         if not (eps_in_range(op, *(x for p in pieces for x in p[:2]))
                 and cover_frame_ok((op.count_row, op.values), c.rhs, hi, c.t0,
@@ -261,13 +292,17 @@ def check_grid_threshold(c: Any) -> bool:
                 and grid_fail_ok(c.shape, c.rhs, lo, *c.fail, op=op)):
             return False
         return all(piece_ok(op, c.rhs, a, b, K, lam) for a, b, lam in pieces)
+    except InstanceTooLarge:
+        raise
     except REJECTED_ERRORS + (np.linalg.LinAlgError,):
         return False
 
 
 def write_grid_threshold(c: GridThresholdClaim) -> dict[str, Any]:
     """The claim as a document: question {metric: the shape, property, rhs, every ε > 0};
-    claim {verdict: holds, eps}; evidence {fail {index, upper, lam}, t0, order, pieces}."""
+    claim {verdict: holds, eps}; evidence {fail {index, upper, lam}, t0, order, pieces}.
+    InstanceTooLarge over the kernel's work limit (:func:`require_grid_work`)."""
+    require_grid_work(c.shape, len(c.pieces), int(c.order))
     ones = all(v == 1 for v in c.rhs)
     question = {"metric": write_grid_shape(c.shape),
                 "property": (Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR).value,
@@ -311,10 +346,12 @@ def read_grid_threshold(doc: Any) -> GridThresholdClaim:
         p = read_object(item, f"evidence.pieces[{k}]", ("lo", "hi", "lam"))
         pieces.append(tuple(read_rational(p[x], f"evidence.pieces[{k}].{x}")
                             for x in ("lo", "hi", "lam")))
+    order = read_int(ev["order"], "evidence.order", 0, MAX_ORDER)
+    require_grid_work(shape, len(pieces), order)
     return GridThresholdClaim(
         shape, rhs, read_enclosure(claim["eps"], "claim.eps"),
         (read_int(fail["index"], "evidence.fail.index", 0, n - 1),
          read_rational(fail["upper"], "evidence.fail.upper"),
          read_rational(fail["lam"], "evidence.fail.lam")),
-        read_rational(ev["t0"], "evidence.t0"), read_int(ev["order"], "evidence.order", 0, MAX_ORDER),
+        read_rational(ev["t0"], "evidence.t0"), order,
         tuple(pieces))  # type: ignore[arg-type]

@@ -141,7 +141,9 @@ def epsilon_threshold(
         (:func:`~exactdp.spaces.grid.use_matrix_free`; full Manhattan grids go the Kronecker
         route first). True: the matrix-free certified route on any Euclidean or Manhattan
         grid or masked grid, whatever its size (after Prop. 9; no Kronecker, structured,
-        quotient or exact route) — e.g. to compare it with the dense route on a small grid.
+        quotient or exact route, except that a grid whose float search finds no failure
+        (ε* = 0, e.g. 1×n) is proved "for every ε" as the default route does) — e.g. to
+        compare it with the dense route on a small grid.
         The matrix-free cover's certificate has the kernel kind ``grid-threshold`` (the grid
         travels as its shape, mask included).
 
@@ -236,7 +238,9 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
                                "prop9", time.perf_counter() - t0, (("prop9", 0.0),), prop)
     if matrix_free:  # asked for: straight to the certified route (no n×n structure checks)
         report(progress, "threshold", f"{metric.name}: matrix-free certified route (asked for)")
-        return certified_route(metric, rhs, tol, progress, timings)
+        return certified_route(metric, rhs, tol, progress, timings,  # ε* = 0 (1×n): exact
+                               everywhere=_everywhere(metric, rhs, tol, progress, timings,
+                                                      max_exact_n, max_structured_n))
     if method == "auto":
         split = kronecker_split(metric, rhs)
         if split is not None:
@@ -269,16 +273,22 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
         return res
     if method == "auto" and metric.q is not None and metric.n > max_exact_n:
         report(progress, "threshold", f"n = {metric.n} > max_exact_n = {max_exact_n}: certified route")
-    # the float search may see no failure at all: then prove "for every ε" exactly
-    everywhere: Callable[[], ThresholdResult] | None = None
+    everywhere = _everywhere(metric, rhs, tol, progress, timings, max_exact_n, max_structured_n)
+    return certified_route(metric, rhs, tol, progress, timings, everywhere=everywhere)
+
+
+def _everywhere(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
+                progress: Progress, timings: list[tuple[str, float]], max_exact_n: int,
+                max_structured_n: int) -> Callable[[], ThresholdResult] | None:
+    """The float search may see no failure at all: then prove "for every ε" exactly."""
     limit = max(max_exact_n, SYMBOLIC_MAX_N)
     if metric.q is not None and metric.n <= limit:
-        everywhere = functools.partial(_exact_result, metric, rhs, tol, progress, timings, limit)
-    elif rhs is None and metric.q is not None and metric.n <= max_structured_n:
+        return functools.partial(_exact_result, metric, rhs, tol, progress, timings, limit)
+    if rhs is None and metric.q is not None and metric.n <= max_structured_n:
         # larger: the structured z(s), if Toeplitz (the line); the kernel's check of the identity
         # is cubic (line: n = 500 in 3 s, 1,000 in 22 s, 1,500 in 81 s), hence the same cap
-        everywhere = functools.partial(_structured_everywhere, metric, progress, timings)
-    return certified_route(metric, rhs, tol, progress, timings, everywhere=everywhere)
+        return functools.partial(_structured_everywhere, metric, progress, timings)
+    return None
 
 
 def _structured_everywhere(metric: FiniteMetric, progress: Progress,

@@ -43,7 +43,7 @@ __all__ = [
     "lemma_t0",
 ]
 
-_COUNT_ROWS: dict[int, tuple[FiniteMetric, np.ndarray]] = {}
+_COUNT_ROWS: dict[tuple[int, bool], tuple[FiniteMetric, np.ndarray]] = {}
 
 
 def distance_count_rows(metric: FiniteMetric) -> np.ndarray:
@@ -52,14 +52,16 @@ def distance_count_rows(metric: FiniteMetric) -> np.ndarray:
     Row r, column k: how many points lie at distance ``metric.values[k]`` from some point.
     Large grids (:func:`exactdp.spaces.grid.is_large_grid`) get one row that dominates every
     row entrywise (:func:`exactdp.spaces.grid.offset_count_row`), without forming the n×n
-    index.
+    index. The cache key holds the route (large or not: ``force_matrix_free`` switches it),
+    so the matrix-free search never reads the dense rows the kernel does not use.
     """
-    key = id(metric)
+    large = is_large_grid(metric)
+    key = (id(metric), large)
     hit = _COUNT_ROWS.get(key)
     if hit is not None and hit[0] is metric:  # identity check: ids are reused after GC
         return hit[1]
     _COUNT_ROWS.clear()
-    if is_large_grid(metric):
+    if large:
         row = offset_count_row(metric)
         _COUNT_ROWS[key] = (metric, row)
         return row

@@ -14,6 +14,7 @@ import math
 import random
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from fractions import Fraction as F
 
@@ -24,20 +25,23 @@ from flint import fmpz_mat
 from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rounding import dyadic_down
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.threshold_cover import lemma_row_sum_bound
 from exactdp.kernel.threshold_grid import (
+    MAX_GRID_PIECES,
+    MAX_GRID_WORK,
     GridProducts,
     GridThresholdClaim,
     check_grid_threshold,
     read_grid_threshold,
+    require_grid_work,
     write_grid_threshold,
 )
 from exactdp.kernel.threshold_spd import DenseProducts, piece_ok
 from exactdp.kernel.verify import SUPPORTED_KINDS, verify_json
 from exactdp.spaces.metrics import grid
-from exactdp.spaces.metrics.masked import grid_shape, masked_grid
+from exactdp.spaces.metrics.masked import GridShape, grid_shape, masked_grid
 from exactdp.threshold import epsilon_threshold
 from exactdp.threshold.certificates import SpdCoverCertificate, threshold_certificate_from_json
 from exactdp.threshold.results import ThresholdResult
@@ -207,3 +211,33 @@ def test_point_alone_has_no_document_but_verifies(big):
     with pytest.raises(InvalidArgument, match="matrix-free"):
         p.to_json()
     assert json.loads(dumps(r.to_json()))["evidence"]["fail"]["index"] == p.index
+
+
+def test_work_limit_refuses_forged_sizes_before_any_product(big, tmp_path):
+    """Review R15BC M2: a 3 KB document declaring 1000×1000 (or 2,001 pieces) is refused as
+    too large (InstanceTooLarge, CLI exit 2 "undecided") before any product is built; before
+    the limit it ran > 300 s at 2 GB. Library documents up to 400×400 stay under it."""
+    r, doc = big
+    forged = _edit(doc, lambda d: d["question"]["metric"].update(width=1000, height=1000))
+    many = _edit(doc, lambda d: d["evidence"].__setitem__(
+        "pieces", d["evidence"]["pieces"][:1] * (MAX_GRID_PIECES + 1)))
+    start = time.process_time()
+    for d in (forged, many):
+        with pytest.raises(InstanceTooLarge, match="exceeds the kernel's limits"):
+            verify_json(dumps(d))
+    claim = read_grid_threshold(doc)
+    huge = GridShape(1000, 1000, "euclidean", F(1))
+    over = replace(claim, shape=huge, rhs=(F(1),) * huge.n)
+    with pytest.raises(InstanceTooLarge):
+        check_grid_threshold(over)
+    with pytest.raises(InstanceTooLarge):  # the writer refuses what the kernel would not decide
+        write_grid_threshold(over)
+    assert time.process_time() - start < 10
+    assert not replace(r.certificate, pieces=r.certificate.pieces * 200).verify()  # never raises
+    require_grid_work(GridShape(400, 400, "euclidean", F(1)), 25, 8)  # library sizes: accepted
+    assert 400 * 400 * 26 * 9 <= MAX_GRID_WORK < 1000 * 1000 * 18 * 4
+    p = tmp_path / "forged.json"
+    p.write_text(dumps(forged))
+    proc = subprocess.run([sys.executable, "-m", "exactdp", "verify", str(p)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 2, proc.stdout + proc.stderr

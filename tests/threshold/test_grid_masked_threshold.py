@@ -208,3 +208,25 @@ def test_rectangular_grid_20x60_matrix_free():
         assert np.sign(np.linalg.solve(np.exp(-eps * D), np.ones(g.n)).min()) == sign
     # full Manhattan grids keep the Kronecker route (ε* = 0: every line factor holds)
     assert epsilon_threshold(grid(31, 31, "manhattan")).method.startswith("kronecker")
+
+
+def test_dense_route_first_then_matrix_free_certificate_verifies():
+    """Review R15BC M1: the count-row cache is per route, so the matrix-free search picks t0
+    from the W×H window counts the kernel uses, not from rows the dense route cached."""
+    m = masked_grid(7, 3, mask=["1100011", "1100011", "0000000"])
+    dense = epsilon_threshold(m)  # fills the dense per-row counts
+    r = epsilon_threshold(m, matrix_free=True, verify=True)  # raised CertificateInvalid before
+    assert r.certificate.verify() and r.verify()
+    assert overlap(dense, r)
+    with force_matrix_free(m):
+        assert np.array_equal(distance_count_rows(m), offset_count_row(m))
+
+
+def test_matrix_free_on_grids_with_zero_threshold_answers_like_default():
+    """Review R15BC m3: ε* = 0 (1×n, n×1: the float search sees no failure) is proved "for
+    every ε" exactly, as the default route does, instead of raising PrecisionLimitReached."""
+    for m in (grid(1, 5), grid(6, 1), grid(1, 7, "manhattan")):
+        d = epsilon_threshold(m)
+        r = epsilon_threshold(m, matrix_free=True, verify=True)
+        assert (r.eps_lower, r.eps_upper) == (d.eps_lower, d.eps_upper) == (0, 0), m.name
+        assert r.verify()
