@@ -209,6 +209,33 @@ def parse_level(eps: Any = None, t: Any = None) -> PrivacyLevel:
     return PrivacyLevel(eps=value, t=t_val, eps_rational=eps_rat)
 
 
+#: Most bits of t = e^-ε that sympy may be asked to form from ε = Σ c·ln(x) (rational c, x).
+MAX_T_BITS = 1 << 20
+
+
+def _refuse_huge_power(value: sympy.Expr, eps: Any) -> None:
+    """InvalidPrivacyLevel when e^-ε would make sympy form a rational power x^c of more than
+    :data:`MAX_T_BITS` bits (sympy evaluates exp(c·log x) eagerly: ε = 10³⁵·ln(3/2) hung).
+
+    >>> _refuse_huge_power(1000 * sympy.log(2), "1000*log(2)")
+    >>> _refuse_huge_power(10**35 * sympy.log(sympy.Rational(3, 2)), "1e35*log(3/2)")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidPrivacyLevel: Got eps='1e35*log(3/2)': t = e^-ε would be ... 4e+35 bits ...
+    """
+    bits = 0
+    for term in sympy.Add.make_args(value):
+        c, rest = term.as_coeff_Mul()
+        if isinstance(c, sympy.Rational) and isinstance(rest, sympy.log) \
+                and isinstance(rest.args[0], sympy.Rational):
+            x = rest.args[0]
+            bits += abs(int(c.p)) * (int(x.p).bit_length() + int(x.q).bit_length())
+    if bits > MAX_T_BITS:
+        raise InvalidPrivacyLevel(
+            f"Got eps={str(eps)[:200]!r}: t = e^-ε would be a rational power of about "
+            f"{float(bits):.0e} bits (over {MAX_T_BITS}); pass a smaller level, or t= directly.")
+
+
 def _rational_t(value: sympy.Expr, eps: Any) -> Fraction | None:
     """t = e^-ε when it is rational (sympy's simplification finds it), else None.
 
@@ -223,6 +250,7 @@ def _rational_t(value: sympy.Expr, eps: Any) -> Fraction | None:
     >>> _rational_t(sympy.log(4) / 2, "ln(4)/2")
     Fraction(1, 2)
     """
+    _refuse_huge_power(value, eps)
     t_expr = sympy.exp(-value)
     if not isinstance(t_expr, sympy.Rational):
         try:
