@@ -418,6 +418,8 @@ def check_spd_cover(c: Any) -> bool:
         # (a true document with nested pieces cannot make the kernel run for hours).
         if not pieces_in_order(pieces):
             return False
+        if pieces and not nodes:  # no chord bound without nodes (chord_ok would say so, later)
+            return False
         if not (fail_side_ok(ev["fail"], m, rhs, lo)
                 and cover_frame_ok(m, rhs, hi, t0, tuple((a, b) for a, b, _ in pieces))):
             return False
