@@ -1,20 +1,21 @@
 """Benchmark: certified thresholds on large Euclidean grids — time and peak memory per size.
 
-Run: ``python benchmarks/bench_scale.py [--sizes 50 100 200] [--verify] [--timeout S]``
+Run: ``python benchmarks/bench_scale.py [--sizes 50 100 200 400] [--verify] [--timeout S]``
 
 For each k (k×k Euclidean grid, n = k²), in fresh child processes (so the peak RSS is
 per size and per task):
 
 (a) the certified threshold ``epsilon_threshold(grid(k, k))`` (default tol 1e-9): wall
-    time, peak RSS (``resource.getrusage``), the stage timings, and how often the
-    precision escalation (exact integer residuals) ran;
+    time, peak RSS (``resource.getrusage``), the stage timings, the peak RSS reached by the
+    end of each stage (read at its progress lines), and how often the precision escalation
+    (exact integer residuals) ran;
 (b) the uncertified baseline the paper uses: ε = 0.01, 0.02, … with FFT + CG float solves
     of Φ(ε)z = 1 until min z ≥ 0 (a tight-constraints mechanism exists in float); the
     solver is the same Strang-preconditioned FFT CG the certified route uses to *find*
     its candidates (:mod:`exactdp.linalg.grid_pcg`), so the baseline is not handicapped.
 
 Then the fitted growth exponents (least squares on log time / log RSS against log n), the
-certified/float time ratio per size, and what the time fit extrapolates to at 1000×1000
+certified/float CPU-time ratio per size, and what the time fit extrapolates to at 1000×1000
 (n = 10⁶). CPU seconds are printed next to wall seconds: on a shared machine the CPU time
 is the fairer number. A size that exceeds ``--timeout`` is reported as stopped.
 The machine may be shared: run big sizes once, with ``nice``, and report ranges.
@@ -48,10 +49,16 @@ if task == "certified":
     T.exact_residual_bound = spy
     g = grid(k, k, "euclidean")
     from exactdp.progress import stderr_progress
-    r = epsilon_threshold(g, progress=stderr_progress() if "progress" in sys.argv else None)
+    show = stderr_progress() if "progress" in sys.argv else None
+    stage_rss = {}
+    def spy_progress(stage, msg):  # peak RSS (MB) seen at each stage's last progress line
+        stage_rss[stage] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+        if show is not None:
+            show(stage, msg)
+    r = epsilon_threshold(g, progress=spy_progress)
     out = {"eps_lower": float(r.eps_lower), "eps_upper": float(r.eps_upper),
            "timings": [(s, round(t, 2)) for s, t in r.timings], "escalations": len(calls),
-           "index_formed": "index" in g.__dict__}
+           "index_formed": "index" in g.__dict__, "stage_rss": stage_rss}
     if len(sys.argv) > 3:
         t1 = time.perf_counter()
         out["verify"] = r.verify()
@@ -100,7 +107,7 @@ def fit(ns: list[int], ys: list[float]) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", type=int, nargs="+", default=[50, 100, 200])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[50, 100, 200, 400])
     ap.add_argument("--verify", action="store_true", help="also time verify() of each certificate")
     ap.add_argument("--timeout", type=float, default=None, help="stop a size's run after S seconds")
     ap.add_argument("--progress", action="store_true", help="show the certified runs' progress on stderr")
@@ -108,33 +115,46 @@ def main() -> None:
     rows = []
     print(f"{'k':>5} {'n':>7} | {'cert s':>8} {'cert cpu':>8} {'cert MB':>8} {'esc':>4} "
           f"{'ε* enclosure':>32} | {'float s':>8} {'float cpu':>9} {'float MB':>8} {'ε float':>7} | "
-          f"{'ratio':>5}")
+          f"{'cpu ratio':>9}")
     for k in a.sizes:
         c = run("certified", k, a.verify, a.timeout, a.progress)
         f = run("float", k, False, a.timeout)
         rows.append((k * k, c, f))
         enc = (f"[{c['eps_lower']:.12f}, {c['eps_upper']:.12f}]" if "eps_lower" in c
                else f"ERROR {c.get('error')}")
-        ratio = c["seconds"] / f["seconds"] if "rss_mb" in c and "rss_mb" in f else math.nan
+        # CPU seconds: on a shared machine the wall ratio mostly measures the load
+        ratio = c["cpu"] / f["cpu"] if "rss_mb" in c and "rss_mb" in f else math.nan
         print(f"{k:>5} {k * k:>7} | {c['seconds']:>8.1f} {c.get('cpu', math.nan):>8.1f} "
               f"{c.get('rss_mb', math.nan):>8.0f} {c.get('escalations', '-'):>4} {enc:>32} | "
               f"{f['seconds']:>8.1f} {f.get('cpu', math.nan):>9.1f} {f.get('rss_mb', math.nan):>8.0f} "
-              f"{f.get('eps_float', math.nan):>7} | {ratio:>5.2f}", flush=True)
+              f"{f.get('eps_float', math.nan):>7} | {ratio:>9.2f}", flush=True)
         if "timings" in c:
-            print(f"        stages: {c['timings']}" + (f"; verify {c['verify']} in {c['verify_s']:.1f} s"
-                                                        if "verify" in c else ""), flush=True)
-    ok = [(n, c, f) for n, c, f in rows if "rss_mb" in c and "rss_mb" in f]
-    ns = [n for n, _, _ in ok]
-    tc = fit(ns, [c["cpu"] for _, c, _ in ok])
-    print(f"fitted exponents (vs n): certified time {fit(ns, [c['seconds'] for _, c, _ in ok]):.2f} "
-          f"(cpu {tc:.2f}), certified RSS {fit(ns, [c['rss_mb'] for _, c, _ in ok]):.2f}; float time "
-          f"{fit(ns, [f['seconds'] for _, _, f in ok]):.2f}, float RSS "
-          f"{fit(ns, [f['rss_mb'] for _, _, f in ok]):.2f}")
-    if len(ok) >= 2 and math.isfinite(tc):
-        n_last, c_last, _ = ok[-1]
-        at_million = c_last["cpu"] * (10**6 / n_last) ** tc
-        print(f"extrapolated by the cpu fit: 1000×1000 certified ≈ {at_million:.0f} s cpu "
-              f"({at_million / 600:.1f}× the 10-minute aim)")
+            print(f"        stages: {c['timings']}; peak RSS (MB) at each stage's last progress line: "
+                  f"{c.get('stage_rss')}" + (f"; verify {c['verify']} in {c['verify_s']:.1f} s"
+                                             if "verify" in c else ""), flush=True)
+    # certified and float fitted separately: a size whose float sweep was stopped still counts
+    okc = [(n, c) for n, c, _ in rows if "rss_mb" in c]
+    okf = [(n, f) for n, _, f in rows if "rss_mb" in f]
+    nc, nf = [n for n, _ in okc], [n for n, _ in okf]
+    tc = fit(nc, [c["cpu"] for _, c in okc])
+    tf = fit(nf, [f["cpu"] for _, f in okf])
+    rc = fit(nc, [c["rss_mb"] for _, c in okc])
+    print(f"fitted exponents (vs n, least squares on logs): certified ({len(okc)} sizes) time "
+          f"{fit(nc, [c['seconds'] for _, c in okc]):.2f} (cpu {tc:.2f}), RSS {rc:.2f}; float "
+          f"({len(okf)} sizes) time {fit(nf, [f['seconds'] for _, f in okf]):.2f} (cpu {tf:.2f}), "
+          f"RSS {fit(nf, [f['rss_mb'] for _, f in okf]):.2f}")
+    if len(okc) >= 2 and math.isfinite(tc):
+        # the last two sizes carry the large-n trend; fit them alone as well
+        (n2, c2), (n_last, c_last) = okc[-2], okc[-1]
+        tc2 = math.log(c_last["cpu"] / c2["cpu"]) / math.log(n_last / n2)
+        for label, e in (("all sizes", tc), ("last two sizes", tc2)):
+            at_million = c_last["cpu"] * (10**6 / n_last) ** e
+            print(f"extrapolated by the cpu fit ({label}, exponent {e:.2f}): 1000×1000 certified ≈ "
+                  f"{at_million:.0f} s cpu ({at_million / 600:.1f}× the 10-minute aim), RSS ≈ "
+                  f"{c_last['rss_mb'] * (10**6 / n_last) ** rc / 1024:.1f} GB")
+    if len(okf) >= 2 and math.isfinite(tf):
+        n_f, f_last = okf[-1]
+        print(f"float sweep at 1000×1000 by its fit ≈ {f_last['cpu'] * (10**6 / n_f) ** tf:.0f} s cpu")
 
 
 if __name__ == "__main__":

@@ -90,6 +90,7 @@ class GridConvolution:
             raise InvalidArgument(f"GridConvolution: code has shape {c.shape}; a {width}×{height} "
                                   f"grid needs a ({width}, {height}) table of offset codes.")
         self.W, self.H, self.n = width, height, width * height
+        self.code = c
         self.stride = 2 * width - 1
         a = np.abs(np.arange(-(height - 1), height))
         b = np.abs(np.arange(-(width - 1), width))
@@ -158,22 +159,32 @@ class GridConvolution:
             limbs.append(arr)
         return _poly_from_limbs(limbs)
 
-    def _read_window(self, prod: fmpz_poly, offset: int) -> list[int]:
-        """The n coefficients (M v)[y·W + x] at exponents offset + (y+H−1)·S + x + W − 1."""
-        W, H, S = self.W, self.H, self.stride
-        start = offset + (H - 1) * S + W - 1
-        win = prod.right_shift(start).truncate((H - 1) * S + W) if start > 0 else prod.truncate(
-            (H - 1) * S + W)
-        coeffs: list[Any] = list(win.coeffs())
-        need = (H - 1) * S + W
-        if len(coeffs) < need:
-            coeffs = coeffs + [0] * (need - len(coeffs))
-        out: list[int] = []
-        for y in range(H):
-            out.extend(int(c) for c in coeffs[y * S: y * S + W])
-        return out
+    def crop(self, tables: Sequence[Sequence[int]]) -> tuple[list[int], int, int]:
+        """(c, Ry, Rx): per table the constant c_j of its corner offset (W − 1, H − 1), and the
+        smallest box |dy| ≤ Ry, |dx| ≤ Rx outside which every table equals its constant (far
+        entries below 2^-100 are one constant integer; ``proofs/grid_cropped_stride.py``).
+        No crop (the full box) gives constants 0.
 
-    @proved_by("grid_taylor_blocks")
+        >>> GridConvolution(4, 1, [[0], [1], [2], [2]]).crop([[5, 3, 1]])
+        ([1], 0, 1)
+        """
+        tabs = [_integers(list(t)[: self._nvalues], "a table") for t in tables]
+        if any(len(t) < self._nvalues for t in tabs):
+            raise InvalidArgument(f"GridConvolution: a table has fewer than the {self._nvalues} "
+                                  "entries the offset codes need.")
+        corner = int(self.code[self.W - 1, self.H - 1])
+        consts = [t[corner] for t in tabs]
+        Ry = Rx = 0
+        for t, c in zip(tabs, consts):
+            differs = np.array([v != c for v in t], dtype=bool)[self.code]  # (W, H): [dx, dy]
+            if differs.any():
+                Rx = max(Rx, int(np.nonzero(differs.any(axis=1))[0].max()))
+                Ry = max(Ry, int(np.nonzero(differs.any(axis=0))[0].max()))
+        if Rx == self.W - 1 and Ry == self.H - 1:
+            return [0] * len(tabs), Ry, Rx
+        return consts, Ry, Rx
+
+    @proved_by("grid_taylor_blocks", "grid_cropped_stride")
     def block_products(self, tables: Sequence[Sequence[int]],
                        columns: Sequence[Sequence[int]]) -> list[list[int]]:
         """All Cauchy sums C_m = Σ_{j+k=m} M_j v_k (m = 0 … J + K) exactly, in ONE flint product.
@@ -183,6 +194,11 @@ class GridConvolution:
         read coefficient: ``proofs/grid_taylor_blocks.py``). Same values as summing
         :meth:`products`, several times faster (one product, n·(J+K+1) reads).
 
+        Cropped kernels (``proofs/grid_cropped_stride.py``): outside the box of :meth:`crop`
+        each table is a constant c_j, so M_j v = M'_j v + c_j·Σv with M'_j = M_j − c_j zero
+        outside the box; the products of M'_j use the stride S = W + Rx and the block stride
+        (Ry + H − 1)S + Rx + W (both the uncropped ones when the box is full). Exact.
+
         >>> conv = GridConvolution(2, 1, [[0], [1]])
         >>> conv.block_products([[2, -1], [1, 1]], [[3, 5], [1, 0]])
         [[1, 7], [10, 7], [1, 1]]
@@ -190,22 +206,49 @@ class GridConvolution:
         if not tables or not columns:
             raise InvalidArgument("GridConvolution.block_products: pass at least one table "
                                   "and one vector.")
-        L = block_stride(self.W, self.H)
-        pm = fmpz_poly([])
-        for j, t in enumerate(tables):
-            pm = pm + self._kernel_fast(t).left_shift(j * L)
-        pv = fmpz_poly([])
-        for k, v in enumerate(columns):
-            pv = pv + self._vector_fast(v).left_shift(k * L)
-        prod = pm * pv
-        return [self._read_window(prod, m * L) for m in range(len(tables) + len(columns) - 1)]
+        W, H, n, nv = self.W, self.H, self.n, self._nvalues
+        consts, Ry, Rx = self.crop(tables)
+        S = W + Rx
+        L = (Ry + H - 1) * S + Rx + W
+        cols = [_integers(v, "a vector") for v in columns]
+        if any(len(v) != n for v in cols):
+            raise InvalidArgument(f"GridConvolution: a vector of length "
+                                  f"{next(len(v) for v in cols if len(v) != n)}; the "
+                                  f"{W}×{H} grid has n = {n} points.")
+        J, K = len(tables), len(cols)
+        # kernel of table j: K'[a, b] at j·L + (a + Ry)·S + (b + Rx), |a| ≤ Ry, |b| ≤ Rx
+        a = np.arange(-Ry, Ry + 1)
+        b = np.arange(-Rx, Rx + 1)
+        kcodes = self.code[np.abs(b)[None, :], np.abs(a)[:, None]].ravel()
+        kpos = ((a[:, None] + Ry) * S + (b[None, :] + Rx)).ravel()
+        flat = [v - c for t, c in zip(tables, consts) for v in _integers(list(t)[:nv], "a table")]
+        src = (np.arange(J)[:, None] * nv + kcodes[None, :]).ravel()
+        dst = (np.arange(J)[:, None] * L + kpos[None, :]).ravel()
+        pm = _poly_from_limbs(_placed(_limbs(flat), src, dst, (J - 1) * L + 2 * Ry * S + 2 * Rx + 1))
+        vpos = (np.arange(H)[:, None] * S + np.arange(W)[None, :]).ravel()
+        vdst = (np.arange(K)[:, None] * L + vpos[None, :]).ravel()
+        pv = _poly_from_limbs(_placed(_limbs([x for v in cols for x in v]), np.arange(K * n), vdst,
+                                      (K - 1) * L + (H - 1) * S + W))
+        coeffs: list[Any] = (pm * pv).coeffs()
+        M = J + K - 1
+        read = (np.arange(M)[:, None] * L + (Ry * S + Rx) + vpos[None, :]).ravel()
+        if len(coeffs) <= int(read.max()):
+            coeffs = coeffs + [0] * (int(read.max()) + 1 - len(coeffs))
+        vals = list(map(int, map(coeffs.__getitem__, read.tolist())))
+        out = [vals[m * n: (m + 1) * n] for m in range(M)]
+        if any(consts):  # + Σ_{j+k=m} c_j·Σ v_k on every point
+            sums = [sum(v) for v in cols]
+            for m in range(M):
+                add = sum(consts[j] * sums[m - j] for j in range(J) if 0 <= m - j < K)
+                if add:
+                    out[m] = [x + add for x in out[m]]
+        return out
 
-    @proved_by("grid_exact_convolution")
+    @proved_by("grid_exact_convolution", "grid_cropped_stride")
     def products(self, table: Sequence[int], columns: Sequence[Sequence[int]]) -> list[list[int]]:
         """M·v exactly for each column v, lists of Python ints
-        (``proofs/grid_exact_convolution.py``)."""
-        ker = self._kernel_fast(table)
-        return [self._read_window(ker * self._vector_fast(v), 0) for v in columns]
+        (``proofs/grid_exact_convolution.py``; cropped kernels: ``proofs/grid_cropped_stride.py``)."""
+        return [self.block_products([table], [v])[0] for v in columns]
 
 
 def block_stride(width: int, height: int) -> int:
@@ -232,6 +275,16 @@ def _limbs(values: Sequence[int]) -> list[np.ndarray]:
             return out
         out.append(np.array([v & mask for v in vals], dtype=np.int64))
         vals = [v >> _LIMB for v in vals]
+
+
+def _placed(limbs: list[np.ndarray], src: np.ndarray, dst: np.ndarray, length: int) -> list[np.ndarray]:
+    """Each limb array's entries ``src`` put at positions ``dst`` of a zero array of ``length``."""
+    out = []
+    for lim in limbs:
+        arr = np.zeros(length, dtype=np.int64)
+        arr[dst] = lim[src]
+        out.append(arr)
+    return out
 
 
 def _poly_from_limbs(limbs: list[np.ndarray]) -> fmpz_poly:
