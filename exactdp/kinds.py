@@ -123,9 +123,14 @@ class CertificateKind(enum.StrEnum):
     QUOTIENT_THRESHOLD = "quotient-threshold"
     GRID_POINT = "grid-point"
     GRID_THRESHOLD = "grid-threshold"
+    SET_PRIVACY = "set-privacy"
     PUFFERFISH_SCALE = "pufferfish-scale"
     PUFFERFISH_WASSERSTEIN = "pufferfish-wasserstein"
     PUFFERFISH_POPULATION = "pufferfish-population"
+    PUFFERFISH_DISCRETE_LAPLACE = "pufferfish-discrete-laplace"
+    PUFFERFISH_CLASS_LAW = "pufferfish-class-law"
+    PUFFERFISH_CLASS_SCALE = "pufferfish-class-scale"
+    PUFFERFISH_CLASS_PAIR = "pufferfish-class-pair"
 
 
 @runtime_checkable

@@ -30,6 +30,7 @@ import sympy as sp
 PROVES = [
     "exactdp.pufferfish.class_laws.class_vs_absent_scale",
     "exactdp.pufferfish.class_laws.class_log_mgf",
+    "exactdp.kernel.pufferfish_more.class_loss_sign",
 ]
 
 failures: list[str] = []

@@ -34,6 +34,7 @@ import sympy as sp
 PROVES = [
     "exactdp.pufferfish.discrete.discrete_laplace_scale",
     "exactdp.pufferfish.discrete.discrete_laplace_ratio",
+    "exactdp.kernel.pufferfish_more.discrete_ratio",
 ]
 
 failures: list[str] = []

@@ -40,6 +40,7 @@ PROVES = [
     "exactdp.sets._capacity.union_probability",
     "exactdp.sets._capacity.capacity_functional",
     "exactdp.sets._exppoly.exp_poly_sign",
+    "exactdp.kernel.sets.capacity",
 ]
 
 eps = sympy.Symbol("epsilon", positive=True)

@@ -24,9 +24,10 @@ import mpmath
 
 from exactdp.engine.certificates import FarkasCertificate
 from exactdp.engine.core import solve_nonnegative
+from exactdp.engine.documents import write_linear
 from exactdp.kernel.jsonio import dumps
 from exactdp.kernel.linear import LinearClaim
-from exactdp.kernel.linear_json import read_linear, write_linear
+from exactdp.kernel.linear_json import read_linear
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import cycle, from_graph, grid, line, sum_query
 from exactdp.spaces.metrics.claims import kronecker_claim_error

@@ -17,8 +17,11 @@ and ``bounds`` compute values and exit 0 on success.
 ``exactdp verify`` re-checks it in a fresh process) when the mechanism is exact; for a
 certified (ball) mechanism, rows loaded ``as-is``, or a question beyond the kernel's work
 limit no such document exists: stderr says why, and stdout carries the result's own JSON
-(``"kernel_document": null``), exit 0. ``--at-eps ... --json`` prints the verdict's JSON
-(verdict, ε, slack, excess, ``verified``), not a kernel document.
+(``"kernel_document": null``), exit 0. ``--at-eps ... --json`` prints the verdict's kernel
+document (kind ``privacy-check``, its level ε + slack; ``exactdp verify`` re-checks it) and
+exits with the verdict; ``--verdict-json`` prints the verdict's own JSON instead (verdict, ε,
+slack, excess, ``verified``; the ``--json`` output before session 9), as does ``--json`` when
+no kernel document exists (stderr says why, ``"kernel_document": null``).
 """
 
 from __future__ import annotations
@@ -79,6 +82,9 @@ def register(sub: Any) -> None:
     at.add_argument("--at-t", help="… or at t = e^-ε")
     p.add_argument("--slack", help="with --at-eps/--at-t: accept ε + SLACK (an exact "
                                    "rational ≥ 0, e.g. 1e-12); recorded in the output")
+    p.add_argument("--verdict-json", action="store_true",
+                   help="with --at-eps/--at-t: print the verdict's own JSON (verdict, ε, slack, "
+                        "excess, verified) instead of its kernel document")
     p.set_defaults(func=_privacy_level)
     u = sub.add_parser("utility", help="utility and min-entropy leakage of a mechanism")
     _common(u)
@@ -161,6 +167,9 @@ def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
 def _privacy_level(args: argparse.Namespace) -> HandlerResult:
     if args.slack is not None and args.at_eps is None and args.at_t is None:
         raise InvalidArgument("--slack is a margin on --at-eps (or --at-t); give one of them.")
+    if args.verdict_json and args.at_eps is None and args.at_t is None:
+        raise InvalidArgument("--verdict-json prints the verdict at --at-eps (or --at-t); give "
+                              "one of them, or use --json for the level's kernel document.")
     metric = metric_from_args(args)
     H = _mechanism(args, metric)
     if args.at_eps is not None or args.at_t is not None:
@@ -206,9 +215,22 @@ def _privacy_at(args: argparse.Namespace, H: Mechanism, metric: FiniteMetric) ->
     c = is_private(H, metric, **lv, slack=args.slack)
     verdict = Verdict.from_bool(c.private)
     ok = c.verify()
+    summary = {"mechanism": H.name, "metric": metric.name, **c.to_json(), "eps": str(c.eps),
+               "verified": ok}
+    if args.verdict_json:
+        emit_json(summary)
+        return checked_verdict(verdict, ok)
     if args.json:
-        emit_json({"mechanism": H.name, "metric": metric.name, **c.to_json(),
-                   "eps": str(c.eps), "verified": ok})
+        try:
+            doc = c.to_document()
+        except (ExactnessRequired, InvalidMechanism, InstanceTooLarge, InvalidArgument) as exc:
+            print(f"exactdp privacy-level --at-eps --json: no kernel document for {H.name} "
+                  f"({exc}) Printed instead: the verdict's own JSON (as --verdict-json), which "
+                  "`exactdp verify` does not accept.", file=sys.stderr)
+            emit_json({**summary, "kernel_document": None})
+            return checked_verdict(verdict, ok)
+        with unlimited_int_digits():
+            print(dumps(doc))
         return checked_verdict(verdict, ok)
     at = c.at_text()
     if c.private:

@@ -55,10 +55,11 @@ from numpy.typing import NDArray
 from exactdp.algebra.phi import entry_values_exact
 from exactdp.algebra.symbolic import RationalSolution
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.engine.documents import write_linear
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.jsonio import loads
 from exactdp.kernel.linear import MAX_CHECK_PREC, LinearClaim, check_linear, nonsingular_exact
-from exactdp.kernel.linear_json import read_linear, write_linear
+from exactdp.kernel.linear_json import read_linear
 from exactdp.kinds import Certificate, CertificateKind, Verdict, proved_by
 from exactdp.linalg.enclosure import FloatEnclosure
 from exactdp.spaces.levels import PrivacyLevel

@@ -47,6 +47,7 @@ import numpy as np
 from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.engine.documents import write_grid_point
 from exactdp.errors import (
     REJECTED_ERRORS,
     InstanceTooLarge,
@@ -62,7 +63,6 @@ from exactdp.kernel.grid_point import (
     grid_residual,
     radius,
     read_grid_point,
-    write_grid_point,
 )
 from exactdp.kernel.jsonio import loads
 from exactdp.kinds import CertificateKind, Verdict
@@ -174,7 +174,7 @@ class GridPointCertificate:
                      for m in self.mantissas)
 
     def to_json(self) -> dict[str, Any]:
-        """The document of kind ``grid-point`` (:func:`~exactdp.kernel.grid_point.write_grid_point`)."""
+        """The document of kind ``grid-point`` (:func:`~exactdp.engine.documents.write_grid_point`)."""
         return write_grid_point(self.claim())
 
     @classmethod

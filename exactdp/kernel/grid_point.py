@@ -1,4 +1,4 @@
-"""The kernel's check of a one-ε grid certificate (kind ``grid-point``), and its JSON form.
+"""The kernel's check of a one-ε grid certificate (kind ``grid-point``), and its JSON reader.
 
 Question: on a planar grid (:class:`~exactdp.spaces.metrics.masked.GridShape`: width,
 height, norm, spacing and the kept cells of a mask), at one exact level ε, does Φx = b have
@@ -50,26 +50,25 @@ from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import (
-    envelope,
-    read_closed_form,
     read_envelope,
     read_int,
     read_list,
     read_object,
     read_rational,
+    read_rationals,
     read_str,
     read_verdict,
-    write_closed_form,
     write_rational,
 )
 from exactdp.kernel.lattice import euclidean_lambda_ok
+from exactdp.kernel.question import LINEAR_PROPS, ONES, Property, linear_property, read_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
-from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics.masked import MASK_NORMS, GridShape
 
 __all__ = ["GRID_POINT", "GridPointClaim", "ResidualBound", "check_grid_point",
            "check_grid_point_document", "grid_residual", "grid_lambda_bound", "lambda_proved",
-           "manhattan_lambda_lower", "radius", "write_grid_point", "read_grid_point",
+           "manhattan_lambda_lower", "radius", "read_grid_point",
            "MAX_GRID_POINTS", "MAX_BITS", "write_grid_shape", "read_grid_shape"]
 
 GRID_POINT = CertificateKind.GRID_POINT.value
@@ -113,6 +112,7 @@ def _eps_bracket(level: PrivacyLevel) -> tuple[Fraction, Fraction]:
     """A rational bracket [lo, hi] ∋ ε with 0 < lo: both ends rounded outward to about 64
     significant bits *relative to ε* (never clamped, so the bracket always contains ε).
 
+    >>> from exactdp.spaces.levels import parse_level
     >>> lo, hi = _eps_bracket(parse_level(eps=Fraction(1, 2**70)))
     >>> 0 < lo <= Fraction(1, 2**70) <= hi < Fraction(1, 2**69)
     True
@@ -132,6 +132,7 @@ def manhattan_lambda_lower(level: PrivacyLevel, spacing: Fraction) -> Fraction:
     every finite set of points of spacing·Z² under the Manhattan distance
     (``proofs/grid_point_bounds.py``).
 
+    >>> from exactdp.spaces.levels import parse_level
     >>> manhattan_lambda_lower(parse_level(t="1/2"), Fraction(1))
     Fraction(1, 9)
     """
@@ -166,6 +167,7 @@ def lambda_proved(shape: GridShape, level: PrivacyLevel, lam: Fraction) -> bool:
     lattice): Manhattan by the closed form, Euclidean by
     :func:`~exactdp.kernel.lattice.euclidean_lambda_ok` on a rational bracket of ε.
 
+    >>> from exactdp.spaces.levels import parse_level
     >>> sh = GridShape(3, 3, "euclidean", Fraction(1))
     >>> lambda_proved(sh, parse_level(eps=1), Fraction(1, 3)), lambda_proved(sh, parse_level(eps=1), Fraction(1, 2))
     (True, False)
@@ -310,26 +312,6 @@ def check_grid_point(claim: GridPointClaim) -> bool:
 
 
 # ----------------------------------------------------------------------------- JSON
-_PROPS = ("tight-constraints", "regular", "nonnegative-solution")
-
-
-def write_grid_point(c: GridPointClaim) -> dict[str, Any]:
-    """The claim as a certificate document (exact; mantissas as decimal integer strings)."""
-    ones = all(v == 1 for v in c.rhs)
-    prior = not ones and all(v >= 0 for v in c.rhs) and sum(c.rhs, Fraction(0)) == 1
-    level = ({"t": write_rational(c.level.t, "level.t")} if c.level.t is not None
-             else {"eps": write_closed_form(c.level.eps, "level.eps")})
-    question = {
-        "metric": write_grid_shape(c.shape),
-        "property": _PROPS[0] if ones else _PROPS[1] if prior else _PROPS[2],
-        "rhs": "ones" if ones else [write_rational(v, "rhs") for v in c.rhs],
-        "level": level,
-    }
-    claim = {"verdict": Verdict.from_bool(bool(c.holds)).value, "witness": c.witness}
-    evidence = {"exponent": int(c.exponent), "table_bits": int(c.table_bits),
-                "lam": write_rational(c.lam, "lam"),
-                "mantissas": [write_rational(int(m), "mantissa") for m in c.mantissas]}
-    return envelope(CertificateKind.GRID_POINT, question, claim, evidence)
 
 
 def write_grid_shape(sh: GridShape) -> dict[str, Any]:
@@ -366,21 +348,6 @@ def read_grid_shape(value: Any) -> GridShape:
     return GridShape(W, H, norm, h, tuple(cells))
 
 
-def _read_level(value: Any) -> PrivacyLevel:
-    w = "question.level"
-    if not isinstance(value, dict) or len(value) != 1 or next(iter(value)) not in ("t", "eps"):
-        raise InvalidArgument(f"{w}: expected {{\"t\": \"p/q\"}} or {{\"eps\": \"...\"}}.")
-    if "t" in value:
-        return parse_level(t=read_rational(value["t"], w + ".t"))
-    text = read_str(value["eps"], w + ".eps")
-    if text.count("exp") + text.count("E**") > 3:
-        raise InvalidArgument(f"{w}.eps nests exp() too deeply; such towers are refused.")
-    level = parse_level(eps=read_closed_form(text, w + ".eps"))
-    if level.t is not None:
-        raise InvalidArgument(f"{w}: ε has t = {level.t}; write {{\"t\": \"{level.t}\"}}.")
-    return level
-
-
 def read_grid_point(doc: Any) -> GridPointClaim:
     """Read a ``grid-point`` document back into a claim (strict; InvalidArgument if
     malformed). The claim is only as good as :func:`check_grid_point`."""
@@ -389,20 +356,16 @@ def read_grid_point(doc: Any) -> GridPointClaim:
         raise InvalidArgument(f"kind: {env.kind!r} is not {GRID_POINT!r}.")
     q = read_object(env.question, "question", ("metric", "property", "rhs", "level"))
     shape = read_grid_shape(q["metric"])
-    prop = read_str(q["property"], "question.property", _PROPS)
+    prop = read_str(q["property"], "question.property", [p.value for p in LINEAR_PROPS])
     n = shape.n
-    if q["rhs"] == "ones":
-        rhs = tuple(Fraction(1) for _ in range(n))
-    else:
-        items = read_list(q["rhs"], "question.rhs", length=n)
-        rhs = tuple(read_rational(x, f"question.rhs[{k}]") for k, x in enumerate(items))
-    ones = all(v == 1 for v in rhs)
-    prior = not ones and all(v >= 0 for v in rhs) and sum(rhs, Fraction(0)) == 1
-    want = _PROPS[0] if ones else _PROPS[1] if prior else _PROPS[2]
-    if prop != want or (ones and q["rhs"] != "ones"):
+    ones = q["rhs"] == ONES
+    rhs = (Fraction(1),) * n if ones else read_rationals(q["rhs"], "question.rhs", n)
+    want = linear_property(rhs).value
+    if prop != want or (want == Property.TIGHT_CONSTRAINTS and not ones):
         raise InvalidArgument(f"question.property: {prop!r} does not fit the right-hand side "
                               f"(expected {want!r}, with \"ones\" for b = 1).")
-    level = _read_level(q["level"])
+    level = read_level(q["level"])
+    assert isinstance(level, PrivacyLevel)
     claim = read_object(env.claim, "claim", ("verdict", "witness"))
     holds = read_verdict(claim["verdict"], "claim.verdict") is Verdict.HOLDS
     wit = None if claim["witness"] is None else read_int(claim["witness"], "claim.witness", 0,

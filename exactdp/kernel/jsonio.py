@@ -61,7 +61,7 @@ from exactdp.kinds import CertificateKind, Verdict
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "MAX_DOCUMENT_CHARS", "MAX_DIGITS", "MAX_JSON_INT_DIGITS",
            "MAX_POLY_DEGREE", "Envelope", "loads", "dumps", "envelope", "read_envelope",
            "read_object", "read_int", "read_str", "read_bool", "read_list", "write_rational",
-           "read_rational", "write_enclosure", "read_enclosure", "read_poly",
+           "read_rational", "read_rationals", "write_enclosure", "read_enclosure", "read_poly",
            "write_closed_form", "read_closed_form", "write_verdict", "read_verdict", "read_kind",
            "rows_of"]
 
@@ -332,6 +332,11 @@ def read_rational(value: Any, where: str = "value", *, integer: bool = False) ->
         raise _fail(where, f"got {_show(value)}, which is not in lowest terms; "
                     f"write {write_rational(Fraction(p, q))!r}.")
     return Fraction(p, q)
+
+
+def read_rationals(value: Any, where: str, length: int | None = None) -> tuple[Fraction, ...]:
+    """A JSON array of rationals (exactly ``length`` of them when given)."""
+    return tuple(read_rational(v, f"{where}[{k}]") for k, v in enumerate(read_list(value, where, length)))
 
 
 def write_enclosure(value: Enclosure, where: str = "enclosure") -> dict[str, str]:

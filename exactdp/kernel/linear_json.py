@@ -1,4 +1,5 @@
-"""JSON form of the linear-system claims (:mod:`exactdp.kernel.linear`): one reader, one writer.
+"""JSON form of the linear-system claims (:mod:`exactdp.kernel.linear`): the reader (the
+writer is :func:`exactdp.engine.documents.write_linear`).
 
 A document is the envelope of :mod:`exactdp.kernel.jsonio`; its question has property
 ``tight-constraints`` (rhs ``"ones"``), ``regular`` (a prior) or ``nonnegative-solution``
@@ -17,6 +18,9 @@ symbolic        verdict                                ``numerators`` (integer p
 kronecker       verdict                                ``factors``: full documents, one per factor
 ==============  =====================================  =========================================
 
+>>> from fractions import Fraction
+>>> from exactdp.kernel.jsonio import dumps, loads
+>>> from exactdp.engine.documents import write_linear
 >>> from exactdp.spaces.metrics import line
 >>> from exactdp.spaces.levels import parse_level
 >>> c = LinearClaim("farkas", line(2), parse_level(t="1/2"), (Fraction(1), Fraction(-1)),
@@ -37,27 +41,21 @@ from typing import Any
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
     Envelope,
-    dumps,
-    envelope,
-    loads,
     read_enclosure,
     read_envelope,
     read_int,
     read_list,
     read_object,
     read_poly,
-    read_rational,
+    read_rationals,
     read_verdict,
-    write_enclosure,
-    write_rational,
 )
-from exactdp.kernel.linear import LINEAR_KINDS, MAX_STATED_PREC, LinearClaim
-from exactdp.kernel.question import ONES, Property, Question
+from exactdp.kernel.linear import MAX_STATED_PREC, LinearClaim
+from exactdp.kernel.question import LINEAR_PROPS, ONES, Property, Question
 from exactdp.kinds import Verdict
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["read_linear", "write_linear", "linear_question", "MAX_DEPTH", "dumps", "loads",
-           "read_document", "read_int_poly", "write_int_poly"]
+__all__ = ["read_linear", "MAX_DEPTH", "read_document", "read_int_poly", "read_polys"]
 
 #: Deepest nesting of factor documents accepted (a Kronecker factor of a factor …).
 MAX_DEPTH = 8
@@ -72,40 +70,6 @@ _PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind -> (claim
 }
 
 
-def linear_question(c: LinearClaim) -> Question:
-    """The question a claim answers: ``tight-constraints`` when b = 1, ``regular`` when b is a
-    probability vector, else ``nonnegative-solution``."""
-    b = c.rhs
-    if all(v == 1 for v in b):
-        return Question(c.metric, Property.TIGHT_CONSTRAINTS, ONES, c.level)
-    if all(v >= 0 for v in b) and sum(b, Fraction(0)) == 1:
-        return Question(c.metric, Property.REGULAR, b, c.level)
-    return Question(c.metric, Property.NONNEGATIVE_SOLUTION, b, c.level)
-
-
-def write_linear(c: LinearClaim) -> dict[str, Any]:
-    """The JSON document of a claim (exact; see the module table)."""
-    ev = c.evidence
-    claim: dict[str, Any] = {"verdict": (Verdict.HOLDS if c.holds else Verdict.FAILS).value}
-    evidence: dict[str, Any] = {}
-    if c.kind == "exact-solution":
-        claim["solution"] = [write_rational(v, "solution") for v in ev["x"]]
-    elif c.kind == "farkas":
-        evidence["y"] = [write_rational(v, "y") for v in ev["y"]]
-    elif c.kind in ("ball", "verified-float"):
-        claim["enclosure"] = [write_enclosure(e) for e in ev["enclosure"]]
-        evidence.update(precision=ev["precision"], witness=ev["witness"])
-    elif c.kind == "symbolic":
-        evidence["numerators"] = [write_int_poly(p) for p in ev["numerators"]]
-        evidence["denominator"] = write_int_poly(ev["denominator"])
-        evidence.update(precision=ev["precision"], witness=ev["witness"])
-    elif c.kind == "kronecker":
-        evidence["factors"] = [write_linear(f) for f in ev["factors"]]
-    else:
-        raise InvalidArgument(f"Got kind={c.kind!r}; the linear kinds are {list(LINEAR_KINDS)}.")
-    return envelope(c.kind, linear_question(c).to_json(), claim, evidence)
-
-
 def read_linear(doc: Any, depth: int = 0) -> LinearClaim:
     """Read a document into a :class:`~exactdp.kernel.linear.LinearClaim`.
 
@@ -113,22 +77,19 @@ def read_linear(doc: Any, depth: int = 0) -> LinearClaim:
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
     """
     kind, q, rhs, verdict, claim, evid = read_document(
-        read_envelope(doc), _PARTS, (Property.TIGHT_CONSTRAINTS, Property.REGULAR,
-                                     Property.NONNEGATIVE_SOLUTION), (Verdict.HOLDS, Verdict.FAILS))
+        read_envelope(doc), _PARTS, LINEAR_PROPS, (Verdict.HOLDS, Verdict.FAILS))
     n = q.metric.n
     ev: dict[str, Any] = {}
     if kind == "exact-solution":
-        ev["x"] = _rationals(claim["solution"], "claim.solution", n)
+        ev["x"] = read_rationals(claim["solution"], "claim.solution", n)
     elif kind == "farkas":
-        ev["y"] = _rationals(evid["y"], "evidence.y", n)
+        ev["y"] = read_rationals(evid["y"], "evidence.y", n)
     elif kind in ("ball", "verified-float"):
         ev["enclosure"] = tuple(read_enclosure(e, f"claim.enclosure[{k}]") for k, e in
                                 enumerate(read_list(claim["enclosure"], "claim.enclosure", n)))
         ev.update(_precision_witness(evid, n))
     elif kind == "symbolic":
-        ev["numerators"] = tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in
-                                 enumerate(read_list(evid["numerators"], "evidence.numerators", n)))
-        ev["denominator"] = read_int_poly(evid["denominator"], "evidence.denominator")
+        ev.update(read_polys(evid, n))
         ev.update(_precision_witness(evid, n))
     else:
         if depth >= MAX_DEPTH:
@@ -139,13 +100,11 @@ def read_linear(doc: Any, depth: int = 0) -> LinearClaim:
     return LinearClaim(kind, q.metric, q.level, rhs, verdict is Verdict.HOLDS, ev)
 
 
-def _rationals(value: Any, where: str, n: int) -> tuple[Fraction, ...]:
-    return tuple(read_rational(v, f"{where}[{k}]") for k, v in enumerate(read_list(value, where, n)))
-
-
-def write_int_poly(coeffs: Any) -> list[str]:
-    """An integer polynomial's coefficients as JSON strings, in the order given."""
-    return [str(int(v)) for v in coeffs]
+def read_polys(evid: dict[str, Any], size: int) -> dict[str, Any]:
+    """``numerators`` (``size`` integer polynomials) and ``denominator`` of the evidence."""
+    return {"numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in
+                                enumerate(read_list(evid["numerators"], "evidence.numerators", size))),
+            "denominator": read_int_poly(evid["denominator"], "evidence.denominator")}
 
 
 def read_int_poly(value: Any, where: str) -> tuple[int, ...]:

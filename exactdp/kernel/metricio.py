@@ -138,9 +138,10 @@ def fingerprint(metric: FiniteMetric, max_points: int = MAX_POINTS) -> str:
                             f"expected an {n}×{n} integer matrix.")
     if n and (int(idx.min()) < 0 or int(idx.max()) >= len(squares)):
         raise InvalidMetric(f"{metric.name}: index refers outside values[0..{len(squares) - 1}].")
-    distinct = sorted(set(squares))
+    used = _used(idx, len(squares))  # values no pair takes are no distance d(i, j)
+    distinct = sorted({s for s, u in zip(squares, used) if u})
     rank = {s: r for r, s in enumerate(distinct)}
-    remap = np.array([rank[s] for s in squares], dtype="<u8")
+    remap = np.array([rank.get(s, 0) for s in squares], dtype="<u8")
     h = hashlib.sha256()
     h.update(f"exactdp-metric/1\nn={n}\nsquares=".encode("ascii"))
     h.update(",".join(write_rational(s, "distance²") for s in distinct).encode("ascii"))
@@ -149,6 +150,15 @@ def fingerprint(metric: FiniteMetric, max_points: int = MAX_POINTS) -> str:
     for start in range(0, n, rows):
         h.update(np.ascontiguousarray(remap[idx[start:start + rows]], dtype="<u8").tobytes())
     return "sha256:" + h.hexdigest()
+
+
+def _used(idx: np.ndarray, size: int) -> list[bool]:
+    """Which of ``size`` values the n×n index refers to (row blocks: no n² copy)."""
+    seen = np.zeros(size, dtype=bool)
+    rows = max(1, _BLOCK // max(len(idx), 1))
+    for start in range(0, len(idx), rows):
+        seen |= np.bincount(np.ravel(idx[start:start + rows]), minlength=size)[:size] > 0
+    return seen.tolist()
 
 
 # ------------------------------------------------------------------------------ labels
@@ -355,14 +365,17 @@ def _normal(v: Distance) -> tuple[Fraction, int]:
 
 
 def _distinct(metric: FiniteMetric) -> tuple[list[Distance], np.ndarray]:
-    """The distinct distances (normal form c·√r, increasing) and the index into them."""
+    """The distinct distances that occur (normal form c·√r, increasing) and the index into
+    them (a value no pair takes is not written: the reader refuses unused values)."""
+    idx = np.asarray(metric.index)
     by_square: dict[Fraction, Distance] = {}
-    for v in metric.values:
-        by_square.setdefault(v.square, v)
+    for v, u in zip(metric.values, _used(idx, len(metric.values))):
+        if u:
+            by_square.setdefault(v.square, v)
     order = sorted(by_square)
     rank = {s: r for r, s in enumerate(order)}
-    remap = np.array([rank[v.square] for v in metric.values], dtype=np.int64)
-    return [Distance(*_normal(by_square[s])) for s in order], remap[np.asarray(metric.index)]
+    remap = np.array([rank.get(v.square, 0) for v in metric.values], dtype=np.int64)
+    return [Distance(*_normal(by_square[s])) for s in order], remap[idx]
 
 
 def _from_distances(metric: FiniteMetric) -> FiniteMetric:

@@ -16,6 +16,12 @@ closed form is too long to write. A value written another way is read by its exa
 ``privacy-check``: the question's property ``private`` at its exact level, claim
 ``{"verdict": "holds" | "fails", "violation": [y, y', z] | null}``, evidence ``{}``.
 
+The writers are :func:`exactdp.engine.documents.write_privacy_level` and
+:func:`~exactdp.engine.documents.write_privacy_check`.
+
+>>> from fractions import Fraction
+>>> from exactdp.arithmetic.interval import Enclosure
+>>> from exactdp.engine.documents import write_privacy_level
 >>> from exactdp.spaces.metrics import line
 >>> from exactdp.kernel.jsonio import dumps, loads
 >>> q = Question.of(line(2), "privacy-level", mechanism=[["3/4", "1/4"], ["1/4", "3/4"]])
@@ -29,16 +35,10 @@ True
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
-import sympy
-
-from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import ExactDPError, InvalidArgument
+from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
-    envelope,
     read_closed_form,
     read_enclosure,
     read_envelope,
@@ -47,10 +47,6 @@ from exactdp.kernel.jsonio import (
     read_object,
     read_rational,
     read_str,
-    write_closed_form,
-    write_enclosure,
-    write_rational,
-    write_verdict,
 )
 from exactdp.kernel.privacy import (
     PRIVACY_CHECK,
@@ -62,49 +58,11 @@ from exactdp.kernel.privacy import (
     log_form,
 )
 from exactdp.kernel.question import Property, Question
-from exactdp.kinds import Verdict
 from exactdp.spaces.distances import Distance
 
-__all__ = ["write_privacy_level", "read_privacy_level", "write_privacy_check",
-           "read_privacy_check", "write_level_value"]
+__all__ = ["read_privacy_level", "read_privacy_check"]
 
 _MAX_RADICAND = 2**64
-
-
-def _write_distance(d: Distance) -> dict[str, str]:
-    return {"coef": write_rational(d.coef, "distance.coef"),
-            "radicand": write_rational(d.radicand, "distance.radicand")}
-
-
-def write_level_value(R: Fraction, d0: Distance) -> Any:
-    """The value ln(R)/d0 (R > 1) as the schema writes a level (see the module docstring)."""
-    if d0.is_rational:  # t = R^(−1/d0) = R^(−b/a): rational when R is a perfect a-th power
-        a, b = d0.coef.numerator, d0.coef.denominator
-        if b * (R.numerator.bit_length() + 1) // a <= 300_000:  # size guard first (bits only)
-            num, den = _iroot(R.numerator, a), _iroot(R.denominator, a)
-            if num is not None and den is not None:
-                return {"t": write_rational(Fraction(den, num) ** b, "value.t")}
-    try:
-        expr = sympy.log(to_sympy(R)) / (to_sympy(d0.coef) * sympy.sqrt(d0.radicand))
-        return {"eps": write_closed_form(expr, "value.eps")}
-    except (ExactDPError, ValueError):  # too long for a closed form (or for int→str)
-        return {"log_ratio": {"ratio": write_rational(R, "value.ratio"),
-                              "distance": _write_distance(d0)}}
-
-
-def _iroot(x: int, k: int) -> int | None:
-    """The integer k-th root of x ≥ 1 when x is a perfect k-th power (time O(size of x),
-    whatever k: for k ≥ bit length of x the only candidate is 1).
-
-    >>> _iroot(27, 3), _iroot(28, 3), _iroot(5, 10**300), _iroot(1, 10**300)
-    (3, None, None, 1)
-    """
-    if k == 1 or x == 1:
-        return x
-    if k >= x.bit_length() or x.bit_length() > 1_000_000:  # 2**k > x: no root above 1
-        return None
-    root, exact = sympy.integer_nthroot(x, k)
-    return int(root) if exact else None
 
 
 def _read_value(value: Any) -> LogValue | str:
@@ -165,21 +123,6 @@ def _read(doc: Any, kind: str, prop: Property, keys: tuple[str, ...]
     return q, claim
 
 
-def write_privacy_level(question: Question, value: Any, witness: tuple[int, int, int] | None,
-                        enclosure: Enclosure | None) -> dict[str, Any]:
-    """A ``privacy-level`` document; ``value`` is ``"0"``, ``"infinite"`` or the ratio R of
-    the witness (V = ln(R)/d(y, y'), written by :func:`write_level_value`)."""
-    if isinstance(value, Fraction):
-        if witness is None:
-            raise InvalidArgument("a level ln(R)/d needs its witness (y, y', z).")
-        value = write_level_value(value, question.metric.distance(witness[0], witness[1]))
-    elif value not in ("0", "infinite"):
-        raise InvalidArgument(f"Got value={value!r}; pass \"0\", \"infinite\" or the ratio R.")
-    claim = {"value": value, "witness": None if witness is None else list(witness),
-             "enclosure": None if enclosure is None else write_enclosure(enclosure)}
-    return envelope(PRIVACY_LEVEL, question.to_json(), claim, {})
-
-
 def read_privacy_level(doc: Any) -> LevelClaim:
     """Read a ``privacy-level`` document (malformed: InvalidArgument; altered question:
     CertificateInvalid)."""
@@ -188,14 +131,6 @@ def read_privacy_level(doc: Any) -> LevelClaim:
     enc = None if claim["enclosure"] is None else read_enclosure(claim["enclosure"],
                                                                   "claim.enclosure")
     return LevelClaim(q, value, _read_witness(claim["witness"], "claim.witness"), enc)
-
-
-def write_privacy_check(question: Question, holds: bool,
-                        violation: tuple[int, int, int] | None) -> dict[str, Any]:
-    """A ``privacy-check`` document."""
-    claim = {"verdict": write_verdict(Verdict.from_bool(holds)),
-             "violation": None if violation is None else list(violation)}
-    return envelope(PRIVACY_CHECK, question.to_json(), claim, {})
 
 
 def read_privacy_check(doc: Any) -> CheckClaim:

@@ -15,6 +15,7 @@ sign rejects, and so does a closed form whose identity would expand beyond MAX_T
 to be θ* by substitution (``proofs/pufferfish_bernoulli.py`` (i)); k releases at θ lose what
 one release at θ/k loses (``proofs/pufferfish_releases.py``).
 
+>>> from exactdp.engine.documents import write_scale
 >>> from exactdp.spaces.levels import parse_level
 >>> half = {Fraction(0): Fraction(1, 2), Fraction(1): Fraction(1, 2)}
 >>> doc = write_scale(half, {Fraction(0): Fraction(1)}, parse_level(eps=1), 1,
@@ -42,9 +43,7 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
-    envelope,
     read_bool,
-    read_closed_form,
     read_enclosure,
     read_envelope,
     read_int,
@@ -52,17 +51,14 @@ from exactdp.kernel.jsonio import (
     read_object,
     read_rational,
     read_verdict,
-    write_closed_form,
-    write_enclosure,
     write_rational,
-    write_verdict,
 )
+from exactdp.kernel.question import big_power, read_form, read_level, write_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
-from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "write_dist", "write_level", "write_scale",
-           "write_wasserstein", "write_population", "check_pufferfish", "decide_laplace",
-           "wasserstein"]
+__all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "Dist", "check_pufferfish", "decide_laplace",
+           "wasserstein", "query_laws", "write_dist", "write_level"]
 
 PUFFERFISH_KINDS = (CertificateKind.PUFFERFISH_SCALE.value,
                     CertificateKind.PUFFERFISH_WASSERSTEIN.value,
@@ -73,20 +69,26 @@ MAX_POINTS = 1000
 MAX_CONVOLUTION = 1_000_000
 #: Largest number of terms any subexpression of a closed-form identity may expand to.
 MAX_TERMS = 2000
-_MAX_FORM = 400  # characters of a closed form
 
 Dist = Mapping[Fraction, Fraction]
 
 
 # ------------------------------------------------------------------------------ JSON
 def write_dist(dist: Dist) -> dict[str, list[str]]:
-    """``{"support": [...], "probs": [...]}``, support increasing, masses > 0."""
+    """``{"support": [...], "probs": [...]}``, support increasing, masses > 0 (kept here while
+    :mod:`exactdp.kernel.pufferfish_more` writes with it and ``write_level``)."""
     pts = sorted(x for x, p in dist.items() if p)
     if len(pts) > MAX_POINTS:
         raise InvalidArgument(f"a law with {len(pts)} points; the kernel re-checks at most "
                               f"MAX_POINTS = {MAX_POINTS} per law.")
     return {"support": [write_rational(x) for x in pts],
             "probs": [write_rational(dist[x]) for x in pts]}
+
+
+def _level(value: Any) -> PrivacyLevel:
+    level = read_level(value, strict=True)
+    assert isinstance(level, PrivacyLevel)
+    return level
 
 
 def _read_dist(value: Any, where: str) -> dict[Fraction, Fraction]:
@@ -98,48 +100,6 @@ def _read_dist(value: Any, where: str) -> dict[Fraction, Fraction]:
         raise InvalidArgument(f"{where}: need a nonempty increasing support and masses > 0 "
                               "summing to 1.")
     return dict(zip(xs, ps))
-
-
-def write_level(level: PrivacyLevel) -> dict[str, str]:
-    """``{"t": "p/q"}`` when t = e^-ε is rational, else ``{"eps": closed form}``."""
-    if level.t is not None:
-        return {"t": write_rational(level.t, "level.t")}
-    return {"eps": write_closed_form(level.eps, "level.eps")}
-
-
-def _read_level(value: Any) -> PrivacyLevel:
-    obj = read_object(value, "question.level", (), ("t", "eps"))
-    if len(obj) != 1:
-        raise InvalidArgument("question.level: give exactly one of \"t\" and \"eps\".")
-    if "t" in obj:
-        return parse_level(t=read_rational(obj["t"], "question.level.t"))
-    level = parse_level(eps=_form(obj["eps"], "question.level.eps"))
-    if level.t is not None:
-        raise InvalidArgument(f"question.level: write {{\"t\": {write_rational(level.t)!r}}}.")
-    return level
-
-
-def _form(value: Any, where: str) -> sympy.Expr:
-    """A closed form of at most 400 characters, exp() nested ≤ 2 deep, numbers ≤ 64 in
-    exponents and log() factors (the identity check also caps its expansion: :func:`_is_zero`)."""
-    if isinstance(value, str) and len(value) > _MAX_FORM:
-        raise InvalidArgument(f"{where}: a closed form over {_MAX_FORM} characters.")
-    expr = read_closed_form(value, where)
-    if _depth(expr) > 2 or any(_big_power(n) for n in sympy.preorder_traversal(expr)):
-        raise InvalidArgument(f"{where}: {value!r} nests exp() over 2 deep or has a power "
-                              "(or a factor of log()) beyond 64; such forms are refused.")
-    return expr
-
-
-def _big_power(n: sympy.Basic) -> bool:
-    """A number beyond 64 in an exponent or in c of c·log(w) (exp() of it evaluates w**c)."""
-    if isinstance(n, sympy.Pow):
-        e = n.exp
-    elif isinstance(n, sympy.Mul) and any(isinstance(a, sympy.log) for a in n.args):
-        e = sympy.Mul(*(a for a in n.args if not isinstance(a, sympy.log)))
-    else:
-        return False
-    return any(max(abs(r.p), r.q) > 64 for r in e.atoms(sympy.Rational))
 
 
 def _terms(e: sympy.Basic) -> int:
@@ -165,54 +125,9 @@ def _is_zero(expr: sympy.Expr) -> bool:
     return bool(sympy.expand(num, power_exp=False, log=False) == 0)
 
 
-def _depth(expr: sympy.Basic) -> int:
-    inner = max((_depth(a) for a in expr.args), default=0)
-    return inner + (isinstance(expr, sympy.exp) or getattr(expr, "base", None) == sympy.E)
-
-
 def _least(value: Any) -> Enclosure | None:
     """The claimed least scale: ``"0"`` (None here) or a bracket {lo, hi}."""
     return None if value == "0" else read_enclosure(value, "claim.least")
-
-
-def _write_least(least: Enclosure | None) -> Any:
-    return "0" if least is None else write_enclosure(least, "claim.least")
-
-
-def write_scale(P: Dist, Q: Dist, level: PrivacyLevel, releases: int,
-                least: tuple[Fraction, Fraction] | None, closed_form: str | None,
-                tol: Fraction, prec: int) -> dict[str, Any]:
-    """The ``pufferfish-scale`` document: θ*(k releases) ∈ (lo, hi] (``None``: θ* = 0)."""
-    return envelope(CertificateKind.PUFFERFISH_SCALE,
-                    {"P": write_dist(P), "Q": write_dist(Q), "level": write_level(level),
-                     "releases": releases},
-                    {"least": _write_least(None if least is None else Enclosure(*least)),
-                     "closed_form": closed_form},
-                    {"tol": write_rational(tol), "prec": prec})
-
-
-def write_wasserstein(P: Dist, Q: Dist, level: PrivacyLevel, releases: int, theta: sympy.Expr,
-                      w1: Fraction, winf: Fraction) -> dict[str, Any]:
-    """The ``pufferfish-wasserstein`` document: θ = k·W∞/ε and the two distances."""
-    return envelope(CertificateKind.PUFFERFISH_WASSERSTEIN,
-                    {"P": write_dist(P), "Q": write_dist(Q), "level": write_level(level),
-                     "releases": releases},
-                    {"theta": write_closed_form(theta, "claim.theta"),
-                     "w1": write_rational(w1), "winf": write_rational(winf)}, {})
-
-
-def write_population(users: list[tuple[Dist, Fraction]], P: Dist, Q: Dist, theta: Fraction,
-                     level: PrivacyLevel, verdict: Verdict, tight: bool,
-                     least: tuple[Fraction, Fraction] | None | str = "absent") -> dict[str, Any]:
-    """The ``pufferfish-population`` document (``least``: bracket, None for θ = 0, or absent)."""
-    claim = {"verdict": write_verdict(verdict), "tight": tight}
-    if least != "absent":
-        claim["least"] = _write_least(None if least is None else Enclosure(*least))
-    q = {"users": [{"dist": write_dist(d), "presence": write_rational(z)} for d, z in users],
-         "P": write_dist(P), "Q": write_dist(Q), "theta": write_rational(theta),
-         "level": write_level(level)}
-    _laws(q)  # refuses (the limit named) what the kernel would not re-check
-    return envelope(CertificateKind.PUFFERFISH_POPULATION, q, claim, {})
 
 
 # --------------------------------------------------------------------------- signs
@@ -257,6 +172,7 @@ def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel
     the library's ``tight``), or None when a sign is undecided. ``theta = 0`` decides the
     θ → 0 limit (θ* = 0 iff it holds).
 
+    >>> from exactdp.spaces.levels import parse_level
     >>> lv = parse_level(eps=1)
     >>> decide_laplace({Fraction(0): Fraction(1)}, {Fraction(1): Fraction(1)}, Fraction(1), lv)
     (<Verdict.HOLDS: 'holds'>, True)
@@ -319,7 +235,7 @@ def closed_form_is_least(P: Dist, Q: Dist, level: PrivacyLevel, theta: sympy.Exp
     p, q = (to_sympy(D.get(pts[1], Fraction(0))) for D in (P, Q))
     p, q = max(p, q), min(p, q)
     arg = to_sympy(pts[1] - pts[0]) / theta
-    if any(_big_power(n) for n in sympy.preorder_traversal(arg)):
+    if any(big_power(n) for n in sympy.preorder_traversal(arg)):
         return False  # exp(c·log w) would evaluate w**c; no θ* of this family has it
     u, E = sympy.exp(arg), sympy.exp(level.eps)
     r_a = (1 - p + p * u) / (1 - q + q * u) - E
@@ -359,7 +275,7 @@ def wasserstein(P: Dist, Q: Dist) -> tuple[Fraction, Fraction]:
     return w1, winf
 
 
-def _laws(q: Mapping[str, Any]) -> tuple[dict[Fraction, Fraction], dict[Fraction, Fraction]]:
+def query_laws(q: Mapping[str, Any]) -> tuple[dict[Fraction, Fraction], dict[Fraction, Fraction]]:
     """The query's laws under P and Q: the users' sum convolved with each (exactly), at most
     MAX_CONVOLUTION products in all and MAX_POINTS points in the sum."""
     rest, work = {Fraction(0): Fraction(1)}, [0]
@@ -402,7 +318,7 @@ def check_pufferfish(doc: Any) -> bool:
         read_object(q, "question", ("users", "P", "Q", "theta", "level"))
         read_object(c, "claim", ("verdict", "tight"), ("least",))
         read_object(env.evidence, "evidence", ())
-        (P, Q), level = _laws(q), _read_level(q["level"])
+        (P, Q), level = query_laws(q), _level(q["level"])
         theta = read_rational(q["theta"], "question.theta")
         if theta <= 0:
             raise InvalidArgument(f"question.theta: got {theta}; need θ > 0.")
@@ -412,11 +328,11 @@ def check_pufferfish(doc: Any) -> bool:
         return decide_laplace(P, Q, theta, level) == claim
     read_object(q, "question", ("P", "Q", "level", "releases"))
     P, Q = _read_dist(q["P"], "question.P"), _read_dist(q["Q"], "question.Q")
-    level, k = _read_level(q["level"]), read_int(q["releases"], "question.releases", 1, 10**6)
+    level, k = _level(q["level"]), read_int(q["releases"], "question.releases", 1, 10**6)
     if env.kind == CertificateKind.PUFFERFISH_WASSERSTEIN.value:
         read_object(c, "claim", ("theta", "w1", "winf"))
         read_object(env.evidence, "evidence", ())
-        theta = _form(c["theta"], "claim.theta")
+        theta = read_form(c["theta"], "claim.theta", strict=True)
         w1, winf = wasserstein(P, Q)
         if (read_rational(c["w1"], "claim.w1"), read_rational(c["winf"], "claim.winf")) != (
                 w1, winf) or not _is_zero(theta - k * to_sympy(winf) / level.eps):
@@ -427,7 +343,7 @@ def check_pufferfish(doc: Any) -> bool:
     ev = read_object(env.evidence, "evidence", ("tol", "prec"))
     tol, _ = read_rational(ev["tol"], "evidence.tol"), read_int(ev["prec"], "evidence.prec", 0, MAX_PREC)
     least = _least(c["least"])
-    form = None if c["closed_form"] is None else _form(c["closed_form"], "claim.closed_form")
+    form = None if c["closed_form"] is None else read_form(c["closed_form"], "claim.closed_form", strict=True)
     if least is None:
         return form is None and _brackets(P, Q, level, None)
     one = Enclosure(least.lo / k, least.hi / k)  # k releases at θ lose one release at θ/k

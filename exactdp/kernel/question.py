@@ -48,9 +48,9 @@ from exactdp.kernel.jsonio import (
     dumps,
     loads,
     read_closed_form,
-    read_list,
     read_object,
     read_rational,
+    read_rationals,
     read_str,
     rows_of,
     write_closed_form,
@@ -68,11 +68,14 @@ from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.priors import read_prior, read_prior_values
 
-__all__ = ["Property", "EpsRange", "ALL_EPS", "ONES", "SHAPES", "MAX_EXP_DEPTH", "Question", "dumps",
-           "loads"]
+__all__ = ["Property", "EpsRange", "ALL_EPS", "ONES", "SHAPES", "MAX_EXP_DEPTH", "MAX_FORM",
+           "Question", "dumps", "loads", "read_level", "read_form", "write_level", "big_power",
+           "linear_property", "LINEAR_PROPS"]
 
-#: Deepest nesting of exp() accepted in an ε read from JSON (parse_level can hang on towers).
-MAX_EXP_DEPTH = 3
+#: Deepest nesting of exp() accepted in a closed form read from JSON (sympy can hang on towers).
+MAX_EXP_DEPTH = 2
+#: Longest closed form read from JSON (characters).
+MAX_FORM = 400
 #: The right-hand side of the tight-constraints system Φz = 1.
 ONES: Literal["ones"] = "ones"
 Rhs = tuple[Fraction, ...] | Literal["ones"] | None
@@ -175,11 +178,7 @@ class Question:
         self._setup(*canonical_metric(_read_metric(self.metric)))
 
     def _setup(self, metric: FiniteMetric, spec: tuple[str, str] | None, fp: str) -> None:
-        try:
-            prop = Property(self.prop)
-        except ValueError as exc:
-            raise InvalidArgument(f"Got prop={self.prop!r}; choose one of "
-                                  f"{[p.value for p in Property]}.") from exc
+        prop = _prop(self.prop)
         rhs_kind, level_kind, needs_mech = SHAPES[prop]
         n = metric.n
         rhs: Rhs
@@ -225,19 +224,12 @@ class Question:
         >>> Question.of(line(2), "threshold-tight").level == ALL_EPS
         True
         """
-        m = _read_metric(metric)
-        try:
-            p = Property(prop)
-        except ValueError as exc:
-            raise InvalidArgument(f"Got prop={prop!r}; choose one of "
-                                  f"{[x.value for x in Property]}.") from exc
+        m, p = _read_metric(metric), _prop(prop)
         rhs_kind, level_kind, _ = SHAPES[p]
         if prior is not None and rhs_kind not in ("prior", "vector"):
             raise InvalidArgument(f"Got prior={prior!r} for {p.value!r}, which takes no prior.")
         rhs: Rhs = ONES if rhs_kind == "ones" else (
             read_prior(m, prior) if rhs_kind == "prior" and prior is not None else prior)
-        if rhs_kind == "vector" and prior is not None:
-            rhs = tuple(to_fraction(v, "rhs entry") for v in prior)
         level: PrivacyLevel | EpsRange | None = None
         if eps is not None or t is not None:
             level = parse_level(eps=eps, t=t)
@@ -245,9 +237,7 @@ class Question:
             level = EpsRange(*eps_range)
         elif level_kind == "range":
             level = ALL_EPS
-        rows = None if mechanism is None else tuple(
-            tuple(to_fraction(x, "mechanism entry") for x in r) for r in mechanism)
-        return cls(m, p, rhs, level, rows)
+        return cls(m, p, rhs, level, mechanism)  # type: ignore[arg-type]  # read by _setup
 
     # -- binding -------------------------------------------------------------------
     def matches(self, other: object) -> bool:
@@ -273,7 +263,7 @@ class Question:
             "property": self.prop.value,
             "rhs": (self.rhs if self.rhs is None or isinstance(self.rhs, str)
                     else [write_rational(p, "prior") for p in self.rhs]),
-            "level": _write_level(self.level),
+            "level": write_level(self.level),
             "mechanism": None if self.mechanism is None else [
                 [write_rational(x, "mechanism") for x in row] for row in self.mechanism],
         }
@@ -306,9 +296,8 @@ class Question:
         if obj["rhs"] is None or obj["rhs"] == ONES:
             rhs = obj["rhs"]
         else:
-            items = read_list(obj["rhs"], "question.rhs", length=n)
-            rhs = tuple(read_rational(x, f"question.rhs[{k}]") for k, x in enumerate(items))
-        level = _read_level(obj["level"])
+            rhs = read_rationals(obj["rhs"], "question.rhs", n)
+        level = read_level(obj["level"], ranges=True)
         mech = None
         if obj["mechanism"] is not None:
             rows = rows_of(obj["mechanism"], "question.mechanism", n_rows=n)
@@ -333,6 +322,28 @@ class Question:
         return q
 
 
+#: The properties of a linear-system question Φx = b.
+LINEAR_PROPS = (Property.TIGHT_CONSTRAINTS, Property.REGULAR, Property.NONNEGATIVE_SOLUTION)
+
+
+def linear_property(b: Sequence[Fraction]) -> Property:
+    """The property of Φx = b: ``tight-constraints`` when b = 1, ``regular`` when b is a
+    probability vector, else ``nonnegative-solution``."""
+    if all(v == 1 for v in b):
+        return Property.TIGHT_CONSTRAINTS
+    if all(v >= 0 for v in b) and sum(b, Fraction(0)) == 1:
+        return Property.REGULAR
+    return Property.NONNEGATIVE_SOLUTION
+
+
+def _prop(value: Any) -> Property:
+    try:
+        return Property(value)
+    except ValueError as exc:
+        raise InvalidArgument(f"Got prop={value!r}; choose one of "
+                              f"{[p.value for p in Property]}.") from exc
+
+
 def _read_metric(metric: Any) -> FiniteMetric:
     if not isinstance(metric, FiniteMetric):
         raise InvalidMetric(f"Got metric={metric!r}; pass a FiniteMetric such as line(5) or "
@@ -355,15 +366,9 @@ def _check_level(level: Any, kind: str | None, prop: Property) -> PrivacyLevel |
         raise InvalidArgument(f"Got level={level!r} for {prop.value!r}; pass "
                               "parse_level(eps=...) or parse_level(t=...).")
     out: PrivacyLevel = parse_level(t=level.t) if level.t is not None else level  # canonical
-    _write_level(out)  # refuses a closed form that cannot travel
+    if out.t is None:  # refuses a closed form that cannot travel (or be read back)
+        read_form(write_closed_form(out.eps, "level.eps"), "level.eps", InvalidPrivacyLevel)
     return out
-
-
-def _exp_depth(expr: sympy.Basic) -> int:
-    """How deeply exp() nests in ``expr`` (E**x counts as exp)."""
-    inner = max((_exp_depth(a) for a in expr.args), default=0)
-    is_exp = isinstance(expr, sympy.exp) or (isinstance(expr, sympy.Pow) and expr.base == sympy.E)
-    return inner + 1 if is_exp else inner
 
 
 def _level_key(level: PrivacyLevel | EpsRange | None) -> tuple[Any, ...] | None:
@@ -374,7 +379,9 @@ def _level_key(level: PrivacyLevel | EpsRange | None) -> tuple[Any, ...] | None:
     return None
 
 
-def _write_level(level: PrivacyLevel | EpsRange | None) -> dict[str, Any] | None:
+def write_level(level: PrivacyLevel | EpsRange | None) -> dict[str, Any] | None:
+    """The JSON form of a level: ``{"t"}`` when t = e^-ε is rational, else ``{"eps"}``, or
+    ``{"eps_range"}``, or None."""
     if level is None:
         return None
     if isinstance(level, EpsRange):
@@ -385,38 +392,83 @@ def _write_level(level: PrivacyLevel | EpsRange | None) -> dict[str, Any] | None
     return {"eps": write_closed_form(level.eps, "level.eps")}
 
 
-def _read_level(value: Any) -> PrivacyLevel | EpsRange | None:
-    where = "question.level"
-    if value is None:
+def read_level(value: Any, where: str = "question.level", *, ranges: bool = False,
+               strict: bool = False) -> PrivacyLevel | EpsRange | None:
+    """Read a level: ``{"t": "p/q"}``, ``{"eps": closed form}`` (only when t is irrational;
+    :func:`read_form` limits, ``strict`` as there), and with ``ranges`` also ``null`` or
+    ``{"eps_range"}``.
+
+    >>> read_level({"eps": "log(2)"})
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: question.level: ε = log(2) has t = e^-ε = 1/2; write {"t": '1/2'}.
+    """
+    keys = ("t", "eps", "eps_range") if ranges else ("t", "eps")
+    if value is None and ranges:
         return None
-    if not isinstance(value, dict) or len(value) != 1:
-        raise InvalidArgument(f"{where}: expected null or an object with one key "
-                              "\"t\", \"eps\" or \"eps_range\".")
-    (key,) = value
+    if not isinstance(value, dict) or len(value) != 1 or next(iter(value)) not in keys:
+        raise InvalidArgument(f"{where}: expected {'null or ' * ranges}an object with one key "
+                              f"{' or '.join(keys)}.")
+    ((key, v),) = value.items()
     if key == "eps_range":
-        obj = read_object(value[key], where + ".eps_range", ("lo", "hi"))
-        hi = obj["hi"]
+        obj = read_object(v, where + ".eps_range", ("lo", "hi"))
         return EpsRange(read_rational(obj["lo"], where + ".eps_range.lo"),
-                        None if hi is None else read_rational(hi, where + ".eps_range.hi"))
-    if key not in ("t", "eps"):
-        raise InvalidArgument(f"{where}: unexpected key {key!r}; use \"t\", \"eps\" or "
-                              "\"eps_range\".")
+                        None if obj["hi"] is None else read_rational(obj["hi"], where + ".eps_range.hi"))
     try:
         if key == "t":
-            return parse_level(t=read_rational(value["t"], where + ".t"))
-        expr = read_closed_form(value["eps"], where + ".eps")
-        if _exp_depth(expr) > MAX_EXP_DEPTH:
-            raise InvalidPrivacyLevel(f"{where}.eps nests exp() more than {MAX_EXP_DEPTH} deep; "
-                                      "such towers are refused (deciding their sign can hang).")
-        level: PrivacyLevel = parse_level(eps=expr)
+            return parse_level(t=read_rational(v, where + ".t"))
+        level: PrivacyLevel = parse_level(eps=read_form(v, where + ".eps", InvalidPrivacyLevel,
+                                                         strict=strict))
     except InvalidArgument:
         raise
     except ExactDPError as exc:  # e.g. the sign of ε could not be decided
         raise InvalidPrivacyLevel(f"{where}: {exc}") from exc
     if level.t is not None:
-        raise InvalidArgument(f"{where}: ε = {value['eps']} has t = e^-ε = {level.t}; write "
+        raise InvalidArgument(f"{where}: ε = {v} has t = e^-ε = {level.t}; write "
                               f"{{\"t\": {write_rational(level.t)!r}}}.")
     return level
+
+
+def read_form(value: Any, where: str, error: type[InvalidArgument] = InvalidArgument, *,
+              strict: bool = False) -> sympy.Expr:
+    """A closed form with at most 3 exp() in its text, nested at most :data:`MAX_EXP_DEPTH`
+    deep (deciding the sign of towers can hang); ``strict`` also caps it at :data:`MAX_FORM`
+    characters and numbers at 64 in exponents and log() factors (for identities that are
+    expanded). ``error`` is raised otherwise.
+
+    >>> read_form("exp(exp(exp(2)))", "eps")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: eps: 'exp(exp(exp(2)))' nests exp() over 2 deep; such forms are refused.
+    """
+    if strict and isinstance(value, str) and len(value) > MAX_FORM:
+        raise error(f"{where}: a closed form over {MAX_FORM} characters.")
+    towers = isinstance(value, str) and value.count("exp") + value.count("E**") > 3
+    expr = None if towers else read_closed_form(value, where)  # counted before it is parsed
+    if expr is None or _depth(expr) > MAX_EXP_DEPTH:
+        raise error(f"{where}: {value!r} nests exp() over {MAX_EXP_DEPTH} deep; such forms "
+                    "are refused.")
+    if strict and any(big_power(n) for n in sympy.preorder_traversal(expr)):
+        raise error(f"{where}: {value!r} has a power (or a factor of log()) beyond 64; such "
+                    "forms are refused.")
+    return expr
+
+
+def _depth(expr: sympy.Basic) -> int:
+    """How deeply exp() nests in ``expr`` (E**x counts as exp)."""
+    inner = max((_depth(a) for a in expr.args), default=0)
+    return inner + (isinstance(expr, sympy.exp) or getattr(expr, "base", None) == sympy.E)
+
+
+def big_power(n: sympy.Basic) -> bool:
+    """A number beyond 64 in an exponent or in c of c·log(w) (exp() of it evaluates w**c)."""
+    if isinstance(n, sympy.Pow):
+        e = n.exp
+    elif isinstance(n, sympy.Mul) and any(isinstance(a, sympy.log) for a in n.args):
+        e = sympy.Mul(*(a for a in n.args if not isinstance(a, sympy.log)))
+    else:
+        return False
+    return any(max(abs(r.p), r.q) > 64 for r in e.atoms(sympy.Rational))
 
 
 def _check_mechanism(rows: Any, n: int, prop: Property) -> tuple[tuple[Fraction, ...], ...]:

@@ -38,22 +38,20 @@ from typing import Any
 
 from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import (
-    envelope,
     read_envelope,
     read_list,
     read_object,
     read_rational,
     read_verdict,
     rows_of,
-    write_rational,
     write_verdict,
 )
-from exactdp.kernel.privacy import CheckClaim, check_privacy, require_work, sufficient_pairs
+from exactdp.kernel.privacy import CheckClaim, check_privacy
 from exactdp.kernel.question import Property, Question
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["REMAP_KINDS", "MAX_PHI_BITS", "RemapClaim", "check_remap", "read_remap", "write_remap",
+__all__ = ["REMAP_KINDS", "MAX_PHI_BITS", "RemapClaim", "check_remap", "read_remap",
            "phi_values"]
 
 REMAP_KINDS = (CertificateKind.REMAP.value, CertificateKind.REMAP_FARKAS.value)
@@ -121,21 +119,6 @@ def check_remap(claim: RemapClaim) -> bool:
         return False
     g = [sum((w[yr] * vals[idx[yr][y]] for yr in range(n)), Fraction(0)) for y in range(n)]
     return all(g[y] * H[y][z] + w[n + z] >= 0 for y in range(n) for z in range(m))
-
-
-def write_remap(question: Question, holds: bool, evidence: Any) -> dict[str, Any]:
-    """A ``remap`` (R: m rows of n rationals) or ``remap-farkas`` (w: n + m) document."""
-    phi_values(question)  # refuse up front what the kernel would refuse (level, size)
-    assert question.mechanism is not None  # the kernel's privacy scan: its work limit
-    require_work(len(sufficient_pairs(question.metric)), len(question.mechanism[0]))
-    if holds:
-        kind, key = CertificateKind.REMAP, "remap"
-        body: Any = [[write_rational(v, "remap") for v in r] for r in evidence]
-    else:
-        kind, key = CertificateKind.REMAP_FARKAS, "w"
-        body = [write_rational(v, "w") for v in evidence]
-    claim = {"verdict": write_verdict(Verdict.from_bool(holds)), key: body}
-    return envelope(kind, question.to_json(), claim, {})
 
 
 def read_remap(doc: Any) -> RemapClaim:

@@ -1,4 +1,4 @@
-"""JSON form of the threshold claims (:mod:`exactdp.kernel.threshold`): one reader, one writer.
+"""JSON form of the threshold claims (:mod:`exactdp.kernel.threshold`): the reader.
 
 A document is the envelope of :mod:`exactdp.kernel.jsonio`; its question has property
 ``threshold-tight`` (rhs ``"ones"``) or ``threshold-regular`` (a prior) and the ε-range
@@ -26,6 +26,11 @@ spd-taylor-cover     ``eps``                                ``fail``, ``t0`` as 
                                                             lam})
 ===================  =====================================  ================================
 
+(the writer is :func:`exactdp.engine.documents.write_threshold`).
+
+>>> from fractions import Fraction
+>>> from exactdp.kernel.jsonio import dumps, loads
+>>> from exactdp.engine.documents import write_threshold
 >>> from exactdp.spaces.metrics import cycle
 >>> from exactdp.arithmetic.interval import Enclosure
 >>> c = ThresholdClaim("prop9", cycle(4), (Fraction(1),) * 4,
@@ -46,34 +51,26 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
     Envelope,
-    dumps,
-    envelope,
-    loads,
     read_enclosure,
     read_envelope,
     read_int,
     read_list,
     read_object,
     read_rational,
-    write_enclosure,
-    write_rational,
 )
 from exactdp.kernel.linear_json import (
     read_document,
     read_int_poly,
     read_linear,
-    write_int_poly,
-    write_linear,
+    read_polys,
 )
-from exactdp.kernel.question import ALL_EPS, ONES, Property, Question
-from exactdp.kernel.threshold import THRESHOLD_KINDS, ThresholdClaim
-from exactdp.kernel.threshold_spd import MAX_ORDER, SPD_COVER, SPD_POINT, SpdPointClaim
-from exactdp.kernel.threshold_spd_json import read_spd_point, write_spd_point
+from exactdp.kernel.question import ALL_EPS, Property, Question
+from exactdp.kernel.threshold import ThresholdClaim
+from exactdp.kernel.threshold_spd import MAX_ORDER, SPD_COVER, SPD_POINT
+from exactdp.kernel.threshold_spd_json import read_spd_point
 from exactdp.kinds import Verdict
 
-__all__ = ["read_threshold", "write_threshold", "threshold_question", "MAX_DEPTH", "dumps",
-           "loads", "read_int_poly", "write_int_poly", "read_s_star", "write_s_star",
-           "read_threshold_parts"]
+__all__ = ["read_threshold", "MAX_DEPTH", "MAX_PIECES", "read_s_star", "read_threshold_parts"]
 
 #: Deepest nesting of factor documents accepted.
 MAX_DEPTH = 8
@@ -90,19 +87,6 @@ _PARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind -> (claim
 MAX_PIECES = 100_000
 
 
-def threshold_question(c: ThresholdClaim) -> Question:
-    """The question a claim answers: ``threshold-tight`` when b = 1, else ``threshold-regular``."""
-    if all(v == 1 for v in c.rhs):
-        return Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
-    return Question(c.metric, Property.THRESHOLD_REGULAR, c.rhs, ALL_EPS)
-
-
-def write_s_star(star: Any) -> dict[str, Any] | None:
-    """``claim.s_star`` of (q, minimal polynomial, isolating interval), or None."""
-    return None if star is None else {"q": star[0], "minimal_polynomial": write_int_poly(star[1]),
-                                      "isolating_interval": write_enclosure(star[2])}
-
-
 def read_s_star(value: Any) -> tuple[int, tuple[int, ...], Any] | None:
     """Read ``claim.s_star`` (null, or {q, minimal_polynomial, isolating_interval})."""
     if value is None:
@@ -111,42 +95,6 @@ def read_s_star(value: Any) -> tuple[int, tuple[int, ...], Any] | None:
     return (read_int(obj["q"], "claim.s_star.q", 1),
             read_int_poly(obj["minimal_polynomial"], "claim.s_star.minimal_polynomial"),
             read_enclosure(obj["isolating_interval"], "claim.s_star.isolating_interval"))
-
-
-def write_threshold(c: ThresholdClaim) -> dict[str, Any]:
-    """The JSON document of a claim (exact; see the module table)."""
-    ev = c.evidence
-    claim: dict[str, Any] = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)}
-    evidence: dict[str, Any] = {}
-    if c.kind == "exact":
-        claim["s_star"] = write_s_star(ev["s_star"])
-        evidence["numerators"] = [write_int_poly(p) for p in ev["numerators"]]
-        evidence["denominator"] = write_int_poly(ev["denominator"])
-        evidence["witness"] = ev["witness"]
-    elif c.kind == "kronecker-threshold":
-        evidence["binding"] = ev["binding"]
-        evidence["factors"] = [write_threshold(f) for f in ev["factors"]]
-    elif c.kind in ("certified-cover", SPD_COVER):
-        fail = ev["fail"]
-        evidence["fail"] = (write_spd_point(fail) if isinstance(fail, SpdPointClaim)
-                            else write_linear(fail))
-        evidence["t0"] = write_rational(ev["t0"], "t0")
-        if c.kind == SPD_COVER:
-            evidence["order"] = int(ev["order"])
-            evidence["nodes"] = [{"eps": write_rational(e, "node eps"),
-                                  "sigma": write_rational(s, "node sigma"),
-                                  "lam": write_rational(lam, "node lam")}
-                                 for e, s, lam in ev["nodes"]]
-            evidence["pieces"] = [{"lo": write_rational(a, "piece lo"),
-                                   "hi": write_rational(b, "piece hi"),
-                                   "lam": write_rational(lam, "piece lam")}
-                                  for a, b, lam in ev["pieces"]]
-        else:
-            evidence["pieces"] = [write_enclosure(p) for p in ev["pieces"]]
-    elif c.kind != "prop9":
-        raise InvalidArgument(f"Got kind={c.kind!r}; the threshold kinds are "
-                              f"{list(THRESHOLD_KINDS)}.")
-    return envelope(c.kind, threshold_question(c).to_json(), claim, evidence)
 
 
 def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
@@ -163,10 +111,7 @@ def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
     ev: dict[str, Any] = {}
     if env.kind == "exact":
         w = evid["witness"]
-        ev = {"s_star": read_s_star(claim["s_star"]),
-              "numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in
-                                  enumerate(read_list(evid["numerators"], "evidence.numerators", n))),
-              "denominator": read_int_poly(evid["denominator"], "evidence.denominator"),
+        ev = {"s_star": read_s_star(claim["s_star"]), **read_polys(evid, n),
               "witness": None if w is None else read_int(w, "evidence.witness", 0, n - 1)}
     elif env.kind == "kronecker-threshold":
         if depth >= MAX_DEPTH:

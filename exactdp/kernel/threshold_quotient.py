@@ -45,22 +45,19 @@ import flint
 import numpy as np
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.kernel.jsonio import envelope, read_envelope, read_int, read_list, write_enclosure
+from exactdp.kernel.jsonio import read_envelope, read_int, read_list
+from exactdp.kernel.linear_json import read_polys
 from exactdp.kernel.threshold import ThresholdClaim, lowest_sign, odd_part, roots_01
 from exactdp.kernel.threshold_json import (
-    read_int_poly,
     read_s_star,
     read_threshold_parts,
-    threshold_question,
-    write_int_poly,
-    write_s_star,
 )
 from exactdp.kernel.threshold_structured import guarded, int_poly, root_run_holds
-from exactdp.kinds import Verdict, proved_by
+from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["QUOTIENT_KIND", "QuotientTerms", "quotient_terms", "quotient_identity_holds",
-           "check_quotient", "write_quotient", "read_quotient"]
+           "check_quotient", "read_quotient"]
 
 #: The ``kind`` of an equitable-quotient exact threshold certificate.
 QUOTIENT_KIND = "quotient-threshold"
@@ -200,18 +197,6 @@ def _check(c: ThresholdClaim) -> bool:
 
 
 # ------------------------------------------------------------------------------ JSON
-def write_quotient(c: ThresholdClaim) -> dict[str, Any]:
-    """The JSON document of a quotient claim (question ``threshold-tight`` or
-    ``threshold-regular``)."""
-    ev = c.evidence
-    claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps),
-             "s_star": write_s_star(ev["s_star"])}
-    evidence = {"cells": [int(x) for x in ev["cells"]], "witness": ev["witness"],
-                "numerators": [write_int_poly(p) for p in ev["numerators"]],
-                "denominator": write_int_poly(ev["denominator"])}
-    return envelope(QUOTIENT_KIND, threshold_question(c).to_json(), claim, evidence)
-
-
 def read_quotient(doc: Any) -> ThresholdClaim:
     """Read a document (raises :class:`~exactdp.errors.InvalidArgument` when malformed,
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered)."""
@@ -225,8 +210,5 @@ def read_quotient(doc: Any) -> ThresholdClaim:
     ev = {"cells": cells,
           "witness": None if evid["witness"] is None else read_int(
               evid["witness"], "evidence.witness", 0, size - 1),
-          "numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
-              read_list(evid["numerators"], "evidence.numerators", size))),
-          "denominator": read_int_poly(evid["denominator"], "evidence.denominator"),
-          "s_star": read_s_star(claim["s_star"])}
+          "s_star": read_s_star(claim["s_star"]), **read_polys(evid, size)}
     return ThresholdClaim(QUOTIENT_KIND, qn.metric, rhs, eps, ev)

@@ -44,7 +44,8 @@ import numpy as np
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
-from exactdp.kernel.jsonio import envelope, read_envelope, read_int, read_list, write_enclosure
+from exactdp.kernel.jsonio import read_envelope, read_int
+from exactdp.kernel.linear_json import read_polys
 from exactdp.kernel.question import ONES, Property
 from exactdp.kernel.threshold import (
     CHECK_PRECISIONS,
@@ -61,14 +62,11 @@ from exactdp.kernel.threshold_json import (
     read_int_poly,
     read_s_star,
     read_threshold_parts,
-    threshold_question,
-    write_int_poly,
-    write_s_star,
 )
-from exactdp.kinds import Verdict, proved_by
+from exactdp.kinds import proved_by
 
-__all__ = ["STRUCTURED_KIND", "check_structured", "write_structured", "read_structured",
-           "eps_sides_hold", "read_int_poly", "write_int_poly", "int_poly", "guarded",
+__all__ = ["STRUCTURED_KIND", "check_structured", "read_structured",
+           "eps_sides_hold", "read_int_poly", "int_poly", "guarded",
            "roots_01", "mirror_identity_holds", "no_root_upto", "scaled_poly",
            "structure_holds", "root_run_holds"]
 
@@ -219,19 +217,6 @@ def eps_sides_hold(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: i
 
 
 # ------------------------------------------------------------------------------ JSON
-def write_structured(c: ThresholdClaim) -> dict[str, Any]:
-    """The JSON document of a structured claim (question: ``threshold-tight``)."""
-    ev = c.evidence
-    claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps),
-             "s_star": write_s_star(ev["s_star"])}
-    evidence = {"step": ev["step"], "shift": ev["shift"], "witness": ev["witness"],
-                "numerators": [write_int_poly(p) for p in ev["numerators"]],
-                "denominator": write_int_poly(ev["denominator"])}
-    if ev.get("offset", 0) != 0:  # absent = 0: documents written before offsets still read
-        evidence["offset"] = ev["offset"]
-    return envelope(STRUCTURED_KIND, threshold_question(c).to_json(), claim, evidence)
-
-
 def read_structured(doc: Any) -> ThresholdClaim:
     """Read a document (raises :class:`~exactdp.errors.InvalidArgument` when malformed,
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered)."""
@@ -246,8 +231,5 @@ def read_structured(doc: Any) -> ThresholdClaim:
           "shift": read_int(evid["shift"], "evidence.shift", 0),
           "offset": read_int(evid.get("offset", 0), "evidence.offset", 0, n),
           "witness": read_int(evid["witness"], "evidence.witness", 0, n - 1),
-          "numerators": tuple(read_int_poly(p, f"evidence.numerators[{k}]") for k, p in enumerate(
-              read_list(evid["numerators"], "evidence.numerators", (n + 1) // 2))),
-          "denominator": read_int_poly(evid["denominator"], "evidence.denominator"),
-          "s_star": read_s_star(claim["s_star"])}
+          "s_star": read_s_star(claim["s_star"]), **read_polys(evid, (n + 1) // 2)}
     return ThresholdClaim(STRUCTURED_KIND, qn.metric, rhs, eps, ev)

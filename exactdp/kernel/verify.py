@@ -3,7 +3,7 @@
 >>> from exactdp.spaces.metrics import line
 >>> from exactdp.spaces.levels import parse_level
 >>> from exactdp.kernel.linear import LinearClaim
->>> from exactdp.kernel.linear_json import write_linear
+>>> from exactdp.engine.documents import write_linear
 >>> from fractions import Fraction as F
 >>> doc = write_linear(LinearClaim("exact-solution", line(2), parse_level(t="1/2"),
 ...                                (F(1), F(1)), True, {"x": (F(2, 3), F(2, 3))}))
@@ -27,7 +27,9 @@ from exactdp.kernel.linear_json import read_linear
 from exactdp.kernel.privacy import PRIVACY_KINDS, PRIVACY_LEVEL, check_privacy, check_privacy_level
 from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
 from exactdp.kernel.pufferfish import PUFFERFISH_KINDS, check_pufferfish
+from exactdp.kernel.pufferfish_more import MORE_KINDS, check_pufferfish_more
 from exactdp.kernel.remap import REMAP_KINDS, check_remap, read_remap
+from exactdp.kernel.sets import SET_PRIVACY, check_set_privacy_document
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
 from exactdp.kernel.threshold_grid import GRID_THRESHOLD, check_grid_threshold, read_grid_threshold
 from exactdp.kernel.threshold_json import read_threshold
@@ -40,8 +42,8 @@ __all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
 
 #: The certificate kinds whose JSON documents the kernel re-checks.
 SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS
-                   + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD)
-                   + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS)
+                   + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD, SET_PRIVACY)
+                   + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS + MORE_KINDS)
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ def verify_document(doc: Any) -> KernelVerdict:
     try:
         if kind in PUFFERFISH_KINDS:
             ok = check_pufferfish(doc)
+        elif kind in MORE_KINDS:
+            ok = check_pufferfish_more(doc)
         elif kind in REMAP_KINDS:
             ok = check_remap(read_remap(doc))
         elif kind == QUOTIENT_KIND:
@@ -77,6 +81,8 @@ def verify_document(doc: Any) -> KernelVerdict:
             ok = check_structured(read_structured(doc))
         elif kind == GRID_THRESHOLD:
             ok = check_grid_threshold(read_grid_threshold(doc))
+        elif kind == SET_PRIVACY:
+            ok = check_set_privacy_document(doc)
         elif kind == GRID_POINT:
             ok = check_grid_point_document(doc)
         elif kind == SPD_POINT:

@@ -37,10 +37,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from exactdp.engine.documents import write_remap
 from exactdp.errors import ExactnessRequired, InvalidArgument
 from exactdp.kernel.jsonio import loads, read_envelope, read_rational
 from exactdp.kernel.question import Property, Question
-from exactdp.kernel.remap import REMAP_KINDS, write_remap
+from exactdp.kernel.remap import REMAP_KINDS
 from exactdp.kinds import CertificateKind
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.privacy_json import accepted_document, exact_rows

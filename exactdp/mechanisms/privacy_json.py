@@ -33,10 +33,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from exactdp.arithmetic.rationals import unlimited_int_digits
+from exactdp.engine.documents import write_privacy_check, write_privacy_level
 from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument, InvalidMechanism
 from exactdp.kernel.jsonio import loads
 from exactdp.kernel.privacy import require_work, sufficient_pairs
-from exactdp.kernel.privacy_json import write_privacy_check, write_privacy_level
 from exactdp.kernel.question import Question
 from exactdp.kernel.verify import verify_document
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind

@@ -3,8 +3,12 @@
 :func:`to_document` writes an :class:`~exactdp.pufferfish.calibration.ExactScale`
 (kind ``pufferfish-scale``), a :class:`~exactdp.pufferfish.calibration.ConservativeScale`
 (``pufferfish-wasserstein``) or a :class:`~exactdp.pufferfish.certification.PopulationCertificate`
-(``pufferfish-population``); :func:`from_document` re-checks a document with
-``exactdp/kernel/pufferfish.py`` alone and only then rebuilds the Python result
+(``pufferfish-population``), a :class:`~exactdp.pufferfish.discrete.DiscreteLaplaceScale`
+(``pufferfish-discrete-laplace``), a :class:`~exactdp.pufferfish.class_laws.ClassLaw`
+(``pufferfish-class-law``) or a :class:`~exactdp.pufferfish.class_laws.ClassScale`
+(``pufferfish-class-scale``, checked by ``exactdp/kernel/pufferfish_more.py``);
+:func:`from_document` re-checks a document with
+the kernel alone and only then rebuilds the Python result
 (:class:`~exactdp.errors.CertificateInvalid` when the kernel rejects it).
 
 >>> from exactdp.pufferfish import DistributionVsAbsent, bernoulli, exact_scale
@@ -19,25 +23,38 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
 import sympy
+from flint import fmpz_poly
 
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import CertificateInvalid, InvalidArgument
-from exactdp.kernel.jsonio import read_closed_form, read_enclosure, write_closed_form
-from exactdp.kernel.pufferfish import (
+from exactdp.engine.documents import (
+    write_dist,
     write_level,
     write_population,
     write_scale,
     write_wasserstein,
 )
+from exactdp.errors import CertificateInvalid, InvalidArgument
+from exactdp.kernel.jsonio import (
+    envelope,
+    read_closed_form,
+    read_enclosure,
+    write_closed_form,
+    write_enclosure,
+    write_rational,
+)
 from exactdp.kernel.verify import verify_document
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.pufferfish.calibration import ConservativeScale, ExactScale, conservative_scale
 from exactdp.pufferfish.certification import PopulationCertificate, certify
+from exactdp.pufferfish.class_laws import ClassLaw, ClassScale
+from exactdp.pufferfish.class_pairs import ClassPairScale
+from exactdp.pufferfish.discrete import DiscreteLaplaceScale
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.population import Population, User
 from exactdp.pufferfish.secrets import DistributionPair, as_pair
@@ -66,6 +83,7 @@ def _form(expr: Any) -> str:
 def _level_json(level: Any) -> dict[str, Any]:
     """``parse_level`` keywords of a level as it travels (a PrivacyLevel or its JSON)."""
     obj = write_level(level) if not isinstance(level, dict) else level
+    assert obj is not None  # a PrivacyLevel always has a JSON form
     return {k: v if k == "t" else read_closed_form(v) for k, v in obj.items()}
 
 
@@ -92,11 +110,14 @@ def to_document(result: Any) -> dict[str, Any]:
         return write_population([(_d(u.dist), u.presence) for u in result.population.users],
                                 _d(pr.P), _d(pr.Q), result.theta, parse_level(eps=result.eps),
                                 result.verdict, result.tight, least)
+    if isinstance(result, (DiscreteLaplaceScale, ClassLaw, ClassScale, ClassPairScale)):
+        return _write_more(result)
     raise InvalidArgument(f"Got {type(result).__name__}; to_document takes an ExactScale, a "
-                          "ConservativeScale or a PopulationCertificate.")
+                          "ConservativeScale, a PopulationCertificate, a DiscreteLaplaceScale, "
+                          "a ClassLaw or a ClassScale.")
 
 
-def from_document(doc: Any) -> ExactScale | ConservativeScale | PopulationCertificate:
+def from_document(doc: Any) -> Any:
     """Re-check ``doc`` in the kernel, then rebuild the result (re-derived where the document
     does not carry a field: the transport plan; a population's worst output)."""
     verdict = verify_document(doc)
@@ -104,6 +125,8 @@ def from_document(doc: Any) -> ExactScale | ConservativeScale | PopulationCertif
         raise CertificateInvalid(f"the kernel rejects this {verdict.kind} document: "
                                  f"{verdict.reason}; do not use it.")
     q, c = doc["question"], doc["claim"]
+    if verdict.kind in _MORE:
+        return _more(verdict.kind, q, c, doc["evidence"])
     P, Q = _dist(q["P"]), _dist(q["Q"])
     level = parse_level(**_level_json(q["level"]))
     if verdict.kind == CertificateKind.PUFFERFISH_WASSERSTEIN.value:
@@ -125,3 +148,66 @@ def from_document(doc: Any) -> ExactScale | ConservativeScale | PopulationCertif
         zero_noise=zero, identical=P == Q, prec=doc["evidence"]["prec"],
         tol=Fraction(doc["evidence"]["tol"]), verdict_lo=None if zero else Verdict.FAILS,
         verdict_hi=None if zero else Verdict.HOLDS, releases=q["releases"])
+
+
+def _groups(groups: Any) -> list[dict[str, Any]]:
+    return [{"p": write_rational(p), "count": c} for p, c in groups]
+
+
+def _write_more(r: DiscreteLaplaceScale | ClassLaw | ClassScale | ClassPairScale) -> dict[str, Any]:
+    """Documents of ``exactdp/kernel/pufferfish_more.py`` (question in full, every claim; a
+    class pair's uncertified ``guess_float`` does not travel)."""
+    if isinstance(r, ClassLaw):
+        return envelope(CertificateKind.PUFFERFISH_CLASS_LAW, {"groups": _groups(r.groups)},
+                        {"numerator": [write_rational(int(v)) for v in reversed(r.numerator.coeffs())],
+                         "denominator": write_rational(r.denominator)}, {})
+    level = write_level(parse_level(eps=r.eps))
+    if isinstance(r, ClassPairScale):
+        return envelope(CertificateKind.PUFFERFISH_CLASS_PAIR,
+                        {"a": _groups(r.a), "b": _groups(r.b), "level": level},
+                        {"least": "0" if r.zero_noise else write_enclosure(r.enclosure),
+                         "witness": r.worst_j_lo},
+                        {"tol": None if r.tol is None else write_rational(r.tol)})
+    if isinstance(r, ClassScale):
+        return envelope(CertificateKind.PUFFERFISH_CLASS_SCALE,
+                        {"groups": _groups(r.groups), "level": level},
+                        {"least": write_enclosure(r.enclosure),
+                         "closed_form": None if r.theta_expr is None else _form(r.theta_expr)},
+                        {"tol": write_rational(r.tol), "prec": r.prec})
+    zero = r.zero_noise
+    return envelope(CertificateKind.PUFFERFISH_DISCRETE_LAPLACE,
+                    {"P": write_dist(_d(r.P)), "Q": write_dist(_d(r.Q)), "level": level},
+                    {"least": "0" if zero else write_enclosure(r.enclosure),
+                     "ratios": None if zero else [write_rational(r.ratio_lo), write_rational(r.ratio_hi)],
+                     "closed_form": None if zero or r.alpha_expr is None else _form(r.alpha_expr)}, {})
+
+
+_MORE = (CertificateKind.PUFFERFISH_DISCRETE_LAPLACE.value, CertificateKind.PUFFERFISH_CLASS_LAW.value,
+         CertificateKind.PUFFERFISH_CLASS_SCALE.value, CertificateKind.PUFFERFISH_CLASS_PAIR.value)
+
+
+def _more(kind: str, q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any]) -> Any:
+    """The result of a kernel-verified document of ``exactdp/kernel/pufferfish_more.py``."""
+    if kind == CertificateKind.PUFFERFISH_DISCRETE_LAPLACE.value:
+        P, Q, eps = _dist(q["P"]), _dist(q["Q"]), parse_level(**_level_json(q["level"])).eps
+        if c["least"] == "0":
+            return DiscreteLaplaceScale(P, Q, eps, Fraction(0), Fraction(0), Fraction(1),
+                                        Fraction(1), sympy.Integer(0), zero_noise=True)
+        enc, (r_lo, r_hi) = read_enclosure(c["least"]), (Fraction(r) for r in c["ratios"])
+        form = c["closed_form"]
+        return DiscreteLaplaceScale(P, Q, eps, enc.lo, enc.hi, r_lo, r_hi,
+                                    None if form is None else read_closed_form(form))
+    if kind == CertificateKind.PUFFERFISH_CLASS_PAIR.value:
+        a, b = (tuple((Fraction(g["p"]), g["count"]) for g in q[k]) for k in ("a", "b"))
+        zero, tol = c["least"] == "0", None if ev["tol"] is None else Fraction(ev["tol"])
+        lo, hi = (Fraction(0), Fraction(0)) if zero else tuple(read_enclosure(c["least"]))
+        return ClassPairScale(a, b, parse_level(**_level_json(q["level"])).eps, lo, hi,
+                              c["witness"], math.nan if zero else float((lo + hi) / 2), zero, tol)
+    groups = tuple((Fraction(g["p"]), g["count"]) for g in q["groups"])
+    if kind == CertificateKind.PUFFERFISH_CLASS_LAW.value:
+        coeffs = [int(v) for v in reversed(c["numerator"])]
+        return ClassLaw(fmpz_poly(coeffs), int(c["denominator"]), groups)
+    enc, form = read_enclosure(c["least"]), c["closed_form"]
+    return ClassScale(groups=groups, eps=parse_level(**_level_json(q["level"])).eps, lo=enc.lo,
+                      hi=enc.hi, theta_expr=None if form is None else read_closed_form(form),
+                      prec=ev["prec"], tol=Fraction(ev["tol"]))

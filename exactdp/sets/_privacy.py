@@ -31,10 +31,13 @@ from flint import arb
 from exactdp.arithmetic.ball import certified_sign, sympy_to_arb, workprec
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq, to_sympy
-from exactdp.errors import InvalidArgument, PrecisionLimitReached
+from exactdp.errors import CertificateInvalid, InvalidArgument, PrecisionLimitReached
+from exactdp.kernel.jsonio import loads, read_envelope
+from exactdp.kernel.sets import SET_PRIVACY, check_set_privacy_document
 from exactdp.kinds import Sign, Verdict, proved_by
 from exactdp.sets._boxes import Box, as_boxes, region_diameter
 from exactdp.sets._capacity import CapacityResult, as_level, capacity_functional
+from exactdp.sets._documents import set_privacy_question, write_set_privacy
 from exactdp.sets._exppoly import ExpPoly, exp_poly_ratio, exp_poly_sign
 from exactdp.sets._points import (
     HausdorffResult,
@@ -232,6 +235,41 @@ class SetPrivacyResult:
         if self.sign is Sign.POSITIVE:
             return bool(ball > 0)
         return bool(ball < 0)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``set-privacy``; ``exactdp verify`` re-checks it in a
+        fresh process: capacities, d_H, diam K and the verdict re-derived exactly). Only for
+        ``norm`` "l1"/"linf" and a named bound (else InvalidArgument).
+
+        >>> r = theorem1_counterexample()
+        >>> doc = r.to_document()
+        >>> doc["claim"]["verdict"], doc["claim"]["T_Y"]
+        ('fails', [['0', '1/2'], ['1/4', '-1/2']])
+        >>> SetPrivacyResult.from_document(doc).holds
+        False
+        """
+        return write_set_privacy(self.X, self.Y, self.K, self.level, self.norm, self.bound,
+                                 self.holds, self.T_X.value, self.T_Y.value,
+                                 self.hausdorff.value, self.diam_K)
+
+    @classmethod
+    def from_document(cls, doc: Any) -> SetPrivacyResult:
+        """Read :meth:`to_document` back (a dict or JSON text): the kernel re-checks it
+        (rejected: :class:`~exactdp.errors.CertificateInvalid`; malformed: InvalidArgument),
+        then :func:`check_set_privacy` answers the same question and must write the same
+        document."""
+        doc = loads(doc) if isinstance(doc, (str, bytes)) else doc
+        if read_envelope(doc).kind != SET_PRIVACY:
+            raise InvalidArgument(f"kind: got {doc['kind']!r}; expected {SET_PRIVACY!r}.")
+        if not check_set_privacy_document(doc):
+            raise CertificateInvalid("the kernel rejected the set-privacy document: the claim "
+                                     "does not re-check.")
+        args = set_privacy_question(doc)
+        res = check_set_privacy(args.pop("X"), args.pop("Y"), args.pop("K"), args.pop("eps"), **args)
+        if res.to_document() != doc:
+            raise CertificateInvalid("the kernel accepted the document but check_set_privacy "
+                                     "writes another; please report this as a bug.")
+        return res
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON: closed forms as strings, floats labelled as such."""

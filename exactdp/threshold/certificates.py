@@ -31,12 +31,12 @@ from exactdp.algebra.algebraic import log_enclosure
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rounding import require_subnormals
 from exactdp.engine.certificates import ExactSolution, FarkasCertificate, certificate_from_json
+from exactdp.engine.documents import write_linear, write_threshold
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import loads
-from exactdp.kernel.linear_json import write_linear
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold
 from exactdp.kernel.threshold_grid import GRID_THRESHOLD, read_grid_threshold
-from exactdp.kernel.threshold_json import read_threshold, write_threshold
+from exactdp.kernel.threshold_json import read_threshold
 from exactdp.kernel.threshold_spd import (
     SPD_COVER,
     SPD_EPS_DISTANCE_LIMIT,

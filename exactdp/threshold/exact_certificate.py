@@ -31,9 +31,9 @@ from flint import fmpz_poly
 from exactdp.algebra.algebraic import AlgebraicNumber
 from exactdp.algebra.symbolic import RationalSolution
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.engine.documents import write_threshold
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold, s_enclosure
-from exactdp.kernel.threshold_json import write_threshold
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.metrics import FiniteMetric
 

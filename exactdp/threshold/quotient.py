@@ -45,6 +45,7 @@ from exactdp.algebra.symbolic import sign_pattern
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.arithmetic.validate import read_tol
+from exactdp.engine.documents import write_quotient
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument, PropertyNeverHolds
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.threshold import ThresholdClaim, s_enclosure
@@ -52,7 +53,6 @@ from exactdp.kernel.threshold_quotient import (
     QUOTIENT_KIND,
     check_quotient,
     read_quotient,
-    write_quotient,
 )
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.progress import Progress, report
@@ -163,7 +163,7 @@ class QuotientThresholdCertificate:
             return False
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON document (:func:`exactdp.kernel.threshold_quotient.write_quotient`)."""
+        """The JSON document (:func:`exactdp.engine.documents.write_quotient`)."""
         return write_quotient(self.threshold_claim())
 
     @staticmethod

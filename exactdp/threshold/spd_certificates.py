@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from threadpoolctl import threadpool_limits
 
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.engine.documents import write_spd_point, write_threshold
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold
 from exactdp.kernel.threshold_grid import (
@@ -35,9 +36,7 @@ from exactdp.kernel.threshold_grid import (
     grid_fail_ok,
     write_grid_threshold,
 )
-from exactdp.kernel.threshold_json import write_threshold
 from exactdp.kernel.threshold_spd import SPD_COVER, SpdPointClaim, check_spd_point
-from exactdp.kernel.threshold_spd_json import write_spd_point
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.metrics import FiniteMetric, grid
 from exactdp.spaces.metrics.masked import GridShape, grid_shape, masked_grid

@@ -51,6 +51,7 @@ from exactdp.algebra.symbolic import RationalSolution
 from exactdp.algebra.toeplitz import ToeplitzSolution, solve_toeplitz_ones, toeplitz_step
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.engine.documents import write_structured
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.threshold import ThresholdClaim, s_enclosure
@@ -61,7 +62,6 @@ from exactdp.kernel.threshold_structured import (
     read_structured,
     roots_01,
     scaled_poly,
-    write_structured,
 )
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.progress import Progress, report
@@ -137,7 +137,7 @@ class StructuredThresholdCertificate:
             return False
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON document (:func:`exactdp.kernel.threshold_structured.write_structured`)."""
+        """The JSON document (:func:`exactdp.engine.documents.write_structured`)."""
         return write_structured(self.threshold_claim())
 
     @staticmethod

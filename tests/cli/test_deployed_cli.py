@@ -40,7 +40,7 @@ def test_privacy_level_slack_decides_eps_plus_slack(rr: Path, monkeypatch, capsy
     assert "private at ε = 1 + slack 1/10" in out
     assert main([*base, "--slack", "1/100"]) == 1
     capsys.readouterr()
-    assert main([*base, "--slack", "1/10", "--json"]) == 0
+    assert main([*base, "--slack", "1/10", "--verdict-json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["slack"] == "1/10" and doc["excess"] == "-1 + log(3)" and doc["verified"] is True
 

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.engine.documents import linear_question, write_linear
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.linear import (
     LinearClaim,
@@ -30,7 +31,7 @@ from exactdp.kernel.linear import (
     nonsingular_exact,
     residual_enclosure_arb,
 )
-from exactdp.kernel.linear_json import MAX_DEPTH, linear_question, read_linear, write_linear
+from exactdp.kernel.linear_json import MAX_DEPTH, read_linear
 from exactdp.kernel.question import Property
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import from_matrix, line

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.engine.documents import write_level_value
 from exactdp.errors import CertificateInvalid, ExactDPError
 from exactdp.kernel.jsonio import dumps, envelope, loads, write_enclosure
 from exactdp.kernel.privacy import (
@@ -27,7 +28,7 @@ from exactdp.kernel.privacy import (
     log_sign,
     sufficient_pairs,
 )
-from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level, write_level_value
+from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
 from exactdp.kernel.question import Question
 from exactdp.kernel.verify import verify_document
 from exactdp.mechanisms.constructors import from_rows

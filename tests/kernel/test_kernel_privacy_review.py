@@ -7,9 +7,9 @@ from fractions import Fraction as F
 
 import pytest
 
+from exactdp.engine.documents import write_level_value
 from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.privacy import MAX_WORK, edges_suffice
-from exactdp.kernel.privacy_json import write_level_value
 from exactdp.kernel.verify import verify_document
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.privacy import PrivacyCheck, is_private, privacy_level

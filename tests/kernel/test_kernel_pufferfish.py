@@ -16,14 +16,10 @@ import mpmath
 import pytest
 import sympy
 
+from exactdp.engine.documents import write_population, write_wasserstein
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import read_closed_form
-from exactdp.kernel.pufferfish import (
-    MAX_CONVOLUTION,
-    check_pufferfish,
-    write_population,
-    write_wasserstein,
-)
+from exactdp.kernel.pufferfish import MAX_CONVOLUTION, check_pufferfish
 from exactdp.kernel.verify import verify_document
 from exactdp.kinds import Verdict
 from exactdp.pufferfish import (
@@ -366,7 +362,8 @@ def test_hostile_closed_forms_are_decided_fast():
 
 LARGE = """
 from fractions import Fraction as F
-from exactdp.kernel.pufferfish import write_scale, check_pufferfish, decide_laplace
+from exactdp.engine.documents import write_scale
+from exactdp.kernel.pufferfish import check_pufferfish, decide_laplace
 from exactdp.spaces.levels import parse_level
 n = 1000
 P = {F(2 * i): F(1, n) for i in range(n)}

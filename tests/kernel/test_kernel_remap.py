@@ -248,8 +248,8 @@ def test_rejected_document_is_not_read_back():
 def _forged(rows, R, t="1/2"):
     """A remap document for H = rows at t on line(len(rows)) with the remap R, written by hand
     (write_remap does not check the claim)."""
+    from exactdp.engine.documents import write_remap
     from exactdp.kernel.question import Question
-    from exactdp.kernel.remap import write_remap
     q = Question.of(line(len(rows)), "private", t=t, mechanism=rows)
     return write_remap(q, True, [[F(x) for x in r] for r in R])
 
@@ -292,10 +292,10 @@ def test_huge_distance_is_refused_before_any_power():
     import time
 
     from exactdp.cli.exitcodes import ExitCode, exit_code_for_exception
+    from exactdp.engine.documents import write_remap
     from exactdp.errors import InstanceTooLarge
     from exactdp.kernel.jsonio import envelope
     from exactdp.kernel.question import Question
-    from exactdp.kernel.remap import write_remap
     from exactdp.spaces.metrics import line_scaled
     q = Question.of(line_scaled(2, 10**12), "private", t="1/2",
                     mechanism=[["1/2", "1/2"], ["1/2", "1/2"]])

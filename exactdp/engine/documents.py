@@ -1,0 +1,315 @@
+"""The document WRITERS: certificate documents built from the search's claims.
+
+Writers are not part of the trusted base (a wrong writer yields a document the kernel
+rejects), so they live here, outside :mod:`exactdp.kernel`; each kernel reader is their
+check. The schema is ``docs/readme/certificate_schema.md``; the kernel modules' docstrings
+give each kind's claim and evidence.
+
+>>> from fractions import Fraction
+>>> from exactdp.kernel.jsonio import dumps, loads
+>>> from exactdp.kernel.linear import LinearClaim
+>>> from exactdp.kernel.linear_json import read_linear
+>>> from exactdp.spaces.levels import parse_level
+>>> from exactdp.spaces.metrics import line
+>>> c = LinearClaim("farkas", line(2), parse_level(t="1/2"), (Fraction(1), Fraction(-1)),
+...                 False, {"y": (Fraction(1), Fraction(1))})
+>>> doc = write_linear(c)
+>>> doc["question"]["property"], doc["evidence"]
+('nonnegative-solution', {'y': ['1', '1']})
+>>> write_linear(read_linear(loads(dumps(doc)))) == doc
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_sympy
+from exactdp.errors import ExactDPError, InvalidArgument
+from exactdp.kernel.grid_point import GridPointClaim, write_grid_shape
+from exactdp.kernel.jsonio import (
+    envelope,
+    write_closed_form,
+    write_enclosure,
+    write_rational,
+    write_verdict,
+)
+from exactdp.kernel.linear import LINEAR_KINDS, LinearClaim
+from exactdp.kernel.privacy import PRIVACY_CHECK, PRIVACY_LEVEL, require_work, sufficient_pairs
+from exactdp.kernel.pufferfish import Dist, query_laws, write_dist
+from exactdp.kernel.question import ALL_EPS, ONES, Property, Question, linear_property, write_level
+from exactdp.kernel.remap import phi_values
+from exactdp.kernel.threshold import THRESHOLD_KINDS, ThresholdClaim
+from exactdp.kernel.threshold_quotient import QUOTIENT_KIND
+from exactdp.kernel.threshold_spd import SPD_COVER, SPD_POINT, SpdPointClaim
+from exactdp.kernel.threshold_structured import STRUCTURED_KIND
+from exactdp.kinds import CertificateKind, Verdict
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.levels import PrivacyLevel, parse_level
+
+__all__ = ["linear_question", "write_linear", "write_int_poly", "write_spd_point",
+           "threshold_question", "write_s_star", "write_threshold", "write_quotient",
+           "write_structured", "write_level_value", "write_privacy_level", "write_privacy_check",
+           "write_remap", "write_grid_point", "write_dist", "write_scale", "write_wasserstein",
+           "write_population", "write_level"]
+
+
+def _rats(values: Sequence[Any], where: str) -> list[str]:
+    return [write_rational(v, where) for v in values]
+
+
+# ------------------------------------------------------------------- linear systems
+def linear_question(c: LinearClaim | SpdPointClaim) -> Question:
+    """The question a linear-system claim answers (:func:`linear_property` of its b)."""
+    level = parse_level(eps=c.eps) if isinstance(c, SpdPointClaim) else c.level
+    prop = linear_property(c.rhs)
+    return Question(c.metric, prop, ONES if prop is Property.TIGHT_CONSTRAINTS else c.rhs, level)
+
+
+def write_int_poly(coeffs: Any) -> list[str]:
+    """An integer polynomial's coefficients as JSON strings, in the order given."""
+    return [str(int(v)) for v in coeffs]
+
+
+def write_linear(c: LinearClaim) -> dict[str, Any]:
+    """The JSON document of a linear-system claim (:mod:`exactdp.kernel.linear_json`)."""
+    ev = c.evidence
+    claim: dict[str, Any] = {"verdict": write_verdict(Verdict.from_bool(c.holds))}
+    evidence: dict[str, Any] = {}
+    if c.kind == "exact-solution":
+        claim["solution"] = _rats(ev["x"], "solution")
+    elif c.kind == "farkas":
+        evidence["y"] = _rats(ev["y"], "y")
+    elif c.kind in ("ball", "verified-float"):
+        claim["enclosure"] = [write_enclosure(e) for e in ev["enclosure"]]
+        evidence.update(precision=ev["precision"], witness=ev["witness"])
+    elif c.kind == "symbolic":
+        evidence["numerators"] = [write_int_poly(p) for p in ev["numerators"]]
+        evidence["denominator"] = write_int_poly(ev["denominator"])
+        evidence.update(precision=ev["precision"], witness=ev["witness"])
+    elif c.kind == "kronecker":
+        evidence["factors"] = [write_linear(f) for f in ev["factors"]]
+    else:
+        raise InvalidArgument(f"Got kind={c.kind!r}; the linear kinds are {list(LINEAR_KINDS)}.")
+    return envelope(c.kind, linear_question(c).to_json(), claim, evidence)
+
+
+def write_spd_point(c: SpdPointClaim) -> dict[str, Any]:
+    """The JSON document of an spd-point claim (:mod:`exactdp.kernel.threshold_spd_json`)."""
+    claim = {"verdict": Verdict.FAILS.value, "index": int(c.index),
+             "upper": write_rational(c.upper, "upper")}
+    evidence = {"sigma": write_rational(c.sigma, "sigma"), "lam": write_rational(c.lam, "lam")}
+    return envelope(SPD_POINT, linear_question(c).to_json(), claim, evidence)
+
+
+def write_grid_point(c: GridPointClaim) -> dict[str, Any]:
+    """A ``grid-point`` document (:mod:`exactdp.kernel.grid_point`; mantissas as decimal
+    integer strings)."""
+    prop = linear_property(c.rhs)
+    question = {"metric": write_grid_shape(c.shape), "property": prop.value,
+                "rhs": ONES if prop is Property.TIGHT_CONSTRAINTS else _rats(c.rhs, "rhs"),
+                "level": write_level(c.level)}
+    claim = {"verdict": write_verdict(Verdict.from_bool(bool(c.holds))), "witness": c.witness}
+    evidence = {"exponent": int(c.exponent), "table_bits": int(c.table_bits),
+                "lam": write_rational(c.lam, "lam"),
+                "mantissas": [write_rational(int(m), "mantissa") for m in c.mantissas]}
+    return envelope(CertificateKind.GRID_POINT, question, claim, evidence)
+
+
+# ------------------------------------------------------------------------ thresholds
+def threshold_question(c: ThresholdClaim) -> Question:
+    """The question a threshold claim answers: ``threshold-tight`` when b = 1, else
+    ``threshold-regular``."""
+    if all(v == 1 for v in c.rhs):
+        return Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
+    return Question(c.metric, Property.THRESHOLD_REGULAR, c.rhs, ALL_EPS)
+
+
+def write_s_star(star: Any) -> dict[str, Any] | None:
+    """``claim.s_star`` of (q, minimal polynomial, isolating interval), or None."""
+    return None if star is None else {"q": star[0], "minimal_polynomial": write_int_poly(star[1]),
+                                      "isolating_interval": write_enclosure(star[2])}
+
+
+def _triples(items: Any, keys: tuple[str, str, str], where: str) -> list[dict[str, str]]:
+    return [{k: write_rational(v, f"{where} {k}") for k, v in zip(keys, it)} for it in items]
+
+
+def write_threshold(c: ThresholdClaim) -> dict[str, Any]:
+    """The JSON document of a threshold claim (:mod:`exactdp.kernel.threshold_json`)."""
+    ev = c.evidence
+    claim: dict[str, Any] = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)}
+    evidence: dict[str, Any] = {}
+    if c.kind == "exact":
+        claim["s_star"] = write_s_star(ev["s_star"])
+        evidence["numerators"] = [write_int_poly(p) for p in ev["numerators"]]
+        evidence["denominator"] = write_int_poly(ev["denominator"])
+        evidence["witness"] = ev["witness"]
+    elif c.kind == "kronecker-threshold":
+        evidence["binding"] = ev["binding"]
+        evidence["factors"] = [write_threshold(f) for f in ev["factors"]]
+    elif c.kind in ("certified-cover", SPD_COVER):
+        fail = ev["fail"]
+        evidence["fail"] = (write_spd_point(fail) if isinstance(fail, SpdPointClaim)
+                            else write_linear(fail))
+        evidence["t0"] = write_rational(ev["t0"], "t0")
+        if c.kind == SPD_COVER:
+            evidence["order"] = int(ev["order"])
+            evidence["nodes"] = _triples(ev["nodes"], ("eps", "sigma", "lam"), "node")
+            evidence["pieces"] = _triples(ev["pieces"], ("lo", "hi", "lam"), "piece")
+        else:
+            evidence["pieces"] = [write_enclosure(p) for p in ev["pieces"]]
+    elif c.kind != "prop9":
+        raise InvalidArgument(f"Got kind={c.kind!r}; the threshold kinds are "
+                              f"{list(THRESHOLD_KINDS)}.")
+    return envelope(c.kind, threshold_question(c).to_json(), claim, evidence)
+
+
+def _root_run(c: ThresholdClaim, kind: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    ev = c.evidence
+    claim = {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps),
+             "s_star": write_s_star(ev["s_star"])}
+    evidence = {k: ev[k] for k in keys}
+    evidence.update(numerators=[write_int_poly(p) for p in ev["numerators"]],
+                    denominator=write_int_poly(ev["denominator"]))
+    return envelope(kind, threshold_question(c).to_json(), claim, evidence)
+
+
+def write_quotient(c: ThresholdClaim) -> dict[str, Any]:
+    """The JSON document of a quotient claim (:mod:`exactdp.kernel.threshold_quotient`)."""
+    doc = _root_run(c, QUOTIENT_KIND, ("witness",))
+    doc["evidence"] = {"cells": [int(x) for x in c.evidence["cells"]], **doc["evidence"]}
+    return doc
+
+
+def write_structured(c: ThresholdClaim) -> dict[str, Any]:
+    """The JSON document of a structured claim (:mod:`exactdp.kernel.threshold_structured`;
+    ``offset`` is written only when nonzero)."""
+    doc = _root_run(c, STRUCTURED_KIND, ("step", "shift", "witness"))
+    if c.evidence.get("offset", 0) != 0:
+        doc["evidence"]["offset"] = c.evidence["offset"]
+    return doc
+
+
+# --------------------------------------------------------------- privacy, remaps
+def _iroot(x: int, k: int) -> int | None:
+    """The integer k-th root of x ≥ 1 when x is a perfect k-th power (time O(size of x),
+    whatever k: for k ≥ bit length of x the only candidate is 1).
+
+    >>> _iroot(27, 3), _iroot(28, 3), _iroot(5, 10**300), _iroot(1, 10**300)
+    (3, None, None, 1)
+    """
+    if k == 1 or x == 1:
+        return x
+    if k >= x.bit_length() or x.bit_length() > 1_000_000:  # 2**k > x: no root above 1
+        return None
+    root, exact = sympy.integer_nthroot(x, k)
+    return int(root) if exact else None
+
+
+def write_level_value(R: Fraction, d0: Distance) -> Any:
+    """The value ln(R)/d0 (R > 1) as the schema writes a level (:mod:`exactdp.kernel.privacy_json`).
+
+    >>> write_level_value(Fraction(9), Distance.rational(2))
+    {'t': '1/3'}
+    """
+    if d0.is_rational:  # t = R^(−1/d0) = R^(−b/a): rational when R is a perfect a-th power
+        a, b = d0.coef.numerator, d0.coef.denominator
+        if b * (R.numerator.bit_length() + 1) // a <= 300_000:  # size guard first (bits only)
+            num, den = _iroot(R.numerator, a), _iroot(R.denominator, a)
+            if num is not None and den is not None:
+                return {"t": write_rational(Fraction(den, num) ** b, "value.t")}
+    try:
+        expr = sympy.log(to_sympy(R)) / (to_sympy(d0.coef) * sympy.sqrt(d0.radicand))
+        return {"eps": write_closed_form(expr, "value.eps")}
+    except (ExactDPError, ValueError):  # too long for a closed form (or for int→str)
+        return {"log_ratio": {"ratio": write_rational(R, "value.ratio"),
+                              "distance": {"coef": write_rational(d0.coef, "distance.coef"),
+                                           "radicand": write_rational(d0.radicand,
+                                                                      "distance.radicand")}}}
+
+
+def write_privacy_level(question: Question, value: Any, witness: tuple[int, int, int] | None,
+                        enclosure: Enclosure | None) -> dict[str, Any]:
+    """A ``privacy-level`` document; ``value`` is ``"0"``, ``"infinite"`` or the ratio R of
+    the witness (V = ln(R)/d(y, y'), written by :func:`write_level_value`)."""
+    if isinstance(value, Fraction):
+        if witness is None:
+            raise InvalidArgument("a level ln(R)/d needs its witness (y, y', z).")
+        value = write_level_value(value, question.metric.distance(witness[0], witness[1]))
+    elif value not in ("0", "infinite"):
+        raise InvalidArgument(f"Got value={value!r}; pass \"0\", \"infinite\" or the ratio R.")
+    claim = {"value": value, "witness": None if witness is None else list(witness),
+             "enclosure": None if enclosure is None else write_enclosure(enclosure)}
+    return envelope(PRIVACY_LEVEL, question.to_json(), claim, {})
+
+
+def write_privacy_check(question: Question, holds: bool,
+                        violation: tuple[int, int, int] | None) -> dict[str, Any]:
+    """A ``privacy-check`` document."""
+    claim = {"verdict": write_verdict(Verdict.from_bool(holds)),
+             "violation": None if violation is None else list(violation)}
+    return envelope(PRIVACY_CHECK, question.to_json(), claim, {})
+
+
+def write_remap(question: Question, holds: bool, evidence: Any) -> dict[str, Any]:
+    """A ``remap`` (R: m rows of n rationals) or ``remap-farkas`` (w: n + m) document
+    (:mod:`exactdp.kernel.remap`)."""
+    phi_values(question)  # refuse up front what the kernel would refuse (level, size)
+    assert question.mechanism is not None  # the kernel's privacy scan: its work limit
+    require_work(len(sufficient_pairs(question.metric)), len(question.mechanism[0]))
+    if holds:
+        kind, key = CertificateKind.REMAP, "remap"
+        body: Any = [_rats(r, "remap") for r in evidence]
+    else:
+        kind, key = CertificateKind.REMAP_FARKAS, "w"
+        body = _rats(evidence, "w")
+    claim = {"verdict": write_verdict(Verdict.from_bool(holds)), key: body}
+    return envelope(kind, question.to_json(), claim, {})
+
+
+# ----------------------------------------------------------------------- Pufferfish
+def _least(least: tuple[Fraction, Fraction] | None) -> Any:
+    return "0" if least is None else write_enclosure(Enclosure(*least), "claim.least")
+
+
+def _pair(P: Dist, Q: Dist, level: PrivacyLevel, releases: int) -> dict[str, Any]:
+    return {"P": write_dist(P), "Q": write_dist(Q), "level": write_level(level),
+            "releases": releases}
+
+
+def write_scale(P: Dist, Q: Dist, level: PrivacyLevel, releases: int,
+                least: tuple[Fraction, Fraction] | None, closed_form: str | None,
+                tol: Fraction, prec: int) -> dict[str, Any]:
+    """The ``pufferfish-scale`` document: θ*(k releases) ∈ (lo, hi] (``None``: θ* = 0)."""
+    return envelope(CertificateKind.PUFFERFISH_SCALE, _pair(P, Q, level, releases),
+                    {"least": _least(least), "closed_form": closed_form},
+                    {"tol": write_rational(tol), "prec": prec})
+
+
+def write_wasserstein(P: Dist, Q: Dist, level: PrivacyLevel, releases: int, theta: sympy.Expr,
+                      w1: Fraction, winf: Fraction) -> dict[str, Any]:
+    """The ``pufferfish-wasserstein`` document: θ = k·W∞/ε and the two distances."""
+    return envelope(CertificateKind.PUFFERFISH_WASSERSTEIN, _pair(P, Q, level, releases),
+                    {"theta": write_closed_form(theta, "claim.theta"),
+                     "w1": write_rational(w1), "winf": write_rational(winf)}, {})
+
+
+def write_population(users: list[tuple[Dist, Fraction]], P: Dist, Q: Dist, theta: Fraction,
+                     level: PrivacyLevel, verdict: Verdict, tight: bool,
+                     least: tuple[Fraction, Fraction] | None | str = "absent") -> dict[str, Any]:
+    """The ``pufferfish-population`` document (``least``: bracket, None for θ = 0, or absent)."""
+    claim = {"verdict": write_verdict(verdict), "tight": tight}
+    if least != "absent":
+        claim["least"] = _least(least)  # type: ignore[arg-type]
+    q = {"users": [{"dist": write_dist(d), "presence": write_rational(z)} for d, z in users],
+         "P": write_dist(P), "Q": write_dist(Q), "theta": write_rational(theta),
+         "level": write_level(level)}
+    query_laws(q)  # refuses (the limit named) what the kernel would not re-check
+    return envelope(CertificateKind.PUFFERFISH_POPULATION, q, claim, {})
+

@@ -1,0 +1,191 @@
+"""Re-check a ``set-privacy`` document: the Laplacian Perturbation Mechanism on finite sets.
+
+Question: point sets X, Y ⊂ Qⁿ (lists of points, strictly increasing), a union K of boxes,
+the norm (``l1``/``linf``, so every distance is rational), the bound (``paper``,
+``hausdorff``, ``points``, ``points_sharp``) and the level. Claim: the capacity
+functionals T_X = T_{M(X)}(K), T_Y as exp-polynomials Σ c·e^{−ε·r} (``[[r, c], ...]``,
+r increasing, c ≠ 0), d_H(X, Y), diam K and the verdict of T_X ≤ factor·T_Y. The kernel
+recomputes each from the question — the capacities by coordinate compression (every cell
+of the grid of box endpoints lies inside the union or outside it; Laplace CDF
+F(x) = ½e^{εx} for x < 0, 1 − ½e^{−εx} for x ≥ 0: ``proofs/sets_laplace_capacity.py``) —
+and decides the sign of factor·T_Y − T_X exactly: identically zero, exact at rational
+s = e^{−ε/q}, else in arb balls (undecided: PrecisionLimitReached).
+
+>>> doc = {"schema": "exactdp-certificate", "version": 1, "kind": "set-privacy",
+...        "question": {"X": [["0"], ["1/4"]], "Y": [["0"]], "norm": "l1", "bound": "paper",
+...                     "K": [{"lower": ["0"], "upper": ["1/4"]}], "level": {"eps": "1"}},
+...        "claim": {"verdict": "fails", "d_H": "1/4", "diam_K": "1/4",
+...                  "T_X": [["0", "1"], ["1/4", "-1"]], "T_Y": [["0", "1/2"], ["1/4", "-1/2"]]},
+...        "evidence": {}}
+>>> check_set_privacy_document(doc)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import Any, cast
+
+from flint import arb
+
+from exactdp.arithmetic.ball import certified_sign
+from exactdp.arithmetic.rationals import to_fmpq
+from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.kernel.jsonio import (
+    read_envelope,
+    read_list,
+    read_object,
+    read_rational,
+    read_str,
+    read_verdict,
+    write_rational,
+)
+from exactdp.kernel.question import read_level
+from exactdp.kinds import CertificateKind, Verdict, proved_by
+from exactdp.spaces.levels import PrivacyLevel
+
+__all__ = ["SET_PRIVACY", "MAX_WORK", "capacity", "capacity_work",
+           "check_set_privacy_document", "write_exp_poly"]
+
+SET_PRIVACY = CertificateKind.SET_PRIVACY.value
+#: Largest Σ cells × boxes of the two coordinate-compression grids (InstanceTooLarge above).
+MAX_WORK = 2_000_000
+MAX_POINTS, MAX_DIM, MAX_DEGREE = 500, 16, 100_000
+#: Largest |ε·r| of a term e^{−ε·r} (arb cannot separate e^{−10⁴⁰⁰} from 0).
+MAX_EXPONENT = 10**15
+BOUNDS = ("paper", "hausdorff", "points", "points_sharp")
+ExpPoly = dict[Fraction, Fraction]  # r -> c of Σ c·e^{−ε·r}
+Boxes = list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]]  # (lower, upper) corners
+
+
+def write_exp_poly(p: ExpPoly) -> list[list[str]]:
+    """``[[r, c], ...]``, r increasing, zero terms dropped."""
+    return [[write_rational(r), write_rational(c)] for r, c in sorted(p.items()) if c]
+
+
+def _exp_poly(value: Any, where: str) -> ExpPoly:
+    pairs = [read_list(v, where, 2) for v in read_list(value, where, None, MAX_DEGREE)]
+    out = {read_rational(r, where): read_rational(c, where) for r, c in pairs}
+    if write_exp_poly(out) != value:
+        raise InvalidArgument(f"{where}: exponents must increase strictly, coefficients ≠ 0.")
+    return out
+
+
+def _points(value: Any, where: str, dim: int | None = None) -> list[tuple[Fraction, ...]]:
+    rows = read_list(value, where, None, MAX_POINTS)
+    pts = [tuple(read_rational(c, where) for c in read_list(p, where, dim)) for p in rows]
+    if not pts or not 1 <= len(pts[0]) <= MAX_DIM or any(len(p) != len(pts[0]) for p in pts) \
+            or any(b <= a for a, b in zip(pts, pts[1:])):
+        raise InvalidArgument(f"{where}: need 1…{MAX_POINTS} points of one dimension 1…"
+                              f"{MAX_DIM}, strictly increasing (sorted, no repeats).")
+    return pts
+
+
+def _add(*ps: ExpPoly, scale: Fraction = Fraction(1), shift: Fraction = Fraction(0)) -> ExpPoly:
+    out: ExpPoly = {}
+    for p in ps:
+        for r, c in p.items():
+            out[r + shift] = out.get(r + shift, Fraction(0)) + scale * c
+    return {r: c for r, c in out.items() if c}
+
+
+def _mul(a: ExpPoly, b: ExpPoly) -> ExpPoly:
+    return _add(*({r + s: c * d} for (r, c), (s, d) in itertools.product(a.items(), b.items())))
+
+
+def _cdf(x: Fraction) -> ExpPoly:
+    return {-x: Fraction(1, 2)} if x < 0 else _add({Fraction(0): Fraction(1)}, {x: Fraction(-1, 2)})
+
+
+def capacity_work(X: list[tuple[Fraction, ...]], Y: list[tuple[Fraction, ...]], K: Boxes) -> int:
+    """Cells × boxes of the grids :func:`capacity` visits for X and Y (InstanceTooLarge
+    beyond :data:`MAX_WORK`, before any grid is built)."""
+    work = sum(math.prod(len({b[s][i] - x[i] for x in Z for b in K for s in (0, 1)}) - 1
+                         for i in range(len(K[0][0]))) * len(Z) * len(K) for Z in (X, Y))
+    if work > MAX_WORK:
+        raise InstanceTooLarge(f"the capacity grids need {work} cell-box tests (> MAX_WORK = "
+                               f"{MAX_WORK}); use fewer points or boxes.")
+    return work
+
+
+@proved_by("sets_laplace_capacity")
+def capacity(X: list[tuple[Fraction, ...]], K: Boxes) -> ExpPoly:
+    """T_{M(X)}(K) = P[w ∈ ∪ (B − x)] for w with i.i.d. Laplace(0, 1/ε) coordinates, by
+    coordinate compression (proofs/sets_laplace_capacity.py; the caller bounds the work
+    with :func:`capacity_work`)."""
+    boxes = [tuple(zip(*(tuple(v - c for v, c in zip(corner, x)) for corner in b)))
+             for x in X for b in K]  # per box: ((lo_i, hi_i) for each axis i)
+    axes = [sorted({e for b in boxes for e in b[i]}) for i in range(len(X[0]))]
+    probs = [[_add(_cdf(v), _add(_cdf(u), scale=Fraction(-1))) for u, v in zip(ax, ax[1:])]
+             for ax in axes]
+    total: list[ExpPoly] = []
+    for cell in itertools.product(*(range(len(ax) - 1) for ax in axes)):
+        if any(all(b[i][0] <= axes[i][k] and axes[i][k + 1] <= b[i][1] for i, k in enumerate(cell))
+               for b in boxes):
+            p: ExpPoly = {Fraction(0): Fraction(1)}
+            for i, k in enumerate(cell):
+                p = _mul(p, probs[i][k])
+            total.append(p)
+    return _add(*total)
+
+
+def _sign(m: ExpPoly, level: PrivacyLevel) -> int:
+    """Sign of Σ c·e^{−ε·r} at the level: exact when zero or s = e^{−ε/q} is rational."""
+    if not m:
+        return 0
+    q, lo = math.lcm(*(r.denominator for r in m)), min(m)
+    s = level.s_rational(q) if (max(m) - lo) * q <= MAX_DEGREE else None
+    if s is not None:
+        v = sum(c * s ** int((r - lo) * q) for r, c in m.items())
+        return (v > 0) - (v < 0)
+    if not arb(to_fmpq(max(abs(r) for r in m))) * level.eps_ball() < MAX_EXPONENT:
+        raise InstanceTooLarge(f"an exponent e^(-ε·{max(m, key=abs)}) beyond MAX_EXPONENT = "
+                               f"{MAX_EXPONENT}; scale the coordinates down.")
+    sign, _ = certified_sign(lambda _p: sum(
+        (arb(to_fmpq(c)) * (-level.eps_ball() * arb(to_fmpq(r))).exp() for r, c in m.items()),
+        arb(0)), what="set-privacy margin (factor·T_Y − T_X)")
+    return int(sign.value)
+
+
+def _dist(a: tuple[Fraction, ...], b: tuple[Fraction, ...], norm: str) -> Fraction:
+    g = [abs(u - v) for u, v in zip(a, b)]
+    return sum(g, Fraction(0)) if norm == "l1" else max(g)
+
+
+def check_set_privacy_document(doc: Any) -> bool:
+    """Re-decide every claim of a ``set-privacy`` document (malformed: InvalidArgument)."""
+    env = read_envelope(doc)
+    q = read_object(env.question, "question", ("X", "Y", "K", "norm", "bound", "level"))
+    c = read_object(env.claim, "claim", ("verdict", "T_X", "T_Y", "d_H", "diam_K"))
+    read_object(env.evidence, "evidence", ())
+    X = _points(q["X"], "question.X")
+    Y = _points(q["Y"], "question.Y", len(X[0]))
+    K: Boxes = []
+    for b in read_list(q["K"], "question.K", None, MAX_POINTS):
+        box = read_object(b, "question.K[]", ("lower", "upper"))
+        lo, hi = (_points([box[k]], f"question.K[].{k}")[0] for k in ("lower", "upper"))
+        if len(lo) != len(X[0]) or len(hi) != len(lo) or any(u >= v for u, v in zip(lo, hi)):
+            raise InvalidArgument(f"question.K: need boxes lower < upper in dimension {len(X[0])}.")
+        K.append((lo, hi))
+    if not K:
+        raise InvalidArgument("question.K: need at least one box.")
+    norm = read_str(q["norm"], "question.norm", ("l1", "linf"))
+    bound = read_str(q["bound"], "question.bound", BOUNDS)
+    level = cast(PrivacyLevel, read_level(q["level"]))  # not ranges=True: a PrivacyLevel
+    capacity_work(X, Y, K)
+    verdict = read_verdict(c["verdict"], "claim.verdict")
+    T_X, T_Y = _exp_poly(c["T_X"], "claim.T_X"), _exp_poly(c["T_Y"], "claim.T_Y")
+    near = [min(_dist(x, y, norm) for y in Y) for x in X]
+    d_H = max(near + [min(_dist(x, y, norm) for x in X) for y in Y])
+    diam = max(_dist(tuple(max(A[1][i] - B[0][i], B[1][i] - A[0][i]) for i in range(len(A[0]))),
+                     (Fraction(0),) * len(A[0]), norm) for A in K for B in K)
+    if (read_rational(c["d_H"], "claim.d_H"), read_rational(c["diam_K"], "claim.diam_K")) != (
+            d_H, diam) or capacity(X, K) != T_X or capacity(Y, K) != T_Y:
+        return False
+    terms = {"paper": [(1, d_H + diam)], "hausdorff": [(1, d_H)], "points": [(len(X), d_H)],
+             "points_sharp": [(1, b) for b in near]}[bound]  # factor Σ a·e^{ε·β}
+    margin = _add(*(_add(T_Y, scale=Fraction(a), shift=-beta) for a, beta in terms),
+                  _add(T_X, scale=Fraction(-1)))
+    return verdict is (Verdict.HOLDS if _sign(margin, level) >= 0 else Verdict.FAILS)

@@ -1,0 +1,58 @@
+"""The ``set-privacy`` kernel document of an exact set-privacy verdict (writer and question
+reader; the kernel's check is :mod:`exactdp.kernel.sets`, schema in
+docs/readme/certificate_schema.md)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from exactdp.arithmetic.rationals import to_fraction
+from exactdp.errors import InvalidArgument
+from exactdp.kernel.jsonio import envelope, read_object, read_rational, write_rational
+from exactdp.kernel.question import read_level, write_level
+from exactdp.kernel.sets import SET_PRIVACY, capacity_work, write_exp_poly
+from exactdp.sets._boxes import Box
+from exactdp.sets._exppoly import ExpPoly
+from exactdp.sets._points import PointSet
+from exactdp.spaces.levels import PrivacyLevel
+
+__all__ = ["write_set_privacy", "set_privacy_question"]
+
+
+def _rational(value: sympy.Expr, name: str) -> Fraction:
+    if not isinstance(value, sympy.Rational):
+        raise InvalidArgument(f"{name} = {value} is not rational; a set-privacy document needs "
+                              "norm='l1' or 'linf' (rational distances).")
+    return to_fraction(value, name)
+
+
+def write_set_privacy(X: PointSet, Y: PointSet, K: tuple[Box, ...], level: PrivacyLevel,
+                      norm: str, bound: str, holds: bool, T_X: ExpPoly, T_Y: ExpPoly,
+                      d_H: sympy.Expr, diam_K: sympy.Expr) -> dict[str, Any]:
+    """The document (InvalidArgument for an ℓ2 norm or a callable bound, InstanceTooLarge
+    beyond the kernel's work limit ``MAX_WORK``: such a verdict has no portable form)."""
+    if norm not in ("l1", "linf") or bound not in ("paper", "hausdorff", "points", "points_sharp"):
+        raise InvalidArgument(f"Got norm={norm!r}, bound={bound!r}; a set-privacy document "
+                              "needs norm 'l1' or 'linf' and a named bound (not a callable).")
+    capacity_work(list(X.points), list(Y.points), [(b.lower, b.upper) for b in K])
+    question = {"X": X.to_json(), "Y": Y.to_json(), "K": [b.to_json() for b in K],
+                "norm": norm, "bound": bound, "level": write_level(level)}
+    claim = {"verdict": "holds" if holds else "fails", "T_X": write_exp_poly(T_X.terms),
+             "T_Y": write_exp_poly(T_Y.terms), "d_H": write_rational(_rational(d_H, "d_H")),
+             "diam_K": write_rational(_rational(diam_K, "diam K"))}
+    return envelope(SET_PRIVACY, question, claim, {})
+
+
+def set_privacy_question(doc: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of :func:`~exactdp.sets.check_set_privacy` a document asks about."""
+    q = read_object(doc["question"], "question", ("X", "Y", "K", "norm", "bound", "level"))
+
+    def pts(v: Any) -> list[tuple[Fraction, ...]]:
+        return [tuple(read_rational(c, "point") for c in p) for p in v]
+
+    return {"X": pts(q["X"]), "Y": pts(q["Y"]), "eps": read_level(q["level"]),
+            "K": [Box(*pts([b["lower"], b["upper"]])) for b in q["K"]],
+            "norm": q["norm"], "bound": q["bound"]}

@@ -1,0 +1,229 @@
+"""Discrete Laplace, class-law and class-scale documents (exactdp/kernel/pufferfish_more.py).
+
+Ground truth of every tampering is written here: θ* and α* come from their closed forms at
+50 digits (mpmath), class laws from exact Fraction convolution; a tampered claim that is false
+must be rejected, a malformed document must raise a specific InvalidArgument.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import subprocess
+import sys
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+
+from exactdp.cli import main
+from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.kernel.jsonio import dumps, envelope, loads
+from exactdp.kernel.pufferfish_more import check_pufferfish_more
+from exactdp.kernel.verify import verify_document
+from exactdp.pufferfish import DistributionPair, DistributionVsAbsent, bernoulli
+from exactdp.pufferfish.class_laws import class_law, class_vs_absent_scale
+from exactdp.pufferfish.class_pairs import ClassPairScale, class_pair_scale
+from exactdp.pufferfish.discrete import discrete_laplace_scale
+from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.pufferfish.documents import from_document, to_document
+
+mpmath.mp.dps = 50
+P3 = DiscreteDistribution.from_lists([0, 1, 3], ["1/2", "1/4", "1/4"])
+Q3 = DiscreteDistribution.from_lists([0, 2], ["1/3", "2/3"])
+
+
+def _results():
+    return [
+        discrete_laplace_scale(DistributionVsAbsent(bernoulli("1/3")), 1),
+        discrete_laplace_scale(DistributionVsAbsent(bernoulli("1/2")), "ln(2)"),
+        discrete_laplace_scale(DistributionVsAbsent(bernoulli("1/3")), "sqrt(2)"),
+        discrete_laplace_scale(DistributionPair(P3, Q3), 1),
+        discrete_laplace_scale(DistributionPair(P3, P3), 1),
+        class_law(["1/2", "1/3", "1/3"]),
+        class_law((40, "2/7")),
+        class_vs_absent_scale((38903, "10207/38903"), 1),
+        class_vs_absent_scale(["1/2", "1/3", "1/3"], "ln(2)"),
+        class_vs_absent_scale((5, "1/2"), "sqrt(2)"),
+        class_pair_scale((40, "2/7"), (40, "1/3"), 1),
+        class_pair_scale(["1/2", "1/3"], ["1/2", "1/4"], "ln(2)"),
+    ]
+
+
+RESULTS = _results()
+
+
+@pytest.mark.parametrize("r", RESULTS, ids=lambda r: type(r).__name__)
+def test_round_trip_verifies_and_rebuilds(r):
+    doc = to_document(r)
+    assert verify_document(loads(dumps(doc))).verified
+    again = from_document(loads(dumps(doc)))
+    if isinstance(r, ClassPairScale):  # the uncertified float guess does not travel
+        again = dataclasses.replace(again, guess_float=r.guess_float)
+    assert again == r and again.verify()
+
+
+def _fresh(tmp_path, name, doc_or_text):
+    path = tmp_path / name
+    path.write_text(doc_or_text if isinstance(doc_or_text, str) else dumps(doc_or_text))
+    return subprocess.run([sys.executable, "-m", "exactdp", "verify", str(path)],
+                          capture_output=True, text=True, timeout=120).returncode
+
+
+def test_fresh_process_exit_codes(tmp_path):
+    good = to_document(RESULTS[0])
+    bad = copy.deepcopy(good)
+    bad["claim"]["closed_form"] = "1/(-1 + 3*E)"
+    big = _set(to_document(RESULTS[6]), ("question", "groups", 0, "count"), 10**6)  # 10^12 bits
+    text = dumps(good).replace('"closed_form"', '"closed_form": null, "x"', 1)
+    assert _fresh(tmp_path, "good.json", good) == 0
+    for k, d in enumerate((bad, big, text)):  # in this process (each fresh one costs seconds)
+        (tmp_path / f"in{k}.json").write_text(d if isinstance(d, str) else dumps(d))
+    assert [main(["verify", str(tmp_path / f"in{k}.json")]) for k in (0, 1, 2)] == [1, 2, 3]
+
+
+def _mp(x):
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+def _alpha_star(p, eps):  # α* = 1/u*, u* = (e^ε − 1 + p)/p for Bernoulli(p) vs absent
+    return 1 / ((mpmath.e**eps - 1 + p) / p)
+
+
+def _set(doc, path, value):
+    d = copy.deepcopy(doc)
+    obj = d
+    for k in path[:-1]:
+        obj = obj[k]
+    obj[path[-1]] = value
+    return d
+
+
+def test_every_field_of_a_discrete_document_is_checked():
+    r = RESULTS[0]  # Bernoulli(1/3) vs absent at ε = 1
+    doc = to_document(r)
+    star = _alpha_star(mpmath.mpf(1) / 3, 1)
+    lo, hi = r.alpha_lo, r.alpha_hi
+    above = F(mpmath.nstr(star, 45)) + F(1, 10**44)
+    below = F(mpmath.nstr(star, 45)) - F(1, 10**44)
+    assert _mp(lo) < _mp(below) < star < _mp(above) < _mp(hi)
+    false_claims = [
+        (("claim", "least", "lo"), str(above)),            # α* no longer in (lo, hi]
+        (("claim", "least", "hi"), str(below)),
+        (("claim", "ratios", 0), str(r.ratio_lo + F(1, 10**40))),
+        (("claim", "ratios", 1), str(r.ratio_hi - F(1, 10**40))),
+        (("claim", "closed_form"), "1/(-1 + 3*E)"),
+        (("claim", "closed_form"), str(hi)),               # inside the bracket, but not α*
+        (("claim", "least"), "0"),
+        (("question", "P", "probs"), ["1/2", "1/2"]),      # another question
+        (("question", "level"), {"t": "1/3"}),
+        (("question", "level"), {"eps": "2"}),
+    ]
+    for path, value in false_claims:
+        bad = _set(doc, path, value)
+        if path[-1] == "least":
+            bad["claim"]["ratios"] = bad["claim"]["closed_form"] = None
+        assert verify_document(bad).verified is False, path
+    assert check_pufferfish_more(_set(doc, ("claim", "closed_form"), None))  # a true, weaker claim
+    for path, value in [(("claim", "ratios"), ["1"]), (("claim", "least", "lo"), "2/4"),
+                        (("question", "P", "support"), ["0", "1/2"]), (("claim", "extra"), 1),
+                        (("claim", "closed_form"), "ln(2)")]:
+        with pytest.raises(InvalidArgument):
+            verify_document(_set(doc, path, value))
+
+
+def test_class_scale_fields_are_checked():
+    r = RESULTS[7]
+    doc = to_document(r)
+    n, p = 38903, mpmath.mpf(10207) / 38903
+    star = 1 / mpmath.log(1 + (mpmath.e ** (mpmath.mpf(1) / n) - 1) / p)
+    above, below = F(mpmath.nstr(star, 45)) + F(1, 10**40), F(mpmath.nstr(star, 45)) - F(1, 10**40)
+    assert _mp(r.lo) < _mp(below) < star < _mp(above) < _mp(r.hi)
+    for path, value in [(("claim", "least", "lo"), str(above)), (("claim", "least", "hi"), str(below)),
+                        (("claim", "closed_form"), "1/log(-28696/10207 + 38903*exp(1/38902)/10207)"),
+                        (("claim", "closed_form"), str(r.hi)),
+                        (("question", "groups", 0, "count"), 38902),
+                        (("question", "groups", 0, "p"), "10206/38903"),
+                        (("question", "level"), {"eps": "2"}),
+                        (("evidence", "tol"), "1/10000000000000000000000000000000")]:
+        assert verify_document(_set(doc, path, value)).verified is False, path
+    several = to_document(RESULTS[8])
+    assert not verify_document(_set(several, ("claim", "closed_form"), str(RESULTS[8].hi))).verified
+    with pytest.raises(InvalidArgument):  # equal p's must be merged into one count
+        verify_document(_set(several, ("question", "groups", 0, "p"), "1/2"))
+
+
+def test_class_law_fields_are_checked():
+    r = RESULTS[5]
+    doc = to_document(r)
+    truth = {0: F(1)}
+    for p in (F(1, 2), F(1, 3), F(1, 3)):  # exact convolution
+        truth = {j: truth.get(j, 0) * (1 - p) + truth.get(j - 1, 0) * p for j in range(len(truth) + 1)}
+    den = int(doc["claim"]["denominator"])
+    assert [F(int(c), den) for c in reversed(doc["claim"]["numerator"])] == list(truth.values())
+    for k in range(len(doc["claim"]["numerator"])):
+        bad = _set(doc, ("claim", "numerator", k), str(int(doc["claim"]["numerator"][k]) + 1))
+        assert not verify_document(bad).verified, k
+    for path, value in [(("claim", "denominator"), str(den + 1)),
+                        (("question", "groups", 0, "p"), "1/4"),
+                        (("question", "groups", 0, "count"), 1)]:
+        assert not verify_document(_set(doc, path, value)).verified, path
+
+
+def test_huge_and_tiny_rationals_get_specific_errors():
+    def disc(span, lo):
+        return envelope("pufferfish-discrete-laplace",
+                        {"P": {"support": ["0", str(span)], "probs": ["1/2", "1/2"]},
+                         "Q": {"support": ["0"], "probs": ["1"]}, "level": {"eps": "1"}},
+                        {"least": {"lo": str(lo), "hi": "1/2"}, "ratios": ["1", "1"],
+                         "closed_form": None}, {})
+    with pytest.raises(InstanceTooLarge, match="MAX_BITS"):  # α = 10^-400 over a span of 10^5
+        verify_document(disc(10**5, F(1, 10**400)))
+    doc = disc(1, F(1, 10**400))
+    assert not verify_document(doc).verified  # wrong ratios (and it fails at 1/2): rejected
+    with pytest.raises(InvalidArgument, match="count"):
+        verify_document(_set(to_document(RESULTS[7]), ("question", "groups", 0, "count"), 10**19))
+    with pytest.raises(InvalidArgument, match="integer"):
+        verify_document(_set(doc, ("question", "P", "support"), ["0", "1/10000000000"]))
+    tiny = class_vs_absent_scale((10**18, F(1, 10**400)), 1)  # θ* ≈ 1/ln(10^382)
+    tdoc = to_document(tiny)
+    assert verify_document(tdoc).verified
+    star = 1 / mpmath.log(1 + mpmath.expm1(mpmath.mpf(10)**-18) * mpmath.mpf(10)**400)
+    assert _mp(tiny.lo) < star <= _mp(tiny.hi)
+    wrong = _set(tdoc, ("claim", "least", "hi"), str(F(mpmath.nstr(star, 45)) - F(1, 10**44)))
+    assert not verify_document(wrong).verified
+
+
+def _law(n, p):  # exact Binomial(n, p) by convolution
+    law = {0: F(1)}
+    for _ in range(n):
+        law = {j: law.get(j, 0) * (1 - p) + law.get(j - 1, 0) * p for j in range(len(law) + 1)}
+    return law
+
+
+def _loss(A, B, theta, j):  # |ln g_A(j) − ln g_B(j)| at 50 digits
+    g = [mpmath.fsum(_mp(m) * mpmath.exp(-abs(j - i) / _mp(theta)) for i, m in D.items())
+         for D in (A, B)]
+    return abs(mpmath.log(g[0]) - mpmath.log(g[1]))
+
+
+def test_class_pair_fields_are_checked():
+    r = RESULTS[10]
+    doc = to_document(r)
+    A, B = _law(40, F(2, 7)), _law(40, F(1, 3))
+    worst = [max(_loss(A, B, th, j) for j in range(41)) for th in (r.lo, r.hi)]
+    assert worst[0] > 1 >= worst[1] and _loss(A, B, r.lo, r.worst_j_lo) > 1
+    hi2, lo2 = r.lo * (1 - F(1, 10**6)), r.hi * (1 + F(1, 10**6))
+    assert max(_loss(A, B, hi2, j) for j in range(41)) > 1 >= max(_loss(A, B, lo2, j) for j in range(41))
+    quiet = next(j for j in range(41) if _loss(A, B, r.lo, j) <= 1)
+    for path, value in [(("claim", "least"), {"lo": str(hi2 * F(9, 10)), "hi": str(hi2)}),
+                        (("claim", "least"), {"lo": str(lo2), "hi": str(2 * lo2)}),
+                        (("claim", "witness"), quiet), (("claim", "least"), "0"),
+                        (("question", "b", 0, "p"), "2/7"), (("question", "a", 0, "count"), 39),
+                        (("question", "level"), {"eps": "2"}), (("evidence", "tol"), "1/10000000000000000000000")]:
+        bad = _set(doc, path, value)
+        if value == "0":
+            bad["claim"]["witness"] = None
+        assert not verify_document(bad).verified, path
+    with pytest.raises(InstanceTooLarge, match="MAX_POINTS"):
+        verify_document(_set(doc, ("question", "a", 0, "count"), 1000))
