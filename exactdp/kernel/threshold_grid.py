@@ -15,18 +15,21 @@ two substitutions:
   :func:`exactdp.kernel.lattice.euclidean_lambda_ok`, Manhattan by the closed form
   :func:`~exactdp.kernel.grid_point.manhattan_lambda_lower` at ε = a; no Cholesky nodes;
 * **products** — every Σ_{j+k=m} Φ_j·y_k of :func:`~exactdp.kernel.threshold_spd.piece_ok`
-  comes from ONE exact ``fmpz_poly`` product (:class:`GridProducts`): the 2-D convolution by
-  Kronecker substitution with row stride 2W − 1 (``proofs/grid_exact_convolution.py``),
-  the orders j and k in blocks of length L ≥ the length of one 2-D product, so block m of
-  the product is Σ_{j+k=m} A_j·Y_k exactly (``proofs/grid_taylor_blocks.py``).
+  comes from ONE exact product of two flint integers (:meth:`GridProducts.sums`): the 2-D
+  convolution by Kronecker substitution on the box |dx| ≤ rx, |dy| ≤ ry holding every table
+  entry above 2^-100 (the rest enters the bound as err·‖y‖₁), stride W + rx, the orders j and
+  k in blocks of length L = (ry + H − 1)(W + rx) + rx + W, so block m of the product is
+  Σ_{j+k=m} A_j·Y_k exactly (``proofs/grid_cropped_stride.py``, Lemmas 2–3; uncropped:
+  ``proofs/grid_exact_convolution.py``, ``proofs/grid_taylor_blocks.py``).
 
 So: **fails at lo**: with the kernel's own candidate y at lo, y_w + ‖r̄‖₂/λ < 0 and ≤
 ``upper`` at the stated index w; **holds on [hi, ∞)**: the perturbation lemma at t0 with the
 counts of the W×H offset window (each row of Φ − I sees each offset at most once, so the
 window's counts dominate every row: O(n)) and pieces (a, b, λ) covering [hi, −ln t0], each
-by the Taylor bound of order K. Float FFT + CG solves only make candidates (any candidate is
-sound: a bad one makes r̄ large). Memory O(n); per piece one exact product of size
-≈ (K + 1)·6n and K + 2 float CG solves. Work is bounded up front (:func:`require_grid_work`):
+by the Taylor bound of order K. Float FFT + PCG solves only make candidates (any candidate is
+sound: a bad one makes r̄ large). Memory O(n); per piece three exact products (the largest
+≈ 2(K + 1)·(H + ry)(W + rx) digits of ≈ 27 bytes) and K + 2 PCG solves. Work is bounded
+up front (:func:`require_grid_work`):
 more than :data:`MAX_GRID_PIECES` pieces or W·H·(#pieces + 1)·(K + 1) >
 :data:`MAX_GRID_WORK` is refused (InstanceTooLarge, "undecided") by the reader, the check
 and the writer, before any product is built.
@@ -48,9 +51,8 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import fmpz_mat, fmpz_poly
+from flint import fmpz, fmpz_mat
 from scipy.fft import irfft2, next_fast_len, rfft2
-from scipy.sparse.linalg import LinearOperator, cg
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import REJECTED_ERRORS, InstanceTooLarge, InvalidArgument
@@ -102,9 +104,10 @@ _CG_TOL = 1e-15
 #: At most this many cover pieces (the library writes ≈ 15–30).
 MAX_GRID_PIECES = 2_000
 #: At most this many units W·H·(#pieces + 1)·(K + 1) (window cells × (pieces + fail point) ×
-#: Taylor orders): 400×400 with 25 pieces at K = 8 is 3.7·10⁷; 1000×1000 with 17 pieces at
-#: K = 3 (7.2·10⁷) is refused.
-MAX_GRID_WORK = 50_000_000
+#: Taylor orders). Measured (session 9, one run each, CPU): 5.2·10⁴ units/s at 100×100 and
+#: 5.9·10⁴ at 200×200, so 8·10⁷ units ≈ 26 min CPU by that linear rate (e.g. 1000×1000 with
+#: ≤ 19 pieces at K = 3; extrapolated, not run; RSS ≤ ≈ 12 GB extrapolating linearly from 464 MB).
+MAX_GRID_WORK = 80_000_000
 
 
 def require_grid_work(shape: GridShape, npieces: int, order: int) -> None:
@@ -113,10 +116,10 @@ def require_grid_work(shape: GridShape, npieces: int, order: int) -> None:
     product, so the writer refuses such documents too.
 
     >>> require_grid_work(GridShape(400, 400, "euclidean", Fraction(1)), 25, 8)
-    >>> require_grid_work(GridShape(1000, 1000, "euclidean", Fraction(1)), 17, 3)
+    >>> require_grid_work(GridShape(1000, 1000, "euclidean", Fraction(1)), 25, 3)
     Traceback (most recent call last):
     ...
-    exactdp.errors.InstanceTooLarge: checking a 1000×1000 grid with 17 pieces of order 3 ...
+    exactdp.errors.InstanceTooLarge: checking a 1000×1000 grid with 25 pieces of order 3 ...
     """
     work = shape.width * shape.height * (npieces + 1) * (order + 1)
     if npieces > MAX_GRID_PIECES or work > MAX_GRID_WORK:
@@ -150,68 +153,103 @@ class GridProducts:
         weight = np.outer(np.where(np.arange(W) > 0, 2, 1), np.where(np.arange(H) > 0, 2, 1))
         self.count_row = np.bincount(code.ravel(), weights=weight.ravel(),
                                      minlength=len(self.values)).astype(np.int64)[None, :]
-        self.S = S = 2 * W - 1  # row stride of the Kronecker substitution
-        ay, bx = np.abs(np.arange(-(H - 1), H))[:, None], np.abs(np.arange(-(W - 1), W))[None, :]
-        self.kcode = code[bx, ay]  # (2H − 1) × (2W − 1): code of the offset (b, a)
-        self.kflat = self.kcode.ravel().tolist()
-        cells = np.asarray(shape.cells, dtype=np.int64)
-        self.cells = cells
-        vpos = (cells // W) * S + cells % W                     # y·S + x in the vector poly
-        self.vpos = vpos.tolist()
-        self.opos = (vpos + (H - 1) * S + W - 1).tolist()       # where (A·Y) at the cell sits
-        self.L = (2 * H - 1) * S + (H - 1) * S + W - 1          # ≥ length of one 2-D product
+        self.code, self.cells = code, np.asarray(shape.cells, dtype=np.int64)
 
-    def sums(self, table: fmpz_mat, ys: list[list[int]]) -> list[list[int]]:
-        """S_m = Σ_{j+k=m} T_j·ys[k] from one exact product (module docstring)."""
-        J, L, flat = table.ncols(), self.L, self.kflat
-        a: list[Any] = [0] * (J * L)
-        for j in range(J):
-            col = [int(table[r, j]) for r in range(table.nrows())]
-            a[j * L: j * L + len(flat)] = [col[c] for c in flat]
-        v: list[Any] = [0] * (len(ys) * L)
-        for k, y in enumerate(ys):
-            for p, val in zip(self.vpos, y):
-                v[k * L + p] = val
-        coeffs: list[Any] = list((fmpz_poly(a) * fmpz_poly(v)).coeffs())
-        coeffs += [0] * ((J + len(ys) - 1) * L - len(coeffs))
-        return [[int(coeffs[m * L + p]) for p in self.opos] for m in range(J + len(ys) - 1)]
+    def kernel(self, rx: int, ry: int) -> np.ndarray:
+        """(2ry + 1) × (2rx + 1) codes of the offsets (b, a), |a| ≤ ry rows, |b| ≤ rx columns."""
+        return self.code[np.abs(np.arange(-rx, rx + 1))[None, :], np.abs(np.arange(-ry, ry + 1))[:, None]]
 
-    def _float_ops(self, mids: fmpz_mat) -> list[Any]:
-        """Float FFT products v ↦ ≈ Φ_j v (candidates only)."""
-        W, H = self.shape.width, self.shape.height
-        size = (next_fast_len(3 * H - 2), next_fast_len(3 * W - 2))
-        ops = []
-        for j in range(mids.ncols()):
-            tab = np.ldexp(np.array([float(int(mids[r, j])) for r in range(mids.nrows())]), -ST)
-            kf = rfft2(tab[self.kcode], size)
+    def sums(self, table: fmpz_mat, ys: list[list[int]], tau: int = 0
+             ) -> tuple[np.ndarray, list[int]]:
+        """(S, err): S_m = Σ_{j+k=m} T'_j·ys[k] exactly, T'_j = T_j on the offsets of the
+        smallest box holding every code with an entry above ``tau`` and 0 outside, so
+        |(T_j − T'_j)·y| ≤ err[j]·‖y‖₁ (err[j] = max |T_j| over the codes left out, ≤ tau).
 
-            def op(v: np.ndarray, kf: np.ndarray = kf) -> np.ndarray:
-                pad = np.zeros(H * W)
-                pad[self.cells] = v
-                out = irfft2(rfft2(pad.reshape(H, W), size) * kf, size)
-                return np.asarray(out[H - 1:2 * H - 1, W - 1:2 * W - 1].ravel()[self.cells])
-
-            ops.append(op)
-        return ops
+        One exact product (module docstring): cell (y, x) of block m is read at
+        m·L + (y + ry)·S + x + rx, S = W + rx (``proofs/grid_cropped_stride.py``, Lemmas 2–3:
+        only the terms of Σ_{j+k=m} T'_j·y_k land there). The polynomials are evaluated at z = 2^(8·nb)
+        as flint integers: every coefficient has |c| < 2^(8·nb − 1) (≤ #vector entries ×
+        max|T| × max|y|), so the digits of p_T(z)·p_Y(z) + Σ_m 2^(8·nb − 1)·z^m are the
+        coefficients + 2^(8·nb − 1), read from that integer's bytes."""
+        J, ny, W, H, n = table.ncols(), len(ys), self.shape.width, self.shape.height, self.n
+        tv = [int(x) for x in table.entries()]
+        mag = np.abs(np.array(tv, dtype=object).reshape(-1, J))
+        big = mag.max(axis=1) > tau
+        off = big[self.code]  # W × H
+        rx, ry = (int(max(np.flatnonzero(off.any(axis=i)), default=0)) for i in (1, 0))
+        err = [int(x) for x in mag[~big].max(axis=0, initial=0)]
+        S = W + rx
+        L, kf = (ry + H - 1) * S + rx + W, self.kernel(rx, ry)
+        kpos = (np.arange(2 * ry + 1)[:, None] * S + np.arange(2 * rx + 1)).ravel()
+        vpos = (self.cells // W) * S + self.cells % W
+        yv = [x for y in ys for x in y]
+        nb = (max(map(abs, tv)).bit_length() + max(map(abs, yv)).bit_length()
+              + (ny * n).bit_length() + 8) // 8
+        blocks = np.arange(J)[:, None]
+        a = _packed(tv, (kf.ravel()[None, :] * J + blocks).ravel(), (blocks * L + kpos).ravel(), J * L, nb)
+        v = _packed(yv, np.arange(len(yv)), (np.arange(ny)[:, None] * L + vpos).ravel(), ny * L, nb)
+        nout, half = (J + ny) * L, 1 << (8 * nb - 1)
+        q = a * v + fmpz(int.from_bytes((bytes(nb - 1) + b"\x80") * nout, "little"))
+        digits = np.frombuffer(int(q).to_bytes(nout * nb, "little"), np.uint8).reshape(nout, nb)
+        raw = digits[(np.arange(J + ny - 1)[:, None] * L + vpos + ry * S + rx).ravel()].tobytes()
+        out = [int.from_bytes(raw[i:i + nb], "little") - half for i in range(0, len(raw), nb)]
+        return np.array(out, dtype=object).reshape(J + ny - 1, n), err
 
     def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
                    ) -> list[list[int]] | None:
-        """Taylor vectors y_0..y_K on 2^-SY by float CG (y_0 refined once by its exact residual)."""
-        ops, n = self._float_ops(mids), self.n
-        A0 = LinearOperator((n, n), matvec=ops[0], dtype=np.float64)
-        cap = 20 * max(self.shape.width, self.shape.height) + 500
+        """Taylor vectors y_0..y_K on 2^-SY by float CG preconditioned by Strang's (else T. Chan's)
+        level-2 circulant of Φ_0 on the H×W torus (y_0 refined once by its exact residual)."""
+        W, H, n, cells = self.shape.width, self.shape.height, self.n, self.cells
+        size = (next_fast_len(2 * H - 1), next_fast_len(2 * W - 1))  # no wrap onto the kept rows
+        kc = self.kernel(W - 1, H - 1)
+        tab = np.ldexp(np.array([float(int(x)) for x in mids.entries()]), -ST).reshape(-1, K + 1)
+        kk = [tab[:, j][kc] for j in range(K + 1)]
+        kfs = [rfft2(k, size) for k in kk]
 
-        def solve(v: np.ndarray) -> np.ndarray:
-            return np.asarray(cg(A0, v, rtol=_CG_TOL, atol=0.0, maxiter=cap)[0])
+        def grid(v: np.ndarray) -> np.ndarray:
+            pad = np.zeros(H * W)
+            pad[cells] = v
+            return pad.reshape(H, W)
 
-        y0 = solve(np.array([float(x) for x in rhs]))
+        def op(j: int, v: np.ndarray) -> np.ndarray:
+            out = irfft2(rfft2(grid(v), size) * kfs[j], size)
+            return np.asarray(out[H - 1:2 * H - 1, W - 1:2 * W - 1].ravel()[cells])
+
+        eig = np.ones((H, W // 2 + 1))
+        for chan in (False, True):  # first column: offsets j and n − j, weights w and 1 − w
+            (wy, oy), (wx, ox) = [((n_ - j) / n_ if chan else (2 * j <= n_) * 1.0, j)
+                                  for n_, j in ((H, np.arange(H)), (W, np.arange(W)))]
+            c = sum(u[:, None] * t[None, :] * kk[0][H - 1 + p][:, W - 1 + q]
+                    for u, p in ((wy, oy), (1 - wy, (H - oy) % H))
+                    for t, q in ((wx, ox), (1 - wx, (W - ox) % W)))
+            lam = rfft2(c).real
+            if np.all(lam > 1e-12 * np.max(np.abs(lam))):
+                eig = lam
+                break
+
+        def solve(v: np.ndarray) -> np.ndarray:  # preconditioned CG; sums, not BLAS (its threads spin)
+            x, r = np.zeros(n), v.copy()
+            z = irfft2(rfft2(grid(r)) / eig, (H, W)).ravel()[cells]
+            p, rz, stop = z.copy(), (r * z).sum(), _CG_TOL**2 * (v * v).sum()
+            for _ in range(2 * W + 2 * H + 500):
+                q = op(0, p) if (r * r).sum() > stop else p * 0
+                if not (p * q).sum() > 0:
+                    break
+                alpha = rz / (p * q).sum()
+                x, r = x + alpha * p, r - alpha * q
+                z = irfft2(rfft2(grid(r)) / eig, (H, W)).ravel()[cells]
+                rz, rz0 = (r * z).sum(), rz
+                p = z + rz / rz0 * p
+            return x
+
+        y0 = solve(np.array([x.numerator / x.denominator for x in rhs]))
         if not np.all(np.isfinite(y0)):
             return None
         yi = [int(x) for x in np.rint(np.ldexp(y0, SY))]
         prod = self.sums(fmpz_mat(mids.nrows(), 1, [mids[r, 0] for r in range(mids.nrows())]),
-                         [yi])[0]
+                         [yi])[0][0]
         sh = ST + SY
-        r = np.array([float(Fraction((b.numerator << sh) - b.denominator * p, b.denominator << sh))
+        r = np.array([((b.numerator << sh) - b.denominator * p) / (b.denominator << sh)
                       for b, p in zip(rhs, prod)])
         corr = solve(r)  # y_0 = yi + corr kept exactly on 2^-SY (finer than one double)
         if not np.all(np.isfinite(corr)):
@@ -219,10 +257,22 @@ class GridProducts:
         yi = [u + int(w) for u, w in zip(yi, np.rint(np.ldexp(corr, SY)))]
         ys = [np.ldexp(np.array(yi, dtype=np.float64), -SY)]
         for k in range(1, K + 1):
-            ys.append(-solve(sum(ops[j](ys[k - j]) for j in range(1, k + 1))))
+            ys.append(-solve(sum((op(j, ys[k - j]) for j in range(1, k + 1)), np.zeros(n))))
         if not all(np.all(np.isfinite(y)) for y in ys):
             return None
         return [yi] + [[int(x) for x in np.rint(np.ldexp(y, SY))] for y in ys[1:]]
+
+
+def _packed(vals: list[int], idx: np.ndarray, pos: np.ndarray, nslots: int, nb: int) -> fmpz:
+    """Σ_t vals[idx[t]]·2^(8·nb·pos[t]) exactly (|vals| < 2^(8·nb), positions distinct)."""
+    mag = np.frombuffer(b"".join(abs(x).to_bytes(nb, "little") for x in vals), np.uint8)
+    mag, neg = mag.reshape(-1, nb)[idx], np.array([x < 0 for x in vals])[idx]
+    out = fmpz(0)
+    for sel, sign in ((~neg, 1), (neg, -1)):
+        buf = np.zeros((nslots, nb), np.uint8)
+        buf[pos[sel]] = mag[sel]
+        out += sign * fmpz(int.from_bytes(buf.tobytes(), "little"))
+    return out
 
 
 @dataclass(frozen=True)

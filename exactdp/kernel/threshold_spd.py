@@ -70,6 +70,7 @@ MAX_ORDER = 8
 _BITS = 60   # Cholesky candidates on the grid 2^-60, entries at scale 2^-120
 SY = _SY = 80     # Taylor vectors on the grid 2^-80 (finer than a double: exact refinements)
 ST = _ST = 110    # Taylor tables enclosed by integers at scale 2^-110
+_CROP = 2**10  # grid products may leave out table entries ≤ 2^10 (2^-100 at scale 2^-110)
 _LIMB = 30   # histogram limbs: n·2^30 < 2^53 keeps every float partial sum exact
 
 
@@ -110,8 +111,10 @@ class Products(Protocol):
     n: int
     values: list[Any]
 
-    def sums(self, table: fmpz_mat, ys: list[list[int]]) -> list[list[int]]:
-        """S_m = Σ_{j+k=m} T_j·ys[k] exactly, T_j the column j of ``table`` on the distances."""
+    def sums(self, table: fmpz_mat, ys: list[list[int]], tau: int = 0) -> tuple[np.ndarray, list[int]]:
+        """(S, err): S_m = Σ_{j+k=m} T'_j·ys[k] exactly ((2K+1) × n object array), T'_j the column
+        j of ``table`` on the distances with entries |·| ≤ ``tau`` possibly left out (0), so
+        |(T_j − T'_j)·y| ≤ err[j]·‖y‖₁ entrywise."""
 
     def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
                    ) -> list[list[int]] | None:
@@ -226,17 +229,14 @@ class DenseProducts:
         self.metric, self.n, self.values = metric, metric.n, list(metric.values)
         self.codes, self.counts = _codes(metric)
 
-    def sums(self, table: fmpz_mat, ys: list[list[int]]) -> list[list[int]]:
-        """S_m = Σ_{j+k=m} T_j·ys[k] (one exact histogram product per vector)."""
+    def sums(self, table: fmpz_mat, ys: list[list[int]], tau: int = 0) -> tuple[np.ndarray, list[int]]:
+        """(S, err = 0): S_m = Σ_{j+k=m} T_j·ys[k] exactly (one histogram product per vector)."""
         n, J = self.n, table.ncols()
-        out = [[0] * n for _ in range(J + len(ys) - 1)]
+        out = np.zeros((J + len(ys) - 1, n), dtype=object)
         for kk, y in enumerate(ys):
             P = hist_product(self.codes, n, len(self.values), y, self.counts, table)
-            for j in range(J):
-                row = out[j + kk]
-                for i in range(n):
-                    row[i] += int(P[i, j])
-        return out
+            out[kk:kk + J] += np.array([int(x) for x in P.entries()], dtype=object).reshape(n, J).T
+        return out, [0] * J
 
     def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
                    ) -> list[list[int]] | None:
@@ -257,7 +257,7 @@ def _candidates(op: DenseProducts, rhs: tuple[Fraction, ...], mids: fmpz_mat, K:
     inv = np.linalg.inv(M[0])  # one O(n³) step; then every solve is a product
     y0 = inv @ b
     y_int = [int(x) for x in np.rint(np.ldexp(y0, _SY))]
-    prod = op.sums(fmpz_mat(k, 1, [mids[d, 0] for d in range(k)]), [y_int])[0]
+    prod = op.sums(fmpz_mat(k, 1, [mids[d, 0] for d in range(k)]), [y_int])[0][0]
     sh = _ST + _SY
     r = np.array([float(Fraction(bi) - Fraction(prod[i], 1 << sh)) for i, bi in enumerate(rhs)])
     ys = [np.ldexp(np.array(y_int, dtype=np.float64), -_SY) + inv @ r]
@@ -279,7 +279,8 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
     y_0 − ω|y_1| − Σ_{k≥2} ω^k(|y_k| odd k, max(0, −y_k) even k) > ‖r̄‖₂/λ proves z > 0.
     Every Φ_j·y_k is exact (``metric`` a FiniteMetric: :func:`hist_product` on integer
     tables; or any :class:`Products`, e.g. exact grid convolutions), the table widths add
-    max width·‖y_k‖₁, and the comparison is exact (squares of integers).
+    max width·‖y_k‖₁ (plus err_j·‖y_k‖₁ for entries ≤ 2^-100 a product leaves out, and
+    err·‖ysum‖₁ for the remainder), and the comparison is exact (squares of integers).
 
     With ``upper_index = i`` (a point: K = 0, a = b) it decides instead
     y_i + ‖r̄‖₂/λ < 0 and (with ``upper``) ≤ ``upper``, i.e. z_i(a) < 0 and z_i(a) ≤ upper.
@@ -297,26 +298,22 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
             [[int(v) for v in np.rint(np.ldexp(Y[:, j], _SY))] for j in range(K + 1)])
     if yint is None:
         return False
-    wk = [omega.numerator**kk * omega.denominator ** (K - kk) for kk in range(K + 1)]
-    wd = omega.denominator**K  # ysum_i = ⌈Σ_k ω^k |y_k,i|⌉ in integers
-    ysum = [-(-sum(w * abs(y[i]) for w, y in zip(wk, yint)) // wd) for i in range(n)]
-    S = prods.sums(mids, yint)  # S[m][i] = Σ_{j+k=m} (M_j y_k)_i at scale 2^(ST+SY)
-    Pr = prods.sums(rems, [ysum])[0]
-    l1 = [sum(abs(x) for x in y) for y in yint]
-    # in integers: r̄_i = T_i / zden with ω = op/oq
-    op, oq = omega.numerator, omega.denominator
+    op, oq = omega.numerator, omega.denominator  # ω = op/oq; r̄_i = T_i / zden in integers
+    Y = np.array(yint, dtype=object)  # (K + 1) × n
+    wk = np.array([op**kk * oq ** (K - kk) for kk in range(K + 1)], dtype=object)
+    ysum = -(-(wk @ np.abs(Y)) // oq**K)  # ⌈Σ_k ω^k |y_k,i|⌉
+    S, err = prods.sums(mids, yint, _CROP)  # S[m][i] = Σ_{j+k=m} (M_j y_k)_i at scale 2^(ST+SY)
+    (Pr,), (perr,) = prods.sums(rems, [ysum.tolist()], _CROP)
+    l1 = np.abs(Y).sum(axis=1)
     B = math.lcm(*(x.denominator for x in rhs))
-    bint = [x.numerator * (B // x.denominator) << (_ST + _SY) for x in rhs]
-    zm = [op**m * oq ** (2 * K + 2 - m) for m in range(2 * K + 3)]
-    pairs = [[(j, m - j) for j in range(K + 1) if 0 <= m - j <= K] for m in range(2 * K + 1)]
-    rad_m = [sum(radmax[j] * l1[kk] for j, kk in pm) for pm in pairs]
-    sum_r2 = 0
-    for i in range(n):
-        T = zm[K + 1] * Pr[i] * B
-        for m in range(2 * K + 1):
-            sgn = S[m][i]
-            T += zm[m] * ((abs(bint[i] - sgn * B) if m == 0 else abs(sgn) * B) + rad_m[m] * B)
-        sum_r2 += T * T
+    bint = np.array([x.numerator * (B // x.denominator) << (_ST + _SY) for x in rhs], dtype=object)
+    zm = np.array([op**m * oq ** (2 * K + 2 - m) for m in range(2 * K + 3)], dtype=object)
+    rad_m = np.array([sum((radmax[j] + err[j]) * l1[m - j] for j in range(K + 1) if 0 <= m - j <= K)
+                      for m in range(2 * K + 1)], dtype=object)
+    A = np.abs(S) * B
+    A[0] = np.abs(bint - S[0] * B)
+    T = zm[K + 1] * B * (Pr + perr * int(np.abs(ysum).sum())) + zm[:2 * K + 1] @ (A + rad_m[:, None] * B)
+    sum_r2 = int(np.dot(T, T))
     zden = B * oq ** (2 * K + 2) << (_ST + _SY)
     ln, ld = lam.numerator, lam.denominator
     if upper_index is not None:  # y_i + ‖r̄‖₂/λ < 0: (−y_i)² λ² > ‖r̄‖₂², −y_i > 0
@@ -327,13 +324,9 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
             return True
         g = upper - yi  # y_i + ‖r̄‖₂/λ ≤ upper: g ≥ 0, g² λ² ≥ ‖r̄‖₂²
         return isinstance(upper, Fraction) and g >= 0 and g * g * zden * zden * ln * ln >= sum_r2 * ld * ld
-    low = []
-    for i in range(n):
-        L = yint[0][i] * oq**K - (op * oq ** (K - 1) * abs(yint[1][i]) if K >= 1 else 0)
-        for kk in range(2, K + 1):
-            yk = yint[kk][i]
-            L -= op**kk * oq ** (K - kk) * (abs(yk) if kk % 2 else max(0, -yk))
-        low.append(L)
+    low = Y[0] * oq**K
+    for kk in range(1, K + 1):
+        low = low - op**kk * oq ** (K - kk) * (np.abs(Y[kk]) if kk % 2 else np.maximum(0, -Y[kk]))
     lmin = min(low)
     # (lmin / (2^SY oq^K))² > Σ T² / (zden² λ²)
     return bool(lmin > 0 and lmin * lmin * zden * zden * ln * ln > sum_r2 * ((oq**K) << _SY) ** 2 * ld * ld)
