@@ -61,6 +61,9 @@ __all__ = ["float_find", "certified_route"]
 #: Euclidean grids with at least this many points run the float search with FFT + PCG
 #: solves (O(n log n) each) even when the certificate uses the dense provider.
 _GRID_SEARCH_MIN_N = 900
+#: bracket rounds (matrix-free route): when the cover fails at a certified failing point
+#: e_hi (the float estimate of ε* was low), the bracket moves up by tol·2^round and retries
+_BRACKET_ROUNDS = 4
 
 
 def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progress,
@@ -80,18 +83,24 @@ def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progre
     else:
         zmin = float_zmin(prov, metric, b)
 
-    def g(t: float) -> float:
-        return zmin(-math.log(t))
-
-    # scan t = e^{-ε} upward from 0: the first failure brackets ε*
+    # scan t = e^{-ε·u} upward from 0 (u = 1; when that finds no failure and the smallest
+    # distance d_min is far from 1, e.g. spacing 10^6, again with u = d_min)
+    dmin = min((float(v) for v in metric.values if float(v) > 0), default=1.0)
     ts = np.linspace(0.02, 0.98, 25)
-    prev = None
-    g_prev = 0.0
-    for t in ts:
-        gt = g(float(t))
-        if gt < 0:
-            break
-        prev, g_prev = float(t), gt
+    for unit in (1.0, dmin) if not 1 / 64 <= dmin <= 64 else (1.0,):
+        def g(t: float, unit: float = unit) -> float:
+            return zmin(-math.log(t) / unit)
+
+        prev = None
+        g_prev = 0.0
+        for t in ts:
+            gt = g(float(t))
+            if gt < 0:
+                break
+            prev, g_prev = float(t), gt
+        else:
+            continue
+        break
     else:
         return 0.0
     if prev is None:
@@ -134,8 +143,9 @@ def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progre
             if side == 1:
                 g_hi /= 2
             side = 1
-    report(progress, "float search", f"ε* ≈ {-math.log(0.5 * (lo_t + hi_t)):.12f}; {memory_note()}")
-    return -math.log(0.5 * (lo_t + hi_t))
+    est = -math.log(0.5 * (lo_t + hi_t)) / unit
+    report(progress, "float search", f"ε* ≈ {est:.12g}; {memory_note()}")
+    return est
 
 
 def certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
@@ -183,48 +193,32 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
             report(progress, "float search", "no failure found: proving 'for every ε' exactly")
             return everywhere()
         raise PrecisionLimitReached(
-            f"on {metric.name} the float search found no failure of '{prop}' on "
-            "t ∈ [0.02, 0.98], but the certified route cannot prove 'for every ε > 0' "
+            f"on {metric.name} the float search found no failure of '{prop}' for "
+            "e^(-ε·u) ∈ [0.02, 0.98] (u = 1 and u = the smallest distance), but the certified "
+            "route cannot prove 'for every ε > 0' "
             "(it covers [ε*, ∞) only); that needs the exact route (rational distances) or "
             "Prop. 9 (ball-size symmetric spaces)."
         )
     ef = Fraction(eps_f)
-    # fail point just below, cover from just above
-    shift = Fraction(0)
-    fail: Any = None
-    e_lo = e_hi = Fraction(0)
-    for _attempt in range(6):
-        e_lo = short_rational(ef - tol / 8 - shift, tol / 16, -1)
-        e_hi = short_rational(ef + tol / 2 - shift, tol / 16, +1)
-        if e_lo <= 0:  # tol is wide compared with ε*: stay inside (0, ε*)
-            e_lo = short_rational(ef / 2, ef / 16, -1)
-            e_hi = min(e_hi, e_lo + tol)
-        t1 = time.perf_counter()
-        fail = spd_fail_point(metric, b, e_lo, prov)
-        failed_here = fail is not None
-        if not failed_here and not grid_route:
-            res = solve_nonnegative(metric, parse_level(eps=e_lo), list(b))
-            failed_here = not res.holds
-            if failed_here:
-                fail = res.certificate
-        timings.append(("fail point certificate", time.perf_counter() - t1))
-        if failed_here:
-            report(progress, "fail point", f"certified at ε = {float(e_lo):.12f}; {memory_note()}")
-            break
-        fail = None
-        shift += tol / 4  # the float estimate was a little high: move the window down
-        report(progress, "fail point", "not certified; moving the bracket down")
-    if fail is None:
-        raise PrecisionLimitReached(
-            "could not certify a failing point just below the float estimate of ε*; "
-            "the float search is unreliable here (ill-conditioned Φ?)"
-        )
-    # cover [e_hi, ∞)
-    t2 = time.perf_counter()
     t_lemma = lemma_t0(metric, b)
     _, e_end = log_enclosure(t_lemma, t_lemma, Fraction(-1))
     e_end = dyadic_up(e_end, 20)
-    out = spd_cover(metric, b, e_hi, e_end, tol, progress, prov)
+    for rnd in range(_BRACKET_ROUNDS):
+        e_lo, e_hi, fail = _fail_side(metric, b, ef, tol, prov, grid_route, progress, timings)
+        # cover [e_hi, ∞)
+        t2 = time.perf_counter()
+        try:
+            out = spd_cover(metric, b, e_hi, e_end, tol, progress, prov)
+            break
+        except PrecisionLimitReached:
+            # the float estimate may be low (ε* above e_hi: z < 0 there, which no precision
+            # settles): when z(e_hi) is *certified* to have a negative entry, move up and retry
+            if (rnd + 1 == _BRACKET_ROUNDS or not grid_route
+                    or spd_fail_point(metric, b, e_hi, prov) is None):
+                raise
+            ef = e_hi + tol * 2**rnd
+            report(progress, "cover", f"z(ε) fails at ε = {float(e_hi):.12f} (the float "
+                   "estimate was low): moving the bracket up")
     if out is not None:
         pieces, nodes = out
         timings.append(("certified cover", time.perf_counter() - t2))
@@ -246,3 +240,32 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
                            f"certified (float search, engine point check, {len(done)} "
                            "mean-value verified ε-ranges, perturbation lemma)",
                            time.perf_counter() - t0, tuple(timings), prop, None)
+
+
+def _fail_side(metric: FiniteMetric, b: tuple[Fraction, ...], ef: Fraction, tol: Fraction,
+               prov: PhiProvider, grid_route: bool, progress: Progress,
+               timings: list[tuple[str, float]]) -> tuple[Fraction, Fraction, Any]:
+    """(e_lo, e_hi, fail): a certified failing point e_lo just below the estimate ``ef``
+    (moved down by tol/4 up to five times) and the cover's start e_hi."""
+    shift = Fraction(0)
+    for _attempt in range(6):
+        e_lo = short_rational(ef - tol / 8 - shift, tol / 16, -1)
+        e_hi = short_rational(ef + tol / 2 - shift, tol / 16, +1)
+        if e_lo <= 0:  # tol is wide compared with ε*: stay inside (0, ε*)
+            e_lo = short_rational(ef / 2, ef / 16, -1)
+            e_hi = min(e_hi, e_lo + tol)
+        t1 = time.perf_counter()
+        fail: Any = spd_fail_point(metric, b, e_lo, prov)
+        if fail is None and not grid_route:
+            res = solve_nonnegative(metric, parse_level(eps=e_lo), list(b))
+            fail = None if res.holds else res.certificate
+        timings.append(("fail point certificate", time.perf_counter() - t1))
+        if fail is not None:
+            report(progress, "fail point", f"certified at ε = {float(e_lo):.12f}; {memory_note()}")
+            return e_lo, e_hi, fail
+        shift += tol / 4  # the float estimate was a little high: move the window down
+        report(progress, "fail point", "not certified; moving the bracket down")
+    raise PrecisionLimitReached(
+        "could not certify a failing point just below the float estimate of ε*; "
+        "the float search is unreliable here (ill-conditioned Φ?)"
+    )

@@ -18,11 +18,9 @@ The |ρ_m| (m ≤ K) are floating-point residuals, bounded with the rounding mod
 :mod:`exactdp.arithmetic.rounding` (every sum of N products, in any order, is within
 γ_N·Σ|terms| of the exact one), plus the radii of the entries (arb enclosures of
 e^{−cd}·d^j/j!). Checked step by step in ``proofs/spd_cover_bounds.py``.
-Providers with a fast exact product (grids: the integer 2-D convolution of
-:mod:`exactdp.linalg.grid_exact_conv`) bound every |ρ_m| and the remainder product
-*exactly* instead: entries enclosed by integers at scale 2^-100 (arb, outward), Taylor
-vectors on integer grids (:func:`on_column_grids`), exact integer products, one correctly
-rounded division per entry (``proofs/grid_exact_convolution.py``); no float rounding model.
+Providers with fast exact products (grids: :mod:`exactdp.linalg.grid_exact_conv`) bound
+them *exactly*: integer tables at 2^-100, vectors on integer grids (:func:`on_column_grids`),
+exact products, one rounded division per entry (``proofs/grid_exact_convolution.py``).
 
 Examples
 --------
@@ -59,10 +57,13 @@ from exactdp.threshold.providers import PhiProvider
 
 __all__ = ["TaylorTables", "ExactTables", "taylor_tables", "exact_taylor_tables", "TaylorBounds",
            "taylor_vectors", "taylor_piece", "point_bounds", "exact_residual_bound", "on_residual_grid",
-           "on_column_grids"]
+           "on_column_grids", "MAX_Y0_BITS"]
 
 _S_TAB = 100  # exact residual: table entries enclosed by integers at scale 2^100
 _S_Y = 64     # ... and y_0 on the grid 2^-64
+#: deepest grid 2^-s of a refined y_0 (exact integers, finer than a double; fast exact products
+#: only): two 52-bit steps after 2^-64; below that the 2^-100 table enclosures dominate
+MAX_Y0_BITS = _S_Y + 2 * 52
 
 
 @dataclass(frozen=True)
@@ -266,13 +267,8 @@ def _accurate_residual(prov: PhiProvider, table: np.ndarray, b: np.ndarray,
     yint = [int(v) for v in np.ldexp(y, _S_Y)]
     prod = prov.exact_matvec(tint, [yint])[0]
     sh = _S_TAB + _S_Y
-    bint: dict[float, int] = {}
-    out = np.empty(prov.n)
-    for i, (bi, p) in enumerate(zip(b.tolist(), prod)):
-        if bi not in bint:
-            bint[bi] = round(Fraction(bi) * (1 << sh))
-        out[i] = (bint[bi] - p) / (1 << sh)
-    return out
+    bint = {bi: round(Fraction(bi) * (1 << sh)) for bi in set(b.tolist())}
+    return np.array([(bint[bi] - p) / (1 << sh) for bi, p in zip(b.tolist(), prod)])
 
 
 @proved_by("spd_cover_bounds", "grid_exact_convolution", "grid_taylor_blocks")
@@ -291,7 +287,9 @@ def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
     comes from the rounding floor of ρ_0 = b − Φ_0y_0 (the a priori γ_N|Φ_0||y_0| term),
     and the exact right-hand side ``rhs`` is given, ρ_0 is recomputed *exactly*
     (:func:`exact_residual_bound`: integer limb products, no rounding analysis), with y_0
-    refined once by that exact residual if needed.
+    refined by that exact residual while undecided: on grids (fast exact products) y_0 is
+    kept exactly in integers down to 2^-``MAX_Y0_BITS`` (double-double and beyond; the
+    returned column 0 is then its nearest double).
     """
     if lam <= 0 or K < 0 or bb < a:
         return TaylorBounds(False, -math.inf, math.inf, lam), np.zeros((prov.n, 0))
@@ -306,32 +304,51 @@ def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
     res, share0 = _piece(prov, tab, b, b_rad, omega, K, lam, Y, None)
     if res.ok or rhs is None or not share0 >= 0.25:
         return res, Y
-    return _escalate(prov, values, tab, b, b_rad, omega, K, lam, Y, rhs, c,
-                     lambda r, _y: r.ok)
+    res, Y, _ = _escalate(prov, values, tab, b, b_rad, omega, K, lam, Y, rhs, c,
+                          lambda r, _y, _d: r.ok)
+    return res, Y
 
 
 def _escalate(prov: PhiProvider, values: list[Any], tab: TaylorTables, b: np.ndarray,
               b_rad: float, omega: float, K: int, lam: Fraction, Y: np.ndarray,
               rhs: tuple[Fraction, ...], c: Fraction,
-              decided: Any) -> tuple[TaylorBounds, np.ndarray]:
-    """Exact ρ_0 for y_0 on the grid 2^-_S_Y, then once more after refining y_0 by it."""
+              decided: Any) -> tuple[TaylorBounds, np.ndarray, float]:
+    """Exact ρ_0 for y_0 on 2^-_S_Y, y_0 refined by it until ``decided(res, Y, dev)``: with
+    fast exact products y_0 = Y·2^-s exactly, s += 52 a step up to ``MAX_Y0_BITS``; column 0
+    of Y is then the nearest double, within 2^-52|y| (max: dev). Else one more step."""
     Y = Y.copy()
-    res = TaylorBounds(False, -math.inf, math.inf, lam)
-    for attempt in range(2):
-        Y[:, 0] = on_residual_grid(Y[:, 0])
-        center, upper = exact_residual_bound(prov, values, rhs, c, Y[:, 0])
-        res, _ = _piece(prov, tab, b, b_rad, omega, K, lam, Y, upper)
-        if decided(res, Y) or attempt == 1:
-            break
-        Y[:, 0] = Y[:, 0] + np.asarray(prov.solver(tab.mids[0])(center))
-    return res, Y
+    Y[:, 0] = on_residual_grid(Y[:, 0])
+    s, yint, dev, last = _S_Y, [int(v) for v in np.ldexp(Y[:, 0], _S_Y)], 0.0, False
+    solve = prov.solver(tab.mids[0])
+    while True:
+        center, upper = (exact_residual_bound(prov, values, rhs, c, Y[:, 0]) if s == _S_Y
+                         else _exact_residual(prov, values, rhs, c, yint, s))
+        y0x = None
+        if s > _S_Y:
+            Y[:, 0] = np.array([v / (1 << s) for v in yint])  # correctly rounded
+            devs = np.asarray(succ(np.abs(Y[:, 0]) * float(2 * U)))  # nearest: ≤ U|y|/(1 − U)
+            dev, y0x = float(np.max(devs)), (yint, s, devs)
+        res, _ = _piece(prov, tab, b, b_rad, omega, K, lam, Y, upper, y0x)
+        if decided(res, Y, dev) or last:
+            return res, Y, dev
+        corr = np.asarray(solve(center))
+        if not np.all(np.isfinite(corr)):
+            return res, Y, dev
+        if not prov.fast_exact:  # dense: once more on the double grid, then stop
+            Y[:, 0] = on_residual_grid(Y[:, 0] + corr)
+            yint, last = [int(v) for v in np.ldexp(Y[:, 0], _S_Y)], True
+        else:
+            s, last = s + 52, s + 104 > MAX_Y0_BITS
+            yint = [(v << 52) + int(w) for v, w in zip(yint, np.rint(np.ldexp(corr, s)).tolist())]
 
 
 def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, omega: float,
-           K: int, lam: Fraction, Y: np.ndarray,
-           rho0_up: np.ndarray | None) -> tuple[TaylorBounds, float]:
+           K: int, lam: Fraction, Y: np.ndarray, rho0_up: np.ndarray | None,
+           y0x: tuple[list[int], int, np.ndarray] | None = None) -> tuple[TaylorBounds, float]:
     """The bounds of :func:`taylor_piece` for given Taylor vectors, and the share of the
     error due to the ρ_0 term; ``rho0_up`` (≥ |b − Φ_0y_0| exactly) replaces that term.
+    ``y0x = (Y0, s, dev)``: y_0 is exactly Y0·2^-s (exact tables only), column 0 of ``Y``
+    within ``dev`` of it entrywise (Σ ω^k|y_k| and the lower bound of y_0 widen by dev).
 
     With exact tables (``tab.exact``) every |ρ_m| and the remainder product are bounded by
     exact integer products (:func:`_exact_rho_bounds`), else by the float rounding model."""
@@ -343,8 +360,12 @@ def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, om
     Ysum = np.zeros(n)
     for k in range(K + 1):
         Ysum = succ(Ysum + succ(omegas[k] * absY[:, k]))
+    if y0x is not None:
+        Ysum = succ(Ysum + y0x[2])
     if tab.exact is not None:
-        bounds, PY = _exact_rho_bounds(prov, tab.exact, b, b_rad, K, Y, Ysum)
+        bounds, PY = _exact_rho_bounds(prov, tab.exact, b, b_rad, K, Y, Ysum, y0x)
+    elif y0x is not None:
+        raise InvalidArgument("an integer y_0 needs the exact tables (providers with fast_exact)")
     else:
         bounds, PY = _float_rho_bounds(prov, tab, b, b_rad, K, Y, Ysum)
     rbar = np.zeros(n)
@@ -361,7 +382,7 @@ def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, om
     lam_f = float_down(lam)
     err = float(succ(norm2_up(rbar) / lam_f))
     share0 = float(np.linalg.norm(bound0)) / float(lam) / err if err > 0 else 0.0
-    low = Y[:, 0].copy()
+    low = Y[:, 0].copy() if y0x is None else pred(Y[:, 0] - y0x[2])
     low = pred(low - succ(omegas[1] * absY[:, 1])) if K >= 1 else low
     for k in range(2, K + 1):
         term = absY[:, k] if k % 2 else np.maximum(0.0, -Y[:, k])
@@ -440,7 +461,9 @@ def on_column_grids(Y: np.ndarray) -> np.ndarray:
 
 
 def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: float, K: int,
-                      Y: np.ndarray, Ysum: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+                      Y: np.ndarray, Ysum: np.ndarray,
+                      y0x: tuple[list[int], int, np.ndarray] | None = None
+                      ) -> tuple[list[np.ndarray], np.ndarray]:
     """bounds[m] ≥ |ρ_m| (m ≤ 2K) and PY ≥ P·Ysum from exact integer products.
 
     With Φ_j ∈ [A_j, A_j + R_j]·2^-T entrywise (T = 100), y_k = Y_k·2^-s_k (integers, the
@@ -451,17 +474,20 @@ def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: 
     (``prov.exact_block_products``, ``proofs/grid_taylor_blocks.py`` Lemmas 4–5).
     The remainder: Ysum rounded *up* to its grid, P ≤ rem·2^-T, PY ≤ rem·⌈Ysum⌉ exactly.
     Every quotient is a correctly rounded int/int division, then one ``succ``
-    (``proofs/grid_exact_convolution.py``).
+    (``proofs/grid_exact_convolution.py``). ``y0x = (Y0, s, _)``: y_0 = Y0·2^-s exactly
+    replaces column 0 (a refined y_0 finer than one double; the same lemmas, s_0 = s).
     """
     n = prov.n
     if not (np.all(np.isfinite(Y)) and np.all(np.isfinite(Ysum))):  # no bound: the piece fails
         return [np.full(n, math.inf)] * (2 * K + 1), np.full(n, math.inf)
-    if not np.all(on_column_grids(Y) == Y):
+    if not np.all(on_column_grids(Y)[:, (y0x is not None):] == Y[:, (y0x is not None):]):
         raise InvalidArgument("the exact piece bound needs the Taylor vectors on their grids "
                               "(round them with on_column_grids first)")
     T = _S_TAB
     scales = [_column_scale(Y[:, k]) for k in range(K + 1)]
     yint = [[int(v) for v in np.ldexp(Y[:, k], scales[k]).tolist()] for k in range(K + 1)]
+    if y0x is not None:
+        yint[0], scales[0] = list(y0x[0]), y0x[1]
     l1 = [sum(abs(v) for v in col) for col in yint]
     smax = max(scales)
     # b = num/2^eb exactly (floats are dyadic); common denominator 2^E
@@ -510,42 +536,33 @@ def exact_residual_bound(prov: PhiProvider, values: list[Any], rhs: tuple[Fracti
                          c: Fraction, y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(center, upper): |b − Φ(c)y0| ≤ upper componentwise, exactly; center ≈ b − Φ(c)y0.
 
-    Each distinct entry e^{−cd} is enclosed by [A_k, A_k + r_k]·2^-100 (arb ball, rounded
-    outward to integers); y0 (on the grid 2^-64) is an integer vector Y·2^-64; the product
-    A·Y is exact (``prov.exact_matvec``: on grids the integer 2-D convolution of
-    :mod:`exactdp.linalg.grid_exact_conv`, quasi-linear; on dense metrics integer limbs
-    through the float product, :func:`exactdp.linalg.exact_products.exact_table_matvec`),
-    so with B the common denominator of b,
-    |b − Φy0|_i ≤ (|B·b_i·2^164 − B·(AY)_i| + B·max_k r_k·‖Y‖₁)/(B·2^164), rounded up
-    (Python's int/int division is correctly rounded; one ``succ``). No float rounding
-    analysis (``proofs/grid_exact_products.py``, ``proofs/grid_exact_convolution.py``; entries
-    below 2^-100 are taken as [0, 1]·2^-100 without arb: ``proofs/grid_taylor_blocks.py``).
-    Memory O(n); time one flint product (grids) or about 25 structured float products.
+    Entries e^{−cd} ∈ [A_k, A_k + r_k]·2^-100 (arb, outward; far ones [0, 1]·2^-100), y0 =
+    Y·2^-64 (on the grid 2^-64), A·Y exact (``prov.exact_matvec``: grids an integer 2-D
+    convolution, dense metrics integer limbs), B the common denominator of b:
+    |b − Φy0|_i ≤ (|B·b_i·2^164 − B·(AY)_i| + B·max_k r_k·‖Y‖₁)/(B·2^164), one correctly
+    rounded int/int division and ``succ`` (``proofs/grid_exact_products.py``,
+    ``proofs/grid_exact_convolution.py``, ``proofs/grid_taylor_blocks.py``). Memory O(n).
     """
     if len(rhs) != prov.n or len(y0) != prov.n:
         raise InvalidArgument(f"exact_residual_bound: rhs has {len(rhs)} and y0 {len(y0)} entries; "
                               f"Φ is {prov.n}×{prov.n}: pass vectors of length {prov.n}.")
-    lo_int: list[int] = []
-    radmax = 0
-    far = _far_square(c, 0)
-    with workprec(_S_TAB + 64):
-        ca = arb(to_fmpq(c))
-        for v in values:
-            if far is not None and v.square >= far:  # 0 < e^{−cd} < 2^-100
-                lo_int.append(0)
-                radmax = max(radmax, 1)
-                continue
-            lo_k, hi_k = _scaled_bounds((-ca * v.ball()).exp(), _S_TAB)
-            lo_int.append(lo_k)
-            radmax = max(radmax, hi_k - lo_k)
     scaled = np.ldexp(np.asarray(y0, dtype=np.float64), _S_Y)
     if not np.all(scaled == np.rint(scaled)):
         raise PrecisionLimitReached("exact_residual_bound: y0 is not on the grid 2^-64 "
                                     "(round it with on_residual_grid first)")
-    yint = [int(v) for v in scaled]
+    return _exact_residual(prov, values, rhs, c, [int(v) for v in scaled], _S_Y)
+
+
+def _exact_residual(prov: PhiProvider, values: list[Any], rhs: tuple[Fraction, ...],
+                    c: Fraction, yint: list[int], s: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`exact_residual_bound` for y0 = yint·2^-s exactly (any s ≥ 0: the same proof
+    with 2^-64 replaced by 2^-s)."""
+    ex = exact_taylor_tables(values, c, c, 0)  # e^{−cd} ∈ [lo, hi]·2^-100 (far: [0, 1])
+    lo_int = ex.lo[0]
+    radmax = max((h - lo for lo, h in zip(ex.lo[0], ex.hi[0])), default=0)
     prod = prov.exact_matvec(lo_int, [yint])[0]
     bden = math.lcm(*(Fraction(x).denominator for x in rhs))
-    sh = _S_TAB + _S_Y
+    sh = _S_TAB + s
     den = bden << sh
     radterm = bden * radmax * sum(abs(v) for v in yint)
     center = np.empty(prov.n)
@@ -563,9 +580,10 @@ def point_bounds(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
                  rhs: tuple[Fraction, ...] | None = None) -> tuple[np.ndarray, float]:
     """(y, err): the exact z(eps) satisfies |z − y| ≤ err componentwise (err = ∞: unknown).
 
-    With the exact ``rhs``, when the float bound cannot place min y below zero
-    (min y < 0 ≤ min y + err) the residual is recomputed exactly (precision escalation,
-    :func:`exact_residual_bound`).
+    With the exact ``rhs``, when the float bound cannot decide the sign of min z
+    (min y − err < 0 ≤ min y + err) the residual is recomputed exactly and y_0 refined
+    (precision escalation, :func:`_escalate`; on grids down to 2^-``MAX_Y0_BITS``, err then
+    includes the distance 2^-52·max|y| of the returned doubles to the exact refined y_0).
     """
     tab = taylor_tables(values, eps, eps, 0, exact=prov.fast_exact)
     Y = _solve_taylor(prov, tab, b, 0)
@@ -575,7 +593,8 @@ def point_bounds(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
     if not math.isfinite(res.err):
         raise PrecisionLimitReached(f"no error bound at ε = {eps}")
     mn = float(np.min(Y[:, 0]))
-    if rhs is not None and mn < 0 <= mn + res.err:
-        res, Y = _escalate(prov, values, tab, b, b_rad, 0.0, 0, lam, Y, rhs, eps,
-                           lambda r, y: float(np.min(y[:, 0])) + r.err < 0)
-    return Y[:, 0], res.err
+    dev = 0.0
+    if rhs is not None and mn - res.err < 0 <= mn + res.err:
+        res, Y, dev = _escalate(prov, values, tab, b, b_rad, 0.0, 0, lam, Y, rhs, eps,
+                                lambda r, y, d: float(np.min(y[:, 0])) + r.err + d < 0)
+    return Y[:, 0], float(succ(res.err + dev)) if dev else res.err

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -193,8 +193,7 @@ def masked_grid(width: int, height: int, norm: str = "euclidean", spacing: Any =
         for dy in range(height):
             code[dx, dy] = table.setdefault(grid_offset_distance(dx, dy, norm, h), len(table))
 
-    def build() -> np.ndarray:
-        return code[np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :])]
+    build = partial(_offset_index, code, xs, ys)  # module-level: masked grids pickle
 
     shape = GridShape(width, height, norm, h, tuple(int(c) for c in cells))
     pts = [(int(x) * h, int(y) * h) for x, y in zip(xs, ys)]
@@ -208,6 +207,11 @@ def masked_grid(width: int, height: int, norm: str = "euclidean", spacing: Any =
     object.__setattr__(metric, "shape", shape)
     object.__setattr__(metric, "_offset_code", code)
     return metric
+
+
+def _offset_index(code: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """The n×n distance-code table of the kept cells (built only when asked)."""
+    return code[np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :])]
 
 
 def grid_shape(metric: Any) -> GridShape | None:
