@@ -331,6 +331,6 @@ def test_cli_privacy_check_json(capsys):
     import json
 
     assert _run(["privacy-level", "line", "--n", "3", "--mechanism", "geometric", "--t", "1/2",
-                 "--at-t", "1/3", "--json"]) == 0
+                 "--at-t", "1/3", "--verdict-json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["private"] is True and out["verdict"] == "holds" and out["verified"] is True
