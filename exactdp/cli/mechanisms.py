@@ -21,7 +21,8 @@ limit no such document exists: stderr says why, and stdout carries the result's 
 document (kind ``privacy-check``, its level ε + slack; ``exactdp verify`` re-checks it) and
 exits with the verdict; ``--verdict-json`` prints the verdict's own JSON instead (verdict, ε,
 slack, excess, ``verified``; the ``--json`` output before session 9), as does ``--json`` when
-no kernel document exists (stderr says why, ``"kernel_document": null``).
+no kernel document exists (stderr says why, ``"kernel_document": null``). ``--json`` with
+``--verdict-json`` is an error (exit 3); under either, errors print the JSON error object.
 """
 
 from __future__ import annotations
@@ -165,6 +166,11 @@ def _mechanism(args: argparse.Namespace, metric: FiniteMetric) -> Mechanism:
 
 
 def _privacy_level(args: argparse.Namespace) -> HandlerResult:
+    if args.verdict_json:  # a JSON mode too: errors print the JSON error object on stdout
+        if args.json:
+            raise InvalidArgument("--json (the kernel document) and --verdict-json (the "
+                                  "verdict's own JSON) print different things; give one.")
+        args.json = True  # _privacy_at reads args.verdict_json first
     if args.slack is not None and args.at_eps is None and args.at_t is None:
         raise InvalidArgument("--slack is a margin on --at-eps (or --at-t); give one of them.")
     if args.verdict_json and args.at_eps is None and args.at_t is None:

@@ -8,8 +8,10 @@ r increasing, c ≠ 0), d_H(X, Y), diam K and the verdict of T_X ≤ factor·T_Y
 recomputes each from the question — the capacities by coordinate compression (every cell
 of the grid of box endpoints lies inside the union or outside it; Laplace CDF
 F(x) = ½e^{εx} for x < 0, 1 − ½e^{−εx} for x ≥ 0: ``proofs/sets_laplace_capacity.py``) —
-and decides the sign of factor·T_Y − T_X exactly: identically zero, exact at rational
-s = e^{−ε/q}, else in arb balls (undecided: PrecisionLimitReached).
+and decides the sign of factor·T_Y − T_X: identically zero; at rational t = e^{−ε}
+exactly, s = e^{−ε/q} being a root of the irreducible x^d − u (d the least with u = s^d
+rational, Capelli), within ``MAX_EXACT_BITS``; else in arb balls (undecided:
+PrecisionLimitReached).
 
 >>> doc = {"schema": "exactdp-certificate", "version": 1, "kind": "set-privacy",
 ...        "question": {"X": [["0"], ["1/4"]], "Y": [["0"]], "norm": "l1", "bound": "paper",
@@ -28,11 +30,11 @@ import math
 from fractions import Fraction
 from typing import Any, cast
 
-from flint import arb
+from flint import arb, fmpq
 
 from exactdp.arithmetic.ball import certified_sign
 from exactdp.arithmetic.rationals import to_fmpq
-from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import (
     read_envelope,
     read_list,
@@ -46,12 +48,17 @@ from exactdp.kernel.question import read_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["SET_PRIVACY", "MAX_WORK", "capacity", "capacity_work",
+__all__ = ["SET_PRIVACY", "MAX_WORK", "MAX_TERMS", "MAX_POINTS", "MAX_DIM", "capacity", "capacity_work",
            "check_set_privacy_document", "write_exp_poly"]
 
 SET_PRIVACY = CertificateKind.SET_PRIVACY.value
 #: Largest Σ cells × boxes of the two coordinate-compression grids (InstanceTooLarge above).
 MAX_WORK = 2_000_000
+#: Largest Σ Π_i (2·cells_i + 1) bounding the product terms of the per-cell Laplace CDF
+#: differences (up to 3ⁿ per cell in n dimensions: InstanceTooLarge above).
+MAX_TERMS = 100_000
+#: Largest span·bits(u) of the exact evaluation at rational t (else balls).
+MAX_EXACT_BITS = 4_000_000
 MAX_POINTS, MAX_DIM, MAX_DEGREE = 500, 16, 100_000
 #: Largest |ε·r| of a term e^{−ε·r} (arb cannot separate e^{−10⁴⁰⁰} from 0).
 MAX_EXPONENT = 10**15
@@ -92,7 +99,10 @@ def _add(*ps: ExpPoly, scale: Fraction = Fraction(1), shift: Fraction = Fraction
 
 
 def _mul(a: ExpPoly, b: ExpPoly) -> ExpPoly:
-    return _add(*({r + s: c * d} for (r, c), (s, d) in itertools.product(a.items(), b.items())))
+    out: ExpPoly = {}
+    for (r, c), (s, d) in itertools.product(a.items(), b.items()):
+        out[r + s] = out.get(r + s, Fraction(0)) + c * d
+    return {r: c for r, c in out.items() if c}
 
 
 def _cdf(x: Fraction) -> ExpPoly:
@@ -101,12 +111,22 @@ def _cdf(x: Fraction) -> ExpPoly:
 
 def capacity_work(X: list[tuple[Fraction, ...]], Y: list[tuple[Fraction, ...]], K: Boxes) -> int:
     """Cells × boxes of the grids :func:`capacity` visits for X and Y (InstanceTooLarge
-    beyond :data:`MAX_WORK`, before any grid is built)."""
-    work = sum(math.prod(len({b[s][i] - x[i] for x in Z for b in K for s in (0, 1)}) - 1
-                         for i in range(len(K[0][0]))) * len(Z) * len(K) for Z in (X, Y))
-    if work > MAX_WORK:
-        raise InstanceTooLarge(f"the capacity grids need {work} cell-box tests (> MAX_WORK = "
-                               f"{MAX_WORK}); use fewer points or boxes.")
+    beyond :data:`MAX_WORK` cell-box tests, :data:`MAX_TERMS` product terms, or the sizes
+    the kernel reads, before any grid is built)."""
+    n = len(K[0][0])
+    if max(len(X), len(Y), len(K)) > MAX_POINTS or n > MAX_DIM:
+        raise InstanceTooLarge(f"|X| = {len(X)}, |Y| = {len(Y)}, {len(K)} boxes, dimension {n}:"
+                               f" a set-privacy document allows at most MAX_POINTS = {MAX_POINTS}"
+                               f" points or boxes and dimension MAX_DIM = {MAX_DIM}.")
+    cells = [[len({b[s][i] - x[i] for x in Z for b in K for s in (0, 1)}) - 1 for i in range(n)]
+             for Z in (X, Y)]
+    work = sum(math.prod(c) * len(Z) * len(K) for c, Z in zip(cells, (X, Y)))
+    terms = sum(math.prod(2 * k + 1 for k in c) for c in cells)  # ≤ 3 terms per CDF difference
+    if work > MAX_WORK or terms > MAX_TERMS:
+        raise InstanceTooLarge(f"the capacity grids need {work} cell-box tests (MAX_WORK = "
+                               f"{MAX_WORK}) and up to {terms} product terms in dimension {n} "
+                               f"(MAX_TERMS = {MAX_TERMS}); use fewer points, boxes or "
+                               "dimensions.")
     return work
 
 
@@ -131,21 +151,55 @@ def capacity(X: list[tuple[Fraction, ...]], K: Boxes) -> ExpPoly:
     return _add(*total)
 
 
+def _exact_sign(m: ExpPoly, t: Fraction, level: PrivacyLevel) -> int | None:
+    """Sign of p(s) = Σ c·s^{q(r − lo)}, s = t^{1/q}, exactly: p mod (x^d − u) with
+    u = s^d = t^{1/k} rational for the largest k | q (a rational t^{1/k} ≠ 1 needs k ≤ the
+    bits of t). x^d − u is irreducible (Capelli: u > 0 is no p-th power, else s^{d/p} would
+    be rational), so p(s) = 0 iff the remainder is 0. None: nonzero and s irrational, or
+    beyond MAX_DEGREE / MAX_EXACT_BITS (the caller uses balls)."""
+    q, lo = math.lcm(*(r.denominator for r in m)), min(m)
+    span = int((max(m) - lo) * q)
+    bits_t = max(t.numerator.bit_length(), t.denominator.bit_length())
+    if span > MAX_DEGREE:
+        return None
+    k = max(k for k in range(1, min(q, bits_t) + 1) if q % k == 0 and level.s_rational(k))
+    d, u = q // k, level.s_rational(k)
+    assert u is not None  # k = 1 gives u = t
+    if (span // d) * max(u.numerator.bit_length(), u.denominator.bit_length()) > MAX_EXACT_BITS:
+        return None
+    rem: dict[int, fmpq] = {}  # coefficient of s^j, j < d (d may be 2⁶⁰: no dense list)
+    power, at = fmpq(1), 0
+    for r, c in sorted(m.items()):
+        e = int((r - lo) * q)
+        power, at = power * to_fmpq(u) ** (e // d - at), e // d
+        rem[e % d] = rem.get(e % d, fmpq(0)) + to_fmpq(c) * power
+    if d > 1:
+        return 0 if not any(rem.values()) else None
+    return (rem[0] > 0) - (rem[0] < 0)
+
+
 def _sign(m: ExpPoly, level: PrivacyLevel) -> int:
-    """Sign of Σ c·e^{−ε·r} at the level: exact when zero or s = e^{−ε/q} is rational."""
+    """Sign of Σ c·e^{−ε·r} at the level: exact when zero or t = e^{−ε} is rational
+    (:func:`_exact_sign`), else (and beyond its limits) certified in arb balls."""
     if not m:
         return 0
-    q, lo = math.lcm(*(r.denominator for r in m)), min(m)
-    s = level.s_rational(q) if (max(m) - lo) * q <= MAX_DEGREE else None
-    if s is not None:
-        v = sum(c * s ** int((r - lo) * q) for r, c in m.items())
-        return (v > 0) - (v < 0)
+    exact = None if level.t is None else _exact_sign(m, level.t, level)
+    if exact is not None:
+        return exact
     if not arb(to_fmpq(max(abs(r) for r in m))) * level.eps_ball() < MAX_EXPONENT:
-        raise InstanceTooLarge(f"an exponent e^(-ε·{max(m, key=abs)}) beyond MAX_EXPONENT = "
-                               f"{MAX_EXPONENT}; scale the coordinates down.")
-    sign, _ = certified_sign(lambda _p: sum(
-        (arb(to_fmpq(c)) * (-level.eps_ball() * arb(to_fmpq(r))).exp() for r, c in m.items()),
-        arb(0)), what="set-privacy margin (factor·T_Y − T_X)")
+        raise InstanceTooLarge(f"a term e^(−ε·r) with ε = {level.eps} and r = {max(m, key=abs)}"
+                               f" has |ε·r| beyond MAX_EXPONENT = {MAX_EXPONENT}: arb cannot "
+                               "separate it from 0; use a smaller ε or smaller coordinates.")
+    try:
+        sign, _ = certified_sign(lambda _p: sum(
+            (arb(to_fmpq(c)) * (-level.eps_ball() * arb(to_fmpq(r))).exp() for r, c in m.items()),
+            arb(0)), what="set-privacy margin (factor·T_Y − T_X)")
+    except PrecisionLimitReached as exc:
+        raise PrecisionLimitReached(
+            f"the sign of the set-privacy margin (factor·T_Y − T_X) at {level} is undecided in "
+            "arb balls up to 4096 bits; the kernel decides it exactly only at a rational "
+            f"t = e^(−ε) within MAX_DEGREE = {MAX_DEGREE} and MAX_EXACT_BITS = "
+            f"{MAX_EXACT_BITS}: this document cannot be verified.") from exc
     return int(sign.value)
 
 
@@ -166,8 +220,11 @@ def check_set_privacy_document(doc: Any) -> bool:
     for b in read_list(q["K"], "question.K", None, MAX_POINTS):
         box = read_object(b, "question.K[]", ("lower", "upper"))
         lo, hi = (_points([box[k]], f"question.K[].{k}")[0] for k in ("lower", "upper"))
-        if len(lo) != len(X[0]) or len(hi) != len(lo) or any(u >= v for u, v in zip(lo, hi)):
-            raise InvalidArgument(f"question.K: need boxes lower < upper in dimension {len(X[0])}.")
+        if len(lo) != len(X[0]) or len(hi) != len(X[0]):
+            raise InvalidArgument(f"question.K: a box has corners of dimension {len(lo)} and "
+                                  f"{len(hi)}; the points have dimension {len(X[0])}.")
+        if any(u >= v for u, v in zip(lo, hi)):
+            raise InvalidArgument(f"question.K: need lower < upper in every axis; got {box}.")
         K.append((lo, hi))
     if not K:
         raise InvalidArgument("question.K: need at least one box.")

@@ -33,7 +33,9 @@ def write_set_privacy(X: PointSet, Y: PointSet, K: tuple[Box, ...], level: Priva
                       norm: str, bound: str, holds: bool, T_X: ExpPoly, T_Y: ExpPoly,
                       d_H: sympy.Expr, diam_K: sympy.Expr) -> dict[str, Any]:
     """The document (InvalidArgument for an ℓ2 norm or a callable bound, InstanceTooLarge
-    beyond the kernel's work limit ``MAX_WORK``: such a verdict has no portable form)."""
+    beyond the limits the kernel reads — MAX_POINTS points or boxes, MAX_DIM, MAX_WORK,
+    MAX_TERMS, all checked by the kernel's own ``capacity_work``: such a verdict has no
+    portable form)."""
     if norm not in ("l1", "linf") or bound not in ("paper", "hausdorff", "points", "points_sharp"):
         raise InvalidArgument(f"Got norm={norm!r}, bound={bound!r}; a set-privacy document "
                               "needs norm 'l1' or 'linf' and a named bound (not a callable).")

@@ -67,3 +67,17 @@ def test_no_kernel_document_falls_back_to_the_verdict_json(rr: Path, capsys) -> 
     out = json.loads(got.out)
     assert out["kernel_document"] is None and out["verdict"] == "holds"
     assert "no kernel document" in got.err and "rows='as-is'" in got.err
+
+
+def test_json_and_verdict_json_together_is_an_error(rr: Path, capsys) -> None:
+    assert main([*BASE, "--at-eps", "1", "--json", "--verdict-json"]) == 3
+    io = capsys.readouterr()
+    assert "--json (the kernel document) and --verdict-json" in io.err
+    assert json.loads(io.out)["exit_code"] == 3  # one JSON error object, as --json
+
+
+def test_verdict_json_errors_print_the_json_error_object(rr: Path, capsys) -> None:
+    for flag in ("--json", "--verdict-json"):
+        assert main([*BASE, "--at-eps", "-1", flag]) == 3
+        out = json.loads(capsys.readouterr().out)
+        assert (out["exit_code"], out["outcome"]) == (3, "error"), flag

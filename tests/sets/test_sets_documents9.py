@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import signal
 import subprocess
 import sys
 from fractions import Fraction
@@ -21,8 +22,12 @@ from exactdp.errors import (
     PrecisionLimitReached,
 )
 from exactdp.kernel.jsonio import dumps, loads
+from exactdp.kernel.sets import MAX_DIM, MAX_POINTS, MAX_TERMS, capacity, write_exp_poly
 from exactdp.kernel.verify import verify_document, verify_json
 from exactdp.sets import Box, SetPrivacyResult, check_set_privacy, theorem1_counterexample
+from exactdp.sets._documents import write_set_privacy
+from exactdp.sets._points import point_set
+from exactdp.spaces.levels import parse_level
 
 CASES: list[tuple[Any, Any, Any, Any, dict[str, Any]]] = [
     ([0, "1/4"], [0], Box(0, "1/4"), 1, {"bound": "paper"}),                      # fails
@@ -172,8 +177,9 @@ def test_huge_and_overlong_rationals_give_specific_errors() -> None:
     close["claim"]["d_H"] = close["claim"]["diam_K"] = str(tiny)
     close["claim"]["T_X"] = [["0", "1"], [str(tiny), "-1"]]
     close["claim"]["T_Y"] = [["0", "1/2"], [str(tiny), "-1/2"]]
-    with pytest.raises(PrecisionLimitReached):
+    with pytest.raises(PrecisionLimitReached, match="cannot be verified") as info:
         verify_document(close)
+    assert "pass an exact rational level" not in str(info.value)  # ε = 1 is exact already
 
 
 def test_writer_refuses_what_the_kernel_cannot_read() -> None:
@@ -181,3 +187,101 @@ def test_writer_refuses_what_the_kernel_cannot_read() -> None:
         check_set_privacy([0, 1], [0], Box(0, 1), 1, norm="l2").to_document()
     with pytest.raises(InvalidArgument, match="callable"):
         check_set_privacy([0, 1], [0], Box(0, 1), 1, bound=lambda b: 3).to_document()
+    r = check_set_privacy([0, 1], [0], Box(0, 1), 1, bound="points")
+    for X, Y, K in ((list(range(MAX_POINTS + 1)), [0], [Box(0, 1)]),
+                    ([(0,) * (MAX_DIM + 1)], [(1,) * (MAX_DIM + 1)],
+                     [Box((1,) * (MAX_DIM + 1), (2,) * (MAX_DIM + 1))]),
+                    ([0], [1], [Box(2 * i, 2 * i + 1) for i in range(MAX_POINTS + 1)])):
+        with pytest.raises(InstanceTooLarge, match="MAX_POINTS = 500 .* MAX_DIM = 16"):
+            write_set_privacy(point_set(X), point_set(Y, "Y"), tuple(K), r.level, "l1",
+                              "points", r.holds, r.T_X.value, r.T_Y.value, r.hausdorff.value,
+                              r.diam_K)
+
+
+class _Deadline:
+    """Fail (TimeoutError) instead of hanging when the kernel runs past ``seconds``."""
+
+    def __init__(self, seconds: int) -> None:
+        self.seconds = seconds
+
+    def __enter__(self) -> None:
+        def fail(*_: Any) -> None:
+            raise TimeoutError(f"the kernel ran for more than {self.seconds} s")
+        signal.signal(signal.SIGALRM, fail)
+        signal.alarm(self.seconds)
+
+    def __exit__(self, *_: Any) -> None:
+        signal.alarm(0)
+
+
+PRIMES = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79,
+          83, 89, 97, 101, 103, 107, 109, 113, 127, 131]
+
+
+def _straddling(n: int) -> dict[str, Any]:
+    """One point, one box straddling 0 in n axes: 3ⁿ product terms per capacity."""
+    lo = [Fraction(-1, PRIMES[2 * i]) for i in range(n)]
+    hi = [Fraction(1, PRIMES[2 * i + 1]) for i in range(n)]
+    return {"schema": "exactdp-certificate", "version": 1, "kind": "set-privacy",
+            "question": {"X": [["0"] * n], "Y": [["0"] * n], "norm": "l1",
+                         "bound": "hausdorff", "level": {"eps": "1"},
+                         "K": [{"lower": [str(v) for v in lo], "upper": [str(v) for v in hi]}]},
+            "claim": {"verdict": "holds", "d_H": "0", "diam_K": str(sum(hi) - sum(lo)),
+                      "T_X": [["0", "1"]], "T_Y": [["0", "1"]]}, "evidence": {}}
+
+
+def test_high_dimension_is_refused_before_the_3_to_the_n_product_terms() -> None:
+    for n in (12, MAX_DIM):  # cell-box work 2, but 3ⁿ terms: hung for minutes before
+        with _Deadline(10), pytest.raises(InstanceTooLarge, match="MAX_TERMS"):
+            verify_document(_straddling(n))
+    doc = _straddling(3)  # small dimension: still decided (the wrong 1-term claim rejected)
+    assert not verify_document(doc).verified
+    with pytest.raises(InstanceTooLarge, match=f"MAX_TERMS = {MAX_TERMS}"):  # writer: same limit
+        check_set_privacy([(0,) * 11], [(0,) * 11], Box((1,) * 11, (2,) * 11), 1,
+                          bound="points").to_document()
+
+
+def test_huge_powers_of_a_rational_s_fall_back_to_balls() -> None:
+    X, Y, K = [(Fraction(0),), (Fraction(20000),)], [(Fraction(0),)], [((Fraction(0),),
+                                                                            (Fraction(1),))]
+    doc = {"schema": "exactdp-certificate", "version": 1, "kind": "set-privacy",
+           "question": {"X": [["0"], ["20000"]], "Y": [["0"]], "norm": "l1", "bound": "paper",
+                        "K": [{"lower": ["0"], "upper": ["1"]}],
+                        "level": {"t": "1/1" + "0" * 100}},
+           "claim": {"verdict": "holds", "d_H": "20000", "diam_K": "1",
+                     "T_X": write_exp_poly(capacity(X, K)), "T_Y": write_exp_poly(capacity(Y, K))},
+           "evidence": {}}  # s = 10^-100: powers of ~4·10^6 digits; hung for 24 min before
+    with _Deadline(10):
+        assert verify_document(doc).verified
+        doc["claim"]["verdict"] = "fails"
+        assert not verify_document(doc).verified
+
+
+@pytest.mark.parametrize("level", [{"t": Fraction(1, 4)}, {"eps": "log(4)"}])
+def test_equality_at_rational_t_with_an_irrational_root_verifies(level) -> None:
+    # ratio 2 = e^{ε/2} exactly at t = 1/4, s = t^{1/4} = 1/√2 irrational
+    r = check_set_privacy([0, "1/4"], [0], Box(0, "1/4"), parse_level(**level), bound="paper")
+    assert (r.method, r.holds) == ("zero", True)
+    doc = r.to_document()
+    assert verify_document(doc).verified and SetPrivacyResult.from_document(doc).holds
+    doc["claim"]["verdict"] = "fails"
+    assert not verify_document(doc).verified
+    near = check_set_privacy([0, "1/4"], [0], Box(0, "1/4"), parse_level(t="1/5"), bound="paper")
+    assert verify_document(near.to_document()).verified  # nonzero margin: balls decide
+    fine = check_set_privacy([0, Fraction(1, 2**60)], [0], Box(0, 1), parse_level(t="1/2"),
+                             bound="hausdorff")  # q = 2⁶⁰: the reduction stays sparse
+    assert verify_document(fine.to_document()).verified
+
+
+def test_error_messages_name_the_real_problem() -> None:
+    doc = theorem1_counterexample().to_document()
+    wide = copy.deepcopy(doc)
+    wide["question"]["K"] = [{"lower": ["0", "0"], "upper": ["1", "1"]}]
+    with pytest.raises(InvalidArgument, match="corners of dimension 2 and 2; the points have "
+                                              "dimension 1"):
+        verify_document(wide)
+    loud = copy.deepcopy(doc)
+    loud["question"]["level"] = {"eps": str(10**20)}
+    with pytest.raises(InstanceTooLarge, match=r"ε = 10+ and r = -?1/[24] .*smaller ε") as info:
+        verify_document(loud)
+    assert "·-" not in str(info.value)
