@@ -1,26 +1,32 @@
-"""Re-check more Pufferfish documents: discrete Laplace, class laws and class-vs-absent scales.
+"""Re-check more Pufferfish documents: discrete Laplace, class laws, class scales, class pairs.
 
 Kinds (each question carried in full, every number exact):
 
 * ``pufferfish-discrete-laplace`` — integer laws P, Q and a level; the claim: the least
   private discrete Laplace parameter α* ∈ (lo, hi] with the exact ratios R(lo), R(hi), or
   α* = 0 (no noise), and optionally α*'s closed form. R(α) = max_s max(h_P/h_Q, h_Q/h_P),
-  h_D(s) = Σ_d D(d) α^{|s−d|} over the support points, is recomputed exactly; the loss ln R
+  h_D(s) = Σ_d D(d) α^{|s−d|} over the support points, is recomputed exactly in integers
+  (scaled by b^span for α = a/b, compared by cross-multiplying, no gcd) after a work bound:
+  support size × span × bits of α ≤ ``MAX_BITS`` (else InstanceTooLarge); the loss ln R
   is non-increasing in α (``proofs/pufferfish_discrete_laplace.py`` (3)–(5)), so R(lo) > e^ε
-  and R(hi) ≤ e^ε prove the bracket. A closed form α is proved by proving θ = −1/ln α to be
+  and R(hi) ≤ e^ε prove the bracket (its width is not bounded: a loose bracket is a true,
+  weaker claim). A closed form α is proved by proving θ = −1/ln α to be
   the Laplace θ* (:func:`exactdp.kernel.pufferfish.closed_form_is_least`, (2), (5)).
 * ``pufferfish-class-law`` — Bernoulli groups (p, count); the claim: the exact law of the
   class total, numerator polynomial (descending) over a denominator; re-multiplied with flint.
 * ``pufferfish-class-pair`` — groups of class A and of class B and a level; the claim: θ* of
-  A's total against B's ∈ (lo, hi] with an output j where the loss at lo exceeds ε, or θ* = 0.
+  A's total against B's ∈ (lo, hi] with an output 0 ≤ j ≤ N (the larger class size) where
+  the loss at lo exceeds ε, or θ* = 0; evidence ``tol`` null or in (0, 1), hi − lo ≤ tol·hi.
   Both laws are rebuilt exactly (as for class laws) and the Laplace verdicts re-decided on
   them (:func:`exactdp.kernel.pufferfish.decide_laplace`); classes of at most
   ``MAX_POINTS`` − 1 members only.
 * ``pufferfish-class-scale`` — groups and a level; the claim: θ* ∈ (lo, hi] for the whole
   class present against absent, optionally θ*'s closed form (one group). The loss is
   L(θ) = Σ count·ln(1 + p(e^{1/θ} − 1)), decreasing in θ (``proofs/pufferfish_class_mgf.py``);
-  its sign against ε is decided by arb balls (undecided ⇒ rejected). The closed form must be
-  1/ln(1 + (e^{ε/n} − 1)/p) built here, and it is proved by substituting it:
+  its sign against ε is decided by arb balls (undecided ⇒ rejected, except the exact tie
+  L = n₁/θ = ε when every p is 0 or 1 and ε is rational); hi − lo ≤ tol·hi with evidence
+  ``tol`` in (0, 1) as in the library (``prec`` is the writer's note, not checked). The
+  closed form must be 1/ln(1 + (e^{ε/n} − 1)/p) built here, and it is proved by substituting it:
   1 − p + p·e^{1/θ} − e^{ε/n} expands to 0 and θ > 0, so L(θ) = ε.
 
 >>> from exactdp.kernel.jsonio import envelope
@@ -35,14 +41,16 @@ False
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
 import sympy
-from flint import arb, fmpz_poly
+from flint import arb, fmpz, fmpz_poly
 
 from exactdp.arithmetic.ball import arb_from_fraction, certified_sign, sympy_to_arb
 from exactdp.arithmetic.rationals import to_sympy
+from exactdp.arithmetic.validate import read_tol
 from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import (
     read_enclosure,
@@ -59,14 +67,15 @@ from exactdp.kinds import CertificateKind, Sign, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["MORE_KINDS", "MAX_BITS", "check_pufferfish_more", "class_theta_form",
-           "class_loss_sign", "discrete_ratio"]
+           "class_loss_sign", "discrete_ratio", "discrete_work"]
 
 MORE_KINDS = (CertificateKind.PUFFERFISH_DISCRETE_LAPLACE.value,
               CertificateKind.PUFFERFISH_CLASS_LAW.value,
               CertificateKind.PUFFERFISH_CLASS_SCALE.value,
               CertificateKind.PUFFERFISH_CLASS_PAIR.value)
-#: Largest exact size (bits) the kernel builds: α^span of a discrete Laplace ratio, and the
-#: class-law numerator (its n + 1 coefficients together).
+#: Largest exact size (bits) the kernel builds: the support size times the bits of α^span
+#: of a discrete Laplace ratio (all its integers together), and the class-law numerator
+#: (its n + 1 coefficients together).
 MAX_BITS = 2**24
 _MAX_COUNT = 10**18
 Groups = list[tuple[Fraction, int]]
@@ -114,18 +123,53 @@ def _sign(f: Any, what: str) -> Sign | None:
 
 
 # ----------------------------------------------------------------- discrete Laplace
-def _h(D: dict[Fraction, Fraction], pts: list[Fraction], steps: list[Fraction]) -> list[Fraction]:
-    """h_D(x_i) = Σ_j D(x_j) α^{|x_i − x_j|} by one sweep from each side (steps: α^{gap})."""
-    m = [D.get(x, Fraction(0)) for x in pts]
-    left, acc = [], Fraction(0)
-    for i, w in enumerate(m):
-        acc = (acc * steps[i - 1] if i else acc) + w
-        left.append(acc)
-    right, acc = [Fraction(0)] * len(m), Fraction(0)
-    for i in range(len(m) - 2, -1, -1):
-        acc = (acc + m[i + 1]) * steps[i]
-        right[i] = acc
-    return [a + b for a, b in zip(left, right)]
+def _h(w: list[int], gaps: list[int], a: int, b: int) -> list[fmpz]:
+    """b^span·h(x_i) = Σ_j w_j a^{|x_i − x_j|} b^{span − |x_i − x_j|} (α = a/b, integer
+    masses w): one sweep from each side, integers only (no gcd)."""
+    pa, pb, m = [fmpz(a) ** g for g in gaps], [fmpz(b) ** g for g in gaps], len(w)
+    left, B = [fmpz(w[0])], [fmpz(1)]  # B_i = b^{x_i − x_0}
+    for i in range(1, m):
+        B.append(B[-1] * pb[i - 1])
+        left.append(left[-1] * pa[i - 1] + w[i] * B[i])
+    right, C = [fmpz(0)] * m, [fmpz(1)] * m  # C_i = b^{x_end − x_i}
+    for i in range(m - 2, -1, -1):
+        C[i] = C[i + 1] * pb[i]
+        right[i] = pa[i] * (right[i + 1] + w[i + 1] * C[i + 1])
+    return [left[i] * C[i] + right[i] * B[i] for i in range(m)]
+
+
+def discrete_work(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction
+                  ) -> int:
+    """m·span·bits(α): the bits of all the integers behind R(α) (m support points);
+    InstanceTooLarge beyond MAX_BITS. Checked before any exact work (a few products of at
+    most MAX_BITS bits follow).
+
+    >>> discrete_work({Fraction(0): Fraction(1)}, {Fraction(10**6): Fraction(1)}, Fraction(1, 2))
+    6000000
+    """
+    pts = sorted(set(P) | set(Q))
+    span, bits = int(pts[-1] - pts[0]), alpha.numerator.bit_length() + alpha.denominator.bit_length()
+    if len(pts) * span * bits > MAX_BITS:
+        raise InstanceTooLarge(f"α = {alpha} over {len(pts)} support points spanning {span}: "
+                               f"the exact ratios need {len(pts)}·{span}·{bits} bits, over "
+                               f"MAX_BITS = {MAX_BITS}; use a shorter α or a narrower support.")
+    return len(pts) * span * bits
+
+
+def _ratio(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction
+           ) -> tuple[fmpz, fmpz]:
+    """R(α) as an unreduced fraction N/D of integers (no gcd; :func:`discrete_work` first)."""
+    pts = sorted(set(P) | set(Q))
+    discrete_work(P, Q, alpha)
+    gaps = [int(y - x) for x, y in zip(pts, pts[1:])]
+    W = [math.lcm(*(v.denominator for v in D.values())) for D in (P, Q)]  # masses' denominators
+    hp, hq = (_h([int(D.get(x, 0) * w) for x in pts], gaps, alpha.numerator, alpha.denominator)
+              for D, w in zip((P, Q), W))
+    best = (fmpz(0), fmpz(1))
+    for u, v in zip(hp, hq):  # h_P/h_Q = u·W_Q/(v·W_P)
+        n, d = sorted((u * W[1], v * W[0]), reverse=True)
+        best = (n, d) if n * best[1] > best[0] * d else best
+    return best
 
 
 @proved_by("pufferfish_discrete_laplace")
@@ -137,19 +181,15 @@ def discrete_ratio(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alp
     >>> discrete_ratio({Fraction(1): Fraction(1)}, {Fraction(0): Fraction(1)}, Fraction(1, 3))
     Fraction(3, 1)
     """
-    pts = sorted(set(P) | set(Q))
-    if (pts[-1] - pts[0]) * (alpha.numerator.bit_length() + alpha.denominator.bit_length()) > MAX_BITS:
-        raise InstanceTooLarge(f"α = {alpha} over a support of span {pts[-1] - pts[0]}: the exact "
-                               f"ratios need over MAX_BITS = {MAX_BITS} bits; use a shorter α.")
-    steps = [alpha ** int(y - x) for x, y in zip(pts, pts[1:])]
-    return max(max(a / b, b / a) for a, b in zip(_h(P, pts, steps), _h(Q, pts, steps)))
+    n, d = _ratio(P, Q, alpha)
+    return Fraction(int(n), int(d))
 
 
-def _within(R: Fraction, level: PrivacyLevel) -> bool | None:
-    """R ≤ e^ε: exact when t = e^-ε is rational, else the sign of ln R − ε (None: open)."""
+def _within(R: tuple[fmpz, fmpz], level: PrivacyLevel) -> bool | None:
+    """R = N/D ≤ e^ε: exact when t = e^-ε is rational, else the sign of ln R − ε (None: open)."""
     if level.t is not None:
-        return R * level.t <= 1
-    s = _sign(lambda: arb_from_fraction(R).log() - sympy_to_arb(level.eps), "ln R − ε")
+        return R[0] * level.t.numerator <= R[1] * level.t.denominator
+    s = _sign(lambda: arb(R[0]).log() - arb(R[1]).log() - sympy_to_arb(level.eps), "ln R − ε")
     return None if s is None else s is not Sign.POSITIVE
 
 
@@ -166,8 +206,9 @@ def _check_discrete(q: dict[str, Any], c: dict[str, Any]) -> bool:
     ratios = [read_rational(r, "claim.ratios") for r in read_list(c["ratios"], "claim.ratios", 2)]
     if not 0 < enc.lo < enc.hi < 1:
         return False
-    r_lo, r_hi = discrete_ratio(P, Q, enc.lo), discrete_ratio(P, Q, enc.hi)
-    if ratios != [r_lo, r_hi] or _within(r_lo, level) is not False or _within(r_hi, level) is not True:
+    r_lo, r_hi = _ratio(P, Q, enc.lo), _ratio(P, Q, enc.hi)
+    if (any(r.numerator * d != n * r.denominator for r, (n, d) in zip(ratios, (r_lo, r_hi)))
+            or _within(r_lo, level) is not False or _within(r_hi, level) is not True):
         return False
     if c["closed_form"] is None:
         return True
@@ -181,8 +222,8 @@ def _check_discrete(q: dict[str, Any], c: dict[str, Any]) -> bool:
 # ---------------------------------------------------------------------- class laws
 def _law(groups: Groups) -> tuple[fmpz_poly, int]:
     """Π (b − a + a x)^count over Π b^count (p = a/b), refused beyond MAX_BITS."""
-    n = sum(c for p, c in groups if p)
-    bits = sum(c * p.denominator.bit_length() for p, c in groups)
+    n = sum(c for p, c in groups if p)  # p = 0 and p = 1 give 1 and x^count: no bits
+    bits = max(1, sum(c * p.denominator.bit_length() for p, c in groups if 0 < p < 1))
     if (n + 1) * bits > MAX_BITS:
         raise InstanceTooLarge(f"a class law of degree {n} with {bits}-bit coefficients exceeds "
                                f"MAX_BITS = {MAX_BITS}; re-check a smaller class.")
@@ -209,16 +250,25 @@ def class_loss_sign(groups: Groups, theta: Fraction, level: PrivacyLevel) -> Sig
     return _sign(f, "class loss − ε")
 
 
+def _class_holds(groups: Groups, theta: Fraction, level: PrivacyLevel) -> bool:
+    """L(θ) ≤ ε: certified sign < 0, or exactly L(θ) = n₁/θ = ε (every p is 0 or 1, rational ε)."""
+    s = class_loss_sign(groups, theta, level)
+    if s is None and all(p in (0, 1) for p, _ in groups) and isinstance(level.eps, sympy.Rational):
+        return to_sympy(Fraction(sum(c for p, c in groups if p), 1) / theta) <= level.eps
+    return s is Sign.NEGATIVE
+
+
 def _check_class_scale(q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any]) -> bool:
     read_object(q, "question", ("groups", "level"))
     read_object(c, "claim", ("least", "closed_form"))
     read_object(ev, "evidence", ("tol", "prec"))
     groups, level = _groups(q["groups"], "question.groups"), _level(q)
-    tol, _ = read_rational(ev["tol"], "evidence.tol"), read_int(ev["prec"], "evidence.prec", 0, 2**16)
+    tol = read_tol(read_rational(ev["tol"], "evidence.tol"), "evidence.tol", below_one=True)
+    read_int(ev["prec"], "evidence.prec", 0, 2**16)  # the writer's note, not a claim
     enc = read_enclosure(c["least"], "claim.least")
     if not (0 < enc.lo < enc.hi and enc.hi - enc.lo <= tol * enc.hi
             and class_loss_sign(groups, enc.lo, level) is Sign.POSITIVE
-            and class_loss_sign(groups, enc.hi, level) is Sign.NEGATIVE):
+            and _class_holds(groups, enc.hi, level)):
         return False
     if c["closed_form"] is None:
         return True
@@ -254,13 +304,15 @@ def _check_class_pair(q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any]) 
     read_object(q, "question", ("a", "b", "level"))
     read_object(c, "claim", ("least", "witness"))
     read_object(ev, "evidence", ("tol",))
-    A, B = (_pair_dist(_groups(q[k], f"question.{k}", False)) for k in ("a", "b"))
-    level, tol = _level(q), None if ev["tol"] is None else read_rational(ev["tol"], "evidence.tol")
+    ga, gb = (_groups(q[k], f"question.{k}", False) for k in ("a", "b"))
+    A, B = _pair_dist(ga), _pair_dist(gb)
+    level, tol = _level(q), None if ev["tol"] is None else read_tol(
+        read_rational(ev["tol"], "evidence.tol"), "evidence.tol", below_one=True)
     if c["least"] == "0":
         limit = decide_laplace(A, B, Fraction(0), level)
         return c["witness"] is None and limit is not None and limit[0] is Verdict.HOLDS
     enc = read_enclosure(c["least"], "claim.least")
-    j = read_int(c["witness"], "claim.witness", 0, MAX_POINTS)
+    j = read_int(c["witness"], "claim.witness", 0, max(sum(n for _, n in g) for g in (ga, gb)))
     at_lo, at_hi = decide_laplace(A, B, enc.lo, level), decide_laplace(A, B, enc.hi, level)
     return (0 < enc.lo < enc.hi and (tol is None or enc.hi - enc.lo <= tol * enc.hi)
             and at_lo is not None and at_lo[0] is Verdict.FAILS and at_hi is not None

@@ -28,6 +28,7 @@ from flint import arb, fmpz, fmpz_poly
 from exactdp.arithmetic.ball import MAX_PREC, arb_to_fraction_interval, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq, to_sympy
+from exactdp.arithmetic.rounding import float_up
 from exactdp.arithmetic.validate import read_probability, read_tol
 from exactdp.errors import (
     REJECTED_ERRORS,
@@ -196,8 +197,8 @@ class ClassScale:
         return Enclosure(self.lo, self.hi)
 
     def float(self) -> float:
-        """θ* as a float (uncertified; display only)."""
-        return float((self.lo + self.hi) / 2)
+        """θ* as a float (uncertified; display only; ``inf`` beyond the float range)."""
+        return float_up((self.lo + self.hi) / 2)
 
     @property
     def zero_noise(self) -> bool:

@@ -23,14 +23,14 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq, to_sympy
 from exactdp.errors import REJECTED_ERRORS, InvalidDistribution, InvalidScale, PrecisionLimitReached
 from exactdp.kinds import Sign, Verdict, proved_by
-from exactdp.pufferfish.bernoulli_forms import closed_form_solves, exact_sign
+from exactdp.pufferfish.bernoulli_forms import bernoulli_theta_expr, closed_form_solves, exact_sign
 from exactdp.pufferfish.calibration import exact_scale, is_zero_noise
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import union_points
 from exactdp.pufferfish.secrets import as_pair
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 
-__all__ = ["DiscreteLaplaceScale", "discrete_laplace_ratio", "discrete_laplace_scale"]
+__all__ = ["DiscreteLaplaceScale", "discrete_laplace_ratio", "discrete_laplace_scale", "two_point_alpha"]
 
 
 def integer_support(P: DiscreteDistribution, name: str) -> None:
@@ -177,6 +177,21 @@ def discrete_laplace_scale(pair: Any, eps: Any, *, tol: Any = Fraction(1, 10**9)
     if _decide(r_lo, level) is not Verdict.FAILS or _decide(r_hi, level) is not Verdict.HOLDS:
         raise PrecisionLimitReached(f"could not certify the α bracket [{a_lo}, {a_hi}]")
     return DiscreteLaplaceScale(pr.P, pr.Q, level.eps, a_lo, a_hi, r_lo, r_hi, expr)
+
+
+def two_point_alpha(P: DiscreteDistribution, Q: DiscreteDistribution, eps: Any) -> sympy.Expr:
+    """α* = e^{−1/θ*} of a pair on two integers {a, a + h} needing noise: θ* = h·θ_B, θ_B the
+    Bernoulli θ* of the masses at a + h (``proofs/pufferfish_bernoulli.py``); a candidate
+    only: :meth:`DiscreteLaplaceScale.verify` proves it (nothing here relies on it).
+
+    >>> from exactdp.pufferfish.distributions import bernoulli
+    >>> two_point_alpha(bernoulli("1/2"), bernoulli("0"), sympy.log(2))
+    1/3
+    """
+    a, b = union_points(P, Q)
+    theta, _ = bernoulli_theta_expr(P.as_dict().get(b, Fraction(0)), Q.as_dict().get(b, Fraction(0)),
+                                    parse_level(eps=eps).eps)
+    return sympy.simplify(sympy.exp(-1 / (to_sympy(b - a) * theta)))
 
 
 def _expr_is_alpha_star(r: DiscreteLaplaceScale, level: PrivacyLevel) -> bool:

@@ -5,8 +5,11 @@
 (``pufferfish-wasserstein``) or a :class:`~exactdp.pufferfish.certification.PopulationCertificate`
 (``pufferfish-population``), a :class:`~exactdp.pufferfish.discrete.DiscreteLaplaceScale`
 (``pufferfish-discrete-laplace``), a :class:`~exactdp.pufferfish.class_laws.ClassLaw`
-(``pufferfish-class-law``) or a :class:`~exactdp.pufferfish.class_laws.ClassScale`
-(``pufferfish-class-scale``, checked by ``exactdp/kernel/pufferfish_more.py``);
+(``pufferfish-class-law``), a :class:`~exactdp.pufferfish.class_laws.ClassScale`
+(``pufferfish-class-scale``) or a :class:`~exactdp.pufferfish.class_pairs.ClassPairScale`
+(``pufferfish-class-pair``; these four checked by ``exactdp/kernel/pufferfish_more.py``).
+A discrete closed form α* the kernel cannot prove (e.g. ``w**(1/h)`` for support points
+h > 64 apart) is left out: the certified bracket and its exact ratios travel alone.
 :func:`from_document` re-checks a document with
 the kernel alone and only then rebuilds the Python result
 (:class:`~exactdp.errors.CertificateInvalid` when the kernel rejects it).
@@ -32,6 +35,7 @@ from flint import fmpz_poly
 
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.rationals import to_sympy
+from exactdp.arithmetic.rounding import float_up
 from exactdp.engine.documents import (
     write_dist,
     write_level,
@@ -48,13 +52,14 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
     write_rational,
 )
+from exactdp.kernel.pufferfish_more import check_pufferfish_more, class_theta_form, discrete_work
 from exactdp.kernel.verify import verify_document
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.pufferfish.calibration import ConservativeScale, ExactScale, conservative_scale
 from exactdp.pufferfish.certification import PopulationCertificate, certify
 from exactdp.pufferfish.class_laws import ClassLaw, ClassScale
 from exactdp.pufferfish.class_pairs import ClassPairScale
-from exactdp.pufferfish.discrete import DiscreteLaplaceScale
+from exactdp.pufferfish.discrete import DiscreteLaplaceScale, two_point_alpha
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.population import Population, User
 from exactdp.pufferfish.secrets import DistributionPair, as_pair
@@ -114,12 +119,13 @@ def to_document(result: Any) -> dict[str, Any]:
         return _write_more(result)
     raise InvalidArgument(f"Got {type(result).__name__}; to_document takes an ExactScale, a "
                           "ConservativeScale, a PopulationCertificate, a DiscreteLaplaceScale, "
-                          "a ClassLaw or a ClassScale.")
+                          "a ClassLaw, a ClassScale or a ClassPairScale.")
 
 
 def from_document(doc: Any) -> Any:
     """Re-check ``doc`` in the kernel, then rebuild the result (re-derived where the document
-    does not carry a field: the transport plan; a population's worst output)."""
+    does not carry a field: the transport plan; a population's worst output; the closed form
+    of a two-point discrete pair or of a binomial class scale, which ``verify()`` then proves)."""
     verdict = verify_document(doc)
     if not verdict.verified:
         raise CertificateInvalid(f"the kernel rejects this {verdict.kind} document: "
@@ -174,12 +180,24 @@ def _write_more(r: DiscreteLaplaceScale | ClassLaw | ClassScale | ClassPairScale
                         {"least": write_enclosure(r.enclosure),
                          "closed_form": None if r.theta_expr is None else _form(r.theta_expr)},
                         {"tol": write_rational(r.tol), "prec": r.prec})
-    zero = r.zero_noise
-    return envelope(CertificateKind.PUFFERFISH_DISCRETE_LAPLACE,
-                    {"P": write_dist(_d(r.P)), "Q": write_dist(_d(r.Q)), "level": level},
-                    {"least": "0" if zero else write_enclosure(r.enclosure),
-                     "ratios": None if zero else [write_rational(r.ratio_lo), write_rational(r.ratio_hi)],
-                     "closed_form": None if zero or r.alpha_expr is None else _form(r.alpha_expr)}, {})
+    zero, P, Q = r.zero_noise, _d(r.P), _d(r.Q)
+    for alpha in () if zero else (r.alpha_lo, r.alpha_hi):
+        discrete_work(P, Q, alpha)  # InstanceTooLarge where the kernel would refuse
+    doc = envelope(CertificateKind.PUFFERFISH_DISCRETE_LAPLACE,
+                   {"P": write_dist(P), "Q": write_dist(Q), "level": level},
+                   {"least": "0" if zero else write_enclosure(r.enclosure),
+                    "ratios": None if zero else [write_rational(r.ratio_lo), write_rational(r.ratio_hi)],
+                    "closed_form": None if zero or r.alpha_expr is None else _form(r.alpha_expr)}, {})
+    if doc["claim"]["closed_form"] is not None and not _kernel_takes(doc):
+        doc["claim"]["closed_form"] = None  # the bracket is certified alone
+    return doc
+
+
+def _kernel_takes(doc: dict[str, Any]) -> bool:
+    try:
+        return check_pufferfish_more(doc)
+    except InvalidArgument:  # e.g. a power beyond 64 in the closed form
+        return False
 
 
 _MORE = (CertificateKind.PUFFERFISH_DISCRETE_LAPLACE.value, CertificateKind.PUFFERFISH_CLASS_LAW.value,
@@ -195,19 +213,23 @@ def _more(kind: str, q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any]) -
                                         Fraction(1), sympy.Integer(0), zero_noise=True)
         enc, (r_lo, r_hi) = read_enclosure(c["least"]), (Fraction(r) for r in c["ratios"])
         form = c["closed_form"]
-        return DiscreteLaplaceScale(P, Q, eps, enc.lo, enc.hi, r_lo, r_hi,
-                                    None if form is None else read_closed_form(form))
+        alpha = None if form is None else read_closed_form(form)
+        if alpha is None and len(set(P.support) | set(Q.support)) == 2:
+            alpha = two_point_alpha(P, Q, eps)  # left out (or not provable in the kernel)
+        return DiscreteLaplaceScale(P, Q, eps, enc.lo, enc.hi, r_lo, r_hi, alpha)
     if kind == CertificateKind.PUFFERFISH_CLASS_PAIR.value:
         a, b = (tuple((Fraction(g["p"]), g["count"]) for g in q[k]) for k in ("a", "b"))
         zero, tol = c["least"] == "0", None if ev["tol"] is None else Fraction(ev["tol"])
         lo, hi = (Fraction(0), Fraction(0)) if zero else tuple(read_enclosure(c["least"]))
         return ClassPairScale(a, b, parse_level(**_level_json(q["level"])).eps, lo, hi,
-                              c["witness"], math.nan if zero else float((lo + hi) / 2), zero, tol)
+                              c["witness"], math.nan if zero else float_up((lo + hi) / 2), zero, tol)
     groups = tuple((Fraction(g["p"]), g["count"]) for g in q["groups"])
     if kind == CertificateKind.PUFFERFISH_CLASS_LAW.value:
         coeffs = [int(v) for v in reversed(c["numerator"])]
         return ClassLaw(fmpz_poly(coeffs), int(c["denominator"]), groups)
-    enc, form = read_enclosure(c["least"]), c["closed_form"]
-    return ClassScale(groups=groups, eps=parse_level(**_level_json(q["level"])).eps, lo=enc.lo,
-                      hi=enc.hi, theta_expr=None if form is None else read_closed_form(form),
+    enc, form, level = read_enclosure(c["least"]), c["closed_form"], parse_level(**_level_json(q["level"]))
+    theta = None if form is None else read_closed_form(form)
+    if theta is None and len(groups) == 1:  # a binomial class's closed form, re-derived
+        theta = class_theta_form(groups[0][0], groups[0][1], level)
+    return ClassScale(groups=groups, eps=level.eps, lo=enc.lo, hi=enc.hi, theta_expr=theta,
                       prec=ev["prec"], tol=Fraction(ev["tol"]))

@@ -1,4 +1,5 @@
-"""Discrete Laplace, class-law and class-scale documents (exactdp/kernel/pufferfish_more.py).
+"""Discrete Laplace, class-law, class-scale and class-pair documents
+(exactdp/kernel/pufferfish_more.py).
 
 Ground truth of every tampering is written here: θ* and α* come from their closed forms at
 50 digits (mpmath), class laws from exact Fraction convolution; a tampered claim that is false
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import random
 import subprocess
 import sys
 from fractions import Fraction as F
@@ -19,7 +21,12 @@ import pytest
 from exactdp.cli import main
 from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import dumps, envelope, loads
-from exactdp.kernel.pufferfish_more import check_pufferfish_more
+from exactdp.kernel.pufferfish_more import (
+    MAX_BITS,
+    check_pufferfish_more,
+    discrete_ratio,
+    discrete_work,
+)
 from exactdp.kernel.verify import verify_document
 from exactdp.pufferfish import DistributionPair, DistributionVsAbsent, bernoulli
 from exactdp.pufferfish.class_laws import class_law, class_vs_absent_scale
@@ -227,3 +234,84 @@ def test_class_pair_fields_are_checked():
         assert not verify_document(bad).verified, path
     with pytest.raises(InstanceTooLarge, match="MAX_POINTS"):
         verify_document(_set(doc, ("question", "a", 0, "count"), 1000))
+
+
+# ------------------------------------------------ review 11G9 regressions (fixer session)
+def _disc_doc(support, lo, hi, level=None):
+    return envelope("pufferfish-discrete-laplace",
+                    {"P": {"support": [str(x) for x in support],
+                           "probs": [f"1/{len(support)}"] * len(support)},
+                     "Q": {"support": ["0"], "probs": ["1"]}, "level": level or {"t": "1/2"}},
+                    {"least": {"lo": lo, "hi": hi}, "ratios": ["1", "1"], "closed_form": None}, {})
+
+
+def _brute_ratio(P, Q, a):  # R(α) by the defining double sum in Fractions
+    return max(max(hp / hq, hq / hp) for s in sorted(set(P) | set(Q))
+               for hp, hq in [[sum(w * a ** int(abs(s - d)) for d, w in D.items()) for D in (P, Q)]])
+
+
+def test_discrete_ratio_work_is_bounded_before_computing():
+    # span 10^6 at α = 1/2, 2/3 (6·10^6 bits): 5-19 s of Fraction gcds before, ≈ 0.1 s now
+    assert check_pufferfish_more(_disc_doc([0, 10**6], "1/2", "2/3")) is False  # ratios wrong
+    for support in ([0, 2 * 10**6], [2000 * i for i in range(999)]):  # were minutes, > 15 min
+        with pytest.raises(InstanceTooLarge, match="MAX_BITS"):
+            check_pufferfish_more(_disc_doc(support, "2/3", "3/4"))
+    assert discrete_work({F(0): F(1)}, {F(5): F(1)}, F(2, 3)) == 2 * 5 * 4 <= MAX_BITS
+    rng = random.Random(7)  # the integer sweeps against the defining sum
+    def law():
+        xs, ws = rng.sample(range(-9, 9), rng.randint(1, 4)), [rng.randint(1, 9) for _ in range(4)]
+        return {F(x): F(w, sum(ws[:len(xs)])) for x, w in zip(xs, ws)}
+    for _ in range(60):
+        P, Q, a = law(), law(), F(rng.randint(1, 12), 13)
+        assert discrete_ratio(P, Q, a) == _brute_ratio(P, Q, a)
+    wide = dataclasses.replace(RESULTS[0], P=DiscreteDistribution.from_lists(
+        [0, 10**7], ["2/3", "1/3"]))
+    with pytest.raises(InstanceTooLarge, match="MAX_BITS"):  # the writer refuses as well
+        to_document(wide)
+
+
+def test_discrete_closed_form_the_kernel_cannot_prove_is_left_out():
+    r = discrete_laplace_scale(DistributionPair(DiscreteDistribution.from_lists(
+        [0, 65], ["1/3", "2/3"]), DiscreteDistribution.from_lists([0], ["1"])), 1)
+    assert r.alpha_expr is not None and r.verify()  # 2**(1/65)/(-1 + 3*E)**(1/65)
+    doc = loads(dumps(to_document(r)))
+    assert doc["claim"]["closed_form"] is None and verify_document(doc).verified
+    again = from_document(doc)  # the closed form is re-derived and proved by the library
+    assert again == r and again.verify()
+    for a, side in ((r.alpha_lo, 1), (r.alpha_hi, -1)):  # the bracket at 50 digits
+        h = [(_mp(a) ** abs(s) / 3 + 2 * _mp(a) ** abs(s - 65) / 3, _mp(a) ** abs(s)) for s in (0, 65)]
+        loss = max(abs(mpmath.log(hp / hq)) for hp, hq in h)
+        assert (loss - 1) * side > 0
+    for two_point in (RESULTS[0], RESULTS[9]):  # a true, weaker claim rebuilds and verifies
+        bare = _set(to_document(two_point), ("claim", "closed_form"), None)
+        assert verify_document(bare).verified and from_document(bare).verify()
+
+
+def test_huge_brackets_rebuild_without_overflow():
+    d = to_document(class_pair_scale((3, "1/10"), (3, "9/10"), 1))
+    d["claim"]["least"] = {"lo": "1/1" + "0" * 400, "hi": "1" + "0" * 400}
+    d["evidence"]["tol"] = None  # true but loose (θ* ≈ 2.387)
+    assert verify_document(d).verified
+    assert from_document(d).guess_float == float("inf")
+    assert dataclasses.replace(RESULTS[7], hi=F(10**400)).float() == float("inf")
+
+
+def test_kernel_and_library_agree_on_tol_witness_and_ties():
+    doc = to_document(RESULTS[7])
+    for tol in ("1", "0", "10"):  # the library's tol lies in (0, 1)
+        with pytest.raises(InvalidArgument, match="tol"):
+            verify_document(_set(doc, ("evidence", "tol"), tol))
+    pair = to_document(class_pair_scale((3, "1/10"), (3, "9/10"), 1))
+    with pytest.raises(InvalidArgument, match="witness"):  # beyond N = 3 (library: j ≤ N)
+        verify_document(_set(pair, ("claim", "witness"), 500))
+    with pytest.raises(InvalidArgument, match="tol"):
+        verify_document(_set(pair, ("evidence", "tol"), "2"))
+    tie = envelope("pufferfish-class-scale", {"groups": [{"p": "1", "count": 3}], "level": {"eps": "1"}},
+                   {"least": {"lo": "2", "hi": "3"}, "closed_form": None}, {"tol": "1/2", "prec": 256})
+    assert check_pufferfish_more(tie)  # θ* = n/ε = 3 = hi exactly
+    assert not check_pufferfish_more(_set(tie, ("claim", "least", "hi"), "29/10"))
+    point = envelope("pufferfish-class-law", {"groups": [{"p": "0", "count": 10**18}]},
+                     {"numerator": ["1"], "denominator": "1"}, {})
+    assert check_pufferfish_more(point)  # a point mass at 0, not "10^18-bit coefficients"
+    with pytest.raises(InstanceTooLarge, match="MAX_BITS"):
+        check_pufferfish_more(_set(point, ("question", "groups", 0, "p"), "1"))
