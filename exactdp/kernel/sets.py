@@ -156,7 +156,8 @@ def _exact_sign(m: ExpPoly, t: Fraction, level: PrivacyLevel) -> int | None:
     u = s^d = t^{1/k} rational for the largest k | q (a rational t^{1/k} ≠ 1 needs k ≤ the
     bits of t). x^d − u is irreducible (Capelli: u > 0 is no p-th power, else s^{d/p} would
     be rational), so p(s) = 0 iff the remainder is 0. None: nonzero and s irrational, or
-    beyond MAX_DEGREE / MAX_EXACT_BITS (the caller uses balls)."""
+    beyond MAX_DEGREE / MAX_EXACT_BITS (the caller uses balls).
+    Proof: proofs/kernel_sets_exact_sign.py."""
     q, lo = math.lcm(*(r.denominator for r in m)), min(m)
     span = int((max(m) - lo) * q)
     bits_t = max(t.numerator.bit_length(), t.denominator.bit_length())
