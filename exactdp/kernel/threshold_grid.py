@@ -30,9 +30,10 @@ by the Taylor bound of order K. Float FFT + PCG solves only make candidates (any
 sound: a bad one makes r̄ large). Memory O(n); per piece three exact products (the largest
 ≈ 2(K + 1)·(H + ry)(W + rx) digits of ≈ 27 bytes) and K + 2 PCG solves. Work is bounded
 up front (:func:`require_grid_work`):
-more than :data:`MAX_GRID_PIECES` pieces or W·H·(#pieces + 1)·(K + 1) >
-:data:`MAX_GRID_WORK` is refused (InstanceTooLarge, "undecided") by the reader, the check
-and the writer, before any product is built.
+more than :data:`MAX_GRID_PIECES` pieces, W·H·(#pieces + 1)·(K + 1) >
+:data:`MAX_GRID_WORK` or a bound on the distinct distances > :data:`MAX_GRID_DISTANCES`
+is refused (InstanceTooLarge, "undecided") by the reader, the check and the writer,
+before any set-up.
 
 Examples
 --------
@@ -46,6 +47,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -87,15 +89,16 @@ from exactdp.kernel.threshold_spd import (
     eps_in_range,
     piece_ok,
     pieces_in_order,
+    rhs_shift,
 )
 from exactdp.kinds import CertificateKind, Verdict
-from exactdp.spaces.distances import grid_offset_distance
+from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics.masked import GridShape
 
 __all__ = ["GRID_THRESHOLD", "GRID_NORMS", "GridThresholdClaim", "GridProducts", "check_grid_threshold",
            "grid_fail_ok", "write_grid_threshold", "read_grid_threshold", "MAX_GRID_PIECES",
-           "MAX_GRID_WORK", "require_grid_work"]
+           "MAX_GRID_WORK", "MAX_GRID_DISTANCES", "require_grid_work"]
 
 GRID_THRESHOLD = CertificateKind.GRID_THRESHOLD.value
 #: The norms of the grids this kind answers.
@@ -108,25 +111,38 @@ MAX_GRID_PIECES = 2_000
 #: 5.9·10⁴ at 200×200, so 8·10⁷ units ≈ 26 min CPU by that linear rate (e.g. 1000×1000 with
 #: ≤ 19 pieces at K = 3; extrapolated, not run; RSS ≤ ≈ 12 GB extrapolating linearly from 464 MB).
 MAX_GRID_WORK = 80_000_000
+#: At most this many distinct offset distances, bounded before any set-up by W + H − 1
+#: (Manhattan) or W·H − m(m − 1)/2, m = min(W, H) (Euclidean: (dx, dy) and (dy, dx) agree).
+#: Set-up (one exact √ per distance) and every table (one arb row per distance) scale with
+#: it, not with W·H: a 1000×1000 grid (≤ 500,500; in fact 299,231) passes, 10⁶×1 does not.
+MAX_GRID_DISTANCES = 510_000
 
 
 def require_grid_work(shape: GridShape, npieces: int, order: int) -> None:
     """Refuse (:class:`~exactdp.errors.InstanceTooLarge`) a check over :data:`MAX_GRID_PIECES`
-    pieces or :data:`MAX_GRID_WORK` units — the test the kernel applies before building any
-    product, so the writer refuses such documents too.
+    pieces, :data:`MAX_GRID_WORK` units or :data:`MAX_GRID_DISTANCES` distances — the test
+    the kernel applies before any set-up, so the writer refuses such documents too.
 
     >>> require_grid_work(GridShape(400, 400, "euclidean", Fraction(1)), 25, 8)
     >>> require_grid_work(GridShape(1000, 1000, "euclidean", Fraction(1)), 25, 3)
     Traceback (most recent call last):
     ...
     exactdp.errors.InstanceTooLarge: checking a 1000×1000 grid with 25 pieces of order 3 ...
+    >>> require_grid_work(GridShape(10**6, 1, "euclidean", Fraction(1)), 14, 3)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InstanceTooLarge: checking a 1000000×1 grid with 14 pieces of order 3 ...
     """
-    work = shape.width * shape.height * (npieces + 1) * (order + 1)
-    if npieces > MAX_GRID_PIECES or work > MAX_GRID_WORK:
+    W, H = shape.width, shape.height
+    work = W * H * (npieces + 1) * (order + 1)
+    m = min(W, H)
+    dist = W + H - 1 if shape.norm == "manhattan" else W * H - m * (m - 1) // 2
+    if npieces > MAX_GRID_PIECES or work > MAX_GRID_WORK or dist > MAX_GRID_DISTANCES:
         raise InstanceTooLarge(
-            f"checking a {shape.width}×{shape.height} grid with {npieces} pieces of order {order} "
-            f"({work} units W·H·(pieces + 1)·(K + 1)) exceeds the kernel's limits of "
-            f"{MAX_GRID_PIECES} pieces and {MAX_GRID_WORK} units; certify a smaller grid, "
+            f"checking a {W}×{H} grid with {npieces} pieces of order {order} "
+            f"({work} units W·H·(pieces + 1)·(K + 1), up to {dist} distinct distances) exceeds "
+            f"the kernel's limits of {MAX_GRID_PIECES} pieces, {MAX_GRID_WORK} units and "
+            f"{MAX_GRID_DISTANCES} distances; certify a smaller (or less elongated) grid, "
             "or use fewer pieces or a lower order.")
 
 
@@ -146,9 +162,10 @@ class GridProducts:
         for dx in range(W):
             for dy in range(H):
                 key = dx * dx + dy * dy if shape.norm == "euclidean" else dx + dy
-                if key not in ids:
-                    ids[key] = len(self.values)
-                    self.values.append(grid_offset_distance(dx, dy, shape.norm, shape.spacing))
+                if key not in ids:  # g·d(dx/g, dy/g): √ of a primitive offset (thin grids: none)
+                    ids[key], g = len(self.values), math.gcd(dx, dy) or 1
+                    v = grid_offset_distance(dx // g, dy // g, shape.norm, shape.spacing)
+                    self.values.append(Distance(v.coef * g, v.radicand))
                 code[dx, dy] = ids[key]
         weight = np.outer(np.where(np.arange(W) > 0, 2, 1), np.where(np.arange(H) > 0, 2, 1))
         self.count_row = np.bincount(code.ravel(), weights=weight.ravel(),
@@ -170,7 +187,8 @@ class GridProducts:
         only the terms of Σ_{j+k=m} T'_j·y_k land there). The polynomials are evaluated at z = 2^(8·nb)
         as flint integers: every coefficient has |c| < 2^(8·nb − 1) (≤ #vector entries ×
         max|T| × max|y|), so the digits of p_T(z)·p_Y(z) + Σ_m 2^(8·nb − 1)·z^m are the
-        coefficients + 2^(8·nb − 1), read from that integer's bytes."""
+        coefficients + 2^(8·nb − 1), read from that integer's bytes (digit bound, read-back
+        and crop bound: ``proofs/kernel_grid_kronecker.py``, Lemmas 1–3)."""
         J, ny, W, H, n = table.ncols(), len(ys), self.shape.width, self.shape.height, self.n
         tv = [int(x) for x in table.entries()]
         mag = np.abs(np.array(tv, dtype=object).reshape(-1, J))
@@ -198,8 +216,11 @@ class GridProducts:
     def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
                    ) -> list[list[int]] | None:
         """Taylor vectors y_0..y_K on 2^-SY by float CG preconditioned by Strang's (else T. Chan's)
-        level-2 circulant of Φ_0 on the H×W torus (y_0 refined once by its exact residual)."""
+        level-2 circulant of Φ_0 on the H×W torus (y_0 refined once by its exact residual),
+        solved for b/2^e and shifted back (:func:`~exactdp.kernel.threshold_spd.rhs_shift`)."""
         W, H, n, cells = self.shape.width, self.shape.height, self.n, self.cells
+        e = rhs_shift(rhs)
+        rhs = tuple(x / (1 << e) for x in rhs)
         size = (next_fast_len(2 * H - 1), next_fast_len(2 * W - 1))  # no wrap onto the kept rows
         kc = self.kernel(W - 1, H - 1)
         tab = np.ldexp(np.array([float(int(x)) for x in mids.entries()]), -ST).reshape(-1, K + 1)
@@ -260,7 +281,8 @@ class GridProducts:
             ys.append(-solve(sum((op(j, ys[k - j]) for j in range(1, k + 1)), np.zeros(n))))
         if not all(np.all(np.isfinite(y)) for y in ys):
             return None
-        return [yi] + [[int(x) for x in np.rint(np.ldexp(y, SY))] for y in ys[1:]]
+        return [[x << e for x in yi]] + [[int(x) << e for x in np.rint(np.ldexp(y, SY))]
+                                         for y in ys[1:]]
 
 
 def _packed(vals: list[int], idx: np.ndarray, pos: np.ndarray, nslots: int, nb: int) -> fmpz:
@@ -377,6 +399,16 @@ def read_grid_threshold(doc: Any) -> GridThresholdClaim:
     q = read_object(env.question, "question", ("metric", "property", "rhs", "level"))
     shape = read_grid_shape(q["metric"])
     n = shape.n
+    ev = read_object(env.evidence, "evidence", ("fail", "t0", "order", "pieces"))
+    fail = read_object(ev["fail"], "evidence.fail", ("index", "upper", "lam"))
+    items = read_list(ev["pieces"], "evidence.pieces", max_length=MAX_PIECES)
+    order = read_int(ev["order"], "evidence.order", 0, MAX_ORDER)
+    require_grid_work(shape, len(items), order)  # before anything n-long is built
+    pieces = []
+    for k, item in enumerate(items):
+        p = read_object(item, f"evidence.pieces[{k}]", ("lo", "hi", "lam"))
+        pieces.append(tuple(read_rational(p[x], f"evidence.pieces[{k}].{x}")
+                            for x in ("lo", "hi", "lam")))
     rhs = (tuple(Fraction(1) for _ in range(n)) if q["rhs"] == "ones" else tuple(
         read_rational(x, f"question.rhs[{k}]")
         for k, x in enumerate(read_list(q["rhs"], "question.rhs", length=n))))
@@ -389,15 +421,6 @@ def read_grid_threshold(doc: Any) -> GridThresholdClaim:
     claim = read_object(env.claim, "claim", ("verdict", "eps"))
     if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
         raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\".")
-    ev = read_object(env.evidence, "evidence", ("fail", "t0", "order", "pieces"))
-    fail = read_object(ev["fail"], "evidence.fail", ("index", "upper", "lam"))
-    pieces = []
-    for k, item in enumerate(read_list(ev["pieces"], "evidence.pieces", max_length=MAX_PIECES)):
-        p = read_object(item, f"evidence.pieces[{k}]", ("lo", "hi", "lam"))
-        pieces.append(tuple(read_rational(p[x], f"evidence.pieces[{k}].{x}")
-                            for x in ("lo", "hi", "lam")))
-    order = read_int(ev["order"], "evidence.order", 0, MAX_ORDER)
-    require_grid_work(shape, len(pieces), order)
     return GridThresholdClaim(
         shape, rhs, read_enclosure(claim["eps"], "claim.eps"),
         (read_int(fail["index"], "evidence.fail.index", 0, n - 1),

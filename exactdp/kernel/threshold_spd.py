@@ -58,7 +58,7 @@ from exactdp.spaces.metrics.claims import same_distances
 __all__ = ["SPD_POINT", "SPD_COVER", "SpdPointClaim", "check_spd_point", "check_spd_cover",
            "lambda_ok", "piece_ok", "chord_ok", "hist_product", "eps_in_range", "fail_side_ok",
            "SPD_EPS_DISTANCE_LIMIT", "MAX_ORDER", "Products", "DenseProducts", "all_rational",
-           "pieces_in_order", "SY", "ST"]
+           "pieces_in_order", "SY", "ST", "rhs_shift"]
 
 SPD_POINT = "spd-point"
 SPD_COVER = "spd-taylor-cover"
@@ -101,6 +101,17 @@ def pieces_in_order(pieces: Any) -> bool:
     return (isinstance(pieces, tuple) and all(len(p) == 3 and _is_q(*p) and p[0] < p[1]
                                               for p in pieces)
             and all(p[1] <= q[0] for p, q in zip(pieces, pieces[1:])))
+
+
+def rhs_shift(rhs: tuple[Fraction, ...]) -> int:
+    """e ≥ 0 with max|b|/2^e < 2: float candidates solve for b/2^e and are shifted back
+    exactly (y is linear in b), so a huge b (10^400) does not overflow a double.
+
+    >>> rhs_shift((Fraction(1), Fraction(10**400))), rhs_shift((Fraction(1, 3),))
+    (1328, 0)
+    """
+    return max(0, max((abs(x.numerator).bit_length() - x.denominator.bit_length() for x in rhs),
+                      default=0))
 
 
 class Products(Protocol):
@@ -248,7 +259,8 @@ def _candidates(op: DenseProducts, rhs: tuple[Fraction, ...], mids: fmpz_mat, K:
                 ) -> list[list[int]] | None:
     """Taylor vectors y_0..y_K on the grid 2^-_SY (float solves: candidates only); y_0 is
     refined once by its residual computed exactly on the integer table (None: non-finite)."""
-    k = len(op.values)
+    k, e = len(op.values), rhs_shift(rhs)
+    rhs = tuple(x / (1 << e) for x in rhs)
     idx = np.asarray(op.metric.index)
     tab = np.array([[float(Fraction(int(mids[d, j]), 1 << _ST)) for d in range(k)]
                     for j in range(K + 1)])
@@ -265,7 +277,7 @@ def _candidates(op: DenseProducts, rhs: tuple[Fraction, ...], mids: fmpz_mat, K:
         ys.append(-(inv @ sum(M[j] @ ys[kk - j] for j in range(1, kk + 1))))
     if not all(np.all(np.isfinite(y)) for y in ys):
         return None
-    return [[int(v) for v in np.rint(np.ldexp(y, _SY))] for y in ys]
+    return [[int(v) << e for v in np.rint(np.ldexp(y, _SY))] for y in ys]
 
 
 def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction, K: int,

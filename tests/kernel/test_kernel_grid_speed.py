@@ -13,7 +13,7 @@ from flint import fmpz_mat
 
 from exactdp.errors import InstanceTooLarge
 from exactdp.kernel.threshold_grid import MAX_GRID_WORK, GridProducts, require_grid_work
-from exactdp.kernel.threshold_spd import DenseProducts, _tables
+from exactdp.kernel.threshold_spd import DenseProducts, _tables, piece_ok
 from exactdp.spaces.metrics import grid
 from exactdp.spaces.metrics.masked import GridShape, grid_shape, masked_grid
 
@@ -108,3 +108,41 @@ def test_work_limit_boundary_is_one_constant():
     with pytest.raises(InstanceTooLarge, match="exceeds the kernel's limits"):
         require_grid_work(sq, MAX_GRID_WORK // per, 3)
     require_grid_work(GridShape(400, 400, "euclidean", F(1)), 25, 8)
+
+
+class _Inflated:
+    """GridProducts with exact products (tau = 0) that declares a left-out bound ``e`` on
+    call number ``which`` (0: the Taylor tables' err, 1: the remainder's perr). Still a
+    valid Products: nothing is left out, so any err bounds the (zero) crop error."""
+
+    def __init__(self, g: GridProducts, which: int, e: int) -> None:
+        self.g, self.n, self.values, self.which, self.e, self.calls = g, g.n, g.values, which, e, 0
+        self.candidates = g.candidates
+
+    def sums(self, table, ys, tau=0):
+        S, err = self.g.sums(table, ys, 0)
+        self.calls += 1
+        return S, ([self.e] * len(err) if self.calls - 1 == self.which else err)
+
+
+def test_piece_ok_counts_the_crop_errors():
+    """Review 15A9 m2: piece_ok adds err_j·‖y_k‖₁ and perr·‖ysum‖₁; a piece accepted with
+    err = 0 is rejected when the products declare a larger err (either term), so dropping
+    either term from the bound fails this test."""
+    g = GridProducts(GridShape(6, 5, "euclidean", F(1)))
+    args = ((F(1),) * g.n, F(1), F(11, 10), 3, F(1, 8))
+    assert piece_ok(_Inflated(g, 0, 0), *args) and piece_ok(_Inflated(g, 1, 0), *args)
+    for which in (0, 1):
+        assert not piece_ok(_Inflated(g, which, 2**130), *args), which
+
+
+def test_huge_rhs_candidates_do_not_overflow():
+    """Review 15A9 m4: b = 10^400·1 has the threshold of b = 1 (z scales with b); the float
+    candidates solve for b/2^e and are shifted back exactly, so the true piece is proved
+    on a grid and on a dense metric (it was rejected: the floats overflowed)."""
+    huge = F(10**400)
+    g = GridProducts(GridShape(3, 2, "euclidean", F(1)))
+    assert piece_ok(g, (huge,) * 6, F(1), F(11, 10), 3, F(1, 8))
+    m = grid(3, 2)
+    assert piece_ok(m, (huge,) * 6, F(1), F(11, 10), 3, F(1, 8))
+    assert not piece_ok(g, (huge,) * 6, F(1, 100), F(1, 50), 3, F(1, 8))  # still decides

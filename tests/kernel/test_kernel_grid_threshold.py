@@ -243,3 +243,31 @@ def test_work_limit_refuses_forged_sizes_before_any_product(big, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "exactdp", "verify", str(p)], capture_output=True,
                           text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 2, proc.stdout + proc.stderr
+
+
+def test_work_limit_counts_distances_of_thin_grids(big):
+    """Review 15A9 M1: set-up and tables scale with the distinct distances, not W·H, so a
+    forged 10⁶×1 document (6·10⁷ units < MAX_GRID_WORK, 10⁶ distances) ran for minutes in
+    GridProducts.__init__; it is now refused before any set-up, as are 4·10⁶×1 and
+    2000×2000 with one piece of order 0. A 1000×1000 grid stays under the distance bound."""
+    _, doc = big
+    thin = _edit(doc, lambda d: d["question"]["metric"].update(width=10**6, height=1))
+    pieces = len(doc["evidence"]["pieces"])
+    assert 10**6 * (pieces + 1) * (doc["evidence"]["order"] + 1) <= MAX_GRID_WORK
+    start = time.process_time()
+    square = _edit(doc, lambda d: (d["question"]["metric"].update(width=2000, height=2000),
+                                   d["evidence"].update(order=0, pieces=d["evidence"]["pieces"][:1])))
+    for forged in (thin, square):  # refused before the 4·10⁶-long b = 1 is built
+        with pytest.raises(InstanceTooLarge, match="distances"):
+            verify_json(dumps(forged))
+    for w, h, norm in ((4 * 10**6, 1, "euclidean"), (2000, 2000, "euclidean"),
+                       (10**6, 1, "manhattan")):
+        with pytest.raises(InstanceTooLarge, match="distances"):
+            require_grid_work(GridShape(w, h, norm, F(1)), 1, 0)
+    assert time.process_time() - start < 3
+    require_grid_work(GridShape(1000, 1000, "euclidean", F(1)), 18, 3)
+    # set-up per distance is cheap: thin grids' distances are rational (g·d(dx/g, dy/g))
+    start = time.process_time()
+    assert len(GridProducts(GridShape(40_000, 1, "euclidean", F(1, 3))).values) == 40_000
+    assert time.process_time() - start < 2.5  # was ≈ 3 s: one sympy factorint each
+    require_grid_work(GridShape(2000, 2000, "manhattan", F(1)), 1, 0)
