@@ -254,7 +254,7 @@ def _class_holds(groups: Groups, theta: Fraction, level: PrivacyLevel) -> bool:
     """L(θ) ≤ ε: certified sign < 0, or exactly L(θ) = n₁/θ = ε (every p is 0 or 1, rational ε)."""
     s = class_loss_sign(groups, theta, level)
     if s is None and all(p in (0, 1) for p, _ in groups) and isinstance(level.eps, sympy.Rational):
-        return to_sympy(Fraction(sum(c for p, c in groups if p), 1) / theta) <= level.eps
+        return bool(to_sympy(Fraction(sum(c for p, c in groups if p), 1) / theta) <= level.eps)
     return s is Sign.NEGATIVE
 
 

@@ -45,7 +45,7 @@ import numpy as np
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.jsonio import read_envelope, read_int
-from exactdp.kernel.linear_json import read_polys
+from exactdp.kernel.linear_json import read_int_poly, read_polys
 from exactdp.kernel.question import ONES, Property
 from exactdp.kernel.threshold import (
     CHECK_PRECISIONS,
@@ -58,11 +58,7 @@ from exactdp.kernel.threshold import (
     scaled_poly,
     sign_at,
 )
-from exactdp.kernel.threshold_json import (
-    read_int_poly,
-    read_s_star,
-    read_threshold_parts,
-)
+from exactdp.kernel.threshold_json import read_s_star, read_threshold_parts
 from exactdp.kinds import proved_by
 
 __all__ = ["STRUCTURED_KIND", "check_structured", "read_structured",
