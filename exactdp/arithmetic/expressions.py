@@ -76,6 +76,9 @@ def parse_closed_form(text: str, name: str = "value",
     def bad(why: str) -> Exception:
         return error(f"Got {name}={text!r}; only {_ALLOWED} are allowed ({why}).")
 
+    def huge(why: str) -> Exception:
+        return error(f"Got {name}={text[:200]!r}; {why}; write a smaller closed form.")
+
     def build(node: ast.AST) -> sympy.Expr:
         if isinstance(node, ast.Constant):
             v = node.value
@@ -112,6 +115,8 @@ def parse_closed_form(text: str, name: str = "value",
             if isinstance(node.op, ast.Div):
                 return a / b
             if isinstance(node.op, ast.Pow):
+                if a == sympy.E:
+                    _refuse_exp_power(b, huge)
                 return _power(a, b, bad)
             raise bad(f"found the operator {type(node.op).__name__}")
         if isinstance(node, ast.Call):
@@ -121,7 +126,10 @@ def parse_closed_form(text: str, name: str = "value",
                 raise bad(f"found a call to a name that is not allowed: {what}")
             if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
                 raise bad(f"{fn.id}() takes exactly one argument")
-            return _FUNCTIONS[fn.id](build(node.args[0]))
+            arg = build(node.args[0])
+            if fn.id == "exp":
+                _refuse_exp_power(arg, huge)
+            return _FUNCTIONS[fn.id](arg)
         raise bad(f"found {type(node).__name__}")
 
     try:
@@ -140,6 +148,21 @@ def _power(a: sympy.Expr, b: sympy.Expr, bad: Callable[[str], Exception]) -> sym
         if abs(b) * bits > _MAX_POWER_BITS:
             raise bad(f"a power with about {int(abs(b) * bits)} bits is too large to hold exactly")
     return sympy.Pow(a, b)
+
+
+def _refuse_exp_power(x: sympy.Expr, bad: Callable[[str], Exception]) -> None:
+    """Refuse exp(x) when a term c·log(w) of x (rational c) would make sympy evaluate the power
+    w**c beyond _MAX_POWER_BITS bits, before sympy builds it (exp(10**35*log(3/2)) hung)."""
+    for term in sympy.Add.make_args(x):
+        c, rest = term.as_coeff_Mul()
+        logs = [f for f in sympy.Mul.make_args(rest) if isinstance(f, sympy.log)]
+        if logs and isinstance(c, sympy.Rational):
+            w = logs[0].args[0]
+            bits = max((max(int(r.p).bit_length(), int(r.q).bit_length())
+                        for r in w.atoms(sympy.Rational)), default=1)
+            if abs(c) * bits > _MAX_POWER_BITS:
+                raise bad(f"exp({str(term)[:60]}) is the power ({str(w)[:40]})**{str(c)[:40]}, "
+                          f"over the limit of {_MAX_POWER_BITS} bits for an exact power")
 
 
 def parse_real_expression(text: str, what: str = "value") -> sympy.Expr:

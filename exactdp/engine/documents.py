@@ -42,7 +42,15 @@ from exactdp.kernel.jsonio import (
 from exactdp.kernel.linear import LINEAR_KINDS, LinearClaim
 from exactdp.kernel.privacy import PRIVACY_CHECK, PRIVACY_LEVEL, require_work, sufficient_pairs
 from exactdp.kernel.pufferfish import Dist, query_laws, write_dist
-from exactdp.kernel.question import ALL_EPS, ONES, Property, Question, linear_property, write_level
+from exactdp.kernel.question import (
+    ALL_EPS,
+    ONES,
+    Property,
+    Question,
+    linear_property,
+    read_form,
+    write_level,
+)
 from exactdp.kernel.remap import phi_values
 from exactdp.kernel.threshold import THRESHOLD_KINDS, ThresholdClaim
 from exactdp.kernel.threshold_quotient import QUOTIENT_KIND
@@ -286,7 +294,14 @@ def _pair(P: Dist, Q: Dist, level: PrivacyLevel, releases: int) -> dict[str, Any
 def write_scale(P: Dist, Q: Dist, level: PrivacyLevel, releases: int,
                 least: tuple[Fraction, Fraction] | None, closed_form: str | None,
                 tol: Fraction, prec: int) -> dict[str, Any]:
-    """The ``pufferfish-scale`` document: θ*(k releases) ∈ (lo, hi] (``None``: θ* = 0)."""
+    """The ``pufferfish-scale`` document: θ*(k releases) ∈ (lo, hi] (``None``: θ* = 0).
+    A closed form the kernel would refuse (:func:`~exactdp.kernel.question.read_form`,
+    strict: e.g. exp() nested 3 deep) is left out: the bracket is the claim."""
+    if closed_form is not None:
+        try:
+            read_form(closed_form, "claim.closed_form", strict=True)
+        except InvalidArgument:
+            closed_form = None
     return envelope(CertificateKind.PUFFERFISH_SCALE, _pair(P, Q, level, releases),
                     {"least": _least(least), "closed_form": closed_form},
                     {"tol": write_rational(tol), "prec": prec})
@@ -294,9 +309,12 @@ def write_scale(P: Dist, Q: Dist, level: PrivacyLevel, releases: int,
 
 def write_wasserstein(P: Dist, Q: Dist, level: PrivacyLevel, releases: int, theta: sympy.Expr,
                       w1: Fraction, winf: Fraction) -> dict[str, Any]:
-    """The ``pufferfish-wasserstein`` document: θ = k·W∞/ε and the two distances."""
+    """The ``pufferfish-wasserstein`` document: θ = k·W∞/ε and the two distances (θ is
+    refused, the limit named, when the kernel's strict :func:`read_form` would refuse it)."""
+    text = write_closed_form(theta, "claim.theta")
+    read_form(text, "claim.theta", strict=True)
     return envelope(CertificateKind.PUFFERFISH_WASSERSTEIN, _pair(P, Q, level, releases),
-                    {"theta": write_closed_form(theta, "claim.theta"),
+                    {"theta": text,
                      "w1": write_rational(w1), "winf": write_rational(winf)}, {})
 
 

@@ -412,8 +412,10 @@ def write_closed_form(expr: sympy.Expr, where: str = "closed form") -> str:
     return text
 
 
-def read_closed_form(value: Any, where: str = "closed form") -> sympy.Expr:
-    """Parse with the whitelist parser (never ``sympify``) and require canonical text.
+def read_closed_form(value: Any, where: str = "closed form",
+                     error: type[InvalidArgument] = InvalidArgument) -> sympy.Expr:
+    """Parse with the whitelist parser (never ``sympify``) and require canonical text;
+    ``error`` (a subclass of InvalidArgument) is raised for text the parser refuses.
 
     >>> read_closed_form("sqrt(2)/2")
     sqrt(2)/2
@@ -423,10 +425,15 @@ def read_closed_form(value: Any, where: str = "closed form") -> sympy.Expr:
     exactdp.errors.InvalidArgument: Got closed form="__import__('os')"; only numbers, ...
     """
     text = read_str(value, where)
-    expr = parse_closed_form(text, where, InvalidArgument)
-    if str(expr) != text:
+    expr = parse_closed_form(text, where, error)
+    try:
+        canonical = str(expr)
+    except ValueError as exc:  # an exact number over Python's 4300 digits: not this short text
+        raise error(f"{where}: {_show(text)} is a number of over 4300 digits; such forms "
+                    "are refused.") from exc
+    if canonical != text:
         raise _fail(where, f"{_show(text)} is not a real number." if expr.has(sympy.I) else
-                    f"{_show(text)} is not in canonical form; write {str(expr)!r}.")
+                    f"{_show(text)} is not in canonical form; write {canonical!r}.")
     return expr
 
 

@@ -68,12 +68,16 @@ from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.priors import read_prior, read_prior_values
 
-__all__ = ["Property", "EpsRange", "ALL_EPS", "ONES", "SHAPES", "MAX_EXP_DEPTH", "MAX_FORM",
+__all__ = ["Property", "EpsRange", "ALL_EPS", "ONES", "SHAPES", "MAX_EXP_DEPTH",
+           "MAX_STRICT_EXP_DEPTH", "MAX_FORM",
            "Question", "dumps", "loads", "read_level", "read_form", "write_level", "big_power",
            "linear_property", "LINEAR_PROPS"]
 
-#: Deepest nesting of exp() accepted in a closed form read from JSON (sympy can hang on towers).
-MAX_EXP_DEPTH = 2
+#: Deepest nesting of exp() accepted in a closed form read from JSON (deciding the sign of
+#: towers can hang); the number of exp() terms is not limited (the cost grows linearly).
+MAX_EXP_DEPTH = 3
+#: The same for ``strict`` reads (Pufferfish levels and closed forms, whose identities expand).
+MAX_STRICT_EXP_DEPTH = 2
 #: Longest closed form read from JSON (characters).
 MAX_FORM = 400
 #: The right-hand side of the tight-constraints system Φz = 1.
@@ -228,6 +232,8 @@ class Question:
         rhs_kind, level_kind, _ = SHAPES[p]
         if prior is not None and rhs_kind not in ("prior", "vector"):
             raise InvalidArgument(f"Got prior={prior!r} for {p.value!r}, which takes no prior.")
+        if rhs_kind == "vector" and prior is not None and not isinstance(prior, str):
+            prior = tuple(prior)  # an iterator is read once
         rhs: Rhs = ONES if rhs_kind == "ones" else (
             read_prior(m, prior) if rhs_kind == "prior" and prior is not None else prior)
         level: PrivacyLevel | EpsRange | None = None
@@ -431,23 +437,27 @@ def read_level(value: Any, where: str = "question.level", *, ranges: bool = Fals
 
 def read_form(value: Any, where: str, error: type[InvalidArgument] = InvalidArgument, *,
               strict: bool = False) -> sympy.Expr:
-    """A closed form with at most 3 exp() in its text, nested at most :data:`MAX_EXP_DEPTH`
-    deep (deciding the sign of towers can hang); ``strict`` also caps it at :data:`MAX_FORM`
-    characters and numbers at 64 in exponents and log() factors (for identities that are
-    expanded). ``error`` is raised otherwise.
+    """A closed form with exp() nested at most :data:`MAX_EXP_DEPTH` deep (deciding the sign
+    of towers can hang; huge powers such as exp(10**35*log(3/2)) are refused by the parser
+    before sympy builds them); ``strict`` also caps the nesting at
+    :data:`MAX_STRICT_EXP_DEPTH`, the text at :data:`MAX_FORM` characters and numbers at 64
+    in exponents and log() factors (for identities that are expanded). ``error`` is raised
+    otherwise.
 
-    >>> read_form("exp(exp(exp(2)))", "eps")
+    >>> read_form("exp(exp(exp(exp(2))))", "eps")
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidArgument: eps: 'exp(exp(exp(2)))' nests exp() over 2 deep; such forms are refused.
+    exactdp.errors.InvalidArgument: eps: 'exp(exp(exp(exp(2))))' nests exp() 4 deep, over the limit of 3; ...
+    >>> read_form("exp(1/7) + exp(1/5) + exp(1/3) + exp(1/2)", "eps", strict=True)
+    exp(1/7) + exp(1/5) + exp(1/3) + exp(1/2)
     """
     if strict and isinstance(value, str) and len(value) > MAX_FORM:
         raise error(f"{where}: a closed form over {MAX_FORM} characters.")
-    towers = isinstance(value, str) and value.count("exp") + value.count("E**") > 3
-    expr = None if towers else read_closed_form(value, where)  # counted before it is parsed
-    if expr is None or _depth(expr) > MAX_EXP_DEPTH:
-        raise error(f"{where}: {value!r} nests exp() over {MAX_EXP_DEPTH} deep; such forms "
-                    "are refused.")
+    expr = read_closed_form(value, where, error)
+    depth, limit = _depth(expr), MAX_STRICT_EXP_DEPTH if strict else MAX_EXP_DEPTH
+    if depth > limit:
+        raise error(f"{where}: {value!r} nests exp() {depth} deep, over the limit of {limit}; "
+                    "such towers are refused.")
     if strict and any(big_power(n) for n in sympy.preorder_traversal(expr)):
         raise error(f"{where}: {value!r} has a power (or a factor of log()) beyond 64; such "
                     "forms are refused.")
