@@ -1,6 +1,8 @@
 """Benchmark: certified thresholds on large Euclidean grids — time and peak memory per size.
 
-Run: ``python benchmarks/bench_scale.py [--sizes 50 100 200 400] [--verify] [--timeout S]``
+Run: ``python benchmarks/bench_scale.py [--sizes 50 100 200] [--verify] [--timeout S] [--progress]``
+(default sizes 50, 100, 200; 400×400 costs minutes of CPU and ≈ 1 GB: run it alone, e.g.
+``--sizes 400 --timeout 1800``).
 
 For each k (k×k Euclidean grid, n = k²), in fresh child processes (so the peak RSS is
 per size and per task):
@@ -17,7 +19,12 @@ per size and per task):
 Then the fitted growth exponents (least squares on log time / log RSS against log n), the
 certified/float CPU-time ratio per size, and what the time fit extrapolates to at 1000×1000
 (n = 10⁶). CPU seconds are printed next to wall seconds: on a shared machine the CPU time
-is the fairer number. A size that exceeds ``--timeout`` is reported as stopped.
+is the fairer number. ``--verify`` times ``verify()`` of each certificate *after* the
+search's time, CPU and RSS are read, and reports it on its own line (never in the certified
+time, the ratio or the fits); ``--progress`` only shows the progress lines. A size that
+exceeds ``--timeout`` is reported as stopped, with the CPU seconds, peak RSS and stage of the
+child's last progress line (the child prints them at each stage and at most once a second);
+stopped sizes are not fitted.
 The machine may be shared: run big sizes once, with ``nice``, and report ranges.
 """
 
@@ -34,9 +41,23 @@ import numpy as np
 
 CHILD = r"""
 import json, resource, sys, time
-task, k = sys.argv[1], int(sys.argv[2])
+task, k, flags = sys.argv[1], int(sys.argv[2]), set(sys.argv[3:])
+unknown = flags - {"verify", "progress"}
+if unknown:
+    raise SystemExit(f"bench_scale child: unknown flags {sorted(unknown)}")
 t0 = time.perf_counter()
 out = {}
+def usage():
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+last = [0.0]
+def partial(stage, msg, force=False):  # a stopped run still reports CPU / RSS at its last stage
+    now = time.perf_counter()
+    if force or now - last[0] >= 1.0:
+        last[0] = now
+        cpu, rss = usage()
+        print(json.dumps({"partial": True, "stage": stage, "message": msg, "seconds": now - t0,
+                          "cpu": cpu, "rss_mb": rss}), flush=True)
 if task == "certified":
     import exactdp.threshold.taylor as T
     from exactdp.spaces.metrics import grid
@@ -49,20 +70,19 @@ if task == "certified":
     T.exact_residual_bound = spy
     g = grid(k, k, "euclidean")
     from exactdp.progress import stderr_progress
-    show = stderr_progress() if "progress" in sys.argv else None
+    show = stderr_progress() if "progress" in flags else None
     stage_rss = {}
     def spy_progress(stage, msg):  # peak RSS (MB) seen at each stage's last progress line
         stage_rss[stage] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+        partial(stage, msg, force=stage not in stage_rss_seen)
+        stage_rss_seen.add(stage)
         if show is not None:
             show(stage, msg)
+    stage_rss_seen = set()
     r = epsilon_threshold(g, progress=spy_progress)
     out = {"eps_lower": float(r.eps_lower), "eps_upper": float(r.eps_upper),
            "timings": [(s, round(t, 2)) for s, t in r.timings], "escalations": len(calls),
            "index_formed": "index" in g.__dict__, "stage_rss": stage_rss}
-    if len(sys.argv) > 3:
-        t1 = time.perf_counter()
-        out["verify"] = r.verify()
-        out["verify_s"] = time.perf_counter() - t1
 else:
     import numpy as np
     from exactdp.linalg.grid_pcg import grid_pcg_solver
@@ -70,15 +90,22 @@ else:
     b = np.ones(k * k)
     j = 1
     while j <= 500:
+        partial("float sweep", f"solve {j} (eps = {j / 100})")
         z = grid_pcg_solver(np.exp(-(j / 100) * d), 1e-12)(b)
         if z.min() >= 0:
             break
         j += 1
     out = {"eps_float": j / 100, "solves": j}
+# the search alone: read BEFORE any verify, so verify time never enters these numbers
 out["seconds"] = time.perf_counter() - t0
-ru = resource.getrusage(resource.RUSAGE_SELF)
-out["cpu"] = ru.ru_utime + ru.ru_stime
-out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["cpu"], out["rss_mb"] = usage()
+if task == "certified" and "verify" in flags:
+    t1, c1 = time.perf_counter(), out["cpu"]
+    out["verify"] = r.verify()
+    out["verify_s"] = time.perf_counter() - t1
+    cpu2, rss2 = usage()
+    out["verify_cpu"] = cpu2 - c1
+    out["verify_rss_mb"] = rss2  # peak of the whole child (search, then verify)
 print(json.dumps(out))
 """
 
@@ -91,12 +118,26 @@ def run(task: str, k: int, verify: bool, timeout: float | None = None, progress:
         # with progress the child's stderr (progress lines with the ETA) goes to ours
         p = subprocess.run(args, stdout=subprocess.PIPE, stderr=None if progress else subprocess.PIPE,
                            text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"error": [f"stopped after {timeout:.0f} s (--timeout)"], "seconds": time.perf_counter() - t0}
+    except subprocess.TimeoutExpired as e:
+        # the child's last partial line: CPU / peak RSS / stage when it was stopped
+        return {"error": [f"stopped after {timeout:.0f} s (--timeout)"], "seconds": time.perf_counter() - t0,
+                "stopped_at": _last_json(e.stdout)}
     if p.returncode != 0:
         err = (p.stderr or "").strip().splitlines()[-1:] or [f"exit code {p.returncode}"]
-        return {"error": err, "seconds": time.perf_counter() - t0}
-    return json.loads(p.stdout.strip().splitlines()[-1])
+        return {"error": err, "seconds": time.perf_counter() - t0, "stopped_at": _last_json(p.stdout)}
+    return _last_json(p.stdout) or {"error": ["no result line"], "seconds": time.perf_counter() - t0}
+
+
+def _last_json(text: str | bytes | None) -> dict | None:
+    """The last complete JSON line the child printed (None when there is none)."""
+    if isinstance(text, bytes):  # TimeoutExpired carries bytes even with text=True
+        text = text.decode(errors="replace")
+    for line in reversed((text or "").strip().splitlines()):
+        try:
+            return json.loads(line)
+        except ValueError:  # a line cut by the kill
+            continue
+    return None
 
 
 def fit(ns: list[int], ys: list[float]) -> float:
@@ -107,8 +148,11 @@ def fit(ns: list[int], ys: list[float]) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", type=int, nargs="+", default=[50, 100, 200, 400])
-    ap.add_argument("--verify", action="store_true", help="also time verify() of each certificate")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[50, 100, 200],
+                    help="grid sides k (default 50 100 200; 400 costs minutes of CPU and ≈ 1 GB: "
+                         "run it alone, e.g. --sizes 400 --timeout 1800)")
+    ap.add_argument("--verify", action="store_true",
+                    help="also time verify() of each certificate (reported apart, not in the fits)")
     ap.add_argument("--timeout", type=float, default=None, help="stop a size's run after S seconds")
     ap.add_argument("--progress", action="store_true", help="show the certified runs' progress on stderr")
     a = ap.parse_args()
@@ -130,8 +174,16 @@ def main() -> None:
               f"{f.get('eps_float', math.nan):>7} | {ratio:>9.2f}", flush=True)
         if "timings" in c:
             print(f"        stages: {c['timings']}; peak RSS (MB) at each stage's last progress line: "
-                  f"{c.get('stage_rss')}" + (f"; verify {c['verify']} in {c['verify_s']:.1f} s"
-                                             if "verify" in c else ""), flush=True)
+                  f"{c.get('stage_rss')}", flush=True)
+        if "verify" in c:  # timed apart: never part of the certified time, ratio or fits
+            print(f"        verify(): {c['verify']} in {c['verify_s']:.1f} s ({c['verify_cpu']:.1f} s cpu), "
+                  f"peak RSS search + verify {c['verify_rss_mb']:.0f} MB", flush=True)
+        for label, r in (("certified", c), ("float", f)):
+            st = r.get("stopped_at")
+            if st:  # a stopped run: what it had used by its last progress line (not fitted)
+                print(f"        {label} stopped; last progress at {st['seconds']:.0f} s: "
+                      f"{st['stage']}: {st['message']} — {st['cpu']:.1f} s cpu, peak RSS "
+                      f"{st['rss_mb']:.0f} MB", flush=True)
     # certified and float fitted separately: a size whose float sweep was stopped still counts
     okc = [(n, c) for n, c, _ in rows if "rss_mb" in c]
     okf = [(n, f) for n, _, f in rows if "rss_mb" in f]

@@ -14,7 +14,18 @@ and (M v)[y, x] is the coefficient of z^{(y+H−1)·S + (x+W−1)} in p_K·p_v (
 (row, column) pairs share an exponent there because S ≥ 2W − 1; the argument and a
 brute-force check are in ``proofs/grid_exact_convolution.py``). Signed and arbitrarily large
 integers are fine: flint multiplies them exactly, in quasi-linear time (no floating-point
-error analysis at all). Memory O(n·(bits of the entries)).
+error analysis at all). Memory O(n·(bits of the entries)). That is the layout of
+:meth:`GridConvolution.kernel`, :meth:`~GridConvolution.matvec_poly` and
+:meth:`~GridConvolution.read`.
+
+:meth:`GridConvolution.block_products` (and :meth:`~GridConvolution.products`, which calls
+it) crops the kernel: outside the box |dy| ≤ Ry, |dx| ≤ Rx of :meth:`~GridConvolution.crop`
+each table is the constant c of its corner offset, so M v = M′v + c·Σv with M′ = M − c zero
+outside the box. The products of M′ use the stride S = W + Rx, the kernel entry (a, b) sits
+at (a + Ry)·S + (b + Rx), v[y, x] at y·S + x, (M′v)[y, x] is read at (y + Ry)·S + x + Rx,
+and the h-block stride is L = (Ry + H − 1)·S + Rx + W (``proofs/grid_cropped_stride.py``).
+With the full box (Rx = W − 1, Ry = H − 1, c = 0) these are the strides above and
+:func:`block_stride`.
 
 Examples
 --------
@@ -43,7 +54,11 @@ _LIMB = 60  # limb width of the fast poly build (small ints enter flint ~30× fa
 
 
 def _integers(values: Sequence[Any], what: str) -> list[int]:
-    """The values as Python ints; a non-integer (0.5, NaN, inf) is refused, never truncated."""
+    """The values as Python ints; a non-integer (0.5, NaN, inf) is refused, never truncated,
+    and so is an iterator (a table or vector is read more than once: pass a list)."""
+    if not hasattr(values, "__len__"):
+        raise InvalidArgument(f"GridConvolution: {what} is a {type(values).__name__}, not a "
+                              "sequence; pass a list (or array) of integers.")
     vals = list(values)
     if all(type(x) is int for x in vals):  # fast path: already exact Python ints
         return vals
@@ -91,28 +106,35 @@ class GridConvolution:
                                   f"grid needs a ({width}, {height}) table of offset codes.")
         self.W, self.H, self.n = width, height, width * height
         self.code = c
-        self.stride = 2 * width - 1
-        a = np.abs(np.arange(-(height - 1), height))
-        b = np.abs(np.arange(-(width - 1), width))
-        # kernel coefficient order: row a (offset dy), column b (offset dx), stride 2W − 1
-        self._kcodes: list[int] = c[b[None, :], a[:, None]].ravel().tolist()
+        self.stride = 2 * width - 1  # the uncropped stride of kernel / matvec_poly / read
         self._nvalues = int(c.max()) + 1
 
+    def _table(self, table: Sequence[int], what: str) -> list[int]:
+        """The whole table as Python ints (every entry checked), refused when it is shorter
+        than the offset codes need."""
+        t = _integers(table, what)
+        if len(t) < self._nvalues:
+            raise InvalidArgument(f"GridConvolution: {what} has {len(t)} entries; the offset "
+                                  f"codes need {self._nvalues} (one value per code 0 … "
+                                  f"{self._nvalues - 1}).")
+        return t
+
     def kernel(self, table: Sequence[int]) -> fmpz_poly:
-        """p_K for an integer table (one entry per code); reuse it for several vectors."""
-        if len(table) < self._nvalues:
-            raise InvalidArgument(f"GridConvolution.kernel: the table has {len(table)} entries; "
-                                  f"the offset codes need {self._nvalues}.")
-        t = _integers(table, "the table")
-        return fmpz_poly([t[k] for k in self._kcodes])
+        """p_K for an integer table (one entry per code), uncropped layout (stride 2W − 1);
+        reuse it for several vectors."""
+        t = self._table(table, "the table")
+        a = np.abs(np.arange(-(self.H - 1), self.H))
+        b = np.abs(np.arange(-(self.W - 1), self.W))
+        # kernel coefficient order: row a (offset dy), column b (offset dx), stride 2W − 1
+        return fmpz_poly([t[k] for k in self.code[b[None, :], a[:, None]].ravel().tolist()])
 
     def _vector(self, v: Sequence[int]) -> fmpz_poly:
-        if len(v) != self.n:
-            raise InvalidArgument(f"GridConvolution: a vector of length {len(v)}; the "
+        vals = _integers(v, "the vector")
+        if len(vals) != self.n:
+            raise InvalidArgument(f"GridConvolution: the vector has length {len(vals)}; the "
                                   f"{self.W}×{self.H} grid has n = {self.n} points.")
         W, S = self.W, self.stride
         coeffs = [0] * ((self.H - 1) * S + W)
-        vals = _integers(v, "a vector")
         for y in range(self.H):
             coeffs[y * S: y * S + W] = vals[y * W: (y + 1) * W]
         return fmpz_poly(coeffs)
@@ -136,29 +158,6 @@ class GridConvolution:
         (exact by Kronecker substitution: ``proofs/grid_exact_convolution.py``)."""
         return kernel * self._vector(v)
 
-    def _kernel_fast(self, table: Sequence[int]) -> fmpz_poly:
-        """:meth:`kernel` built limb by limb (same polynomial; much faster for big ints)."""
-        if len(table) < self._nvalues:
-            raise InvalidArgument(f"GridConvolution.kernel: the table has {len(table)} entries; "
-                                  f"the offset codes need {self._nvalues}.")
-        t = _integers(table, "the table")
-        codes = np.asarray(self._kcodes, dtype=np.int64)
-        return _poly_from_limbs([lim[codes] for lim in _limbs(t)])
-
-    def _vector_fast(self, v: Sequence[int]) -> fmpz_poly:
-        """:meth:`_vector` built limb by limb (same polynomial)."""
-        if len(v) != self.n:
-            raise InvalidArgument(f"GridConvolution: a vector of length {len(v)}; the "
-                                  f"{self.W}×{self.H} grid has n = {self.n} points.")
-        W, H, S = self.W, self.H, self.stride
-        pos = (np.arange(H)[:, None] * S + np.arange(W)[None, :]).ravel()
-        limbs = []
-        for lim in _limbs(_integers(v, "a vector")):
-            arr = np.zeros((H - 1) * S + W, dtype=np.int64)
-            arr[pos] = lim
-            limbs.append(arr)
-        return _poly_from_limbs(limbs)
-
     def crop(self, tables: Sequence[Sequence[int]]) -> tuple[list[int], int, int]:
         """(c, Ry, Rx): per table the constant c_j of its corner offset (W − 1, H − 1), and the
         smallest box |dy| ≤ Ry, |dx| ≤ Rx outside which every table equals its constant (far
@@ -168,10 +167,7 @@ class GridConvolution:
         >>> GridConvolution(4, 1, [[0], [1], [2], [2]]).crop([[5, 3, 1]])
         ([1], 0, 1)
         """
-        tabs = [_integers(list(t)[: self._nvalues], "a table") for t in tables]
-        if any(len(t) < self._nvalues for t in tabs):
-            raise InvalidArgument(f"GridConvolution: a table has fewer than the {self._nvalues} "
-                                  "entries the offset codes need.")
+        tabs = [self._table(t, f"table [{j}]")[: self._nvalues] for j, t in enumerate(tables)]
         corner = int(self.code[self.W - 1, self.H - 1])
         consts = [t[corner] for t in tabs]
         Ry = Rx = 0
@@ -203,25 +199,27 @@ class GridConvolution:
         >>> conv.block_products([[2, -1], [1, 1]], [[3, 5], [1, 0]])
         [[1, 7], [10, 7], [1, 1]]
         """
-        if not tables or not columns:
+        W, H, n, nv = self.W, self.H, self.n, self._nvalues
+        # every table read, checked and cut to the codes once: crop and the kernel see the same values
+        tabs = [self._table(t, f"table [{j}]")[:nv] for j, t in enumerate(tables)]
+        cols = [_integers(v, f"vector [{k}]") for k, v in enumerate(columns)]
+        if not tabs or not cols:
             raise InvalidArgument("GridConvolution.block_products: pass at least one table "
                                   "and one vector.")
-        W, H, n, nv = self.W, self.H, self.n, self._nvalues
-        consts, Ry, Rx = self.crop(tables)
+        for k, v in enumerate(cols):
+            if len(v) != n:
+                raise InvalidArgument(f"GridConvolution: vector [{k}] has length {len(v)}; the "
+                                      f"{W}×{H} grid has n = {n} points.")
+        consts, Ry, Rx = self.crop(tabs)
         S = W + Rx
         L = (Ry + H - 1) * S + Rx + W
-        cols = [_integers(v, "a vector") for v in columns]
-        if any(len(v) != n for v in cols):
-            raise InvalidArgument(f"GridConvolution: a vector of length "
-                                  f"{next(len(v) for v in cols if len(v) != n)}; the "
-                                  f"{W}×{H} grid has n = {n} points.")
-        J, K = len(tables), len(cols)
+        J, K = len(tabs), len(cols)
         # kernel of table j: K'[a, b] at j·L + (a + Ry)·S + (b + Rx), |a| ≤ Ry, |b| ≤ Rx
         a = np.arange(-Ry, Ry + 1)
         b = np.arange(-Rx, Rx + 1)
         kcodes = self.code[np.abs(b)[None, :], np.abs(a)[:, None]].ravel()
         kpos = ((a[:, None] + Ry) * S + (b[None, :] + Rx)).ravel()
-        flat = [v - c for t, c in zip(tables, consts) for v in _integers(list(t)[:nv], "a table")]
+        flat = [v - c for t, c in zip(tabs, consts) for v in t]
         src = (np.arange(J)[:, None] * nv + kcodes[None, :]).ravel()
         dst = (np.arange(J)[:, None] * L + kpos[None, :]).ravel()
         pm = _poly_from_limbs(_placed(_limbs(flat), src, dst, (J - 1) * L + 2 * Ry * S + 2 * Rx + 1))
@@ -252,8 +250,13 @@ class GridConvolution:
 
 
 def block_stride(width: int, height: int) -> int:
-    """The h-block stride L = 2(H − 1)(2W − 1) + 2W − 1 of :meth:`GridConvolution.block_products`
-    (the smallest one that never aliases a read coefficient: ``proofs/grid_taylor_blocks.py``).
+    """The uncropped h-block stride L = 2(H − 1)(2W − 1) + 2W − 1 (the smallest one that never
+    aliases a read coefficient: ``proofs/grid_taylor_blocks.py``).
+
+    :meth:`GridConvolution.block_products` uses L = (Ry + H − 1)(W + Rx) + Rx + W for the box
+    Ry, Rx of :meth:`GridConvolution.crop` (``proofs/grid_cropped_stride.py``); the two are
+    equal when the box is full (Rx = W − 1, Ry = H − 1), and the cropped one is smaller
+    otherwise.
 
     >>> block_stride(3, 2)
     15

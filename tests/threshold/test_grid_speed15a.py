@@ -39,12 +39,15 @@ def test_block_products_equal_the_cauchy_sums_of_single_products(W, H):
     assert DenseProvider(m).exact_block_products(tables, cols) == got
 
 
-def test_block_stride_and_fast_builders_match_plain_ones():
+def test_block_stride_and_limb_built_products_match_the_plain_kernel():
     conv = GridConvolution(4, 3, offset_value_codes(grid(4, 3)))
     table = [(-1) ** i * (3**i) * 2**90 for i in range(len(grid(4, 3).values))]
     v = [(-7) ** i for i in range(12)]
-    assert conv._kernel_fast(table) == conv.kernel(table)
-    assert conv._vector_fast(v) == conv._vector(v)
+    # the plain uncropped kernel (one Python int per coefficient) against the limb-built,
+    # cropped products, and both against the O(n²) sum
+    plain = conv.read(conv.matvec_poly(conv.kernel(table), v))
+    assert plain == conv.products(table, [v])[0]
+    assert plain == direct_grid_product(4, 3, offset_value_codes(grid(4, 3)), table, v)
     assert block_stride(4, 3) == 2 * 2 * 7 + 7
 
 

@@ -6,7 +6,9 @@ times Σv (``proofs/grid_cropped_stride.py``). Every value must equal the uncrop
 """
 
 import random
+import runpy
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -90,3 +92,38 @@ def test_a_cropped_taylor_piece_equals_the_uncropped_one(monkeypatch):
     monkeypatch.setattr(GridConvolution, "crop", lambda self, t: ([0] * len(t), 15, 15))
     res2, _ = taylor_piece(prov, list(m.values), np.ones(m.n), 0.0, a, b, 3, lam, Y=Y)
     assert (res2.min_lower, res2.err) == (res.min_lower, res.err)
+
+
+def test_bad_tables_and_vectors_are_refused_by_name_review_m3():
+    """A short table names its length (and its index), a NaN anywhere in a table is refused
+    (also past the last code), an iterator is refused (crop and the kernel read a table twice)."""
+    conv = GridConvolution(3, 2, [[0, 1], [1, 2], [3, 4]])  # 5 codes
+    t, v = [10, -7, 5, 2, 3], [1, -2, 3, 4, 0, -5]
+    assert conv.products(t + [99], [v]) == conv.products(t, [v])  # extra entries are unused
+    with pytest.raises(InvalidArgument, match=r"table \[1\] has 3 entries; the offset codes need 5"):
+        conv.block_products([t, t[:3]], [v])
+    with pytest.raises(InvalidArgument, match=r"table \[0\] has entry \[5\] = nan"):
+        conv.products(t + [float("nan")], [v])
+    with pytest.raises(InvalidArgument, match=r"table \[0\] is a generator"):
+        conv.products((x for x in t), [v])
+    with pytest.raises(InvalidArgument, match=r"table \[0\] is a list_iterator, not a sequence"):
+        conv.crop([iter(t)])
+    with pytest.raises(InvalidArgument, match=r"vector \[1\] has length 5"):
+        conv.block_products([t], [v, v[:5]])
+    with pytest.raises(InvalidArgument, match=r"the table has 4 entries"):
+        conv.kernel(t[:4])
+    with pytest.raises(InvalidArgument, match="at least one table"):
+        conv.block_products([], [v])
+
+
+def test_bench_scale_progress_alone_does_not_verify_review_m1():
+    """``--progress`` used to make the child run verify() (it tested len(argv) > 3) and the
+    verify time went into the certified CPU, ratio and fits; now only ``verify`` does."""
+    bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_scale.py"
+    ns = runpy.run_path(str(bench), run_name="bench_scale")
+    r = ns["run"]("certified", 4, False, None, True)  # verify=False, progress=True
+    assert "eps_lower" in r and r["cpu"] > 0
+    assert not any(key.startswith("verify") for key in r)
+    # a stopped child's last complete line (bytes from TimeoutExpired, a cut last line)
+    last = ns["_last_json"](b'{"partial": true, "cpu": 1.5}\n{"partial": tr')
+    assert last == {"partial": True, "cpu": 1.5} and ns["_last_json"](None) is None
