@@ -49,6 +49,7 @@ from exactdp.errors import PrecisionLimitReached, PropertyNeverHolds
 from exactdp.progress import Progress, memory_note, report
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.masked import grid_shape
 from exactdp.threshold.certificates import CoverCertificate, SpdCoverCertificate
 from exactdp.threshold.krawczyk import krawczyk_cover
 from exactdp.threshold.lemmas import lemma_t0
@@ -62,7 +63,8 @@ __all__ = ["float_find", "certified_route"]
 #: solves (O(n log n) each) even when the certificate uses the dense provider.
 _GRID_SEARCH_MIN_N = 900
 #: bracket rounds (matrix-free route): when the cover fails at a certified failing point
-#: e_hi (the float estimate of ε* was low), the bracket moves up by tol·2^round and retries
+#: e_hi (the float estimate of ε* was low), e_hi becomes the failing point and the bracket
+#: climbs from it (steps tol·2^k while z stays certified negative, then bisection)
 _BRACKET_ROUNDS = 4
 
 
@@ -83,11 +85,13 @@ def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progre
     else:
         zmin = float_zmin(prov, metric, b)
 
-    # scan t = e^{-ε·u} upward from 0 (u = 1; when that finds no failure and the smallest
-    # distance d_min is far from 1, e.g. spacing 10^6, again with u = d_min)
+    # scan t = e^{-ε·u} upward from 0 in units u = d_min, the smallest distance (spacing 64
+    # or 10^-9: ε*·d_min is of order 1), then, when that finds no failure, u = 1 — except on
+    # grids, where z(ε) at spacing h is z(ε·h) at spacing 1 (u = 1 would only add float
+    # noise of a near-singular Φ when h ≪ 1)
     dmin = min((float(v) for v in metric.values if float(v) > 0), default=1.0)
     ts = np.linspace(0.02, 0.98, 25)
-    for unit in (1.0, dmin) if not 1 / 64 <= dmin <= 64 else (1.0,):
+    for unit in (dmin, 1.0) if dmin != 1.0 and grid_shape(metric) is None else (dmin,):
         def g(t: float, unit: float = unit) -> float:
             return zmin(-math.log(t) / unit)
 
@@ -111,10 +115,11 @@ def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progre
             t_try /= 4
             if t_try < 1e-200:
                 raise PrecisionLimitReached(
-                    "the float search finds the property failing for every t = e^-ε down to "
-                    "1e-200 (ε ≈ 460); with b > 0 it holds for t small enough, so ε* is huge or "
-                    "the prior has entries too small for double precision: use method='exact' "
-                    "(polynomial case)")
+                    f"the float search (uncertified) finds min z < 0 for every t = e^(-ε·u) "
+                    f"down to 1e-200 (u = {unit:.6g}, ε·u ≈ 460); with b > 0 the property "
+                    "holds for t small enough, so either ε* is huge or the float solves are "
+                    "wrong here (prior entries or distances out of double range); rational "
+                    "distances: try method='exact'")
             g_t = g(t_try)
             if g_t >= 0:
                 prev, g_prev = t_try, g_t
@@ -125,7 +130,7 @@ def float_find(metric: FiniteMetric, rhs: tuple[Fraction, ...], progress: Progre
         lo_t, g_lo, hi_t, g_hi = prev, g_prev, float(t), gt  # holds at lo_t, fails at hi_t
     side = 0
     for it in range(100):
-        if hi_t - lo_t < max(2e-14, tol * lo_t / 64):
+        if hi_t - lo_t < lo_t * max(tol * unit / 64, 1e-15):  # relative: dt/t = u·dε
             break
         if math.isfinite(g_hi) and g_lo - g_hi > 0 and it % 4 != 3:
             mid = hi_t - g_hi * (hi_t - lo_t) / (g_hi - g_lo)
@@ -194,7 +199,8 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
             return everywhere()
         raise PrecisionLimitReached(
             f"on {metric.name} the float search found no failure of '{prop}' for "
-            "e^(-ε·u) ∈ [0.02, 0.98] (u = 1 and u = the smallest distance), but the certified "
+            "e^(-ε·u) ∈ [0.02, 0.98] (u = the smallest distance, and u = 1 unless a grid), "
+            "but the certified "
             "route cannot prove 'for every ε > 0' "
             "(it covers [ε*, ∞) only); that needs the exact route (rational distances) or "
             "Prop. 9 (ball-size symmetric spaces)."
@@ -203,22 +209,30 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
     t_lemma = lemma_t0(metric, b)
     _, e_end = log_enclosure(t_lemma, t_lemma, Fraction(-1))
     e_end = dyadic_up(e_end, 20)
+    e_lo, e_hi, fail = _fail_side(metric, b, ef, tol, prov, grid_route, progress, timings)
     for rnd in range(_BRACKET_ROUNDS):
-        e_lo, e_hi, fail = _fail_side(metric, b, ef, tol, prov, grid_route, progress, timings)
         # cover [e_hi, ∞)
         t2 = time.perf_counter()
         try:
             out = spd_cover(metric, b, e_hi, e_end, tol, progress, prov)
             break
-        except PrecisionLimitReached:
+        except PrecisionLimitReached as exc:
             # the float estimate may be low (ε* above e_hi: z < 0 there, which no precision
-            # settles): when z(e_hi) is *certified* to have a negative entry, move up and retry
-            if (rnd + 1 == _BRACKET_ROUNDS or not grid_route
-                    or spd_fail_point(metric, b, e_hi, prov) is None):
+            # settles): when z(e_hi) is *certified* to have a negative entry, that point is
+            # the new failing point and the bracket climbs from it
+            up = spd_fail_point(metric, b, e_hi, prov) if grid_route else None
+            if up is None:
                 raise
-            ef = e_hi + tol * 2**rnd
             report(progress, "cover", f"z(ε) fails at ε = {float(e_hi):.12f} (the float "
                    "estimate was low): moving the bracket up")
+            if rnd + 1 == _BRACKET_ROUNDS:
+                raise PrecisionLimitReached(
+                    f"z(ε) is certified to have a negative entry at ε = {float(e_hi):.15g} "
+                    f"(so ε* lies above it) after {_BRACKET_ROUNDS} rounds of moving the bracket "
+                    "up: the bracket is low, not a precision limit; the float search "
+                    "misplaced ε* (ill-conditioned Φ?). Ask for a wider tol."
+                ) from exc
+            e_lo, e_hi, fail = _climb(metric, b, e_hi, up, tol, prov, progress)
     if out is not None:
         pieces, nodes = out
         timings.append(("certified cover", time.perf_counter() - t2))
@@ -240,6 +254,31 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
                            f"certified (float search, engine point check, {len(done)} "
                            "mean-value verified ε-ranges, perturbation lemma)",
                            time.perf_counter() - t0, tuple(timings), prop, None)
+
+
+def _climb(metric: FiniteMetric, b: tuple[Fraction, ...], e: Fraction, fail: Any,
+           tol: Fraction, prov: PhiProvider,
+           progress: Progress) -> tuple[Fraction, Fraction, Any]:
+    """(e_lo, e_hi, fail) above a certified failing point ``e``: steps tol, 2tol, 4tol, …
+    up while z stays certified negative, then bisects on certified signs to width tol/4
+    (e_lo keeps its certificate; e_hi is tol/2 above the first point not certified failing)."""
+    step = tol
+    for _ in range(200):
+        nxt = short_rational(e + step, tol / 16, +1)
+        f = spd_fail_point(metric, b, nxt, prov)
+        if f is None:
+            break
+        e, fail, step = nxt, f, 2 * step
+    hi = e + step
+    while hi - e > tol / 4:
+        mid = short_rational((e + hi) / 2, tol / 16, -1)
+        f = spd_fail_point(metric, b, mid, prov) if e < mid < hi else None
+        if f is None:
+            hi = mid if e < mid < hi else e + (hi - e) / 2
+        else:
+            e, fail = mid, f
+    report(progress, "fail point", f"certified at ε = {float(e):.12f} (bracket moved up)")
+    return e, short_rational(hi + tol / 2, tol / 16, +1), fail
 
 
 def _fail_side(metric: FiniteMetric, b: tuple[Fraction, ...], ef: Fraction, tol: Fraction,
@@ -265,7 +304,17 @@ def _fail_side(metric: FiniteMetric, b: tuple[Fraction, ...], ef: Fraction, tol:
             return e_lo, e_hi, fail
         shift += tol / 4  # the float estimate was a little high: move the window down
         report(progress, "fail point", "not certified; moving the bracket down")
+    far = next((ef - tol * 2**k for k in range(1, 41) if ef - tol * 2**k > 0
+                and spd_fail_point(metric, b, short_rational(ef - tol * 2**k, tol, -1), prov)
+                is not None), None) if grid_route else None
+    if far is not None:
+        raise PrecisionLimitReached(
+            f"z(ε) is certified negative at ε ≈ {float(far):.15g} but at no point within "
+            f"{float(11 * tol / 8):.3g} below the float estimate {float(ef):.15g} of ε*: "
+            "there |min z| is below the point bound's resolution (about 2^-52·max|z|, large "
+            f"when the prior is very uneven). Ask for tol ≥ {float(2 * (ef - far)):.3g}.")
     raise PrecisionLimitReached(
-        "could not certify a failing point just below the float estimate of ε*; "
-        "the float search is unreliable here (ill-conditioned Φ?)"
+        "could not certify a failing point just below the float estimate of ε*: either the "
+        "float search is unreliable here (ill-conditioned Φ?) or min z is below the point "
+        "bound's resolution there; try a wider tol."
     )

@@ -17,7 +17,9 @@ finds z *exactly* without an n×n table:
 (λ_min ≥ ((1 − t)/(1 + t))², ``proofs/grid_point_bounds.py``), so a checked x is *the*
 solution: its signs (zeros included) decide "Φx = b has a solution x ≥ 0" exactly. When the
 denominators of z exceed the bound, the guess fails its check and the answer is None (never a
-wrong x). Euclidean grids (irrational distances) are refused.
+wrong x). b is divided by max|b_i| first and z scaled back (z(c·b) = c·z(b)), so 10^±30·b
+is decided like b. Grids with irrational distances (Euclidean grids other than one row or
+column) are refused.
 
 Examples
 --------
@@ -38,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument, InvalidMetric
 from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric
@@ -81,7 +84,8 @@ def exact_grid_z(metric: FiniteMetric, t: Fraction, rhs: Sequence[Any] | None = 
     rhs : sequence of rationals, optional
         b (default all ones).
     max_den_bits : int
-        Entries are rationalised with denominators below 2^max_den_bits.
+        Entries of z/max|b_i| are rationalised with denominators below 2^max_den_bits
+        (an int ≥ 1).
 
     Returns
     -------
@@ -89,16 +93,24 @@ def exact_grid_z(metric: FiniteMetric, t: Fraction, rhs: Sequence[Any] | None = 
         z, checked exactly (Φz = b in integers; Φ is positive definite, so z is unique);
         None when no candidate with such denominators passes the check.
     """
-    t = Fraction(t)
+    t = to_fraction(t, "t")
+    if isinstance(max_den_bits, bool) or not isinstance(max_den_bits, int) or max_den_bits < 1:
+        raise InvalidArgument(f"max_den_bits = {max_den_bits!r}: it must be an int >= 1 "
+                              f"(default {MAX_DEN_BITS}).")
     if not 0 < t < 1:
         raise InvalidArgument(f"t = {t}: exact z needs 0 < t < 1 (t = e^(-ε·u), ε > 0).")
     if grid_shape(metric) is None:
         raise InvalidMetric(f"{metric.name}: exact_grid_z takes library grids and masked grids.")
     _, ks = _unit_multiples(metric)
     n = metric.n
-    b = [Fraction(1)] * n if rhs is None else [Fraction(v) for v in rhs]
+    b = ([Fraction(1)] * n if rhs is None
+         else [to_fraction(v, f"rhs[{i}]") for i, v in enumerate(rhs)])
     if len(b) != n:
         raise InvalidArgument(f"rhs has {len(b)} entries; {metric.name} has {n} points.")
+    scale = max(abs(v) for v in b)
+    if scale == 0:  # Φ is positive definite: z = 0
+        return tuple(Fraction(0) for _ in b)
+    b = [v / scale for v in b]
     prov = GridProvider(metric)
     p, q, K = t.numerator, t.denominator, max(ks)
     table = [p**k * q ** (K - k) for k in ks]       # q^K·t^k, exact integers
@@ -128,4 +140,4 @@ def exact_grid_z(metric: FiniteMetric, t: Fraction, rhs: Sequence[Any] | None = 
     check = prov.exact_matvec(table, [X])[0]       # q^K·Φ·(D·x), exactly
     if any(B * c != D * bi for c, bi in zip(check, bq)):
         return None
-    return tuple(x)
+    return tuple(scale * xi for xi in x)

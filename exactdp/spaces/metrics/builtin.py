@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -261,12 +262,7 @@ def grid(width: int, height: int, norm: str = "euclidean", spacing: Any = 1) -> 
             d = grid_offset_distance(dx, dy, norm, h)
             code_to_value[pair_code[dx, dy]] = table.setdefault(d, len(table))
     values = list(table)
-
-    def build() -> np.ndarray:
-        dx = np.abs(xs[:, None] - xs[None, :])
-        dy = np.abs(ys[:, None] - ys[None, :])
-        return code_to_value[dx * height + dy]
-
+    build = partial(_grid_index, code_to_value, xs, ys, height)  # module-level: grids pickle
     kron = None
     edges: tuple[tuple[int, int], ...] | None = None
     if norm == "manhattan":
@@ -292,6 +288,14 @@ def grid(width: int, height: int, norm: str = "euclidean", spacing: Any = 1) -> 
         kronecker_factors=kron, graph_edges=edges, grid_info=info,
         params={"width": width, "height": height, "norm": norm, "spacing": h},
     )
+
+
+def _grid_index(code_to_value: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+                height: int) -> np.ndarray:
+    """The n×n distance-index table of :func:`grid` (built on first use)."""
+    dx = np.abs(xs[:, None] - xs[None, :])
+    dy = np.abs(ys[:, None] - ys[None, :])
+    return code_to_value[dx * height + dy]
 
 
 def line_scaled(n: int, h: Fraction) -> FiniteMetric:
