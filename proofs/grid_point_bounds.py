@@ -47,6 +47,7 @@ from exactdp.spaces.metrics.masked import GridShape, masked_grid
 PROVES = [
     "exactdp.kernel.grid_point.manhattan_lambda_lower",
     "exactdp.kernel.grid_point.grid_residual",
+    "exactdp.threshold.rational_point.exact_grid_z",  # uniqueness: Φ ≻ 0 on every lattice subset
 ]
 
 ok = True

@@ -74,6 +74,9 @@ def exact_grid_z(metric: FiniteMetric, t: Fraction, rhs: Sequence[Any] | None = 
                  max_den_bits: int = MAX_DEN_BITS) -> tuple[Fraction, ...] | None:
     """The exact solution z of Φx = rhs at e^{−ε·u} = ``t`` (u the smallest distance), or None.
 
+    Uniqueness: proofs/grid_point_bounds.py (Φ ≻ 0 on every lattice subset); the exact check of
+    Φz = b by one integer convolution: proofs/grid_exact_convolution.py.
+
     Parameters
     ----------
     metric : FiniteMetric
