@@ -35,7 +35,6 @@ from exactdp.pufferfish.discrete import discrete_laplace_scale
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.documents import from_document, to_document
 
-mpmath.mp.dps = 50
 P3 = DiscreteDistribution.from_lists([0, 1, 3], ["1/2", "1/4", "1/4"])
 Q3 = DiscreteDistribution.from_lists([0, 2], ["1/3", "2/3"])
 
@@ -87,6 +86,13 @@ def test_fresh_process_exit_codes(tmp_path):
     for k, d in enumerate((bad, big, text)):  # in this process (each fresh one costs seconds)
         (tmp_path / f"in{k}.json").write_text(d if isinstance(d, str) else dumps(d))
     assert [main(["verify", str(tmp_path / f"in{k}.json")]) for k in (0, 1, 2)] == [1, 2, 3]
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """50-digit mpmath in every test, whatever another test file left in the global context."""
+    with mpmath.workdps(50):
+        yield
 
 
 def _mp(x):
