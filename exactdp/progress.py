@@ -1,7 +1,8 @@
 """One progress facility for every computation that can run for more than a few seconds.
 
 A long computation takes ``progress: Progress = None`` and reports through :func:`report`
-(a no-op when ``progress`` is None). A report is a stage name and a message; results never
+(a no-op when ``progress`` is None or False; ``True`` prints to standard error, like the
+CLI). A report is a stage name and a message; results never
 contain progress text. The CLI passes :func:`stderr_progress` (silenced by ``--quiet``),
 which prefixes the elapsed time and writes to standard error, never to standard output.
 
@@ -12,6 +13,10 @@ Examples
 >>> seen
 [('cover', '3 ranges certified')]
 >>> report(None, "cover", "nothing happens")
+>>> report("yes", "cover", "x")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+exactdp.errors.InvalidArgument: progress='yes' is not a callback: pass fn(stage, message), ...
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import time
 from collections.abc import Callable
 from types import ModuleType
 from typing import TextIO
+
+from exactdp.errors import InvalidArgument
 
 resource: ModuleType | None
 try:  # POSIX only: peak memory for progress messages
@@ -32,14 +39,30 @@ __all__ = ["Progress", "ProgressFn", "report", "stderr_progress", "peak_rss_mb",
 
 #: A progress callback: ``fn(stage, message)``.
 ProgressFn = Callable[[str, str], None]
-#: What long computations accept: a callback or None (silent).
-Progress = ProgressFn | None
+#: What long computations accept: a callback, True (lines on standard error) or None / False
+#: (silent).
+Progress = ProgressFn | bool | None
+
+_STDERR: list[ProgressFn] = []  # the shared stderr printer for ``progress=True``, made once
 
 
 def report(progress: Progress, stage: str, message: str) -> None:
-    """Send one progress line to ``progress`` (nothing when it is None)."""
-    if progress is not None:
+    """Send one progress line to ``progress`` (nothing when it is None or False).
+
+    ``True`` prints through one shared :func:`stderr_progress` (its clock starts at the
+    first line); anything else that is not callable raises :class:`InvalidArgument`.
+    """
+    if progress is None or progress is False:
+        return
+    if progress is True:
+        if not _STDERR:
+            _STDERR.append(stderr_progress())
+        _STDERR[0](stage, message)
+    elif callable(progress):
         progress(stage, message)
+    else:
+        raise InvalidArgument(f"progress={progress!r} is not a callback: pass fn(stage, message), "
+                              "True (print to stderr) or None")
 
 
 def stderr_progress(stream: TextIO | None = None) -> ProgressFn:

@@ -5,7 +5,8 @@ import json
 import subprocess
 import sys
 
-from exactdp import is_regular, metrics, tight_constraints
+from exactdp import epsilon_threshold, is_regular, metrics, tight_constraints
+from exactdp.errors import InvalidArgument
 from exactdp.progress import report, stderr_progress
 
 
@@ -36,3 +37,20 @@ def test_cli_progress_goes_to_stderr_and_quiet_silences_it():
     assert quiet.stderr == ""
     # stdout holds only the JSON result, with or without progress
     assert json.loads(quiet.stdout)["verdict"] == json.loads(loud.stdout)["verdict"] == "holds"
+
+
+def test_progress_true_prints_to_stderr_false_is_silent(capsys):
+    # progress=True used to fail with "'bool' object is not callable" at the first report,
+    # after minutes of work; now it prints like the CLI, and False is silent
+    report(False, "x", "nothing")
+    report(True, "cover", "2 ranges")
+    out, err = capsys.readouterr()
+    assert out == "" and err.endswith("cover: 2 ranges\n")
+    epsilon_threshold(metrics.line(4), progress=True)
+    assert capsys.readouterr().out == ""
+    try:
+        report("loud", "x", "y")
+    except InvalidArgument as e:
+        assert "progress='loud'" in str(e)
+    else:
+        raise AssertionError("a non-callable progress was accepted")
