@@ -32,8 +32,8 @@ sound: a bad one makes r̄ large). Memory O(n); per piece three exact products (
 up front (:func:`require_grid_work`):
 more than :data:`MAX_GRID_PIECES` pieces, W·H·(#pieces + 1)·(K + 1) >
 :data:`MAX_GRID_WORK` or a bound on the distinct distances > :data:`MAX_GRID_DISTANCES`
-is refused (InstanceTooLarge, "undecided") by the reader, the check and the writer,
-before any set-up.
+is refused (InstanceTooLarge, "undecided") by the reader, the check and the writer
+(:mod:`exactdp.engine.grid_threshold_documents`), before any set-up.
 
 Examples
 --------
@@ -62,10 +62,8 @@ from exactdp.kernel.grid_point import (
     MAX_GRID_POINTS,
     manhattan_lambda_lower,
     read_grid_shape,
-    write_grid_shape,
 )
 from exactdp.kernel.jsonio import (
-    envelope,
     read_enclosure,
     read_envelope,
     read_int,
@@ -74,8 +72,6 @@ from exactdp.kernel.jsonio import (
     read_rational,
     read_str,
     read_verdict,
-    write_enclosure,
-    write_rational,
 )
 from exactdp.kernel.lattice import euclidean_lambda_ok
 from exactdp.kernel.question import Property
@@ -89,15 +85,17 @@ from exactdp.kernel.threshold_spd import (
     eps_in_range,
     piece_ok,
     pieces_in_order,
+    refined_y0,
     rhs_shift,
 )
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.distances import Distance, grid_offset_distance
+from exactdp.spaces.grid import offset_distance_count
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics.masked import GridShape
 
 __all__ = ["GRID_THRESHOLD", "GRID_NORMS", "GridThresholdClaim", "GridProducts", "check_grid_threshold",
-           "grid_fail_ok", "write_grid_threshold", "read_grid_threshold", "MAX_GRID_PIECES",
+           "grid_fail_ok", "read_grid_threshold", "MAX_GRID_PIECES",
            "MAX_GRID_WORK", "MAX_GRID_DISTANCES", "require_grid_work"]
 
 GRID_THRESHOLD = CertificateKind.GRID_THRESHOLD.value
@@ -115,6 +113,8 @@ MAX_GRID_WORK = 80_000_000
 #: (Manhattan) or W·H − m(m − 1)/2, m = min(W, H) (Euclidean: (dx, dy) and (dy, dx) agree).
 #: Set-up (one exact √ per distance) and every table (one arb row per distance) scale with
 #: it, not with W·H: a 1000×1000 grid (≤ 500,500; in fact 299,231) passes, 10⁶×1 does not.
+#: Above the closed form the exact count (:func:`~exactdp.spaces.grid.offset_distance_count`)
+#: decides: 1500×600 has 439,470 (closed form 720,300).
 MAX_GRID_DISTANCES = 510_000
 
 
@@ -128,6 +128,7 @@ def require_grid_work(shape: GridShape, npieces: int, order: int) -> None:
     Traceback (most recent call last):
     ...
     exactdp.errors.InstanceTooLarge: checking a 1000×1000 grid with 25 pieces of order 3 ...
+    >>> require_grid_work(GridShape(1500, 600, "euclidean", Fraction(1)), 18, 3)  # 439,470
     >>> require_grid_work(GridShape(10**6, 1, "euclidean", Fraction(1)), 14, 3)
     Traceback (most recent call last):
     ...
@@ -137,6 +138,8 @@ def require_grid_work(shape: GridShape, npieces: int, order: int) -> None:
     work = W * H * (npieces + 1) * (order + 1)
     m = min(W, H)
     dist = W + H - 1 if shape.norm == "manhattan" else W * H - m * (m - 1) // 2
+    if dist > MAX_GRID_DISTANCES and work <= MAX_GRID_WORK:  # the closed form only bounds it
+        dist = offset_distance_count(W, H, shape.norm)
     if npieces > MAX_GRID_PIECES or work > MAX_GRID_WORK or dist > MAX_GRID_DISTANCES:
         raise InstanceTooLarge(
             f"checking a {W}×{H} grid with {npieces} pieces of order {order} "
@@ -213,10 +216,10 @@ class GridProducts:
         out = [int.from_bytes(raw[i:i + nb], "little") - half for i in range(0, len(raw), nb)]
         return np.array(out, dtype=object).reshape(J + ny - 1, n), err
 
-    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
+    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int = SY
                    ) -> list[list[int]] | None:
-        """Taylor vectors y_0..y_K on 2^-SY by float CG preconditioned by Strang's (else T. Chan's)
-        level-2 circulant of Φ_0 on the H×W torus (y_0 refined once by its exact residual),
+        """Taylor vectors y_0..y_K on 2^-sy by float CG preconditioned by Strang's (else T. Chan's)
+        level-2 circulant of Φ_0 on the H×W torus (y_0 by :func:`~exactdp.kernel.threshold_spd.refined_y0`),
         solved for b/2^e and shifted back (:func:`~exactdp.kernel.threshold_spd.rhs_shift`)."""
         W, H, n, cells = self.shape.width, self.shape.height, self.n, self.cells
         e = rhs_shift(rhs)
@@ -263,25 +266,15 @@ class GridProducts:
                 p = z + rz / rz0 * p
             return x
 
-        y0 = solve(np.array([x.numerator / x.denominator for x in rhs]))
-        if not np.all(np.isfinite(y0)):
+        yi = refined_y0(self, rhs, mids, solve, sy)
+        if yi is None:
             return None
-        yi = [int(x) for x in np.rint(np.ldexp(y0, SY))]
-        prod = self.sums(fmpz_mat(mids.nrows(), 1, [mids[r, 0] for r in range(mids.nrows())]),
-                         [yi])[0][0]
-        sh = ST + SY
-        r = np.array([((b.numerator << sh) - b.denominator * p) / (b.denominator << sh)
-                      for b, p in zip(rhs, prod)])
-        corr = solve(r)  # y_0 = yi + corr kept exactly on 2^-SY (finer than one double)
-        if not np.all(np.isfinite(corr)):
-            return None
-        yi = [u + int(w) for u, w in zip(yi, np.rint(np.ldexp(corr, SY)))]
-        ys = [np.ldexp(np.array(yi, dtype=np.float64), -SY)]
+        ys = [np.ldexp(np.array(yi, dtype=np.float64), -sy)]
         for k in range(1, K + 1):
             ys.append(-solve(sum((op(j, ys[k - j]) for j in range(1, k + 1)), np.zeros(n))))
         if not all(np.all(np.isfinite(y)) for y in ys):
             return None
-        return [[x << e for x in yi]] + [[int(x) << e for x in np.rint(np.ldexp(y, SY))]
+        return [[x << e for x in yi]] + [[int(x) << e for x in np.rint(np.ldexp(y, sy))]
                                          for y in ys[1:]]
 
 
@@ -368,26 +361,6 @@ def check_grid_threshold(c: Any) -> bool:
         raise
     except REJECTED_ERRORS + (np.linalg.LinAlgError,):
         return False
-
-
-def write_grid_threshold(c: GridThresholdClaim) -> dict[str, Any]:
-    """The claim as a document: question {metric: the shape, property, rhs, every ε > 0};
-    claim {verdict: holds, eps}; evidence {fail {index, upper, lam}, t0, order, pieces}.
-    InstanceTooLarge over the kernel's work limit (:func:`require_grid_work`)."""
-    require_grid_work(c.shape, len(c.pieces), int(c.order))
-    ones = all(v == 1 for v in c.rhs)
-    question = {"metric": write_grid_shape(c.shape),
-                "property": (Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR).value,
-                "rhs": "ones" if ones else [write_rational(v, "rhs") for v in c.rhs],
-                "level": {"eps_range": {"lo": "0", "hi": None}}}
-    index, upper, lam = c.fail
-    evidence = {"fail": {"index": int(index), "upper": write_rational(upper, "upper"),
-                         "lam": write_rational(lam, "lam")},
-                "t0": write_rational(c.t0, "t0"), "order": int(c.order),
-                "pieces": [{"lo": write_rational(a, "piece lo"), "hi": write_rational(b, "piece hi"),
-                            "lam": write_rational(lam, "piece lam")} for a, b, lam in c.pieces]}
-    return envelope(GRID_THRESHOLD, question,
-                    {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)}, evidence)
 
 
 def read_grid_threshold(doc: Any) -> GridThresholdClaim:

@@ -58,7 +58,7 @@ from exactdp.spaces.metrics.claims import same_distances
 __all__ = ["SPD_POINT", "SPD_COVER", "SpdPointClaim", "check_spd_point", "check_spd_cover",
            "lambda_ok", "piece_ok", "chord_ok", "hist_product", "eps_in_range", "fail_side_ok",
            "SPD_EPS_DISTANCE_LIMIT", "MAX_ORDER", "Products", "DenseProducts", "all_rational",
-           "pieces_in_order", "SY", "ST", "rhs_shift"]
+           "pieces_in_order", "SY", "ST", "rhs_shift", "refined_y0", "Y_LEVELS"]
 
 SPD_POINT = "spd-point"
 SPD_COVER = "spd-taylor-cover"
@@ -70,6 +70,9 @@ MAX_ORDER = 8
 _BITS = 60   # Cholesky candidates on the grid 2^-60, entries at scale 2^-120
 SY = _SY = 80     # Taylor vectors on the grid 2^-80 (finer than a double: exact refinements)
 ST = _ST = 110    # Taylor tables enclosed by integers at scale 2^-110
+#: Grids 2^-sy of y_0 tried in turn while the residual of y_0 keeps a piece undecided
+#: (:func:`piece_ok`); below 2^-184 the 2^-110 tables dominate.
+Y_LEVELS = (SY, SY + 52, SY + 104)
 _CROP = 2**10  # grid products may leave out table entries ≤ 2^10 (2^-100 at scale 2^-110)
 _LIMB = 30   # histogram limbs: n·2^30 < 2^53 keeps every float partial sum exact
 
@@ -127,9 +130,9 @@ class Products(Protocol):
         j of ``table`` on the distances with entries |·| ≤ ``tau`` possibly left out (0), so
         |(T_j − T'_j)·y| ≤ err[j]·‖y‖₁ entrywise."""
 
-    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
+    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int = SY
                    ) -> list[list[int]] | None:
-        """Taylor vectors y_0..y_K on the grid 2^-SY (float solves: candidates only)."""
+        """Taylor vectors y_0..y_K on the grid 2^-sy (float solves: candidates only)."""
 
 
 def eps_in_range(metric: FiniteMetric | Products, *eps: Any) -> bool:
@@ -249,35 +252,51 @@ class DenseProducts:
             out[kk:kk + J] += np.array([int(x) for x in P.entries()], dtype=object).reshape(n, J).T
         return out, [0] * J
 
-    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
+    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int = SY
                    ) -> list[list[int]] | None:
-        """Dense float solves (one inverse), y_0 refined once by its exact residual."""
-        return _candidates(self, rhs, mids, K)
+        """Dense float solves (one inverse), y_0 refined by its exact residual (:func:`refined_y0`)."""
+        return _candidates(self, rhs, mids, K, sy)
 
 
-def _candidates(op: DenseProducts, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int
+def refined_y0(op: Products, rhs: tuple[Fraction, ...], mids: fmpz_mat, solve: Any, sy: int
+               ) -> list[int] | None:
+    """y_0 as integers on the grid 2^-sy: the float solve of Φ_0 y = rhs corrected
+    1 + (sy − SY)//26 times by solves of its residual, each computed exactly with the integer
+    table (column 0 of ``mids``) — a candidate only; None when a solve is not finite."""
+    col, sh = fmpz_mat(mids.nrows(), 1, [mids[d, 0] for d in range(mids.nrows())]), _ST + sy
+    yi, r = [0] * op.n, np.array([x.numerator / x.denominator for x in rhs])
+    for step in range(2 + (sy - _SY) // 26):
+        if step:
+            prod = op.sums(col, [yi])[0][0]
+            r = np.array([((x.numerator << sh) - x.denominator * p) / (x.denominator << sh)
+                          for x, p in zip(rhs, prod)])
+        corr = solve(r)
+        if not np.all(np.isfinite(corr)):
+            return None
+        yi = [u + int(w) for u, w in zip(yi, np.rint(np.ldexp(corr, sy)))]
+    return yi
+
+
+def _candidates(op: DenseProducts, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int
                 ) -> list[list[int]] | None:
-    """Taylor vectors y_0..y_K on the grid 2^-_SY (float solves: candidates only); y_0 is
-    refined once by its residual computed exactly on the integer table (None: non-finite)."""
+    """Taylor vectors y_0..y_K on the grid 2^-sy (float solves: candidates only; None:
+    non-finite); y_0 by :func:`refined_y0`."""
     k, e = len(op.values), rhs_shift(rhs)
     rhs = tuple(x / (1 << e) for x in rhs)
     idx = np.asarray(op.metric.index)
     tab = np.array([[float(Fraction(int(mids[d, j]), 1 << _ST)) for d in range(k)]
                     for j in range(K + 1)])
     M = [tab[j][idx] for j in range(K + 1)]
-    b = np.array([float(x) for x in rhs])
     inv = np.linalg.inv(M[0])  # one O(n³) step; then every solve is a product
-    y0 = inv @ b
-    y_int = [int(x) for x in np.rint(np.ldexp(y0, _SY))]
-    prod = op.sums(fmpz_mat(k, 1, [mids[d, 0] for d in range(k)]), [y_int])[0][0]
-    sh = _ST + _SY
-    r = np.array([float(Fraction(bi) - Fraction(prod[i], 1 << sh)) for i, bi in enumerate(rhs)])
-    ys = [np.ldexp(np.array(y_int, dtype=np.float64), -_SY) + inv @ r]
+    y0 = refined_y0(op, rhs, mids, lambda v: inv @ v, sy)
+    if y0 is None:
+        return None
+    ys = [np.ldexp(np.array(y0, dtype=np.float64), -sy)]
     for kk in range(1, K + 1):
         ys.append(-(inv @ sum(M[j] @ ys[kk - j] for j in range(1, kk + 1))))
     if not all(np.all(np.isfinite(y)) for y in ys):
         return None
-    return [[int(v) << e for v in np.rint(np.ldexp(y, _SY))] for y in ys]
+    return [[v << e for v in y0]] + [[int(v) << e for v in np.rint(np.ldexp(y, sy))] for y in ys[1:]]
 
 
 def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction, K: int,
@@ -306,42 +325,50 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
         return False
     c, omega = (a + b) / 2, (b - a) / 2
     mids, radmax, rems = _tables(prods.values, c, a, K)
-    yint = (prods.candidates(rhs, mids, K) if Y is None else
-            [[int(v) for v in np.rint(np.ldexp(Y[:, j], _SY))] for j in range(K + 1)])
-    if yint is None:
-        return False
     op, oq = omega.numerator, omega.denominator  # ω = op/oq; r̄_i = T_i / zden in integers
-    Y = np.array(yint, dtype=object)  # (K + 1) × n
-    wk = np.array([op**kk * oq ** (K - kk) for kk in range(K + 1)], dtype=object)
-    ysum = -(-(wk @ np.abs(Y)) // oq**K)  # ⌈Σ_k ω^k |y_k,i|⌉
-    S, err = prods.sums(mids, yint, _CROP)  # S[m][i] = Σ_{j+k=m} (M_j y_k)_i at scale 2^(ST+SY)
-    (Pr,), (perr,) = prods.sums(rems, [ysum.tolist()], _CROP)
-    l1 = np.abs(Y).sum(axis=1)
-    B = math.lcm(*(x.denominator for x in rhs))
-    bint = np.array([x.numerator * (B // x.denominator) << (_ST + _SY) for x in rhs], dtype=object)
-    zm = np.array([op**m * oq ** (2 * K + 2 - m) for m in range(2 * K + 3)], dtype=object)
-    rad_m = np.array([sum((radmax[j] + err[j]) * l1[m - j] for j in range(K + 1) if 0 <= m - j <= K)
-                      for m in range(2 * K + 1)], dtype=object)
-    A = np.abs(S) * B
-    A[0] = np.abs(bint - S[0] * B)
-    T = zm[K + 1] * B * (Pr + perr * int(np.abs(ysum).sum())) + zm[:2 * K + 1] @ (A + rad_m[:, None] * B)
-    sum_r2 = int(np.dot(T, T))
-    zden = B * oq ** (2 * K + 2) << (_ST + _SY)
-    ln, ld = lam.numerator, lam.denominator
-    if upper_index is not None:  # y_i + ‖r̄‖₂/λ < 0: (−y_i)² λ² > ‖r̄‖₂², −y_i > 0
-        yi = Fraction(yint[0][upper_index], 1 << _SY)
-        if K != 0 or a != b or not (-yi > 0 and yi * yi * zden * zden * ln * ln > sum_r2 * ld * ld):
+    ln, ld, B = lam.numerator, lam.denominator, math.lcm(*(x.denominator for x in rhs))
+    for sy in (_SY,) if Y is not None else Y_LEVELS:  # finer y_0 while its residual decides
+        yint = (prods.candidates(rhs, mids, K, sy) if Y is None else
+                [[int(v) for v in np.rint(np.ldexp(Y[:, j], _SY))] for j in range(K + 1)])
+        if yint is None:
             return False
-        if upper is None:
-            return True
-        g = upper - yi  # y_i + ‖r̄‖₂/λ ≤ upper: g ≥ 0, g² λ² ≥ ‖r̄‖₂²
-        return isinstance(upper, Fraction) and g >= 0 and g * g * zden * zden * ln * ln >= sum_r2 * ld * ld
-    low = Y[0] * oq**K
-    for kk in range(1, K + 1):
-        low = low - op**kk * oq ** (K - kk) * (np.abs(Y[kk]) if kk % 2 else np.maximum(0, -Y[kk]))
-    lmin = min(low)
-    # (lmin / (2^SY oq^K))² > Σ T² / (zden² λ²)
-    return bool(lmin > 0 and lmin * lmin * zden * zden * ln * ln > sum_r2 * ((oq**K) << _SY) ** 2 * ld * ld)
+        Yi = np.array(yint, dtype=object)  # (K + 1) × n
+        wk = np.array([op**kk * oq ** (K - kk) for kk in range(K + 1)], dtype=object)
+        ysum = -(-(wk @ np.abs(Yi)) // oq**K)  # ⌈Σ_k ω^k |y_k,i|⌉
+        S, err = prods.sums(mids, yint, _CROP)  # S[m][i] = Σ_{j+k=m} (M_j y_k)_i at scale 2^(ST+sy)
+        (Pr,), (perr,) = prods.sums(rems, [ysum.tolist()], _CROP)
+        l1 = np.abs(Yi).sum(axis=1)
+        bint = np.array([x.numerator * (B // x.denominator) << (_ST + sy) for x in rhs], dtype=object)
+        zm = np.array([op**m * oq ** (2 * K + 2 - m) for m in range(2 * K + 3)], dtype=object)
+        rad_m = np.array([sum((radmax[j] + err[j]) * l1[m - j] for j in range(K + 1) if 0 <= m - j <= K)
+                          for m in range(2 * K + 1)], dtype=object)
+        A = np.abs(S) * B
+        A[0] = np.abs(bint - S[0] * B)
+        T = zm[K + 1] * B * (Pr + perr * int(np.abs(ysum).sum())) + zm[:2 * K + 1] @ (A + rad_m[:, None] * B)
+        sum_r2 = int(np.dot(T, T))
+        zden = B * oq ** (2 * K + 2) << (_ST + sy)
+        share0 = 16 * int(np.dot(zm[0] * A[0], zm[0] * A[0])) >= sum_r2  # ρ_0 ≥ 1/4 of ‖r̄‖₂
+        X, e2 = zden * zden * ln * ln, sum_r2 * ld * ld  # |v| > ‖r̄‖₂/λ ⟺ v²·X > e2
+        if upper_index is not None:  # y_i + ‖r̄‖₂/λ < 0 and ≤ upper (exact squares)
+            yi = Fraction(yint[0][upper_index], 1 << sy)
+            g = (Fraction(0) if upper is None else upper) - yi
+            if K != 0 or a != b or not _is_q(g) or (upper is not None and not _is_q(upper)):
+                return False
+            up_ok = upper is None or (g >= 0 and g * g * X >= e2)
+            if -yi > 0 and yi * yi * X > e2 and up_ok:
+                return True
+            if yi * yi * X > e2 and yi > 0 or (not up_ok and g < 0 and g * g * X > e2):
+                return False  # z_i > 0 or z_i > upper, proved
+        else:
+            low = Yi[0] * oq**K
+            for kk in range(1, K + 1):
+                low = low - op**kk * oq ** (K - kk) * (np.abs(Yi[kk]) if kk % 2 else np.maximum(0, -Yi[kk]))
+            lmin = min(low)
+            if lmin * lmin * X > e2 * ((oq**K) << sy) ** 2:  # (lmin / (2^sy oq^K))² > ‖r̄‖₂²/λ²
+                return bool(lmin > 0)
+        if not share0:
+            return False
+    return False
 
 
 def chord_ok(metric: FiniteMetric, nodes: list[tuple[Fraction, Fraction]], a: Fraction,

@@ -74,7 +74,7 @@ from exactdp.spaces.priors import read_prior
 from exactdp.threshold.binding import same_distances
 from exactdp.threshold.certificates import KroneckerThresholdCertificate, Prop9Certificate
 from exactdp.threshold.certified import certified_route
-from exactdp.threshold.exact import exact_route, exact_set
+from exactdp.threshold.exact import exact_set, exact_threshold
 from exactdp.threshold.quotient import MAX_QUOTIENT_DEGREE, quotient_partition, quotient_route
 from exactdp.threshold.results import DEFAULT_TOL, EpsilonSet, ThresholdResult, property_name
 from exactdp.threshold.structured import structured_everywhere, structured_route
@@ -269,8 +269,7 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
             general = toeplitz_general_route(metric, tol, progress, timings, max_n=limit)
             if general is not None:  # any symmetric Toeplitz metric: 2.6x at n = 200
                 return general
-        res, _ = exact_route(metric, rhs, tol, progress, timings, limit)
-        return res
+        return exact_threshold(metric, rhs, tol, progress, timings, limit)
     if method == "auto" and metric.q is not None and metric.n > max_exact_n:
         report(progress, "threshold", f"n = {metric.n} > max_exact_n = {max_exact_n}: certified route")
     everywhere = _everywhere(metric, rhs, tol, progress, timings, max_exact_n, max_structured_n)
@@ -306,7 +305,7 @@ def _structured_everywhere(metric: FiniteMetric, progress: Progress,
 def _exact_result(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
                   progress: Progress, timings: list[tuple[str, float]],
                   limit: int) -> ThresholdResult:
-    return exact_route(metric, rhs, tol, progress, timings, limit)[0]
+    return exact_threshold(metric, rhs, tol, progress, timings, limit)
 
 
 def _kronecker_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,

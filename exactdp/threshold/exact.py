@@ -19,14 +19,31 @@ Examples
 
 from __future__ import annotations
 
+import math
 import time
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+from flint import fmpz_poly
 
 from exactdp.algebra.algebraic import AlgebraicNumber
-from exactdp.algebra.symbolic import SignPattern, sign_pattern, solve_symbolic
-from exactdp.errors import InvalidArgument, InvalidPrior, PrecisionLimitReached, PropertyNeverHolds
-from exactdp.progress import Progress
+from exactdp.algebra.symbolic import RationalSolution, SignPattern, sign_pattern, solve_symbolic
+from exactdp.engine.documents import write_threshold
+from exactdp.errors import (
+    REJECTED_ERRORS,
+    InvalidArgument,
+    InvalidPrior,
+    PrecisionLimitReached,
+    PropertyNeverHolds,
+)
+from exactdp.kernel.threshold import ThresholdClaim
+from exactdp.kinds import CertificateKind, Verdict, proved_by
+from exactdp.progress import Progress, report
+from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.threshold.binding import same_rhs
 from exactdp.threshold.certificates import ExactThresholdCertificate, s_enclosure_of_eps
 from exactdp.threshold.results import (
     EpsilonInterval,
@@ -37,7 +54,12 @@ from exactdp.threshold.results import (
     short_rational,
 )
 
-__all__ = ["exact_route", "exact_set", "set_from_pattern"]
+__all__ = ["exact_route", "exact_set", "set_from_pattern", "exponent_stride", "unit_metric",
+           "exact_threshold", "ScaledExactCertificate", "MAX_EXPANDED_DEGREE"]
+
+#: A scaled certificate's JSON form substitutes s^g into z(s) (:meth:`ScaledExactCertificate.threshold_claim`)
+#: up to this degree; the kernel's Sturm sequences grow quadratically with it.
+MAX_EXPANDED_DEGREE = 4_000
 
 
 def set_from_pattern(pat: SignPattern, q: int, prop: str, method: str,
@@ -165,3 +187,149 @@ def exact_set(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, max_n: int
     sol = solve_symbolic(metric, rhs, max_n=max_n, progress=progress)
     pat = sign_pattern(sol, progress=progress)
     return set_from_pattern(pat, sol.q, property_name(rhs), "exact", time.perf_counter() - t0)
+
+
+def exponent_stride(metric: FiniteMetric) -> int:
+    """g = gcd of the exponents q·d (polynomial case; 1 when there is no positive distance).
+
+    Every entry of Φ is then a power of u = s^g = e^{-ε·g/q}: a grid with spacing 7/2 has
+    q = 2 and exponents 7k, so g = 7; one with spacing 1000 has g = 1000.
+
+    >>> from exactdp.spaces.metrics import grid, line
+    >>> exponent_stride(grid(3, 3, "manhattan", spacing=Fraction(7, 2))), exponent_stride(line(4))
+    (7, 1)
+    """
+    return math.gcd(*metric.exponents) or 1
+
+
+@proved_by("grid_spacing_scaling")
+def unit_metric(metric: FiniteMetric) -> tuple[FiniteMetric, Fraction]:
+    """(m', c): the same points and index with every distance divided by the unit
+    c = g/q (:func:`exponent_stride`), so d = c·d' and Φ_metric(ε) = Φ_m'(c·ε) entrywise;
+    m' has q = 1 and exponents q·d/g (``proofs/grid_spacing_scaling.py``).
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> m1, c = unit_metric(grid(2, 2, "manhattan", spacing=1000))
+    >>> c, m1.q, m1.exponents
+    (Fraction(1000, 1), 1, (0, 1, 2))
+    """
+    q = metric.q
+    if q is None:
+        raise InvalidArgument(f"{metric.name} has irrational distances: no common unit.")
+    c = Fraction(exponent_stride(metric), q)
+    values = [Distance(v.coef / c, v.radicand) for v in metric.values]
+    m1 = FiniteMetric(f"{metric.name} in units of {c}", metric.points, values,
+                      np.asarray(metric.index))
+    return m1, c
+
+
+def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
+                    progress: Progress, timings: list[tuple[str, float]],
+                    max_exact_n: int) -> ThresholdResult:
+    """The exact route's threshold, with the distances first put in units of their common
+    factor c = g/q when g = :func:`exponent_stride` > 1 (a grid with spacing 7/2 or 1000:
+    z(s) then has degree g times smaller). ε*(metric) = ε*(m')/c exactly
+    (``proofs/grid_spacing_scaling.py``); the certificate
+    (:class:`ScaledExactCertificate`) stays bound to ``metric``.
+
+    >>> from exactdp.spaces.metrics import line_scaled
+    >>> r = exact_threshold(line_scaled(5, Fraction(1000)), None, Fraction(1, 10**9), None, [], 160)
+    >>> r.holds_everywhere, r.certificate.scale, r.verify()
+    (True, Fraction(1000, 1), True)
+    """
+    g = exponent_stride(metric)
+    if g == 1:
+        return exact_route(metric, rhs, tol, progress, timings, max_exact_n)[0]
+    m1, c = unit_metric(metric)
+    report(progress, "threshold", f"{metric.name}: distances are multiples of {c}; solving "
+           "in that unit (ε* scales by 1/c)")
+    inner, _ = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n)
+    cert = ScaledExactCertificate(metric, rhs, c, inner.certificate, inner.eps_lower / c,
+                                  inner.eps_upper / c)
+    return ThresholdResult(metric.name, rhs, cert.eps_lower, cert.eps_upper, cert, None,
+                           metric.q, f"exact (distances in units of {c})", inner.seconds,
+                           inner.timings, inner.question, None)
+
+
+@dataclass(frozen=True)
+class ScaledExactCertificate:
+    """ε* ∈ [eps_lower, eps_upper] for ``metric`` from an exact certificate of the same
+    question with every distance divided by ``scale`` = c (``proofs/grid_spacing_scaling.py``:
+    Φ(ε) = Φ'(c·ε) entrywise, so the property holds at ε iff it holds at c·ε in the unit
+    metric, and ε* = ε'*/c).
+
+    ``verify()`` checks d(i, j) = c·d'(i, j) for every pair exactly, the same right-hand
+    side, the inner certificate in the kernel, and eps = eps'/c. ``to_json()`` writes the
+    equivalent ``exact`` document of the original metric (z(s) with s^g substituted,
+    s = e^{-ε/q}) up to :data:`MAX_EXPANDED_DEGREE`.
+    """
+
+    metric: FiniteMetric = field(repr=False)
+    rhs: tuple[Fraction, ...] | None = field(repr=False)
+    scale: Fraction
+    inner: ExactThresholdCertificate = field(repr=False)
+    eps_lower: Fraction
+    eps_upper: Fraction
+    kind: ClassVar[CertificateKind] = CertificateKind.EXACT_THRESHOLD
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS``: the claim is proved exactly (in the unit metric, then scaled)."""
+        return Verdict.HOLDS
+
+    def _scaled_ok(self) -> bool:
+        m, inner, c = self.metric, self.inner, self.scale
+        if not (isinstance(m, FiniteMetric) and isinstance(inner, ExactThresholdCertificate)
+                and isinstance(c, Fraction) and c > 0):
+            return False
+        m1 = inner.metric
+        if not isinstance(m1, FiniteMetric) or m1.n != m.n:
+            return False
+        table: dict[Distance, int] = {}
+        own = np.array([table.setdefault(v, len(table)) for v in m.values], dtype=np.int64)
+        scaled = np.array([table.setdefault(Distance(v.coef * c, v.radicand), len(table))
+                           for v in m1.values], dtype=np.int64)
+        if not np.array_equal(own[np.asarray(m.index)], scaled[np.asarray(m1.index)]):
+            return False
+        return (same_rhs(self.rhs, inner.rhs, m.n) and self.eps_lower == inner.eps_lower / c
+                and self.eps_upper == inner.eps_upper / c)
+
+    def verify(self) -> bool:
+        """d = c·d' pairwise, the same b, eps = eps'/c, and the inner certificate's kernel
+        check (module doc). Never raises."""
+        try:
+            return self._scaled_ok() and self.inner.verify()
+        except REJECTED_ERRORS:
+            return False
+
+    def threshold_claim(self) -> ThresholdClaim:
+        """The equivalent kernel claim of kind ``exact`` on the original metric:
+        N_i(s^g)/D(s^g) with s = e^{-ε/q} (u = s^g = e^{-c·ε}); InvalidArgument above
+        :data:`MAX_EXPANDED_DEGREE` (and for a malformed certificate)."""
+        if not self._scaled_ok() or self.metric.q is None:
+            raise InvalidArgument("not a well-formed scaled exact certificate.")
+        g = self.scale * self.metric.q
+        sol = self.inner.solution
+        deg = max(p.degree() for p in (*sol.numerators, sol.denominator))
+        if g.denominator != 1 or g * deg > MAX_EXPANDED_DEGREE:
+            raise InvalidArgument(
+                f"{self.metric.name}: the exact document would hold polynomials of degree "
+                f"{g * deg} in s = e^(-ε/{self.metric.q}) (> {MAX_EXPANDED_DEGREE}); this "
+                "certificate is checked by verify() in its unit metric only. Divide the "
+                f"distances by {self.scale} to get a JSON certificate of the same threshold.")
+        k = int(g)
+
+        def expand(p: Any) -> fmpz_poly:
+            co = [0] * (k * max(p.degree(), 0) + 1)
+            co[::k] = [int(x) for x in p.coeffs()] or [0]
+            return fmpz_poly(co)
+
+        full = RationalSolution(self.metric, tuple(expand(p) for p in sol.numerators),
+                                expand(sol.denominator), self.metric.q, sol.rhs,
+                                method="s^g substituted")
+        return ExactThresholdCertificate(full, self.eps_lower, self.eps_upper,
+                                         self.inner.fail_index, None).threshold_claim()
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``exact`` document of :meth:`threshold_claim` (``exactdp verify`` re-checks it)."""
+        return write_threshold(self.threshold_claim())

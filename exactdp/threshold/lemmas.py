@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -26,7 +27,7 @@ from flint import arb, fmpq_mat, fmpz_mat
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
-from exactdp.arithmetic.rounding import dyadic_down, float_up, require_subnormals
+from exactdp.arithmetic.rounding import float_up, require_subnormals, round_down_bits
 from exactdp.errors import PrecisionLimitReached
 from exactdp.kernel.threshold_cover import lemma_row_sum_bound
 from exactdp.kinds import proved_by
@@ -135,22 +136,64 @@ def lemma_holds(metric: FiniteMetric, rhs: tuple[Fraction, ...], t0: Fraction,
 
 
 def lemma_t0(metric: FiniteMetric, rhs: tuple[Fraction, ...]) -> Fraction:
-    """A dyadic t0 where the perturbation lemma holds (float-guided, then proved)."""
+    """A rational t0 where the perturbation lemma holds (float-guided, then proved).
+
+    Scale-aware: the float guide works with u = −ln t in units of the smallest positive
+    distance d_min, s = u·d_min, so the row sums Σ_k n_k e^{−s·d_k/d_min} do not depend on
+    the spacing (a grid with spacing h has t0(h) ≈ t0(1)^{1/h}: 10⁻³² at h = 1/32, far
+    below what a float t resolves). The t0 returned is a short rational ≈ e^{−s/d_min}
+    (≈ 30 significant bits, more when s/d_min is tiny), proved by :func:`lemma_holds`;
+    retries multiply s by 17/16.
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> g = grid(6, 6, "euclidean", spacing=Fraction(1, 64))
+    >>> t0 = lemma_t0(g, (Fraction(1),) * 36)
+    >>> 0 < t0 < Fraction(1, 10**50), lemma_holds(g, (Fraction(1),) * 36, t0, exact=True)
+    (True, True)
+    """
     rows = distance_count_rows(metric).astype(np.float64)
     d = np.array([float(v) for v in metric.values])
+    pos = d > 0
+    if not pos.any():  # one point: E = 0, the lemma holds at every t
+        return Fraction(1, 2)
+    unit = float(d[pos].min())
+    ratio, rows = d[pos] / unit, rows[:, pos]
     bmin, bmax = float(min(rhs)), float(max(abs(v) for v in rhs))
-    lo, hi = 0.0, 1.0
+
+    def guide_ok(s: float) -> bool:
+        e = float(np.max(rows @ np.exp(-s * ratio)))
+        return e < 1 and e * bmax < 0.98 * bmin * (1 - e)
+
+    hi = 1.0
+    while not guide_ok(hi) and hi < 2.0**20:
+        hi *= 2
+    lo = 0.0
     for _ in range(40):
         mid = 0.5 * (lo + hi)
-        e = float(np.max(rows @ np.where(d > 0, mid**d, 0.0)))
-        if e < 1 and e * bmax < 0.98 * bmin * (1 - e):
-            lo = mid
-        else:
-            hi = mid
-    t0 = dyadic_down(lo, 30)
+        lo, hi = (lo, mid) if guide_ok(mid) else (mid, hi)
+    s = hi
     for _ in range(60):
+        t0 = _exp_neg_below(s / unit)
         if t0 > 0 and lemma_holds(metric, rhs, t0):
             return t0
-        t0 = t0 * Fraction(15, 16)
-    raise PrecisionLimitReached("perturbation lemma: no t0 found where ‖E‖∞ is small enough")
+        s *= 17 / 16
+    raise PrecisionLimitReached(
+        f"perturbation lemma on {metric.name}: no t0 found where ‖E‖∞ is small enough "
+        f"(tried e^(-u) down to u = {s / unit:.6g}, u in units of the smallest distance "
+        f"{unit:.6g}); the right-hand side may be too uneven (min b / max b = {bmin / bmax:.3g}).")
 
+
+def _exp_neg_below(u: float) -> Fraction:
+    """A short rational ≤ e^{−u} (u ≥ 0 a float guide): the arb lower end rounded down to
+    ≈ 30 significant bits, plus log2(1/u) bits when u is tiny (t0 close to 1).
+
+    >>> t = _exp_neg_below(1.0)
+    >>> 0 < math.exp(-1) - t < 1e-9, 0 < _exp_neg_below(2000.0) < Fraction(1, 10**868)
+    (True, True)
+    >>> 0 < 1 - _exp_neg_below(1e-12) < Fraction(2, 10**12)
+    True
+    """
+    bits = 30 + max(0, math.ceil(-math.log2(u))) if u > 0 else 30
+    with workprec(bits + 64):
+        lo, _ = arb_to_fraction_interval((-arb(to_fmpq(Fraction(u)))).exp())
+    return round_down_bits(lo, bits) if lo > 0 else Fraction(0)

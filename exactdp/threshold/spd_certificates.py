@@ -27,6 +27,7 @@ from threadpoolctl import threadpool_limits
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.documents import write_spd_point, write_threshold
+from exactdp.engine.grid_threshold_documents import write_grid_threshold
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold
 from exactdp.kernel.threshold_grid import (
@@ -34,7 +35,6 @@ from exactdp.kernel.threshold_grid import (
     GridThresholdClaim,
     check_grid_threshold,
     grid_fail_ok,
-    write_grid_threshold,
 )
 from exactdp.kernel.threshold_spd import SPD_COVER, SpdPointClaim, check_spd_point
 from exactdp.kinds import CertificateKind, Verdict
@@ -238,7 +238,7 @@ class SpdCoverCertificate:
 
     def to_json(self) -> dict[str, Any]:
         """The certificate as a JSON document: ``grid-threshold`` on matrix-free grids
-        (:mod:`exactdp.kernel.threshold_grid`), else ``spd-taylor-cover``
+        (:mod:`exactdp.engine.grid_threshold_documents`), else ``spd-taylor-cover``
         (:mod:`exactdp.kernel.threshold_json`)."""
         if self._grid() is not None:
             return write_grid_threshold(self.grid_claim())

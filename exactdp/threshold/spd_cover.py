@@ -43,19 +43,21 @@ import math
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
-from exactdp.arithmetic.rounding import dyadic_down, dyadic_up, succ
+from exactdp.arithmetic.rounding import dyadic_down, dyadic_up, float_up, succ
 from exactdp.errors import PrecisionLimitReached
+from exactdp.kinds import proved_by
 from exactdp.progress import Progress, memory_note, report
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.certificates import TAYLOR_ORDER, SpdPointCertificate
 from exactdp.threshold.float_bounds import rhs_float
 from exactdp.threshold.providers import DenseProvider, GridProvider, PhiProvider, provider_for
-from exactdp.threshold.taylor import point_bounds, taylor_piece
+from exactdp.threshold.taylor import exact_taylor_tables, point_bounds, taylor_piece, taylor_tables
 
-__all__ = ["spd_cover", "spd_fail_point", "float_zmin", "lambda_for", "remaining_note"]
+__all__ = ["spd_cover", "spd_fail_point", "float_zmin", "lambda_for", "remaining_note", "per_entry_upper"]
 
 
 def lambda_for(prov: PhiProvider, a: Fraction, b: Fraction) -> Fraction:
@@ -97,9 +99,43 @@ def spd_fail_point(metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fractio
     y, err = point_bounds(prov, list(metric.values), b, brad, eps, lam, rhs)
     i = int(np.argmin(y))
     up = float(succ(y[i] + err))
+    if up >= 0 and y[i] < 0 and prov.fast_exact:  # the scalar err cannot decide: per entry
+        # claim only up/2 (still ≥ z_i when up < 0): room for the kernel's own candidate
+        up = per_entry_upper(prov, list(metric.values), rhs, eps, lam, y, i) / 2
     if up >= 0:
         return None
     return SpdPointCertificate(metric, rhs, eps, i, sigma, lam, up)
+
+
+@proved_by("fail_point_per_entry")
+def per_entry_upper(prov: PhiProvider, values: list[Any], rhs: tuple[Fraction, ...], eps: Fraction,
+                    lam: Fraction, y: np.ndarray, i: int, steps: int = 3) -> float:
+    """A float u ≥ z_i(eps), from y_0 kept exactly as Y·2^-s (refined ``steps`` times from
+    ``y`` by solves of its exact residual, s = 64, 116, 168, …; providers with fast exact
+    products): z_i ≤ Y_i·2^-s + ‖r̄‖₂/λ with r̄ ≥ |b − Φy_0| entrywise (e^{−εd} ∈
+    [A, A + r]·2^-100, A·Y exact), rounded up once — the rounding of y_0 to doubles, which
+    :func:`point_bounds` charges to every entry as max_j 2^-52|y_j|, never enters
+    (``proofs/fail_point_per_entry.py``). ``lam`` ≤ λ_min(Φ(eps)) is the caller's.
+    """
+    ex = exact_taylor_tables(values, eps, eps, 0)  # e^{−εd} ∈ [lo, hi]·2^-100 (far: [0, 1])
+    rad = max((h - lo for lo, h in zip(ex.lo[0], ex.hi[0])), default=0)
+    solve = prov.solver(taylor_tables(values, eps, eps, 0).mids[0])
+    B = math.lcm(*(x.denominator for x in rhs))
+    bnum = [x.numerator * (B // x.denominator) for x in rhs]
+    s, Y = 64, [int(v) for v in np.rint(np.ldexp(np.asarray(y, dtype=np.float64), 64))]
+    for step in range(steps + 1):
+        prod = prov.exact_matvec(ex.lo[0], [Y])[0]
+        R = [(bv << (100 + s)) - B * p for bv, p in zip(bnum, prod)]  # B·2^(100+s)·(b − A·y_0)
+        if step == steps:
+            break
+        corr = np.asarray(solve(np.array([r / (B << (100 + s)) for r in R])))
+        if not np.all(np.isfinite(corr)):
+            return math.inf
+        s += 52
+        Y = [(v << 52) + int(w) for v, w in zip(Y, np.rint(np.ldexp(corr, s)).tolist())]
+    wide = B * rad * sum(abs(v) for v in Y)
+    norm = math.isqrt(sum((abs(r) + wide) ** 2 for r in R)) + 1  # ≥ ‖r̄‖₂·B·2^(100+s)
+    return float_up(Fraction(Y[i], 1 << s) + Fraction(norm, B << (100 + s)) / lam)
 
 
 def remaining_note(done: list[tuple[float, float]], left: float, width: float, start: float) -> str:

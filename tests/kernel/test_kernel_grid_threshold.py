@@ -25,6 +25,7 @@ from flint import fmpz_mat
 from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rounding import dyadic_down
+from exactdp.engine.grid_threshold_documents import write_grid_threshold
 from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.threshold_cover import lemma_row_sum_bound
@@ -36,7 +37,6 @@ from exactdp.kernel.threshold_grid import (
     check_grid_threshold,
     read_grid_threshold,
     require_grid_work,
-    write_grid_threshold,
 )
 from exactdp.kernel.threshold_spd import DenseProducts, piece_ok
 from exactdp.kernel.verify import SUPPORTED_KINDS, verify_json
