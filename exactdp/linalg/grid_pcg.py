@@ -122,7 +122,8 @@ def grid_pcg_solver(kernel: np.ndarray, tol: float = 1e-15, maxiter: int | None 
     """A float solver B ↦ Φ⁻¹B (vector or columns) by preconditioned CG (Φ SPD).
 
     The solver takes an optional starting guess ``X0`` (same shape as B): a warm start
-    from a nearby ε's solution saves most iterations. With ``cells`` (the kept cells of a
+    from a nearby ε's solution saves most iterations; ``rtol`` overrides ``tol`` for one
+    call (‖residual‖ ≤ rtol·‖B‖). With ``cells`` (the kept cells of a
     masked grid, row-major indices) it solves with the principal submatrix Φ_S: products
     on the zero-padded vector, preconditioned by R C⁻¹ Rᵀ (C the full grid's circulant, R
     the restriction to the cells; SPD when C is). CG stops early on a breakdown (Φ
@@ -145,8 +146,8 @@ def grid_pcg_solver(kernel: np.ndarray, tol: float = 1e-15, maxiter: int | None 
 
     mv, prec = restricted(full_mv), restricted(full_prec)
 
-    def one(b: np.ndarray, x0: np.ndarray | None = None) -> np.ndarray:
-        nb = float(np.linalg.norm(b)) or 1.0
+    def one(b: np.ndarray, x0: np.ndarray | None = None, rtol: float | None = None) -> np.ndarray:
+        nb = (float(np.linalg.norm(b)) or 1.0) * (tol if rtol is None else rtol)
         if x0 is None:
             x = np.zeros_like(b)
             r = b.copy()
@@ -157,7 +158,7 @@ def grid_pcg_solver(kernel: np.ndarray, tol: float = 1e-15, maxiter: int | None 
         p = z.copy()
         rz = float(r @ z)
         for _ in range(iters):
-            if float(np.linalg.norm(r)) <= tol * nb:
+            if float(np.linalg.norm(r)) <= nb:
                 break
             Ap = mv(p)
             pAp = float(p @ Ap)
@@ -172,10 +173,10 @@ def grid_pcg_solver(kernel: np.ndarray, tol: float = 1e-15, maxiter: int | None 
             rz = rz_new
         return x
 
-    def solve(B: np.ndarray, X0: np.ndarray | None = None) -> np.ndarray:
+    def solve(B: np.ndarray, X0: np.ndarray | None = None, rtol: float | None = None) -> np.ndarray:
         if B.ndim == 1:
-            return one(B, X0)
-        return np.stack([one(B[:, i], None if X0 is None else X0[:, i])
+            return one(B, X0, rtol)
+        return np.stack([one(B[:, i], None if X0 is None else X0[:, i], rtol)
                          for i in range(B.shape[1])], axis=1)
 
     return solve

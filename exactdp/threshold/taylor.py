@@ -54,6 +54,7 @@ from exactdp.kinds import proved_by
 from exactdp.linalg.verified import float_enclosure
 from exactdp.threshold.float_bounds import ABS_SLACK, TINY, norm2_up, sum_up
 from exactdp.threshold.providers import PhiProvider
+from exactdp.threshold.value_powers import value_powers
 
 __all__ = ["TaylorTables", "ExactTables", "taylor_tables", "exact_taylor_tables", "TaylorBounds",
            "taylor_vectors", "taylor_piece", "point_bounds", "exact_residual_bound", "on_residual_grid",
@@ -113,27 +114,25 @@ def exact_taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int) -> 
     lo: list[list[int]] = [[] for _ in range(K + 1)]
     hi: list[list[int]] = [[] for _ in range(K + 1)]
     rem: list[int] = []
-    fact = [math.factorial(j) for j in range(K + 2)]
     far = _far_square(min(a, c), K + 1)
     with workprec(_S_TAB + 64):
         ca, aa = arb(to_fmpq(c)), arb(to_fmpq(a))
-        for v in values:
-            if far is not None and v.square >= far:
+        vp = value_powers(values, K + 1)  # d², d, (−d)^j/j!: the same for every piece
+        for i, sq in enumerate(vp.squares):
+            if far is not None and sq >= far:
                 # every entry is below 2^-100 in size (``proofs/grid_taylor_blocks.py``)
                 for j in range(K + 1):
                     lo[j].append(0 if j % 2 == 0 else -1)
                     hi[j].append(1 if j % 2 == 0 else 0)
                 rem.append(1)
                 continue
-            d = v.ball()
+            d, pw = vp.row(i)
             e = (-ca * d).exp()
-            p = arb(1)
             for j in range(K + 1):
-                ql, qh = _scaled_bounds(p * e / fact[j], _S_TAB)
+                ql, qh = _scaled_bounds(pw[j] * e, _S_TAB)
                 lo[j].append(ql)
                 hi[j].append(qh)
-                p = p * (-d)
-            rem.append(_scaled_bounds(abs(p) * (-aa * d).exp() / fact[K + 1], _S_TAB)[1])
+            rem.append(_scaled_bounds(abs(pw[K + 1]) * (-aa * d).exp(), _S_TAB)[1])
     return ExactTables(lo, hi, rem)
 
 
@@ -228,9 +227,11 @@ class TaylorBounds:
 
 
 def _solve_taylor(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, K: int,
-                  accurate: bool = False) -> np.ndarray:
-    solve = prov.solver(tab.mids[0])
-    ys = [np.asarray(solve(b))]
+                  accurate: bool = False, c: Fraction | None = None) -> np.ndarray:
+    # candidates only: with a centre c, warm starts from the last piece, loose corrections
+    solve = prov.taylor_solver(tab.mids[0])
+    G = prov.taylor_guess(c, b, K) if c is not None else None
+    ys = [np.asarray(solve(b, None if G is None else G[:, 0]))]
     # one refinement step for y0 (with an accurate residual when asked, or when the
     # provider's exact products are cheap)
     if accurate or prov.fast_exact:
@@ -238,12 +239,12 @@ def _solve_taylor(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, K: int,
         r0 = _accurate_residual(prov, tab.mids[0], b, ys[0])
     else:
         r0 = b - prov.matvec(tab.mids[0], ys[0][:, None])[:, 0]
-    ys[0] = ys[0] + np.asarray(solve(r0))
+    ys[0] = ys[0] + np.asarray(solve(r0, None, c is not None))
     for k in range(1, K + 1):
         acc = np.zeros(prov.n)
         for j in range(1, k + 1):
             acc += prov.approx_matvec(tab.mids[j], ys[k - j])
-        ys.append(-np.asarray(solve(acc)))
+        ys.append(-np.asarray(solve(acc, None if G is None else -G[:, k], c is not None)))
     return np.stack(ys, axis=1)  # (n, K+1)
 
 
@@ -298,7 +299,8 @@ def taylor_piece(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: flo
     omega = float_up((bb - a) / 2)
     tab = taylor_tables(values, c, a, K, exact=prov.fast_exact)
     if Y is None:
-        Y = _solve_taylor(prov, tab, b, K)
+        Y = _solve_taylor(prov, tab, b, K, c=c)
+        prov.keep_taylor(c, b, Y)
     if prov.fast_exact:
         Y = on_column_grids(Y)
     res, share0 = _piece(prov, tab, b, b_rad, omega, K, lam, Y, None)
@@ -352,9 +354,7 @@ def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, om
 
     With exact tables (``tab.exact``) every |ρ_m| and the remainder product are bounded by
     exact integer products (:func:`_exact_rho_bounds`), else by the float rounding model."""
-    n = prov.n
-    absY = np.abs(Y)
-    omegas = [1.0]
+    n, absY, omegas = prov.n, np.abs(Y), [1.0]
     for _ in range(2 * K + 2):
         omegas.append(float(succ(omegas[-1] * omega)))
     Ysum = np.zeros(n)
@@ -368,8 +368,7 @@ def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, om
         raise InvalidArgument("an integer y_0 needs the exact tables (providers with fast_exact)")
     else:
         bounds, PY = _float_rho_bounds(prov, tab, b, b_rad, K, Y, Ysum)
-    rbar = np.zeros(n)
-    bound0 = np.zeros(n)
+    rbar, bound0 = np.zeros(n), np.zeros(n)
     for m in range(2 * K + 1):
         bound = np.asarray(rho0_up) if m == 0 and rho0_up is not None else bounds[m]
         if m == 0:
@@ -485,10 +484,10 @@ def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: 
                               "(round them with on_column_grids first)")
     T = _S_TAB
     scales = [_column_scale(Y[:, k]) for k in range(K + 1)]
-    yint = [[int(v) for v in np.ldexp(Y[:, k], scales[k]).tolist()] for k in range(K + 1)]
+    yint = [list(map(int, np.ldexp(Y[:, k], scales[k]).tolist())) for k in range(K + 1)]
     if y0x is not None:
         yint[0], scales[0] = list(y0x[0]), y0x[1]
-    l1 = [sum(abs(v) for v in col) for col in yint]
+    l1 = [sum(map(abs, col)) for col in yint]
     smax = max(scales)
     # b = num/2^eb exactly (floats are dyadic); common denominator 2^E
     ratios: dict[float, tuple[int, int]] = {}
@@ -511,10 +510,10 @@ def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: 
         rad = sum(rmax[j] * l1[k] << (E - T - scales[k]) for j, k in pairs)
         col = cauchy[m]
         if m == 0:
-            vals = [abs(bv - (c << sh)) + rad for bv, c in zip(bvals, col)]
+            vals = [(abs(bv - (c << sh)) + rad) / D for bv, c in zip(bvals, col)]
         else:
-            vals = [(abs(c) << sh) + rad for c in col]
-        bound = np.asarray(succ(np.array([v / D for v in vals])))
+            vals = [((abs(c) << sh) + rad) / D for c in col]
+        bound = np.asarray(succ(np.array(vals)))
         if m == 0 and b_rad:
             bound = np.asarray(succ(bound + b_rad))
         bounds.append(bound)
