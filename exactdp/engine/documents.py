@@ -30,6 +30,7 @@ import sympy
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
+from exactdp.engine.questions import make_question
 from exactdp.errors import ExactDPError, InvalidArgument
 from exactdp.kernel.grid_point import GridPointClaim, write_grid_shape
 from exactdp.kernel.jsonio import (
@@ -41,7 +42,7 @@ from exactdp.kernel.jsonio import (
 )
 from exactdp.kernel.linear import LINEAR_KINDS, LinearClaim
 from exactdp.kernel.privacy import PRIVACY_CHECK, PRIVACY_LEVEL, require_work, sufficient_pairs
-from exactdp.kernel.pufferfish import Dist, query_laws, write_dist
+from exactdp.kernel.pufferfish import MAX_POINTS, Dist, query_laws
 from exactdp.kernel.question import (
     ALL_EPS,
     ONES,
@@ -71,12 +72,23 @@ def _rats(values: Sequence[Any], where: str) -> list[str]:
     return [write_rational(v, where) for v in values]
 
 
+def write_dist(dist: Dist) -> dict[str, list[str]]:
+    """``{"support": [...], "probs": [...]}``, support increasing, masses > 0 (the kernel
+    re-checks at most :data:`~exactdp.kernel.pufferfish.MAX_POINTS` points per law)."""
+    pts = sorted(x for x, p in dist.items() if p)
+    if len(pts) > MAX_POINTS:
+        raise InvalidArgument(f"a law with {len(pts)} points; the kernel re-checks at most "
+                              f"MAX_POINTS = {MAX_POINTS} per law.")
+    return {"support": [write_rational(x) for x in pts],
+            "probs": [write_rational(dist[x]) for x in pts]}
+
+
 # ------------------------------------------------------------------- linear systems
 def linear_question(c: LinearClaim | SpdPointClaim) -> Question:
     """The question a linear-system claim answers (:func:`linear_property` of its b)."""
     level = parse_level(eps=c.eps) if isinstance(c, SpdPointClaim) else c.level
     prop = linear_property(c.rhs)
-    return Question(c.metric, prop, ONES if prop is Property.TIGHT_CONSTRAINTS else c.rhs, level)
+    return make_question(c.metric, prop, ONES if prop is Property.TIGHT_CONSTRAINTS else c.rhs, level)
 
 
 def write_int_poly(coeffs: Any) -> list[str]:
@@ -134,8 +146,8 @@ def threshold_question(c: ThresholdClaim) -> Question:
     """The question a threshold claim answers: ``threshold-tight`` when b = 1, else
     ``threshold-regular``."""
     if all(v == 1 for v in c.rhs):
-        return Question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
-    return Question(c.metric, Property.THRESHOLD_REGULAR, c.rhs, ALL_EPS)
+        return make_question(c.metric, Property.THRESHOLD_TIGHT, ONES, ALL_EPS)
+    return make_question(c.metric, Property.THRESHOLD_REGULAR, c.rhs, ALL_EPS)
 
 
 def write_s_star(star: Any) -> dict[str, Any] | None:

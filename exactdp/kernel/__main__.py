@@ -22,8 +22,7 @@ def main(argv: list[str]) -> int:
             worst = 3
             continue
         except Exception as exc:  # noqa: BLE001 - any other failure: not checkable, never "rejected"
-            print(f"{path}: malformed (could not be checked): {type(exc).__name__}: {exc}",
-                  file=sys.stderr)
+            print(f"{path}: malformed (could not be checked): {type(exc).__name__}: {exc}", file=sys.stderr)
             worst = 3
             continue
         print(f"{path}: {verdict.kind}: {'verified' if verdict.verified else 'REJECTED'}"

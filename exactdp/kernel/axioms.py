@@ -69,8 +69,7 @@ def check_axioms(values: Sequence[Distance], idx: np.ndarray) -> None:
     asym = np.argwhere(idx != idx.T)
     if len(asym):
         i, j = (int(x) for x in asym[0])
-        raise InvalidMetric(f"not symmetric: d[{i}][{j}] = {values[idx[i, j]]} but "
-                            f"d[{j}][{i}] = {values[idx[j, i]]}.")
+        raise InvalidMetric(f"not symmetric: d[{i}][{j}] = {values[idx[i, j]]} but d[{j}][{i}] = {values[idx[j, i]]}.")
     if all(v.is_rational for v in values):
         _triangle_rational(values, idx)
     else:
@@ -78,10 +77,8 @@ def check_axioms(values: Sequence[Distance], idx: np.ndarray) -> None:
 
 
 def _fail(values: Sequence[Distance], idx: np.ndarray, i: int, j: int, k: int) -> InvalidMetric:
-    return InvalidMetric(
-        f"triangle inequality fails: d[{i}][{k}] = {values[idx[i, k]]} > d[{i}][{j}] + "
-        f"d[{j}][{k}] = {values[idx[i, j]]} + {values[idx[j, k]]}"
-    )
+    return InvalidMetric(f"triangle inequality fails: d[{i}][{k}] = {values[idx[i, k]]} > d[{i}][{j}] + d[{j}][{k}] = "
+                         f"{values[idx[i, j]]} + {values[idx[j, k]]}")
 
 
 def _triangle_rational(values: Sequence[Distance], idx: np.ndarray) -> None:

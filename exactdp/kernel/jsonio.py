@@ -96,10 +96,8 @@ def _show(value: Any) -> str:
 
 # --------------------------------------------------------------------------------- text
 def _no_float(text: str) -> Any:
-    raise InvalidArgument(
-        f"document: found the float literal {_show(text)}; numbers are exact strings "
-        "(write '3/2' for 1.5)."
-    )
+    raise InvalidArgument(f"document: found the float literal {_show(text)}; numbers are exact strings (write '3/2' "
+                          "for 1.5).")
 
 
 def _no_constant(text: str) -> Any:
@@ -108,10 +106,8 @@ def _no_constant(text: str) -> Any:
 
 def _small_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_JSON_INT_DIGITS:
-        raise InvalidArgument(
-            f"document: a JSON integer has {len(text)} digits (at most {MAX_JSON_INT_DIGITS}); "
-            "write large numbers as strings \"p\"."
-        )
+        raise InvalidArgument(f"document: a JSON integer has {len(text)} digits (at most {MAX_JSON_INT_DIGITS}); write "
+                              "large numbers as strings \"p\".")
     return int(text)
 
 
@@ -119,9 +115,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise InvalidArgument(
-                f"document: the key {key!r} appears twice in one object; each key may appear once."
-            )
+            raise InvalidArgument(f"document: the key {key!r} appears twice in one object; each key may appear once.")
         out[key] = value
     return out
 
@@ -148,9 +142,7 @@ def loads(text: str | bytes) -> Any:
     if not isinstance(text, str):
         raise InvalidArgument(f"document: got {type(text).__name__}; pass the JSON text.")
     if len(text) > MAX_DOCUMENT_CHARS:
-        raise InvalidArgument(
-            f"document: {len(text)} characters, over the limit of {MAX_DOCUMENT_CHARS}."
-        )
+        raise InvalidArgument(f"document: {len(text)} characters, over the limit of {MAX_DOCUMENT_CHARS}.")
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_no_float,
                           parse_int=_small_int, parse_constant=_no_constant)
@@ -195,8 +187,7 @@ def dumps(doc: Any) -> str:
     exactdp.errors.InvalidArgument: document.x: float 0.5 is not a JSON value of the schema ...
     """
     _check_plain(doc, "document")
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 # ---------------------------------------------------------------------- plain readers
@@ -217,8 +208,7 @@ def read_object(value: Any, where: str, required: Collection[str],
     if missing:
         raise _fail(where, f"missing key(s) {missing}; expected keys {sorted(allowed)}.")
     if extra:
-        raise _fail(where, f"unexpected key(s) {[_show(k) for k in extra]}; "
-                    f"expected keys {sorted(allowed)}.")
+        raise _fail(where, f"unexpected key(s) {[_show(k) for k in extra]}; expected keys {sorted(allowed)}.")
     return value
 
 
@@ -253,8 +243,7 @@ def read_bool(value: Any, where: str) -> bool:
     return value
 
 
-def read_list(value: Any, where: str, length: int | None = None,
-              max_length: int | None = None) -> list[Any]:
+def read_list(value: Any, where: str, length: int | None = None, max_length: int | None = None) -> list[Any]:
     """A JSON array, of exactly ``length`` items or at most ``max_length``."""
     if not isinstance(value, list):
         raise _fail(where, f"expected a JSON array, got {type(value).__name__} {_show(value)}.")
@@ -288,8 +277,7 @@ def write_rational(value: Fraction | int, where: str = "value") -> str:
     ('4', '3/2')
     """
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
-        raise _fail(where, f"got {type(value).__name__} {_show(value)}; only int and Fraction "
-                    "are written exactly.")
+        raise _fail(where, f"got {type(value).__name__} {_show(value)}; only int and Fraction are written exactly.")
     f = Fraction(value)
     num = _int_to_text(f.numerator, where)
     return num if f.denominator == 1 else f"{num}/{_int_to_text(f.denominator, where)}"
@@ -306,11 +294,9 @@ def read_rational(value: Any, where: str = "value", *, integer: bool = False) ->
     exactdp.errors.InvalidArgument: value: got '-0', which is not a rational 'p/q' ...
     """
     if not isinstance(value, str):
-        raise _fail(where, f"expected a rational string such as '3/2', got "
-                    f"{type(value).__name__} {_show(value)}.")
+        raise _fail(where, f"expected a rational string such as '3/2', got {type(value).__name__} {_show(value)}.")
     if len(value) > 2 * MAX_DIGITS + 2:
-        raise _fail(where, f"a number of {len(value)} characters exceeds the limit "
-                    f"({MAX_DIGITS} digits per integer).")
+        raise _fail(where, f"a number of {len(value)} characters exceeds the limit ({MAX_DIGITS} digits per integer).")
     m = _RATIONAL.fullmatch(value)
     if m is None:
         raise _fail(where, f"got {_show(value)}, which is not a rational 'p/q' in lowest terms "
@@ -318,8 +304,7 @@ def read_rational(value: Any, where: str = "value", *, integer: bool = False) ->
     p_text, q_text = m.group(1), m.group(2)
     for part in (p_text.lstrip("-"), q_text or ""):
         if len(part) > MAX_DIGITS:
-            raise _fail(where, f"an integer of {len(part)} digits exceeds the limit of "
-                        f"{MAX_DIGITS} digits.")
+            raise _fail(where, f"an integer of {len(part)} digits exceeds the limit of {MAX_DIGITS} digits.")
     p = _text_to_int(p_text)
     if q_text is None:
         return Fraction(p)
@@ -347,8 +332,7 @@ def write_enclosure(value: Enclosure, where: str = "enclosure") -> dict[str, str
     """
     if not isinstance(value, Enclosure):
         raise _fail(where, f"expected an Enclosure, got {type(value).__name__}.")
-    return {"lo": write_rational(value.lo, where + ".lo"),
-            "hi": write_rational(value.hi, where + ".hi")}
+    return {"lo": write_rational(value.lo, where + ".lo"), "hi": write_rational(value.hi, where + ".hi")}
 
 
 def read_enclosure(value: Any, where: str = "enclosure") -> Enclosure:
@@ -429,8 +413,7 @@ def read_closed_form(value: Any, where: str = "closed form",
     try:
         canonical = str(expr)
     except ValueError as exc:  # an exact number over Python's 4300 digits: not this short text
-        raise error(f"{where}: {_show(text)} is a number of over 4300 digits; such forms "
-                    "are refused.") from exc
+        raise error(f"{where}: {_show(text)} is a number of over 4300 digits; such forms are refused.") from exc
     if canonical != text:
         raise _fail(where, f"{_show(text)} is not a real number." if expr.has(sympy.I) else
                     f"{_show(text)} is not in canonical form; write {canonical!r}.")
@@ -508,16 +491,14 @@ def read_envelope(doc: Any, extra_kinds: Collection[str] = ()) -> Envelope:
     return Envelope(kind, obj["question"], obj["claim"], obj["evidence"])
 
 
-def rows_of(value: Any, where: str, n_rows: int | None = None,
-            max_entries: int = 10**7) -> Sequence[list[Any]]:
+def rows_of(value: Any, where: str, n_rows: int | None = None, max_entries: int = 10**7) -> Sequence[list[Any]]:
     """A rectangular JSON array of arrays (rows of equal length ≥ 1)."""
     rows = read_list(value, where, length=n_rows)
     if not rows:
         raise _fail(where, "has no rows.")
     width = len(read_list(rows[0], f"{where}[0]"))
     if width == 0 or len(rows) * width > max_entries:
-        raise _fail(where, f"{len(rows)}×{width} entries; need ≥ 1 column and at most "
-                    f"{max_entries} entries.")
+        raise _fail(where, f"{len(rows)}×{width} entries; need ≥ 1 column and at most {max_entries} entries.")
     for k, r in enumerate(rows):
         read_list(r, f"{where}[{k}]", length=width)
     return rows

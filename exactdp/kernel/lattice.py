@@ -103,8 +103,7 @@ def _near(box: tuple[int, int, int, int], a: arb, b: arb | None) -> arb:
 
 
 @proved_by("kernel_lattice_bound")
-def euclidean_lambda_ok(eps_lo: Fraction, eps_hi: Fraction, spacing: Fraction,
-                        lam: Fraction) -> bool:
+def euclidean_lambda_ok(eps_lo: Fraction, eps_hi: Fraction, spacing: Fraction, lam: Fraction) -> bool:
     """True only if λ_min(Φ_S(ε)) ≥ ``lam`` is proved for every ε ∈ [eps_lo, eps_hi] and
     every finite S ⊂ spacing·Z² (Euclidean distance); module docstring and
     ``proofs/kernel_lattice_bound.py``.
@@ -122,8 +121,7 @@ def euclidean_lambda_ok(eps_lo: Fraction, eps_hi: Fraction, spacing: Fraction,
     args: tuple[object, ...] = (eps_lo, eps_hi, spacing, lam)
     if not all(type(v) is int or (isinstance(v, Fraction) and type(v.numerator) is int
                                    and type(v.denominator) is int) for v in args):
-        raise InvalidArgument(f"euclidean_lambda_ok: got {args!r}; pass exact rationals "
-                              "(Fraction or int).")
+        raise InvalidArgument(f"euclidean_lambda_ok: got {args!r}; pass exact rationals (Fraction or int).")
     if not (0 <= eps_lo <= eps_hi and spacing > 0):
         return False
     if lam <= 0 or eps_lo == 0:

@@ -167,8 +167,7 @@ def _nonsingular(metric: FiniteMetric, level: PrivacyLevel, prec: int) -> bool:
     return False
 
 
-def _arb_solve(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction],
-               prec: int) -> list[Any] | None:
+def _arb_solve(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction], prec: int) -> list[Any] | None:
     """Balls around the unique solution of Φx = b, or None when arb cannot prove Φ
     nonsingular at ``prec`` bits."""
     with workprec(prec):
@@ -210,8 +209,7 @@ def _check_farkas(c: LinearClaim) -> bool:
     s = _s_exact(c.metric, c.level)
     if c.holds or y is None or s is None:
         return False
-    return (all(v >= 0 for v in _times(c.metric, s, y))
-            and sum((b * v for b, v in zip(c.rhs, y)), Fraction(0)) < 0)
+    return (all(v >= 0 for v in _times(c.metric, s, y)) and sum((b * v for b, v in zip(c.rhs, y)), Fraction(0)) < 0)
 
 
 def _check_enclosure(c: LinearClaim) -> bool:
@@ -262,8 +260,7 @@ def _krawczyk(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction]
     return residual_enclosure_arb(phi, b, R, mid, prec)
 
 
-def _approximate_inverse(phi: flint.arb_mat, n: int, prec: int,
-                         hint: Any = None) -> flint.arb_mat | None:
+def _approximate_inverse(phi: flint.arb_mat, n: int, prec: int, hint: Any = None) -> flint.arb_mat | None:
     """Any matrix R ≈ Φ⁻¹, taken exactly (soundness never depends on R, only the bound's
     tightness): at ≤ 64 bits a float matrix — the search's own R when a certificate in memory
     offers one (``hint``, evidence that is never trusted), else the float inverse of Φ's
@@ -321,8 +318,7 @@ def _check_symbolic(c: LinearClaim) -> bool:
     return w is not None and negative[w] and _nonsingular(m, c.level, prec)
 
 
-def identity_holds(metric: FiniteMetric, nums: Sequence[Any], den: Any,
-                   rhs: Sequence[Fraction]) -> bool:
+def identity_holds(metric: FiniteMetric, nums: Sequence[Any], den: Any, rhs: Sequence[Fraction]) -> bool:
     """Φ(s)N(s) = D(s)·b over Q[s], Φ(s) = (s^{q·d(i, j)}) from the metric's exact distances
     (row i is Σ_j s^{k_ij} N_j(s), summed per distinct exponent).
 
@@ -346,8 +342,7 @@ def identity_holds(metric: FiniteMetric, nums: Sequence[Any], den: Any,
     return True
 
 
-def _negative_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel,
-                       prec: int) -> list[bool] | None:
+def _negative_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel, prec: int) -> list[bool] | None:
     """N_i(s)/D(s) < 0 for every i (exact at rational s, else proved in balls; a zero
     numerator is not negative), or None if a sign is undecided."""
     s = level.s_rational(q)
@@ -372,8 +367,7 @@ def _negative_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel,
 
 def _check_kronecker(c: LinearClaim) -> bool:
     factors = c.evidence["factors"]
-    if not isinstance(factors, tuple) or not factors or not all(
-            isinstance(f, LinearClaim) for f in factors):
+    if not isinstance(factors, tuple) or not factors or not all(isinstance(f, LinearClaim) for f in factors):
         return False
     if kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None:
         return False

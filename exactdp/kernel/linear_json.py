@@ -94,8 +94,7 @@ def read_linear(doc: Any, depth: int = 0) -> LinearClaim:
     else:
         if depth >= MAX_DEPTH:
             raise InvalidArgument(f"evidence.factors: nested more than {MAX_DEPTH} deep.")
-        ev["factors"] = tuple(read_linear(f, depth + 1)
-                              for f in read_list(evid["factors"], "evidence.factors"))
+        ev["factors"] = tuple(read_linear(f, depth + 1) for f in read_list(evid["factors"], "evidence.factors"))
     assert isinstance(q.level, PrivacyLevel)
     return LinearClaim(kind, q.metric, q.level, rhs, verdict is Verdict.HOLDS, ev)
 
@@ -130,8 +129,7 @@ def read_document(env: Envelope, parts: Mapping[str, tuple[tuple[str, ...], tupl
     evid = read_object(env.evidence, "evidence", evidence_keys, optional)
     q = Question.from_json(env.question)
     if q.prop not in props:
-        raise InvalidArgument(f"question.property: {q.prop.value!r} is not one of "
-                              f"{[p.value for p in props]}.")
+        raise InvalidArgument(f"question.property: {q.prop.value!r} is not one of {[p.value for p in props]}.")
     rhs = tuple(Fraction(1) for _ in range(q.metric.n)) if q.rhs == ONES else q.rhs
     assert isinstance(rhs, tuple)
     verdict = read_verdict(claim["verdict"], "claim.verdict")

@@ -32,7 +32,7 @@ Examples
 >>> from exactdp.spaces.metrics import line, from_matrix
 >>> fingerprint(line(3)) == fingerprint(from_matrix([[0, 1, 2], [1, 0, 1], [2, 1, 0]]))
 True
->>> write_metric(*canonical_metric(line(3)))["params"]
+>>> write_metric(line(3), ("line", '{"n":3}'), fingerprint(line(3)))["params"]
 {'n': 3}
 """
 
@@ -72,8 +72,9 @@ from exactdp.spaces.metrics import (
     sum_query,
 )
 
-__all__ = ["CONSTRUCTORS", "MAX_POINTS", "MAX_DISTANCE_POINTS", "MAX_GRAPH_NODES", "fingerprint",
-           "canonical_metric", "write_metric", "read_metric_json"]
+__all__ = ["CONSTRUCTORS", "NORMS", "MAX_POINTS", "MAX_DISTANCE_POINTS", "MAX_GRAPH_NODES",
+           "fingerprint", "build_builtin", "portable_labels", "distinct_distances", "write_metric",
+           "read_metric_json"]
 
 #: Most points of a metric read from a built-in encoding (the fingerprint reads n² indices).
 MAX_POINTS = 10_000
@@ -100,9 +101,7 @@ CONSTRUCTORS: dict[str, tuple[Callable[..., FiniteMetric], dict[str, str]]] = {
     "grid": (grid, {"width": "int", "height": "int", "norm": "norm", "spacing": "rational"}),
     "from_graph": (from_graph, {"nodes": "labels", "edges": "edges"}),
 }
-# the prefix of FiniteMetric.name that each constructor writes
-_NAME_PREFIX = {**{k: k for k in CONSTRUCTORS if k != "from_graph"}, "graph": "from_graph"}
-_NORMS = ("euclidean", "manhattan", "chebyshev")
+NORMS = ("euclidean", "manhattan", "chebyshev")
 
 
 # ---------------------------------------------------------------------------- fingerprint
@@ -188,8 +187,7 @@ def _read_label(value: Any, where: str, depth: int = 0) -> Any:
         return value
     if isinstance(value, str):
         if len(value) > _MAX_LABEL_CHARS:
-            raise InvalidArgument(f"{where}: a label of {len(value)} characters (at most "
-                                  f"{_MAX_LABEL_CHARS}).")
+            raise InvalidArgument(f"{where}: a label of {len(value)} characters (at most {_MAX_LABEL_CHARS}).")
         return value
     if isinstance(value, dict):
         obj = read_object(value, where, ("rational",))
@@ -200,52 +198,13 @@ def _read_label(value: Any, where: str, depth: int = 0) -> Any:
                           f"string, {{\"rational\": \"p/q\"}} or an array (depth ≤ {_MAX_LABEL_DEPTH}).")
 
 
-def _write_labels(labels: Any) -> list[Any] | None:
+def portable_labels(labels: Any) -> list[Any] | None:
+    """The JSON form of point labels, or None when one is not portable."""
     out = [_write_label(x) for x in labels]
     return None if any(x is None for x in out) else out
 
 
 # ------------------------------------------------------------------- built-in encodings
-def _builtin_params(metric: FiniteMetric) -> tuple[str, dict[str, Any]] | None:
-    """(constructor, JSON params) that the metric's name and params claim, or None."""
-    if not isinstance(metric.name, str) or not isinstance(metric.params, dict):
-        return None
-    ctor = _NAME_PREFIX.get(metric.name.split("(", 1)[0])
-    if ctor is None:
-        return None
-    p = metric.params
-    if ctor == "from_graph":
-        if set(p) != {"edges"}:
-            return None
-        nodes = _write_labels(metric.points)
-        edges = []
-        for e in p["edges"]:
-            if not (isinstance(e, tuple) and len(e) == 3 and isinstance(e[2], str)):
-                return None
-            ends = _write_labels(e[:2])
-            if ends is None:
-                return None
-            edges.append([*ends, e[2]])
-        return None if nodes is None else (ctor, {"nodes": nodes, "edges": edges})
-    kinds = CONSTRUCTORS[ctor][1]
-    if set(p) != set(kinds):
-        return None
-    out: dict[str, Any] = {}
-    for key, kind in kinds.items():
-        v = p[key]
-        if kind == "int" and not isinstance(v, bool) and isinstance(v, int):
-            out[key] = v
-        elif kind == "rational" and isinstance(v, (int, Fraction)) and not isinstance(v, bool):
-            out[key] = write_rational(v)
-        elif kind == "norm" and v in _NORMS:
-            out[key] = v
-        elif kind == "labels" and isinstance(v, list) and (labels := _write_labels(v)) is not None:
-            out[key] = labels
-        else:
-            return None
-    return ctor, out
-
-
 def _size(ctor: str, p: dict[str, Any], limit: int) -> int | None:
     """Points the constructor will build, or None when more than ``limit`` (nothing is built)."""
     if ctor in ("line", "cycle", "discrete", "band"):
@@ -280,7 +239,7 @@ def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
             if out[key] <= 0:
                 raise InvalidArgument(f"{w}: got {out[key]}; it must be > 0.")
         elif kind == "norm":
-            out[key] = read_str(obj[key], w, _NORMS)
+            out[key] = read_str(obj[key], w, NORMS)
         elif kind == "labels":
             items = read_list(obj[key], w, max_length=MAX_POINTS)
             out[key] = [_read_label(x, f"{w}[{k}]") for k, x in enumerate(items)]
@@ -290,8 +249,7 @@ def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
             for k, e in enumerate(rows):
                 a, b, wt = read_list(e, f"{w}[{k}]", length=3)
                 weight = read_rational(wt, f"{w}[{k}][2]")
-                edges.append((_read_label(a, f"{w}[{k}][0]"), _read_label(b, f"{w}[{k}][1]"),
-                              weight))
+                edges.append((_read_label(a, f"{w}[{k}][0]"), _read_label(b, f"{w}[{k}][1]"), weight))
             out[key] = edges
     if ctor == "from_graph":
         nodes = out["nodes"]
@@ -310,44 +268,21 @@ def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
     return out
 
 
-def _build(ctor: str, args: dict[str, Any]) -> FiniteMetric:
+def build_builtin(ctor: str, params: Any, n: int, where: str = "params") -> FiniteMetric:
+    """The metric that constructor ``ctor`` builds from the JSON ``params``, which must give
+    ``n`` points (checked before anything is built)."""
+    args = _read_params(ctor, params, where + ".params")
+    size = _size(ctor, args, n)
+    if size != n:
+        count = f"more than {n}" if size is None else str(size)
+        raise InvalidArgument(f"{where}: {ctor} with these params has {count} points, not n = {n}.")
     fn = CONSTRUCTORS[ctor][0]
-    if ctor == "from_graph":
-        return fn(args["edges"], nodes=args["nodes"])
-    return fn(**args)
-
-
-def canonical_metric(metric: FiniteMetric) -> tuple[FiniteMetric, tuple[str, str] | None, str]:
-    """The metric rebuilt so that its structure metadata comes only from the library.
-
-    Returns ``(canonical, spec, fingerprint)``: when the metric's name and params name a
-    library constructor and that constructor rebuilds the same distances in the same order,
-    ``canonical`` is the rebuilt metric and ``spec`` is ``(constructor, params text)``;
-    otherwise ``canonical`` is built from its distinct distances by
-    :func:`~exactdp.kernel.axioms.metric_from_distances` (axioms checked exactly, no
-    structure metadata) and ``spec`` is None. Either way the fingerprint is unchanged.
-
-    >>> from exactdp.spaces.metrics import FiniteMetric, hamming
-    >>> star = FiniteMetric("hamming(2, 2)", range(4), [Distance.rational(k) for k in range(3)],
-    ...                     np.array([[0, 1, 1, 1], [1, 0, 2, 2], [1, 2, 0, 2], [1, 2, 2, 0]]),
-    ...                     params={"values": [0, 1], "individuals": 2})
-    >>> m, spec, fp = canonical_metric(star)   # a built-in's name on other distances
-    >>> spec is None, fingerprint(m) == fp == fingerprint(star), fp == fingerprint(hamming(2, 2))
-    (True, True, False)
-    """
-    fp = fingerprint(metric)
-    claimed = _builtin_params(metric)
-    if claimed is not None:
-        ctor, params = claimed
-        try:
-            args = _read_params(ctor, params, "params")
-            if _size(ctor, args, metric.n) == metric.n:
-                rebuilt = _build(ctor, args)
-                if fingerprint(rebuilt) == fp:
-                    return rebuilt, (ctor, dumps(params)), fp
-        except ExactDPError:
-            pass  # not what the library builds: fall back to the distances
-    return _from_distances(metric), None, fp
+    try:
+        return fn(args["edges"], nodes=args["nodes"]) if ctor == "from_graph" else fn(**args)
+    except (ExactDPError, ArithmeticError, TypeError, ValueError) as exc:
+        # a constructor that cannot build these params (e.g. a spacing too large for its
+        # float pre-checks) makes the document malformed, never "rejected"
+        raise InvalidMetric(f"{where}: {ctor}({params}) fails: {type(exc).__name__}: {exc}") from exc
 
 
 def _normal(v: Distance) -> tuple[Fraction, int]:
@@ -364,7 +299,7 @@ def _normal(v: Distance) -> tuple[Fraction, int]:
     return c, r
 
 
-def _distinct(metric: FiniteMetric) -> tuple[list[Distance], np.ndarray]:
+def distinct_distances(metric: FiniteMetric) -> tuple[list[Distance], np.ndarray]:
     """The distinct distances that occur (normal form c·√r, increasing) and the index into
     them (a value no pair takes is not written: the reader refuses unused values)."""
     idx = np.asarray(metric.index)
@@ -378,19 +313,14 @@ def _distinct(metric: FiniteMetric) -> tuple[list[Distance], np.ndarray]:
     return [Distance(*_normal(by_square[s])) for s in order], remap[idx]
 
 
-def _from_distances(metric: FiniteMetric) -> FiniteMetric:
-    values, idx = _distinct(metric)
-    points = list(metric.points) if _write_labels(metric.points) is not None else None
-    return metric_from_distances(values, idx, points)
-
-
 def write_metric(metric: FiniteMetric, spec: tuple[str, str] | None, fp: str) -> dict[str, Any]:
-    """The JSON form of a canonical metric (``spec`` and ``fp`` from :func:`canonical_metric`)."""
+    """The JSON form of a canonical metric (``spec`` and ``fp`` from
+    :func:`exactdp.engine.questions.canonical_metric`)."""
     if spec is not None:
         return {"encoding": "builtin", "constructor": spec[0], "params": loads(spec[1]),
                 "n": metric.n, "fingerprint": fp}
-    values, idx = _distinct(metric)
-    return {"encoding": "distances", "n": metric.n, "points": _write_labels(metric.points),
+    values, idx = distinct_distances(metric)
+    return {"encoding": "distances", "n": metric.n, "points": portable_labels(metric.points),
             "values": [{"coef": write_rational(v.coef), "radicand": write_rational(v.radicand)}
                        for v in values],
             "index": idx.tolist(), "fingerprint": fp}
@@ -401,8 +331,7 @@ def _read_distance(value: Any, where: str) -> Distance:
     c = read_rational(obj["coef"], where + ".coef")
     r = int(read_rational(obj["radicand"], where + ".radicand", integer=True))
     if c < 0 or not 1 <= r < _MAX_RADICAND:
-        raise InvalidMetric(f"{where}: coef = {c}, radicand = {r}; need coef ≥ 0 and "
-                            "1 ≤ radicand < 2^64.")
+        raise InvalidMetric(f"{where}: coef = {c}, radicand = {r}; need coef ≥ 0 and 1 ≤ radicand < 2^64.")
     if (c == 0 and r != 1) or any(e > 1 for _, e in flint.fmpz(r).factor()):
         raise InvalidMetric(f"{where}: radicand {r} is not squarefree (or coef is 0 with "
                             "radicand ≠ 1); write c·√r with r squarefree.")
@@ -423,27 +352,14 @@ def read_metric_json(value: Any, where: str = "question.metric", *,
     distances.
     """
     if not isinstance(value, dict) or "encoding" not in value:
-        raise InvalidArgument(f"{where}: expected an object with \"encoding\": \"builtin\" or "
-                              "\"distances\".")
+        raise InvalidArgument(f"{where}: expected an object with \"encoding\": \"builtin\" or \"distances\".")
     enc = read_str(value["encoding"], where + ".encoding", ("builtin", "distances"))
     if enc == "builtin":
         obj = read_object(value, where, ("encoding", "constructor", "params", "n", "fingerprint"))
         ctor = read_str(obj["constructor"], where + ".constructor", CONSTRUCTORS)
         n = read_int(obj["n"], where + ".n", 1, max_points)
         fp = read_str(obj["fingerprint"], where + ".fingerprint")
-        args = _read_params(ctor, obj["params"], where + ".params")
-        size = _size(ctor, args, n)
-        if size != n:
-            count = f"more than {n}" if size is None else str(size)
-            raise InvalidArgument(f"{where}: {ctor} with these params has {count} points, not "
-                                  f"n = {n}.")
-        try:
-            metric = _build(ctor, args)
-        except (ExactDPError, ArithmeticError, TypeError, ValueError) as exc:
-            # a constructor that cannot build these params (e.g. a spacing too large for its
-            # float pre-checks) makes the document malformed, never "rejected"
-            raise InvalidMetric(f"{where}: {ctor}({obj['params']}) fails: "
-                                f"{type(exc).__name__}: {exc}") from exc
+        metric = build_builtin(ctor, obj["params"], n, where)
         return metric, (ctor, dumps(obj["params"])), fp
     obj = read_object(value, where, ("encoding", "n", "points", "values", "index", "fingerprint"))
     n = read_int(obj["n"], where + ".n", 1, max_distance_points)
@@ -462,8 +378,7 @@ def read_metric_json(value: Any, where: str = "question.metric", *,
             idx[i, j] = read_int(k, f"{where}.index[{i}][{j}]", 0, len(values) - 1)
             used[idx[i, j]] = True
     if not all(used):
-        raise InvalidArgument(f"{where}.values[{used.index(False)}] is never used; list only "
-                              "the distances that occur.")
+        raise InvalidArgument(f"{where}.values[{used.index(False)}] is never used; list only the distances that occur.")
     points = None
     if obj["points"] is not None:
         labels = read_list(obj["points"], where + ".points", length=n)

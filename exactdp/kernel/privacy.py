@@ -137,8 +137,7 @@ def log_sign(r: Fraction, d: Distance, T: Fraction, e: Distance) -> int | None:
         if bits <= MAX_EXACT_BITS:
             lhs, rhs = r**b, T**a
             return (lhs > rhs) - (lhs < rhs)
-    return _ball_sign(lambda: arb_from_fraction(r).log() / _ball(d)
-                      - arb_from_fraction(T).log() / _ball(e))
+    return _ball_sign(lambda: arb_from_fraction(r).log() / _ball(d) - arb_from_fraction(T).log() / _ball(e))
 
 
 def target_sign(r: Fraction, d: Distance, eps: Target) -> int | None:
@@ -166,8 +165,7 @@ def log_form(eps: sympy.Expr) -> LogValue | None:
         elif (isinstance(f, sympy.Pow) and f.exp == sympy.Rational(1, 2)
               and isinstance(f.base, sympy.Integer) and f.base > 1 and s == 1):
             s = int(f.base)
-        elif (isinstance(f, sympy.log) and T is None and isinstance(f.args[0], sympy.Rational)
-              and f.args[0] > 0):
+        elif (isinstance(f, sympy.log) and T is None and isinstance(f.args[0], sympy.Rational) and f.args[0] > 0):
             T = to_fraction(f.args[0])
         else:
             return None
@@ -226,9 +224,8 @@ def require_work(npairs: int, m: int) -> None:
     exactdp.errors.InstanceTooLarge: checking 1000000 pairs × 100 outputs (200000000 entries) ...
     """
     if 2 * npairs * m > MAX_WORK:
-        raise InstanceTooLarge(f"checking {npairs} pairs × {m} outputs ({2 * npairs * m} "
-                               f"entries) exceeds the kernel's limit of {MAX_WORK} entries; "
-                               "check a smaller mechanism.")
+        raise InstanceTooLarge(f"checking {npairs} pairs × {m} outputs ({2 * npairs * m} entries) exceeds the kernel's "
+                               f"limit of {MAX_WORK} entries; check a smaller mechanism.")
 
 
 def sufficient_pairs(metric: FiniteMetric) -> tuple[tuple[int, int], ...]:

@@ -24,7 +24,8 @@ The writers are :func:`exactdp.engine.documents.write_privacy_level` and
 >>> from exactdp.engine.documents import write_privacy_level
 >>> from exactdp.spaces.metrics import line
 >>> from exactdp.kernel.jsonio import dumps, loads
->>> q = Question.of(line(2), "privacy-level", mechanism=[["3/4", "1/4"], ["1/4", "3/4"]])
+>>> from exactdp.engine.questions import question_of
+>>> q = question_of(line(2), "privacy-level", mechanism=[["3/4", "1/4"], ["1/4", "3/4"]])
 >>> doc = write_privacy_level(q, Fraction(3), (0, 1, 0), Enclosure(Fraction(1), Fraction(2)))
 >>> doc["claim"]["value"]
 {'t': '1/3'}
@@ -91,11 +92,9 @@ def _read_value(value: Any) -> LogValue | str:
         R = read_rational(obj["ratio"], where + ".log_ratio.ratio")
         dd = read_object(obj["distance"], where + ".log_ratio.distance", ("coef", "radicand"))
         c = read_rational(dd["coef"], where + ".log_ratio.distance.coef")
-        r = int(read_rational(dd["radicand"], where + ".log_ratio.distance.radicand",
-                              integer=True))
+        r = int(read_rational(dd["radicand"], where + ".log_ratio.distance.radicand", integer=True))
         if R <= 1 or c <= 0 or not 1 <= r < _MAX_RADICAND:
-            raise InvalidArgument(f"{where}.log_ratio: need ratio > 1, coef > 0 and "
-                                  "1 ≤ radicand < 2^64.")
+            raise InvalidArgument(f"{where}.log_ratio: need ratio > 1, coef > 0 and 1 ≤ radicand < 2^64.")
         return LogValue(R, Distance(c, r))
     raise InvalidArgument(f"{where}: unexpected key {key!r}; use \"t\", \"eps\" or \"log_ratio\".")
 
@@ -108,8 +107,7 @@ def _read_witness(value: Any, where: str) -> tuple[int, int, int] | None:
     return y, y2, z
 
 
-def _read(doc: Any, kind: str, prop: Property, keys: tuple[str, ...]
-          ) -> tuple[Question, dict[str, Any]]:
+def _read(doc: Any, kind: str, prop: Property, keys: tuple[str, ...]) -> tuple[Question, dict[str, Any]]:
     """(question, claim) of a ``kind`` document whose evidence is empty."""
     env = read_envelope(doc, PRIVACY_KINDS)
     if env.kind != kind:
@@ -118,8 +116,7 @@ def _read(doc: Any, kind: str, prop: Property, keys: tuple[str, ...]
     read_object(env.evidence, "evidence", ())
     q = Question.from_json(env.question)
     if q.prop is not prop:
-        raise InvalidArgument(f"question.property: got {q.prop.value!r}; this kind answers "
-                              f"{prop.value!r}.")
+        raise InvalidArgument(f"question.property: got {q.prop.value!r}; this kind answers {prop.value!r}.")
     return q, claim
 
 
@@ -128,8 +125,7 @@ def read_privacy_level(doc: Any) -> LevelClaim:
     CertificateInvalid)."""
     q, claim = _read(doc, PRIVACY_LEVEL, Property.PRIVACY_LEVEL, ("value", "witness", "enclosure"))
     value = _read_value(claim["value"])
-    enc = None if claim["enclosure"] is None else read_enclosure(claim["enclosure"],
-                                                                  "claim.enclosure")
+    enc = None if claim["enclosure"] is None else read_enclosure(claim["enclosure"], "claim.enclosure")
     return LevelClaim(q, value, _read_witness(claim["witness"], "claim.witness"), enc)
 
 

@@ -51,14 +51,13 @@ from exactdp.kernel.jsonio import (
     read_object,
     read_rational,
     read_verdict,
-    write_rational,
 )
 from exactdp.kernel.question import big_power, read_form, read_level, write_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "Dist", "check_pufferfish", "decide_laplace",
-           "wasserstein", "query_laws", "write_dist", "write_level"]
+           "wasserstein", "query_laws", "write_level"]
 
 PUFFERFISH_KINDS = (CertificateKind.PUFFERFISH_SCALE.value,
                     CertificateKind.PUFFERFISH_WASSERSTEIN.value,
@@ -74,17 +73,6 @@ Dist = Mapping[Fraction, Fraction]
 
 
 # ------------------------------------------------------------------------------ JSON
-def write_dist(dist: Dist) -> dict[str, list[str]]:
-    """``{"support": [...], "probs": [...]}``, support increasing, masses > 0 (kept here while
-    :mod:`exactdp.kernel.pufferfish_more` writes with it and ``write_level``)."""
-    pts = sorted(x for x, p in dist.items() if p)
-    if len(pts) > MAX_POINTS:
-        raise InvalidArgument(f"a law with {len(pts)} points; the kernel re-checks at most "
-                              f"MAX_POINTS = {MAX_POINTS} per law.")
-    return {"support": [write_rational(x) for x in pts],
-            "probs": [write_rational(dist[x]) for x in pts]}
-
-
 def _level(value: Any) -> PrivacyLevel:
     level = read_level(value, strict=True)
     assert isinstance(level, PrivacyLevel)
@@ -93,12 +81,10 @@ def _level(value: Any) -> PrivacyLevel:
 
 def _read_dist(value: Any, where: str) -> dict[Fraction, Fraction]:
     obj = read_object(value, where, ("support", "probs"))
-    xs = [read_rational(v, f"{where}.support") for v in read_list(obj["support"], where, None,
-                                                                  MAX_POINTS)]
+    xs = [read_rational(v, f"{where}.support") for v in read_list(obj["support"], where, None, MAX_POINTS)]
     ps = [read_rational(v, f"{where}.probs") for v in read_list(obj["probs"], where, len(xs))]
     if not xs or any(b <= a for a, b in zip(xs, xs[1:])) or min(ps) <= 0 or sum(ps) != 1:
-        raise InvalidArgument(f"{where}: need a nonempty increasing support and masses > 0 "
-                              "summing to 1.")
+        raise InvalidArgument(f"{where}: need a nonempty increasing support and masses > 0 summing to 1.")
     return dict(zip(xs, ps))
 
 
@@ -165,8 +151,7 @@ def _sweep(ms: list[Fraction], steps: list[arb]) -> list[arb]:
 
 
 @proved_by("pufferfish_supremum")
-def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel
-                   ) -> tuple[Verdict, bool] | None:
+def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel) -> tuple[Verdict, bool] | None:
     """(verdict of X + Lap(θ) at ε — the supremum of the loss is attained at a support point,
     proofs/pufferfish_supremum.py —, tight: HOLDS with the loss exactly ε at a support point,
     the library's ``tight``), or None when a sign is undecided. ``theta = 0`` decides the
@@ -219,8 +204,7 @@ def _brackets(P: Dist, Q: Dist, level: PrivacyLevel, least: Enclosure | None) ->
     if not 0 < least.lo < least.hi:
         return False
     at_lo, at_hi = decide_laplace(P, Q, least.lo, level), decide_laplace(P, Q, least.hi, level)
-    return (at_lo is not None and at_lo[0] is Verdict.FAILS and at_hi is not None
-            and at_hi[0] is Verdict.HOLDS)
+    return (at_lo is not None and at_lo[0] is Verdict.FAILS and at_hi is not None and at_hi[0] is Verdict.HOLDS)
 
 
 @proved_by("pufferfish_bernoulli")
@@ -267,8 +251,7 @@ def wasserstein(P: Dist, Q: Dist) -> tuple[Fraction, Fraction]:
     pts = sorted(set(P) | set(Q))
     cdf = {D is P: [sum((D.get(y, Fraction(0)) for y in pts[:i + 1]), Fraction(0))
                     for i in range(len(pts))] for D in (P, Q)}
-    w1 = sum((abs(a - b) * (y - x) for a, b, x, y in zip(cdf[True], cdf[False], pts, pts[1:])),
-             Fraction(0))
+    w1 = sum((abs(a - b) * (y - x) for a, b, x, y in zip(cdf[True], cdf[False], pts, pts[1:])), Fraction(0))
     cuts = sorted(set(cdf[True]) | set(cdf[False]))
     winf = max(abs(pts[bisect.bisect_left(cdf[True], c)] - pts[bisect.bisect_left(cdf[False], c)])
                for c in cuts if c > 0)
@@ -285,8 +268,7 @@ def query_laws(q: Mapping[str, Any]) -> tuple[dict[Fraction, Fraction], dict[Fra
         if not 0 <= z <= 1:
             raise InvalidArgument(f"question.users[{k}].presence: got {z}; need 0 ≤ ζ ≤ 1.")
         mix = {d: z * p for d, p in _read_dist(obj["dist"], f"question.users[{k}].dist").items()}
-        rest = _convolve(rest, {**mix, Fraction(0): mix.get(Fraction(0), Fraction(0)) + 1 - z},
-                         work)
+        rest = _convolve(rest, {**mix, Fraction(0): mix.get(Fraction(0), Fraction(0)) + 1 - z}, work)
         if len(rest) > MAX_POINTS:
             raise InvalidArgument(f"question.users: the sum has over {MAX_POINTS} points.")
     P, Q = (_convolve(rest, _read_dist(q[k], f"question.{k}"), work) for k in ("P", "Q"))

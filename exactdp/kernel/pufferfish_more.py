@@ -88,8 +88,7 @@ def _dist(value: Any, where: str, integer: bool = False) -> dict[Fraction, Fract
           for v in read_list(obj["support"], where, None, MAX_POINTS)]
     ps = [read_rational(v, f"{where}.probs") for v in read_list(obj["probs"], where, len(xs))]
     if not xs or any(b <= a for a, b in zip(xs, xs[1:])) or min(ps) <= 0 or sum(ps) != 1:
-        raise InvalidArgument(f"{where}: need a nonempty increasing support and masses > 0 "
-                              "summing to 1.")
+        raise InvalidArgument(f"{where}: need a nonempty increasing support and masses > 0 summing to 1.")
     return dict(zip(xs, ps))
 
 
@@ -101,8 +100,7 @@ def _groups(value: Any, where: str, some_positive: bool = True) -> Groups:
         out.append((read_rational(obj["p"], f"{where}[{k}].p"),
                     read_int(obj["count"], f"{where}[{k}].count", 1, _MAX_COUNT)))
     ps = [p for p, _ in out]
-    if not out or any(b <= a for a, b in zip(ps, ps[1:])) or ps[0] < 0 or ps[-1] > 1 or (
-            some_positive and ps[-1] == 0):
+    if not out or any(b <= a for a, b in zip(ps, ps[1:])) or ps[0] < 0 or ps[-1] > 1 or (some_positive and ps[-1] == 0):
         raise InvalidArgument(f"{where}: need probabilities p in [0, 1], strictly "
                               "increasing, not all 0 (merge equal p's into one count).")
     return out
@@ -138,8 +136,7 @@ def _h(w: list[int], gaps: list[int], a: int, b: int) -> list[fmpz]:
     return [left[i] * C[i] + right[i] * B[i] for i in range(m)]
 
 
-def discrete_work(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction
-                  ) -> int:
+def discrete_work(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction) -> int:
     """m·span·bits(α): the bits of all the integers behind R(α) (m support points);
     InstanceTooLarge beyond MAX_BITS. Checked before any exact work (a few products of at
     most MAX_BITS bits follow).
@@ -156,8 +153,7 @@ def discrete_work(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alph
     return len(pts) * span * bits
 
 
-def _ratio(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction
-           ) -> tuple[fmpz, fmpz]:
+def _ratio(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction) -> tuple[fmpz, fmpz]:
     """R(α) as an unreduced fraction N/D of integers (no gcd; :func:`discrete_work` first)."""
     pts = sorted(set(P) | set(Q))
     discrete_work(P, Q, alpha)
@@ -173,8 +169,7 @@ def _ratio(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Frac
 
 
 @proved_by("pufferfish_discrete_laplace")
-def discrete_ratio(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction
-                   ) -> Fraction:
+def discrete_ratio(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction) -> Fraction:
     """R(α): the exact largest ratio of h_P and h_Q over the support points (integers);
     the loss is ln R(α) (``proofs/pufferfish_discrete_laplace.py`` (3), (4)).
 
@@ -200,8 +195,7 @@ def _check_discrete(q: dict[str, Any], c: dict[str, Any]) -> bool:
     level = _level(q)
     if c["least"] == "0":  # α → 0 is θ → 0: no noise needed iff the limit holds
         limit = decide_laplace(P, Q, Fraction(0), level)
-        return (c["ratios"] is None and c["closed_form"] is None and limit is not None
-                and limit[0] is Verdict.HOLDS)
+        return (c["ratios"] is None and c["closed_form"] is None and limit is not None and limit[0] is Verdict.HOLDS)
     enc = read_enclosure(c["least"], "claim.least")
     ratios = [read_rational(r, "claim.ratios") for r in read_list(c["ratios"], "claim.ratios", 2)]
     if not 0 < enc.lo < enc.hi < 1:
@@ -245,8 +239,7 @@ def class_loss_sign(groups: Groups, theta: Fraction, level: PrivacyLevel) -> Sig
     (``proofs/pufferfish_class_mgf.py``); None: undecided."""
     def f() -> Any:
         x = arb_from_fraction(1 / theta).expm1()
-        return sum((c * (arb_from_fraction(p) * x).log1p() for p, c in groups),
-                   -sympy_to_arb(level.eps))
+        return sum((c * (arb_from_fraction(p) * x).log1p() for p, c in groups), -sympy_to_arb(level.eps))
     return _sign(f, "class loss − ε")
 
 

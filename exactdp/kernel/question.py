@@ -10,16 +10,20 @@ its JSON ``"question"`` part carries in full, so a fresh process can re-check it
 (the metric's form and fingerprint: :mod:`exactdp.kernel.metricio`). Which parts a property
 needs is fixed by :data:`SHAPES`; a question whose parts do not fit its property is refused.
 
+Questions are built on the search side (:mod:`exactdp.engine.questions`: the canonical
+metric, user-style arguments); the kernel checks them (:meth:`Question.bind`) and reads them.
+
 Examples
 --------
 >>> from exactdp.spaces.metrics import line
->>> q = Question.of(line(3), "regular", prior="uniform", t="1/2")
+>>> from exactdp.spaces.levels import parse_level
+>>> q = Question.bind(line(3), ("line", '{"n":3}'), fingerprint(line(3)), "regular",
+...                   ["1/3"] * 3, parse_level(t="1/2"))
 >>> q.level.t, q.rhs
 (Fraction(1, 2), (Fraction(1, 3), Fraction(1, 3), Fraction(1, 3)))
->>> back = Question.from_json(loads(dumps(q.to_json())))
->>> back.matches(q), back.metric.toeplitz
-(True, True)
->>> Question.of(line(3), "regular", prior=["1/2", "1/2", "1/2"], t="1/2")
+>>> Question.from_json(loads(dumps(q.to_json()))) == q
+True
+>>> Question.bind(line(3), None, q.fingerprint, "regular", ["1/2"] * 3, q.level)
 Traceback (most recent call last):
 ...
 exactdp.errors.InvalidPrior: prior sums to 3/2, not 1 (difference 1/2); ...
@@ -36,14 +40,7 @@ from typing import Any, Literal
 import sympy
 
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import (
-    CertificateInvalid,
-    ExactDPError,
-    InvalidArgument,
-    InvalidMechanism,
-    InvalidMetric,
-    InvalidPrivacyLevel,
-)
+from exactdp.errors import CertificateInvalid, ExactDPError, InvalidArgument, InvalidMechanism, InvalidPrivacyLevel
 from exactdp.kernel.jsonio import (
     dumps,
     loads,
@@ -56,19 +53,12 @@ from exactdp.kernel.jsonio import (
     write_closed_form,
     write_rational,
 )
-from exactdp.kernel.metricio import (
-    MAX_DISTANCE_POINTS,
-    MAX_POINTS,
-    canonical_metric,
-    fingerprint,
-    read_metric_json,
-    write_metric,
-)
+from exactdp.kernel.metricio import MAX_DISTANCE_POINTS, MAX_POINTS, fingerprint, read_metric_json, write_metric
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.spaces.priors import read_prior, read_prior_values
+from exactdp.spaces.priors import read_prior_values
 
-__all__ = ["Property", "EpsRange", "ALL_EPS", "ONES", "SHAPES", "MAX_EXP_DEPTH",
+__all__ = ["Property", "EpsRange", "ALL_EPS", "ONES", "SHAPES", "Rhs", "as_property", "MAX_EXP_DEPTH",
            "MAX_STRICT_EXP_DEPTH", "MAX_FORM",
            "Question", "dumps", "loads", "read_level", "read_form", "write_level", "big_power",
            "linear_property", "LINEAR_PROPS"]
@@ -101,8 +91,8 @@ class Property(enum.StrEnum):
 class EpsRange:
     """The ε-range {ε > 0 : lo ≤ ε ≤ hi} of a threshold question (``hi=None``: no bound).
 
-    >>> ALL_EPS.contains(Fraction(10**9)), EpsRange(Fraction(1), Fraction(2)).contains(3)
-    (True, False)
+    >>> EpsRange(Fraction(1), Fraction(2))
+    EpsRange(lo=Fraction(1, 1), hi=Fraction(2, 1))
     >>> EpsRange(Fraction(2), Fraction(1))
     Traceback (most recent call last):
     ...
@@ -116,14 +106,10 @@ class EpsRange:
         lo = to_fraction(self.lo, "lo")
         hi = None if self.hi is None else to_fraction(self.hi, "hi")
         if lo < 0 or (hi is not None and hi <= lo):
-            raise InvalidPrivacyLevel(f"Got the ε-range [{lo}, {hi}]; need 0 ≤ lo < hi "
-                                      "(hi=None for no upper bound).")
+            raise InvalidPrivacyLevel(f"Got the ε-range [{lo}, {hi}]; need 0 ≤ lo < hi (hi=None for no upper bound).")
         object.__setattr__(self, "lo", lo)
         object.__setattr__(self, "hi", hi)
 
-    def contains(self, eps: Fraction | int) -> bool:
-        """True when ε > 0 lies in the range (exact comparison)."""
-        return eps > 0 and self.lo <= eps and (self.hi is None or eps <= self.hi)
 
 
 #: Every ε > 0.
@@ -146,11 +132,8 @@ SHAPES: dict[Property, tuple[str | None, str | None, bool]] = {
 class Question:
     """One exact question about a finite metric space.
 
-    Construction validates every part and replaces ``metric`` by its canonical form
-    (:func:`~exactdp.kernel.metricio.canonical_metric`): rebuilt by its library
-    constructor, or from its distances with *no* structure metadata — metadata set by
-    hand never reaches a certificate. Cost O(n²) (the fingerprint), plus O(n³) for a
-    metric kept as distances (its triangle inequality is re-checked).
+    Build it with :meth:`bind` (every part checked) or :meth:`from_json`; the search side's
+    :func:`exactdp.engine.questions.make_question` binds the metric's canonical form.
 
     Attributes
     ----------
@@ -172,94 +155,39 @@ class Question:
 
     metric: FiniteMetric = field(compare=False, repr=False)
     prop: Property
-    rhs: Rhs = None
-    level: PrivacyLevel | EpsRange | None = None
-    mechanism: tuple[tuple[Fraction, ...], ...] | None = None
-    fingerprint: str = field(init=False)
-    builtin: tuple[str, str] | None = field(init=False, compare=False, repr=False)
+    rhs: Rhs
+    level: PrivacyLevel | EpsRange | None
+    mechanism: tuple[tuple[Fraction, ...], ...] | None
+    fingerprint: str
+    builtin: tuple[str, str] | None = field(compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self._setup(*canonical_metric(_read_metric(self.metric)))
-
-    def _setup(self, metric: FiniteMetric, spec: tuple[str, str] | None, fp: str) -> None:
-        prop = _prop(self.prop)
+    @classmethod
+    def bind(cls, metric: FiniteMetric, spec: tuple[str, str] | None, fp: str, prop: Property | str,
+             rhs: Any = None, level: Any = None, mechanism: Any = None) -> Question:
+        """Check every part against the property (:data:`SHAPES`) and bind it to the metric
+        whose canonical form, spec and fingerprint are given."""
+        prop = as_property(prop)
         rhs_kind, level_kind, needs_mech = SHAPES[prop]
         n = metric.n
-        rhs: Rhs
         if rhs_kind == "ones":
-            if self.rhs != ONES:
-                raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; its right-hand "
-                                      f"side is {ONES!r}.")
-            rhs = ONES
+            if rhs != ONES:
+                raise InvalidArgument(f"Got rhs={rhs!r} for {prop.value!r}; its right-hand side is {ONES!r}.")
         elif rhs_kind == "prior":
-            if self.rhs is None or isinstance(self.rhs, str):
-                raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; pass the prior "
-                                      f"as {n} exact probabilities.")
-            rhs = read_prior_values(self.rhs, n, f"{metric.name} has {n} points")
+            if rhs is None or isinstance(rhs, str):
+                raise InvalidArgument(f"Got rhs={rhs!r} for {prop.value!r}; pass the prior as {n} exact probabilities.")
+            rhs = read_prior_values(rhs, n, f"{metric.name} has {n} points")
         elif rhs_kind == "vector":
-            if self.rhs is None or isinstance(self.rhs, str) or len(self.rhs) != n:
-                raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; pass b as {n} "
-                                      "exact rationals.")
-            rhs = tuple(to_fraction(v, "rhs entry") for v in self.rhs)
-        else:
-            if self.rhs is not None:
-                raise InvalidArgument(f"Got rhs={self.rhs!r} for {prop.value!r}; it takes none.")
-            rhs = None
-        level = _check_level(self.level, level_kind, prop)
-        mech = _check_mechanism(self.mechanism, n, prop) if needs_mech else None
-        if not needs_mech and self.mechanism is not None:
-            raise InvalidArgument(f"Got a mechanism for {prop.value!r}; only "
-                                  f"{Property.PRIVATE.value!r} and "
+            if rhs is None or isinstance(rhs, str) or len(rhs) != n:
+                raise InvalidArgument(f"Got rhs={rhs!r} for {prop.value!r}; pass b as {n} exact rationals.")
+            rhs = tuple(to_fraction(v, "rhs entry") for v in rhs)
+        elif rhs is not None:
+            raise InvalidArgument(f"Got rhs={rhs!r} for {prop.value!r}; it takes none.")
+        level = _check_level(level, level_kind, prop)
+        if not needs_mech and mechanism is not None:
+            raise InvalidArgument(f"Got a mechanism for {prop.value!r}; only {Property.PRIVATE.value!r} and "
                                   f"{Property.PRIVACY_LEVEL.value!r} take one.")
-        for name, value in (("metric", metric), ("prop", prop), ("rhs", rhs), ("level", level),
-                            ("mechanism", mech), ("fingerprint", fp), ("builtin", spec)):
-            object.__setattr__(self, name, value)
-
-    # -- construction --------------------------------------------------------------
-    @classmethod
-    def of(cls, metric: FiniteMetric, prop: Property | str, *, prior: Any = None,
-           eps: Any = None, t: Any = None, eps_range: tuple[Any, Any] | None = None,
-           mechanism: Sequence[Sequence[Any]] | None = None) -> Question:
-        """Build from user-style arguments: ``prior`` as :func:`~exactdp.spaces.priors.read_prior`
-        takes it, the level as ``eps=``/``t=`` (:func:`~exactdp.spaces.levels.parse_level`)
-        or ``eps_range=(lo, hi)``; the right-hand side ``"ones"`` is filled in.
-
-        >>> from exactdp.spaces.metrics import line
-        >>> Question.of(line(2), "threshold-tight").level == ALL_EPS
-        True
-        """
-        m, p = _read_metric(metric), _prop(prop)
-        rhs_kind, level_kind, _ = SHAPES[p]
-        if prior is not None and rhs_kind not in ("prior", "vector"):
-            raise InvalidArgument(f"Got prior={prior!r} for {p.value!r}, which takes no prior.")
-        if rhs_kind == "vector" and prior is not None and not isinstance(prior, str):
-            prior = tuple(prior)  # an iterator is read once
-        rhs: Rhs = ONES if rhs_kind == "ones" else (
-            read_prior(m, prior) if rhs_kind == "prior" and prior is not None else prior)
-        level: PrivacyLevel | EpsRange | None = None
-        if eps is not None or t is not None:
-            level = parse_level(eps=eps, t=t)
-        elif eps_range is not None:
-            level = EpsRange(*eps_range)
-        elif level_kind == "range":
-            level = ALL_EPS
-        return cls(m, p, rhs, level, mechanism)  # type: ignore[arg-type]  # read by _setup
-
-    # -- binding -------------------------------------------------------------------
-    def matches(self, other: object) -> bool:
-        """Exact equality of fingerprint, property, right-hand side, level and mechanism.
-
-        >>> from exactdp.spaces.metrics import line, from_matrix
-        >>> a = Question.of(line(2), "tight-constraints", t="1/2")
-        >>> a.matches(Question.of(from_matrix([[0, 1], [1, 0]]), "tight-constraints", t="1/2"))
-        True
-        >>> a.matches(Question.of(line(2), "tight-constraints", t="1/3"))
-        False
-        """
-        return (isinstance(other, Question) and self.fingerprint == other.fingerprint
-                and self.prop == other.prop and self.rhs == other.rhs
-                and _level_key(self.level) == _level_key(other.level)
-                and self.mechanism == other.mechanism)
+        mech = _check_mechanism(mechanism, n, prop) if needs_mech else None
+        return cls(metric, prop, rhs, level, mech, fp, spec)
 
     # -- JSON ------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -284,8 +212,10 @@ class Question:
         non-canonical part, and :class:`~exactdp.errors.CertificateInvalid` when the
         stated fingerprint is not that of the rebuilt metric (the question was altered).
 
+        >>> from exactdp.spaces.levels import parse_level
         >>> from exactdp.spaces.metrics import line
-        >>> doc = Question.of(line(3), "tight-constraints", t="1/2").to_json()
+        >>> doc = Question.bind(line(3), ("line", '{"n":3}'), fingerprint(line(3)), "tight-constraints",
+        ...                     ONES, parse_level(t="1/2")).to_json()
         >>> doc["metric"]["params"]["n"] = 4
         >>> Question.from_json(doc)
         Traceback (most recent call last):
@@ -295,8 +225,7 @@ class Question:
         obj = read_object(value, "question", ("metric", "property", "rhs", "level", "mechanism"))
         metric, spec, stated = read_metric_json(obj["metric"], max_points=max_points,
                                                 max_distance_points=max_distance_points)
-        prop = Property(read_str(obj["property"], "question.property",
-                                 [p.value for p in Property]))
+        prop = Property(read_str(obj["property"], "question.property", [p.value for p in Property]))
         n = metric.n
         rhs: Rhs
         if obj["rhs"] is None or obj["rhs"] == ONES:
@@ -309,22 +238,15 @@ class Question:
             rows = rows_of(obj["mechanism"], "question.mechanism", n_rows=n)
             mech = tuple(tuple(read_rational(x, f"question.mechanism[{i}][{j}]")
                                for j, x in enumerate(r)) for i, r in enumerate(rows))
-        q = object.__new__(cls)
-        for name, v in (("metric", metric), ("prop", prop), ("rhs", rhs), ("level", level),
-                        ("mechanism", mech)):
-            object.__setattr__(q, name, v)
         fp = fingerprint(metric, max(max_points, max_distance_points))
         if fp != stated:
-            raise CertificateInvalid(
-                f"question.metric.fingerprint is {stated[:20]!r}..., but the metric it describes "
-                f"has {fp[:20]!r}...: the question was altered (or written by other code); "
-                "re-create the certificate from the question."
-            )
-        q._setup(metric, spec, fp)
+            raise CertificateInvalid(f"question.metric.fingerprint is {stated[:20]!r}..., but the metric it describes "
+                                     f"has {fp[:20]!r}...: the question was altered (or written by other code); "
+                                     "re-create the certificate from the question.")
+        q = cls.bind(metric, spec, fp, prop, rhs, level, mech)
         if dumps(q.to_json()) != dumps(obj):
-            raise InvalidArgument("question: not in the canonical form this version writes "
-                                  "(e.g. an ε that should be written as t, or reordered "
-                                  "distances); re-write it with Question.to_json().")
+            raise InvalidArgument("question: not in the canonical form this version writes (e.g. an ε that should be "
+                                  "written as t, or reordered distances); re-write it with Question.to_json().")
         return q
 
 
@@ -342,19 +264,12 @@ def linear_property(b: Sequence[Fraction]) -> Property:
     return Property.NONNEGATIVE_SOLUTION
 
 
-def _prop(value: Any) -> Property:
+def as_property(value: Any) -> Property:
+    """``value`` as a :class:`Property` (refused with the list of choices)."""
     try:
         return Property(value)
     except ValueError as exc:
-        raise InvalidArgument(f"Got prop={value!r}; choose one of "
-                              f"{[p.value for p in Property]}.") from exc
-
-
-def _read_metric(metric: Any) -> FiniteMetric:
-    if not isinstance(metric, FiniteMetric):
-        raise InvalidMetric(f"Got metric={metric!r}; pass a FiniteMetric such as line(5) or "
-                            "from_matrix([[0, 1], [1, 0]]).")
-    return metric
+        raise InvalidArgument(f"Got prop={value!r}; choose one of {[p.value for p in Property]}.") from exc
 
 
 # ------------------------------------------------------------------------------ levels
@@ -375,14 +290,6 @@ def _check_level(level: Any, kind: str | None, prop: Property) -> PrivacyLevel |
     if out.t is None:  # refuses a closed form that cannot travel (or be read back)
         read_form(write_closed_form(out.eps, "level.eps"), "level.eps", InvalidPrivacyLevel)
     return out
-
-
-def _level_key(level: PrivacyLevel | EpsRange | None) -> tuple[Any, ...] | None:
-    if isinstance(level, PrivacyLevel):
-        return ("t", level.t) if level.t is not None else ("eps", str(level.eps))
-    if isinstance(level, EpsRange):
-        return ("range", level.lo, level.hi)
-    return None
 
 
 def write_level(level: PrivacyLevel | EpsRange | None) -> dict[str, Any] | None:
@@ -413,8 +320,7 @@ def read_level(value: Any, where: str = "question.level", *, ranges: bool = Fals
     if value is None and ranges:
         return None
     if not isinstance(value, dict) or len(value) != 1 or next(iter(value)) not in keys:
-        raise InvalidArgument(f"{where}: expected {'null or ' * ranges}an object with one key "
-                              f"{' or '.join(keys)}.")
+        raise InvalidArgument(f"{where}: expected {'null or ' * ranges}an object with one key {' or '.join(keys)}.")
     ((key, v),) = value.items()
     if key == "eps_range":
         obj = read_object(v, where + ".eps_range", ("lo", "hi"))
@@ -423,8 +329,7 @@ def read_level(value: Any, where: str = "question.level", *, ranges: bool = Fals
     try:
         if key == "t":
             return parse_level(t=read_rational(v, where + ".t"))
-        level: PrivacyLevel = parse_level(eps=read_form(v, where + ".eps", InvalidPrivacyLevel,
-                                                         strict=strict))
+        level: PrivacyLevel = parse_level(eps=read_form(v, where + ".eps", InvalidPrivacyLevel, strict=strict))
     except InvalidArgument:
         raise
     except ExactDPError as exc:  # e.g. the sign of ε could not be decided
@@ -456,11 +361,9 @@ def read_form(value: Any, where: str, error: type[InvalidArgument] = InvalidArgu
     expr = read_closed_form(value, where, error)
     depth, limit = _depth(expr), MAX_STRICT_EXP_DEPTH if strict else MAX_EXP_DEPTH
     if depth > limit:
-        raise error(f"{where}: {value!r} nests exp() {depth} deep, over the limit of {limit}; "
-                    "such towers are refused.")
+        raise error(f"{where}: {value!r} nests exp() {depth} deep, over the limit of {limit}; such towers are refused.")
     if strict and any(big_power(n) for n in sympy.preorder_traversal(expr)):
-        raise error(f"{where}: {value!r} has a power (or a factor of log()) beyond 64; such "
-                    "forms are refused.")
+        raise error(f"{where}: {value!r} has a power (or a factor of log()) beyond 64; such forms are refused.")
     return expr
 
 
@@ -483,8 +386,7 @@ def big_power(n: sympy.Basic) -> bool:
 
 def _check_mechanism(rows: Any, n: int, prop: Property) -> tuple[tuple[Fraction, ...], ...]:
     if rows is None:
-        raise InvalidMechanism(f"{prop.value!r} needs the mechanism: {n} rows of exact "
-                               "probabilities.")
+        raise InvalidMechanism(f"{prop.value!r} needs the mechanism: {n} rows of exact probabilities.")
     out = tuple(tuple(to_fraction(x, "mechanism entry") for x in r) for r in rows)
     if len(out) != n or not out or not out[0] or any(len(r) != len(out[0]) for r in out):
         raise InvalidMechanism(f"Got a mechanism with {len(out)} rows of lengths "

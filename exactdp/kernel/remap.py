@@ -23,7 +23,8 @@ O(n² + n·m) rational operations, plus the privacy scan.
 
 >>> from fractions import Fraction as F
 >>> from exactdp.spaces.metrics import line
->>> q = Question.of(line(2), "private", t="1/2", mechanism=[["2/3", "1/3"], ["1/3", "2/3"]])
+>>> from exactdp.engine.questions import question_of
+>>> q = question_of(line(2), "private", t="1/2", mechanism=[["2/3", "1/3"], ["1/3", "2/3"]])
 >>> check_remap(RemapClaim(q, True, ((F(1), F(0)), (F(0), F(1)))))
 True
 >>> check_remap(RemapClaim(q, False, (F(-1), F(-1), F(2, 3), F(2, 3))))  # Σw = -2/3, Aᵀw = 0
@@ -51,8 +52,7 @@ from exactdp.kernel.question import Property, Question
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["REMAP_KINDS", "MAX_PHI_BITS", "RemapClaim", "check_remap", "read_remap",
-           "phi_values"]
+__all__ = ["REMAP_KINDS", "MAX_PHI_BITS", "RemapClaim", "check_remap", "read_remap", "phi_values"]
 
 REMAP_KINDS = (CertificateKind.REMAP.value, CertificateKind.REMAP_FARKAS.value)
 #: Most bits (numerators + denominators) the exact table Φ = (s^k) may hold (a distance of
@@ -74,8 +74,9 @@ def phi_values(question: Question) -> list[Fraction]:
     is not rational, InstanceTooLarge (before any power is formed) when the table would hold
     more than :data:`MAX_PHI_BITS` bits.
 
+    >>> from exactdp.engine.questions import question_of
     >>> from exactdp.spaces.metrics import line_scaled
-    >>> phi_values(Question.of(line_scaled(2, 10**12), "private", t="1/2",
+    >>> phi_values(question_of(line_scaled(2, 10**12), "private", t="1/2",
     ...                        mechanism=[["1/2", "1/2"], ["1/2", "1/2"]]))
     Traceback (most recent call last):
     ...
@@ -84,17 +85,15 @@ def phi_values(question: Question) -> list[Fraction]:
     q, level = question.metric.q, question.level
     s = None if q is None or not isinstance(level, PrivacyLevel) else level.s_rational(q)
     if s is None:
-        raise InvalidArgument("question.level: remap documents need s = e^{-ε/q} rational "
-                              "(q: the denominator of the metric's distances k/q); it is "
-                              "irrational here, even if some e^{-ε·d} are rational. Pick a "
-                              "level whose t = e^{-ε} is a rational q-th power.")
+        raise InvalidArgument("question.level: remap documents need s = e^{-ε/q} rational (q: the denominator of the "
+                              "metric's distances k/q); it is irrational here, even if some e^{-ε·d} are rational. "
+                              "Pick a level whose t = e^{-ε} is a rational q-th power.")
     ks = [int(k) for k in question.metric.exponents]
     bits = sum(ks) * (s.numerator.bit_length() + s.denominator.bit_length())
     if bits > MAX_PHI_BITS:
-        raise InstanceTooLarge(f"question: the remap table e^{{-ε·d}} = s^k needs about {bits} "
-                               f"bits (s = {s}, largest exponent k = {max(ks)}), beyond the "
-                               f"kernel's limit of {MAX_PHI_BITS}; use a metric with smaller "
-                               "distances (in units of 1/q) or a simpler level.")
+        raise InstanceTooLarge(f"question: the remap table e^{{-ε·d}} = s^k needs about {bits} bits (s = {s}, largest "
+                               f"exponent k = {max(ks)}), beyond the kernel's limit of {MAX_PHI_BITS}; use a metric "
+                               "with smaller distances (in units of 1/q) or a simpler level.")
     return [s ** k for k in ks]
 
 
@@ -112,8 +111,7 @@ def check_remap(claim: RemapClaim) -> bool:
         if any(len(r) != n or min(r) < 0 or sum(r) != 1 for r in ev):
             return False
         diag = [sum((H[y][z] * ev[z][y] for z in range(m)), Fraction(0)) for y in range(n)]
-        return all(sum((vals[idx[y][y2]] * diag[y2] for y2 in range(n)), Fraction(0)) == 1
-                   for y in range(n))
+        return all(sum((vals[idx[y][y2]] * diag[y2] for y2 in range(n)), Fraction(0)) == 1 for y in range(n))
     w = ev
     if sum(w, Fraction(0)) >= 0:  # b·w < 0 (b = ones)
         return False
@@ -140,6 +138,5 @@ def read_remap(doc: Any) -> RemapClaim:
         ev: tuple[Any, ...] = tuple(tuple(read_rational(x, f"claim.remap[{i}][{j}]")
                                           for j, x in enumerate(r)) for i, r in enumerate(rows))
     else:
-        ev = tuple(read_rational(x, f"claim.w[{k}]")
-                   for k, x in enumerate(read_list(claim[key], "claim.w")))
+        ev = tuple(read_rational(x, f"claim.w[{k}]") for k, x in enumerate(read_list(claim[key], "claim.w")))
     return RemapClaim(q, holds, ev)

@@ -118,15 +118,13 @@ def capacity_work(X: list[tuple[Fraction, ...]], Y: list[tuple[Fraction, ...]], 
         raise InstanceTooLarge(f"|X| = {len(X)}, |Y| = {len(Y)}, {len(K)} boxes, dimension {n}:"
                                f" a set-privacy document allows at most MAX_POINTS = {MAX_POINTS}"
                                f" points or boxes and dimension MAX_DIM = {MAX_DIM}.")
-    cells = [[len({b[s][i] - x[i] for x in Z for b in K for s in (0, 1)}) - 1 for i in range(n)]
-             for Z in (X, Y)]
+    cells = [[len({b[s][i] - x[i] for x in Z for b in K for s in (0, 1)}) - 1 for i in range(n)] for Z in (X, Y)]
     work = sum(math.prod(c) * len(Z) * len(K) for c, Z in zip(cells, (X, Y)))
     terms = sum(math.prod(2 * k + 1 for k in c) for c in cells)  # ≤ 3 terms per CDF difference
     if work > MAX_WORK or terms > MAX_TERMS:
-        raise InstanceTooLarge(f"the capacity grids need {work} cell-box tests (MAX_WORK = "
-                               f"{MAX_WORK}) and up to {terms} product terms in dimension {n} "
-                               f"(MAX_TERMS = {MAX_TERMS}); use fewer points, boxes or "
-                               "dimensions.")
+        raise InstanceTooLarge(f"the capacity grids need {work} cell-box tests (MAX_WORK = {MAX_WORK}) and up to "
+                               f"{terms} product terms in dimension {n} (MAX_TERMS = {MAX_TERMS}); use fewer points, "
+                               "boxes or dimensions.")
     return work
 
 
@@ -138,12 +136,10 @@ def capacity(X: list[tuple[Fraction, ...]], K: Boxes) -> ExpPoly:
     boxes = [tuple(zip(*(tuple(v - c for v, c in zip(corner, x)) for corner in b)))
              for x in X for b in K]  # per box: ((lo_i, hi_i) for each axis i)
     axes = [sorted({e for b in boxes for e in b[i]}) for i in range(len(X[0]))]
-    probs = [[_add(_cdf(v), _add(_cdf(u), scale=Fraction(-1))) for u, v in zip(ax, ax[1:])]
-             for ax in axes]
+    probs = [[_add(_cdf(v), _add(_cdf(u), scale=Fraction(-1))) for u, v in zip(ax, ax[1:])] for ax in axes]
     total: list[ExpPoly] = []
     for cell in itertools.product(*(range(len(ax) - 1) for ax in axes)):
-        if any(all(b[i][0] <= axes[i][k] and axes[i][k + 1] <= b[i][1] for i, k in enumerate(cell))
-               for b in boxes):
+        if any(all(b[i][0] <= axes[i][k] and axes[i][k + 1] <= b[i][1] for i, k in enumerate(cell)) for b in boxes):
             p: ExpPoly = {Fraction(0): Fraction(1)}
             for i, k in enumerate(cell):
                 p = _mul(p, probs[i][k])
@@ -196,11 +192,10 @@ def _sign(m: ExpPoly, level: PrivacyLevel) -> int:
             (arb(to_fmpq(c)) * (-level.eps_ball() * arb(to_fmpq(r))).exp() for r, c in m.items()),
             arb(0)), what="set-privacy margin (factor·T_Y − T_X)")
     except PrecisionLimitReached as exc:
-        raise PrecisionLimitReached(
-            f"the sign of the set-privacy margin (factor·T_Y − T_X) at {level} is undecided in "
-            "arb balls up to 4096 bits; the kernel decides it exactly only at a rational "
-            f"t = e^(−ε) within MAX_DEGREE = {MAX_DEGREE} and MAX_EXACT_BITS = "
-            f"{MAX_EXACT_BITS}: this document cannot be verified.") from exc
+        raise PrecisionLimitReached(f"the sign of the set-privacy margin (factor·T_Y − T_X) at {level} is undecided in "
+                                    "arb balls up to 4096 bits; the kernel decides it exactly only at a rational t = "
+                                    f"e^(−ε) within MAX_DEGREE = {MAX_DEGREE} and MAX_EXACT_BITS = {MAX_EXACT_BITS}: "
+                                    "this document cannot be verified.") from exc
     return int(sign.value)
 
 
@@ -244,6 +239,5 @@ def check_set_privacy_document(doc: Any) -> bool:
         return False
     terms = {"paper": [(1, d_H + diam)], "hausdorff": [(1, d_H)], "points": [(len(X), d_H)],
              "points_sharp": [(1, b) for b in near]}[bound]  # factor Σ a·e^{ε·β}
-    margin = _add(*(_add(T_Y, scale=Fraction(a), shift=-beta) for a, beta in terms),
-                  _add(T_X, scale=Fraction(-1)))
+    margin = _add(*(_add(T_Y, scale=Fraction(a), shift=-beta) for a, beta in terms), _add(T_X, scale=Fraction(-1)))
     return verdict is (Verdict.HOLDS if _sign(margin, level) >= 0 else Verdict.FAILS)

@@ -318,8 +318,7 @@ def s_enclosure(eps: Fraction, q: int, prec: int) -> tuple[Fraction, Fraction]:
     """
     if Fraction(eps) / q > S_EXACT_LIMIT:
         with workprec(prec):
-            return Fraction(0), arb_to_fraction_interval(
-                (-flint.arb(to_fmpq(S_EXACT_LIMIT))).exp())[1]
+            return Fraction(0), arb_to_fraction_interval((-flint.arb(to_fmpq(S_EXACT_LIMIT))).exp())[1]
     with workprec(prec):
         return arb_to_fraction_interval((-flint.arb(to_fmpq(eps)) / q).exp())
 
@@ -358,8 +357,7 @@ def _check_exact(c: ThresholdClaim) -> bool:
     return any(_sides_ok(c, nums, den, w, m.q, prec) for prec in CHECK_PRECISIONS)
 
 
-def _sides_ok(c: ThresholdClaim, nums: list[Any], den: Any, w: int | None, q: int,
-              prec: int) -> bool:
+def _sides_ok(c: ThresholdClaim, nums: list[Any], den: Any, w: int | None, q: int, prec: int) -> bool:
     """Holds on (0, s_hi] (s_hi ≥ e^{-hi/q}) and, with a witness, fails at e^{-lo/q}."""
     zero = Fraction(0)
     if c.eps.hi == 0:
@@ -446,8 +444,7 @@ def _check_prop9(c: ThresholdClaim) -> bool:
 # ------------------------------------------------------------------------------ kronecker
 def _check_kronecker(c: ThresholdClaim) -> bool:
     factors, b = c.evidence["factors"], c.evidence["binding"]
-    if not isinstance(factors, tuple) or not factors or not all(
-            isinstance(f, ThresholdClaim) for f in factors):
+    if not isinstance(factors, tuple) or not factors or not all(isinstance(f, ThresholdClaim) for f in factors):
         return False
     if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b < len(factors):
         return False

@@ -171,8 +171,7 @@ def _small_upper(x: arb) -> Fraction:
     return arb_to_fraction_interval(x)[1]
 
 
-def lemma_row_sum_bound(metric: FiniteMetric | CountRows, t0: Fraction,
-                        prec: int = 128) -> Fraction:
+def lemma_row_sum_bound(metric: FiniteMetric | CountRows, t0: Fraction, prec: int = 128) -> Fraction:
     """A rational e ≥ max_i Σ_{j≠i} t0^{d(i, j)}: exact integer counts of each distance per
     row (``np.bincount``) times rational upper bounds of t0^d, summed in ``fmpq_mat``.
 
@@ -195,10 +194,8 @@ def lemma_row_sum_bound(metric: FiniteMetric | CountRows, t0: Fraction,
         k = len(values)
     with workprec(prec):
         lt = arb(to_fmpq(t0)).log()
-        ups = [Fraction(0) if v.coef == 0 else _small_upper((lt * v.ball()).exp())
-               for v in values]
-    prod = fmpq_mat(fmpz_mat(len(rows), k, [int(x) for x in rows.ravel()])) * fmpq_mat(
-        k, 1, [to_fmpq(u) for u in ups])
+        ups = [Fraction(0) if v.coef == 0 else _small_upper((lt * v.ball()).exp()) for v in values]
+    prod = fmpq_mat(fmpz_mat(len(rows), k, [int(x) for x in rows.ravel()])) * fmpq_mat(k, 1, [to_fmpq(u) for u in ups])
     return max(fmpq_to_fraction(prod[i, 0]) for i in range(len(rows)))
 
 

@@ -58,12 +58,7 @@ from exactdp.kernel.jsonio import (
     read_object,
     read_rational,
 )
-from exactdp.kernel.linear_json import (
-    read_document,
-    read_int_poly,
-    read_linear,
-    read_polys,
-)
+from exactdp.kernel.linear_json import read_document, read_int_poly, read_linear, read_polys
 from exactdp.kernel.question import ALL_EPS, Property, Question
 from exactdp.kernel.threshold import ThresholdClaim
 from exactdp.kernel.threshold_spd import MAX_ORDER, SPD_COVER, SPD_POINT
@@ -116,10 +111,8 @@ def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
     elif env.kind == "kronecker-threshold":
         if depth >= MAX_DEPTH:
             raise InvalidArgument(f"evidence.factors: nested more than {MAX_DEPTH} deep.")
-        factors = tuple(read_threshold(f, depth + 1)
-                        for f in read_list(evid["factors"], "evidence.factors"))
-        ev = {"factors": factors,
-              "binding": read_int(evid["binding"], "evidence.binding", 0, len(factors) - 1)}
+        factors = tuple(read_threshold(f, depth + 1) for f in read_list(evid["factors"], "evidence.factors"))
+        ev = {"factors": factors, "binding": read_int(evid["binding"], "evidence.binding", 0, len(factors) - 1)}
     elif env.kind == "certified-cover":
         ev = {"fail": _read_fail(evid["fail"], depth),
               "t0": read_rational(evid["t0"], "evidence.t0"),
@@ -144,8 +137,7 @@ def _read_fail(value: Any, depth: int) -> Any:
     return read_linear(value, depth + 1)
 
 
-def _triples(value: Any, where: str, keys: tuple[str, str, str]
-             ) -> tuple[tuple[Fraction, Fraction, Fraction], ...]:
+def _triples(value: Any, where: str, keys: tuple[str, str, str]) -> tuple[tuple[Fraction, Fraction, Fraction], ...]:
     out = []
     for k, item in enumerate(read_list(value, where, max_length=MAX_PIECES)):
         obj = read_object(item, f"{where}[{k}]", keys)

@@ -27,7 +27,7 @@ distances (``proofs/equitable_quotient.py`` for the lifting lemma):
 
 >>> from exactdp.spaces.metrics import line
 >>> terms = quotient_terms(line(3), (0, 1, 0))     # the two ends form one cell
->>> [(int(r), int(c), int(e), int(k)) for r, c, e, k in zip(*terms.coo())]
+>>> [(int(r), int(c), int(e), int(k)) for r, c, e, k in zip(terms.rows, terms.cols, terms.exps, terms.counts)]
 [(0, 0, 0, 1), (0, 0, 2, 1), (0, 1, 1, 1), (1, 0, 1, 2), (1, 1, 0, 1)]
 >>> quotient_terms(line(3), (0, 0, 1)) is None       # not equitable
 True
@@ -48,10 +48,7 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.kernel.jsonio import read_envelope, read_int, read_list
 from exactdp.kernel.linear_json import read_polys
 from exactdp.kernel.threshold import ThresholdClaim, lowest_sign, odd_part, roots_01
-from exactdp.kernel.threshold_json import (
-    read_s_star,
-    read_threshold_parts,
-)
+from exactdp.kernel.threshold_json import read_s_star, read_threshold_parts
 from exactdp.kernel.threshold_structured import guarded, int_poly, root_run_holds
 from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric
@@ -76,20 +73,6 @@ class QuotientTerms:
     exps: np.ndarray
     counts: np.ndarray
     reps: np.ndarray
-
-    def coo(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(rows, cols, exps, counts)."""
-        return self.rows, self.cols, self.exps, self.counts
-
-    def polys(self) -> list[dict[int, flint.fmpz_poly]]:
-        """Row A as {B: Φ̃[A, B](s)} (nonzero entries only)."""
-        acc: list[dict[int, list[int]]] = [{} for _ in range(self.size)]
-        for a, b, e, k in zip(self.rows.tolist(), self.cols.tolist(), self.exps.tolist(),
-                              self.counts.tolist()):
-            co = acc[a].setdefault(b, [])
-            co.extend([0] * (e + 1 - len(co)))
-            co[e] += k
-        return [{b: flint.fmpz_poly(co) for b, co in row.items()} for row in acc]
 
 
 def _labels(cells: Any, n: int) -> np.ndarray | None:
@@ -155,8 +138,7 @@ def quotient_identity_holds(terms: QuotientTerms, nums: Sequence[flint.fmpz_poly
     at = [int(p(x)) for p in nums]
     dx = int(den(x))
     lhs = [0] * m
-    for a, b, e, k in zip(terms.rows.tolist(), terms.cols.tolist(), terms.exps.tolist(),
-                          terms.counts.tolist()):
+    for a, b, e, k in zip(terms.rows.tolist(), terms.cols.tolist(), terms.exps.tolist(), terms.counts.tolist()):
         lhs[a] += (k * at[b]) << (beta * e)
     return all(lhs[a] * scale == dx * bi[a] for a in range(m))
 
@@ -190,8 +172,7 @@ def _check(c: ThresholdClaim) -> bool:
                 and roots_01(den) == 0
                 and all(p.degree() < 0 or (lowest_sign(p) * lowest_sign(den) > 0
                                            and roots_01(odd_part(p)) == 0) for p in nums))
-    if (isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < terms.size
-            or not 0 < c.eps.lo < c.eps.hi):
+    if (isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < terms.size or not 0 < c.eps.lo < c.eps.hi):
         return False
     return root_run_holds(c.eps, m.q, ev["s_star"], nums, den, w, odd=True)
 

@@ -123,8 +123,7 @@ def structure_holds(metric: Any, v: int, c: int, k0: int = 0) -> bool:
 
 
 @proved_by("toeplitz_recurrence")
-def mirror_identity_holds(exps: Sequence[int], v: int, c: int, half: Sequence[Any],
-                          den: Any, k0: int = 0) -> bool:
+def mirror_identity_holds(exps: Sequence[int], v: int, c: int, half: Sequence[Any], den: Any, k0: int = 0) -> bool:
     """Φ(s)N(s) = D(s)·1 for N = (half, mirrored), Φ[i, j] = s^{exps[|i−j|]} with
     e_{k+v} = e_k + c for k ≥ k0 (already checked); O(n·(v + 2k0)) polynomial operations
     through the left-sum recurrence of ``proofs/toeplitz_recurrence.py`` (the right sums of
@@ -140,8 +139,7 @@ def mirror_identity_holds(exps: Sequence[int], v: int, c: int, half: Sequence[An
     for i in range(n):  # left[i] = Σ_{j ≤ i} a_{i−j} N_j
         acc = sum((a[d] * N[i - d] for d in range(min(v + k0, i + 1))), zero)
         if i >= v:
-            tail = left[i - v] - sum((a[d] * N[i - v - d] for d in range(min(k0, i - v + 1))),
-                                     zero)
+            tail = left[i - v] - sum((a[d] * N[i - v - d] for d in range(min(k0, i - v + 1))), zero)
             acc += sc * tail
         left.append(acc)
     return all(left[i] + left[n - 1 - i] - a[0] * N[i] == den for i in range((n + 1) // 2))

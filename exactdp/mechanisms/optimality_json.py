@@ -38,9 +38,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from exactdp.engine.documents import write_remap
+from exactdp.engine.questions import make_question
 from exactdp.errors import ExactnessRequired, InvalidArgument
 from exactdp.kernel.jsonio import loads, read_envelope, read_rational
-from exactdp.kernel.question import Property, Question
+from exactdp.kernel.question import Property
 from exactdp.kernel.remap import REMAP_KINDS
 from exactdp.kinds import CertificateKind
 from exactdp.mechanisms.constructors import from_rows
@@ -56,7 +57,7 @@ __all__ = ["remap_document", "remap_from_document"]
 def remap_document(cert: RemapCertificate | FarkasRemapCertificate) -> dict[str, Any]:
     """The kernel document of a remap or Farkas remap certificate."""
     rows = tuple(tuple(r) for r in exact_rows(cert.mechanism))
-    q = Question(cert.metric, Property.PRIVATE, None, cert.level, rows)
+    q = make_question(cert.metric, Property.PRIVATE, None, cert.level, rows)
     try:
         if cert.kind is CertificateKind.REMAP:
             return write_remap(q, True, cert.remap)  # type: ignore[union-attr]

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from exactdp.arithmetic.rationals import unlimited_int_digits
 from exactdp.engine.documents import write_privacy_check, write_privacy_level
+from exactdp.engine.questions import question_of
 from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument, InvalidMechanism
 from exactdp.kernel.jsonio import loads
 from exactdp.kernel.privacy import require_work, sufficient_pairs
@@ -76,7 +77,7 @@ def _decidable(q: Question) -> Question:
 def level_document(res: PrivacyLevelResult) -> dict[str, Any]:
     """The kernel document of a privacy level (kind ``privacy-level``)."""
     mech, metric = res._mechanism, res._metric
-    q = _decidable(Question.of(metric, "privacy-level", mechanism=exact_rows(mech)))
+    q = _decidable(question_of(metric, "privacy-level", mechanism=exact_rows(mech)))
     if res.is_infinite:
         return write_privacy_level(q, "infinite", res.witness, None)
     if res.witness is None or res.value == 0:  # level 0: no pair is separated
@@ -93,7 +94,7 @@ def check_document(check: PrivacyCheck) -> dict[str, Any]:
     rows = exact_rows(lvl._mechanism)
     try:
         with unlimited_int_digits():  # ε + slack of any size is printed, then size-checked
-            q = Question.of(lvl._metric, "private", eps=check.target, mechanism=rows)
+            q = question_of(lvl._metric, "private", eps=check.target, mechanism=rows)
     except InvalidArgument as exc:
         raise InvalidArgument(f"this verdict has no portable form: its level ε + slack cannot "
                               f"be written exactly ({exc}). Use a shorter ε or slack.") from exc

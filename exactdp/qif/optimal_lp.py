@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.algebra.phi import entry_values_exact
+from exactdp.engine.questions import canonical_metric
 from exactdp.errors import (
     CertificateInvalid,
     ExactDPError,
@@ -40,7 +41,7 @@ from exactdp.errors import (
     InvalidChannel,
 )
 from exactdp.kernel.jsonio import read_int, read_rational, read_str, write_rational
-from exactdp.kernel.metricio import canonical_metric, fingerprint, read_metric_json, write_metric
+from exactdp.kernel.metricio import fingerprint, read_metric_json, write_metric
 from exactdp.kinds import Verdict
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind

@@ -10,12 +10,12 @@ from fractions import Fraction
 
 import pytest
 
+from exactdp.engine.questions import question_of
 from exactdp.errors import InvalidArgument, InvalidPrivacyLevel
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.question import (
     MAX_EXP_DEPTH,
     MAX_STRICT_EXP_DEPTH,
-    Question,
     read_form,
     read_level,
 )
@@ -96,7 +96,7 @@ def test_small_powers_inside_exp_still_parse():
 def test_question_of_reads_an_iterator_rhs_once():
     """m2: the parent accepted a generator for a vector right-hand side."""
     b = [Fraction(1), Fraction(-1)]
-    q = Question.of(line(2), "nonnegative-solution", prior=(x for x in b), eps=1)
+    q = question_of(line(2), "nonnegative-solution", prior=(x for x in b), eps=1)
     assert q.rhs == tuple(b)
 
 

@@ -17,6 +17,7 @@ import pytest
 import sympy
 
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.engine.questions import make_question
 from exactdp.errors import InstanceTooLarge
 from exactdp.kernel.privacy import (
     MAX_EXACT_BITS,
@@ -28,7 +29,7 @@ from exactdp.kernel.privacy import (
     require_work,
     target_sign,
 )
-from exactdp.kernel.question import Property, Question
+from exactdp.kernel.question import Property
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import line
 
@@ -76,7 +77,7 @@ def test_target_sign_against_a_rational_eps():
 
 
 def _level(rows, value, witness):
-    q = Question(line(len(rows)), Property.PRIVACY_LEVEL, mechanism=rows)
+    q = make_question(line(len(rows)), Property.PRIVACY_LEVEL, mechanism=rows)
     return LevelClaim(q, value, witness, Enclosure(F(1, 10), F(3)))
 
 
@@ -111,6 +112,6 @@ def test_only_the_largest_ratio_is_the_level(nums):
         if r <= 1:
             continue
         mid = F(math.log(r)).limit_denominator(10**6)
-        claim = LevelClaim(Question(line(2), Property.PRIVACY_LEVEL, mechanism=rows), LogValue(r, ONE),
+        claim = LevelClaim(make_question(line(2), Property.PRIVACY_LEVEL, mechanism=rows), LogValue(r, ONE),
                            w, Enclosure(mid - F(1, 1000), mid + F(1, 1000)))
         assert check_privacy_level(claim) == (r == top), (w, r, top)

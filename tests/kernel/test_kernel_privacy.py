@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.documents import write_level_value
+from exactdp.engine.questions import question_of
 from exactdp.errors import CertificateInvalid, ExactDPError
 from exactdp.kernel.jsonio import dumps, envelope, loads, write_enclosure
 from exactdp.kernel.privacy import (
@@ -29,7 +30,6 @@ from exactdp.kernel.privacy import (
     sufficient_pairs,
 )
 from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
-from exactdp.kernel.question import Question
 from exactdp.kernel.verify import verify_document
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.privacy import is_private, privacy_level
@@ -151,7 +151,7 @@ def _parse_value(value_json):
                                         "enclosure": None}, "evidence": {}}).value
 
 
-_Q_JSON = Question.of(line(2), "privacy-level", mechanism=[["1/2", "1/2"]] * 2).to_json()
+_Q_JSON = question_of(line(2), "privacy-level", mechanism=[["1/2", "1/2"]] * 2).to_json()
 
 
 def level_tamperings(rows, metric, doc, rng):
@@ -201,7 +201,7 @@ def _check_level_docs(rows, metric, rng):
     H = from_rows(rows)
     doc = level_document(privacy_level(H, metric))
     for k, (r2, m2, val, w, enc) in enumerate(level_tamperings(rows, metric, doc, rng)):
-        q = Question.of(m2, "privacy-level", mechanism=r2)
+        q = question_of(m2, "privacy-level", mechanism=r2)
         d2 = _doc_level(q, val, w, enc)
         got = verify_document(loads(dumps(d2))).verified
         want = level_claim_true(r2, rational_distance_matrix(m2), _value_of(val), w, enc)
@@ -227,7 +227,7 @@ def _check_check_docs(rows, metric, t, rng):
         if not 0 < tt < 1:
             continue
         if tt not in questions:
-            questions[tt] = Question.of(metric, "private", t=tt, mechanism=rows).to_json()
+            questions[tt] = question_of(metric, "private", t=tt, mechanism=rows).to_json()
         d2 = copy.deepcopy(doc)
         d2["question"] = questions[tt]
         d2["claim"] = {"verdict": "holds" if holds else "fails",

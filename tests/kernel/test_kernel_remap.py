@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exactdp.algebra.lp import solve_lp
+from exactdp.engine.questions import question_of
 from exactdp.errors import CertificateInvalid, ExactDPError, ExactnessRequired, InvalidArgument
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.verify import SUPPORTED_KINDS, verify_document
@@ -249,8 +250,7 @@ def _forged(rows, R, t="1/2"):
     """A remap document for H = rows at t on line(len(rows)) with the remap R, written by hand
     (write_remap does not check the claim)."""
     from exactdp.engine.documents import write_remap
-    from exactdp.kernel.question import Question
-    q = Question.of(line(len(rows)), "private", t=t, mechanism=rows)
+    q = question_of(line(len(rows)), "private", t=t, mechanism=rows)
     return write_remap(q, True, [[F(x) for x in r] for r in R])
 
 
@@ -295,9 +295,8 @@ def test_huge_distance_is_refused_before_any_power():
     from exactdp.engine.documents import write_remap
     from exactdp.errors import InstanceTooLarge
     from exactdp.kernel.jsonio import envelope
-    from exactdp.kernel.question import Question
     from exactdp.spaces.metrics import line_scaled
-    q = Question.of(line_scaled(2, 10**12), "private", t="1/2",
+    q = question_of(line_scaled(2, 10**12), "private", t="1/2",
                     mechanism=[["1/2", "1/2"], ["1/2", "1/2"]])
     doc = envelope("remap", q.to_json(), {"verdict": "holds", "remap": [["1", "0"], ["0", "1"]]},
                    {})

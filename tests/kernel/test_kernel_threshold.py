@@ -22,9 +22,9 @@ import pytest
 
 from exactdp.algebra.algebraic import log_enclosure
 from exactdp.engine.core import solve_nonnegative
+from exactdp.engine.questions import question_of
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import dumps
-from exactdp.kernel.question import Question
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold, count_roots
 from exactdp.kernel.threshold_json import read_threshold
 from exactdp.kernel.verify import verify_document, verify_json
@@ -216,7 +216,7 @@ def test_exact_threshold_edits_are_rejected(documents):
 
 def _requestion(doc, metric, prior):
     prop = "threshold-tight" if prior is None else "threshold-regular"
-    return _edited(doc, ("question",), Question.of(metric, prop, prior=prior).to_json())
+    return _edited(doc, ("question",), question_of(metric, prop, prior=prior).to_json())
 
 
 def test_question_replaced_is_rejected(documents):
@@ -269,7 +269,7 @@ def test_kronecker_sub_certificates_are_bound(documents):
     bad["claim"]["eps"] = {"lo": "1/10", "hi": "1/10"}
     assert not verify_document(bad).verified
     # a factor document about another metric of the same size
-    star = Question.of(discrete(3), "threshold-tight").to_json()  # not a factor of the grid
+    star = question_of(discrete(3), "threshold-tight").to_json()  # not a factor of the grid
     bad = copy.deepcopy(documents["grid-tight"][1])
     bad["evidence"]["factors"][0]["question"] = star
     assert not verify_document(bad).verified

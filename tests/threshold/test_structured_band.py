@@ -12,8 +12,9 @@ import pytest
 
 from exactdp.algebra.symbolic import solve_symbolic
 from exactdp.algebra.toeplitz import solve_toeplitz_ones, toeplitz_step
+from exactdp.engine.questions import canonical_metric
 from exactdp.errors import InvalidArgument
-from exactdp.kernel.metricio import canonical_metric, read_metric_json, write_metric
+from exactdp.kernel.metricio import read_metric_json, write_metric
 from exactdp.kernel.threshold_structured import structure_holds
 from exactdp.kernel.verify import verify_document
 from exactdp.metrics import band as band_public

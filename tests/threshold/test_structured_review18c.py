@@ -13,8 +13,9 @@ from exactdp import epsilon_threshold
 from exactdp.algebra.symbolic import solve_symbolic
 from exactdp.algebra.toeplitz import solve_toeplitz_ones, toeplitz_step
 from exactdp.algebra.toeplitz_general import solve_toeplitz_general
+from exactdp.engine.questions import canonical_metric
 from exactdp.errors import ExponentTooLarge, InstanceTooLarge
-from exactdp.kernel.metricio import canonical_metric, fingerprint
+from exactdp.kernel.metricio import fingerprint
 from exactdp.kernel.threshold import count_roots, no_root_upto, roots_01, roots_01_within
 from exactdp.kernel.threshold_structured import structure_holds
 from exactdp.spaces.metrics import band, from_matrix, line
