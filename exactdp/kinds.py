@@ -123,6 +123,7 @@ class CertificateKind(enum.StrEnum):
     QUOTIENT_THRESHOLD = "quotient-threshold"
     GRID_POINT = "grid-point"
     GRID_THRESHOLD = "grid-threshold"
+    GRID_POINT_EXACT = "grid-point-exact"
     SET_PRIVACY = "set-privacy"
     PUFFERFISH_SCALE = "pufferfish-scale"
     PUFFERFISH_WASSERSTEIN = "pufferfish-wasserstein"
@@ -131,6 +132,8 @@ class CertificateKind(enum.StrEnum):
     PUFFERFISH_CLASS_LAW = "pufferfish-class-law"
     PUFFERFISH_CLASS_SCALE = "pufferfish-class-scale"
     PUFFERFISH_CLASS_PAIR = "pufferfish-class-pair"
+    PUFFERFISH_RENYI = "pufferfish-renyi"
+    PUFFERFISH_DISCRETE_RENYI = "pufferfish-discrete-renyi"
 
 
 @runtime_checkable

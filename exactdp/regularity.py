@@ -38,7 +38,13 @@ from exactdp.engine.core import (
     result_from_certificate,
     solve_nonnegative,
 )
-from exactdp.engine.grid_point import GridPointCertificate, grid_point_document, refuse_dense_exact
+from exactdp.engine.grid_point import (
+    GRID_POINT_CERTIFICATES,
+    GridPointCertificate,
+    grid_point_document,
+    grid_point_solution,
+    refuse_dense_exact,
+)
 from exactdp.errors import CertificateInvalid, ExactnessRequired, InvalidArgument
 from exactdp.kinds import Method, Verdict
 from exactdp.progress import Progress
@@ -91,7 +97,7 @@ class RegularityResult:
         >>> is_regular(line(3), "uniform", t="1/2").verify()
         True
         """
-        if isinstance(self.certificate, GridPointCertificate):  # large grids (matrix-free)
+        if isinstance(self.certificate, GRID_POINT_CERTIFICATES):  # large grids (matrix-free)
             return self.certificate.answers(self.metric, self.level, self.prior, self.regular)
         return answers_question(self.certificate, self.metric, self.level, tuple(self.prior), self.regular)
 
@@ -119,9 +125,10 @@ class RegularityResult:
         if sum(cert.rhs, Fraction(0)) != 1 or any(v < 0 for v in cert.rhs):
             raise InvalidArgument("the document answers Φx = b for a b that is not a prior; "
                                   "read it with certificate_from_json.")
-        engine = (result_from_certificate(cert) if grid_cert is None else
-                  EngineResult(grid_cert.holds, cert, "grid-matrix-free", grid_cert.exponent,
-                               enclosure_builder=grid_cert.enclosures))
+        sol = None if grid_cert is None else grid_point_solution(grid_cert)
+        engine = (result_from_certificate(cert) if sol is None else
+                  EngineResult(sol.holds, cert, sol.method, sol.bits, sol.x_exact,
+                               enclosure_builder=sol.enclosure_builder))
         result = cls(cert.metric, cert.level, tuple(cert.rhs), engine.holds, cert,
                      engine.method, engine)
         if not result.verify():

@@ -35,7 +35,13 @@ from exactdp.engine.core import (
     result_from_certificate,
     solve_nonnegative,
 )
-from exactdp.engine.grid_point import GridPointCertificate, grid_point_document, refuse_dense_exact
+from exactdp.engine.grid_point import (
+    GRID_POINT_CERTIFICATES,
+    GridPointCertificate,
+    grid_point_document,
+    grid_point_solution,
+    refuse_dense_exact,
+)
 from exactdp.errors import (
     CertificateInvalid,
     ExactnessRequired,
@@ -97,7 +103,7 @@ class TightConstraintsResult:
         True
         """
         ones = tuple(Fraction(1) for _ in range(self.metric.n))
-        if isinstance(self.certificate, GridPointCertificate):  # large grids (matrix-free)
+        if isinstance(self.certificate, GRID_POINT_CERTIFICATES):  # large grids (matrix-free)
             return self.certificate.answers(self.metric, self.level, ones, self.exists)
         return answers_question(self.certificate, self.metric, self.level, ones, self.exists)
 
@@ -125,9 +131,10 @@ class TightConstraintsResult:
         if not all(v == 1 for v in cert.rhs):
             raise InvalidArgument("the document answers Φx = b for another b than 1; read it with "
                                   "RegularityResult.from_json or certificate_from_json.")
-        engine = (result_from_certificate(cert) if grid_cert is None else
-                  EngineResult(grid_cert.holds, cert, "grid-matrix-free", grid_cert.exponent,
-                               enclosure_builder=grid_cert.enclosures))
+        sol = None if grid_cert is None else grid_point_solution(grid_cert)
+        engine = (result_from_certificate(cert) if sol is None else
+                  EngineResult(sol.holds, cert, sol.method, sol.bits, sol.x_exact,
+                               enclosure_builder=sol.enclosure_builder))
         result = cls(cert.metric, cert.level, engine.holds, cert, engine.method, engine)
         if not result.verify():
             raise CertificateInvalid("the document's claim does not re-check (exactdp verify "

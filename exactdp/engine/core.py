@@ -478,8 +478,8 @@ def solve_nonnegative(
     if method == "auto" and use_grid_point(metric):
         # large Euclidean/Manhattan (masked) grids: matrix-free, O(n) memory, certified
         sol = solve_grid_point(metric, level, b, max_bits=max_prec, progress=progress)
-        return EngineResult(sol.holds, cast(Any, sol.certificate), "grid-matrix-free", sol.bits,
-                            enclosure_builder=sol.enclosure_builder)
+        return EngineResult(sol.holds, cast(Any, sol.certificate), sol.method, sol.bits,
+                            sol.x_exact, enclosure_builder=sol.enclosure_builder)
     if metric.n > DENSE_MAX_N:
         raise InstanceTooLarge(
             f"{metric.name} has n = {metric.n} points; the engine's dense backends need an n×n "

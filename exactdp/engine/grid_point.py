@@ -18,6 +18,14 @@ Manhattan grids and masked grids (:mod:`exactdp.spaces.metrics.masked`) above
    exact residual is solved for a correction (iterative refinement: ~40 more bits of y per
    round) until decided or until s exceeds ``max_bits``
    (:class:`~exactdp.errors.PrecisionLimitReached`, naming the entry and ρ).
+4. *Exact* (first undecided round only): an entry z_i = 0 is never separated from 0 by
+   enclosures. When Φ is rational — distances k·h (Manhattan, or one row or column) and
+   T = e^{−ε·h} rational (``t=`` given, or ε = ln(1/t) exactly) —
+   :func:`~exactdp.engine.grid_exact.exact_grid_point` tries the exact z (float guess with
+   small denominators, Φz = b checked exactly in integers); if it checks, the signs of z
+   decide and the answer is EXACT (:class:`~exactdp.engine.grid_exact.GridPointExactCertificate`,
+   kind ``grid-point-exact``, z as integers over one common denominator, re-checked by
+   :mod:`exactdp.kernel.grid_point_exact`). Otherwise the refinement goes on.
 
 The certificate :class:`GridPointCertificate` stores y (dyadic mantissas and one exponent)
 and λ; ``verify()`` recomputes the residual exactly from them and the metric (it never
@@ -48,6 +56,13 @@ from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
 from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.documents import write_grid_point
+from exactdp.engine.grid_exact import (
+    GridPointExactCertificate,
+    answers_grid_question,
+    exact_grid_point,
+    grid_metric,
+    grid_shape_of,
+)
 from exactdp.errors import (
     REJECTED_ERRORS,
     InstanceTooLarge,
@@ -64,18 +79,20 @@ from exactdp.kernel.grid_point import (
     radius,
     read_grid_point,
 )
+from exactdp.kernel.grid_point_exact import exact_unit_t
 from exactdp.kernel.jsonio import loads
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.linalg.grid_pcg import grid_pcg_solver
 from exactdp.progress import Progress, report
 from exactdp.spaces.grid import MATRIX_FREE_ABOVE_N
 from exactdp.spaces.levels import PrivacyLevel
-from exactdp.spaces.metrics import FiniteMetric, grid
-from exactdp.spaces.metrics.masked import GridShape, grid_shape, masked_grid
+from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.masked import GridShape, grid_shape
 
-__all__ = ["GRID_POINT_ABOVE_N", "GridPointCertificate", "GridPointSolution", "solve_grid_point",
-           "use_grid_point", "grid_point_applies", "grid_lambda_lower", "grid_point_document",
-           "refuse_dense_exact", "scaled_residual"]
+__all__ = ["GRID_POINT_ABOVE_N", "GridPointCertificate", "GRID_POINT_CERTIFICATES",
+           "GridPointSolution", "solve_grid_point", "grid_point_solution", "use_grid_point",
+           "grid_point_applies", "grid_lambda_lower", "grid_point_document", "refuse_dense_exact",
+           "scaled_residual"]
 
 #: Grids (and masked grids) with more points than this go matrix-free in ``method="auto"``
 #: (an alias of :data:`exactdp.spaces.grid.MATRIX_FREE_ABOVE_N`, 900: the threshold routes
@@ -136,12 +153,9 @@ class GridPointCertificate:
 
     def claim(self) -> GridPointClaim:
         """The kernel's claim (the metric's exact grid shape; InvalidMetric if not a grid)."""
-        shape = grid_shape(self.metric)
-        if shape is None:
-            raise InvalidMetric(f"{getattr(self.metric, 'name', self.metric)!r} is not a library "
-                                "grid or masked grid.")
-        return GridPointClaim(shape, self.level, tuple(self.rhs), bool(self.holds), self.witness,
-                              tuple(self.mantissas), self.exponent, self.lam, self.table_bits)
+        return GridPointClaim(grid_shape_of(self.metric), self.level, tuple(self.rhs),
+                              bool(self.holds), self.witness, tuple(self.mantissas),
+                              self.exponent, self.lam, self.table_bits)
 
     def verify(self) -> bool:
         """Re-check every claim from the question (False, never an exception, if tampered)."""
@@ -154,13 +168,7 @@ class GridPointCertificate:
                 holds: bool) -> bool:
         """True when this certificate is about this grid (same exact shape), level and
         right-hand side, claims ``holds``, and verifies."""
-        try:
-            shape = grid_shape(metric)
-            return (shape is not None and shape == grid_shape(self.metric)
-                    and self.level == level and tuple(self.rhs) == tuple(rhs)
-                    and bool(self.holds) is bool(holds) and self.verify())
-        except REJECTED_ERRORS:
-            return False
+        return answers_grid_question(self, metric, level, rhs, holds)
 
     def radius(self) -> Fraction:
         """ρ with |z_i − y_i| ≤ ρ for every i (recomputed exactly)."""
@@ -182,30 +190,30 @@ class GridPointCertificate:
         """Rebuild from a document (parsed or text); the grid is rebuilt by its constructor.
         Only as good as :meth:`verify`."""
         c = read_grid_point(loads(doc) if isinstance(doc, (str, bytes)) else doc)
-        sh = c.shape
-        if sh.mask is None:
-            metric = grid(sh.width, sh.height, sh.norm, sh.spacing)
-        else:
-            metric = masked_grid(sh.width, sh.height, sh.norm, sh.spacing,
-                                 mask=sh.mask_rows())
-        return cls(metric, c.level, c.rhs, c.holds, c.witness, c.mantissas, c.exponent, c.lam,
-                   c.table_bits)
+        return cls(grid_metric(c.shape), c.level, c.rhs, c.holds, c.witness, c.mantissas,
+                   c.exponent, c.lam, c.table_bits)
 
 
-def grid_point_document(doc: Any) -> GridPointCertificate | None:
-    """The certificate of a ``grid-point`` document (parsed or JSON text); None for a
-    document of another kind (read those with ``certificate_from_json``).
+#: The certificate types of the one-ε grid route: enclosures (certified) or exact.
+GRID_POINT_CERTIFICATES = (GridPointCertificate, GridPointExactCertificate)
+
+
+def grid_point_document(doc: Any) -> GridPointCertificate | GridPointExactCertificate | None:
+    """The certificate of a ``grid-point`` or ``grid-point-exact`` document (parsed or JSON
+    text); None for a document of another kind (read those with ``certificate_from_json``).
 
     >>> from exactdp.spaces.levels import parse_level
+    >>> from exactdp.spaces.metrics import grid
     >>> sol = solve_grid_point(grid(2, 2, "manhattan"), parse_level(t="1/2"))
     >>> again = grid_point_document(sol.certificate.to_json())
     >>> again.verify(), grid_point_document({"kind": "ball"})
     (True, None)
     """
     parsed = loads(doc) if isinstance(doc, (str, bytes)) else doc
-    if not isinstance(parsed, dict) or parsed.get("kind") != CertificateKind.GRID_POINT.value:
-        return None
-    return GridPointCertificate.from_json(parsed)
+    kind = parsed.get("kind") if isinstance(parsed, dict) else None
+    if kind == CertificateKind.GRID_POINT_EXACT.value:
+        return GridPointExactCertificate.from_json(parsed)
+    return GridPointCertificate.from_json(parsed) if kind == CertificateKind.GRID_POINT.value else None
 
 
 def refuse_dense_exact(metric: FiniteMetric, what: str) -> None:
@@ -227,14 +235,32 @@ def _residual(c: GridPointClaim) -> ResidualBound:
 
 @dataclass(frozen=True)
 class GridPointSolution:
-    """What the route found: the certified verdict, its certificate, the bits of y used,
-    the refinement rounds, and a builder of the enclosures of x."""
+    """What the route found: the verdict and its certificate — certified
+    (:class:`GridPointCertificate`, enclosures; ``x_exact`` None) or exact
+    (:class:`GridPointExactCertificate`; ``x_exact`` the exact solution, ``bits`` None) —
+    the bits of y used, the refinement rounds, and a builder of the enclosures of x."""
 
     holds: bool
-    certificate: GridPointCertificate = field(repr=False)
-    bits: int
+    certificate: GridPointCertificate | GridPointExactCertificate = field(repr=False)
+    bits: int | None
     rounds: int
     enclosure_builder: Callable[[], tuple[Enclosure, ...]] = field(repr=False, compare=False)
+    x_exact: tuple[Fraction, ...] | None = field(default=None, repr=False)
+
+    @property
+    def method(self) -> str:
+        """``"grid-exact"`` (exact rational z) or ``"grid-matrix-free"`` (enclosures)."""
+        return ("grid-exact" if isinstance(self.certificate, GridPointExactCertificate)
+                else "grid-matrix-free")
+
+
+def grid_point_solution(cert: GridPointCertificate | GridPointExactCertificate
+                        ) -> GridPointSolution:
+    """The solution a certificate states (e.g. one read from JSON; only as good as
+    ``cert.verify()``)."""
+    if isinstance(cert, GridPointExactCertificate):
+        return GridPointSolution(bool(cert.holds), cert, None, 0, cert.enclosures, cert.z)
+    return GridPointSolution(bool(cert.holds), cert, cert.exponent, 0, cert.enclosures)
 
 
 def _float_kernel(shape: GridShape, eps: float) -> np.ndarray:
@@ -330,8 +356,14 @@ def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
     InvalidMetric
         For another metric.
     PrecisionLimitReached
-        When some x_i stays within ρ of 0 at ``max_bits`` (x_i may be exactly 0: decide a
-        small grid with ``method="exact"``).
+        When some x_i stays within ρ of 0 at ``max_bits`` and the exact route (step 4 of the
+        module docstring) does not apply or finds no z (x_i may be exactly 0).
+
+    Returns
+    -------
+    GridPointSolution
+        ``certificate`` is a :class:`GridPointCertificate` (certified enclosures) or, when
+        the exact route decided, a :class:`GridPointExactCertificate` with ``x_exact`` set.
     """
     shape = grid_shape(metric)
     if shape is None or shape.norm not in ("euclidean", "manhattan"):
@@ -357,7 +389,7 @@ def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
     top = float(np.max(np.abs(y))) or 1.0
     s = max(0, _FIRST_BITS - math.frexp(top)[1])
     Y = _to_ints(y, s, level, metric.name)
-    rounds = 0
+    rounds, exact = 0, "untried"
     while True:
         T = max(128, s + 64 + n.bit_length())
         claim = GridPointClaim(shape, level, b, True, None, tuple(Y), s, lam, T)
@@ -373,12 +405,23 @@ def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
             cert = GridPointCertificate(metric, level, b, verdict[0], verdict[1], tuple(Y), s,
                                         lam, T)
             return GridPointSolution(verdict[0], cert, s, rounds, cert.enclosures)
+        if exact == "untried":  # x[low] may be exactly 0: no enclosure separates it from 0
+            exact = "it does not apply: e^(-ε·h) or a distance is irrational"
+            if exact_unit_t(shape, level) is not None:
+                report(progress, "grid-point", "undecided: trying the exact rational z")
+                found = exact_grid_point(metric, level, b)
+                if found is not None:
+                    return GridPointSolution(found.holds, found, None, rounds,
+                                             found.enclosures, found.z)
+                exact = ("no z with denominators below 2^40 passed the exact check, or it "
+                         "exceeds the kernel's size limit")
         if s + _GAIN > max_bits:
             raise PrecisionLimitReached(
                 f"{metric.name} at {level}: x[{low}] = {float(Y[low] * scale):.6g} ± "
                 f"{float(rho):.3g} is not separated from 0 with y on 2^-{s} (max_bits="
-                f"{max_bits}); x[{low}] may be exactly 0: raise max_bits, or decide a small "
-                "grid with method='exact'.")
+                f"{max_bits}), and the exact route did not decide ({exact}); x[{low}] may be "
+                "exactly 0: raise max_bits, pass the level as a rational t on a Manhattan "
+                "grid, or decide a small grid with method='exact'.")
         # iterative refinement: solve Φd = r for the exact residual r (scaled to O(1))
         r, e = scaled_residual(res)
         clock = time.monotonic()

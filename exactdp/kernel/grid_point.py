@@ -50,6 +50,7 @@ from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import (
+    Envelope,
     read_envelope,
     read_int,
     read_list,
@@ -69,7 +70,8 @@ from exactdp.spaces.metrics.masked import MASK_NORMS, GridShape
 __all__ = ["GRID_POINT", "GridPointClaim", "ResidualBound", "check_grid_point",
            "check_grid_point_document", "grid_residual", "grid_lambda_bound", "lambda_proved",
            "manhattan_lambda_lower", "radius", "read_grid_point",
-           "MAX_GRID_POINTS", "MAX_BITS", "write_grid_shape", "read_grid_shape"]
+           "MAX_GRID_POINTS", "MAX_BITS", "write_grid_shape", "read_grid_shape",
+           "read_grid_header"]
 
 GRID_POINT = CertificateKind.GRID_POINT.value
 #: Most points of a grid-point question (a 2000×2000 grid).
@@ -348,12 +350,10 @@ def read_grid_shape(value: Any) -> GridShape:
     return GridShape(W, H, norm, h, tuple(cells))
 
 
-def read_grid_point(doc: Any) -> GridPointClaim:
-    """Read a ``grid-point`` document back into a claim (strict; InvalidArgument if
-    malformed). The claim is only as good as :func:`check_grid_point`."""
-    env = read_envelope(doc)
-    if env.kind != GRID_POINT:
-        raise InvalidArgument(f"kind: {env.kind!r} is not {GRID_POINT!r}.")
+def read_grid_header(env: Envelope) -> tuple[GridShape, tuple[Fraction, ...], PrivacyLevel,
+                                              bool, int | None]:
+    """(shape, rhs, level, holds, witness): the question and claim of a one-ε grid document
+    (``grid-point`` and ``grid-point-exact`` share them; strict, InvalidArgument if malformed)."""
     q = read_object(env.question, "question", ("metric", "property", "rhs", "level"))
     shape = read_grid_shape(q["metric"])
     prop = read_str(q["property"], "question.property", [p.value for p in LINEAR_PROPS])
@@ -370,8 +370,18 @@ def read_grid_point(doc: Any) -> GridPointClaim:
     holds = read_verdict(claim["verdict"], "claim.verdict") is Verdict.HOLDS
     wit = None if claim["witness"] is None else read_int(claim["witness"], "claim.witness", 0,
                                                            n - 1)
+    return shape, rhs, level, holds, wit
+
+
+def read_grid_point(doc: Any) -> GridPointClaim:
+    """Read a ``grid-point`` document back into a claim (strict; InvalidArgument if
+    malformed). The claim is only as good as :func:`check_grid_point`."""
+    env = read_envelope(doc)
+    if env.kind != GRID_POINT:
+        raise InvalidArgument(f"kind: {env.kind!r} is not {GRID_POINT!r}.")
+    shape, rhs, level, holds, wit = read_grid_header(env)
     ev = read_object(env.evidence, "evidence", ("exponent", "table_bits", "lam", "mantissas"))
-    mans = read_list(ev["mantissas"], "evidence.mantissas", length=n)
+    mans = read_list(ev["mantissas"], "evidence.mantissas", length=shape.n)
     mant = tuple(int(read_rational(x, f"evidence.mantissas[{k}]", integer=True))
                  for k, x in enumerate(mans))
     return GridPointClaim(shape, level, rhs, holds, wit, mant,

@@ -21,12 +21,14 @@ from typing import Any
 
 from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel.grid_point import GRID_POINT, check_grid_point_document
+from exactdp.kernel.grid_point_exact import GRID_POINT_EXACT, check_grid_point_exact, read_grid_point_exact
 from exactdp.kernel.jsonio import loads, read_envelope
 from exactdp.kernel.linear import LINEAR_KINDS, check_linear
 from exactdp.kernel.linear_json import read_linear
 from exactdp.kernel.privacy import PRIVACY_KINDS, PRIVACY_LEVEL, check_privacy, check_privacy_level
 from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
 from exactdp.kernel.pufferfish import PUFFERFISH_KINDS, check_pufferfish
+from exactdp.kernel.pufferfish_integrals import INTEGRAL_KINDS, check_pufferfish_integrals
 from exactdp.kernel.pufferfish_more import MORE_KINDS, check_pufferfish_more
 from exactdp.kernel.remap import REMAP_KINDS, check_remap, read_remap
 from exactdp.kernel.sets import SET_PRIVACY, check_set_privacy_document
@@ -42,8 +44,10 @@ __all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
 
 #: The certificate kinds whose JSON documents the kernel re-checks.
 SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS
-                   + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD, SET_PRIVACY)
-                   + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS + MORE_KINDS)
+                   + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD, SET_PRIVACY,
+                      GRID_POINT_EXACT)
+                   + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS + MORE_KINDS
+                   + INTEGRAL_KINDS)
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ def verify_document(doc: Any) -> KernelVerdict:
             ok = check_pufferfish(doc)
         elif kind in MORE_KINDS:
             ok = check_pufferfish_more(doc)
+        elif kind in INTEGRAL_KINDS:
+            ok = check_pufferfish_integrals(doc)
         elif kind in REMAP_KINDS:
             ok = check_remap(read_remap(doc))
         elif kind == QUOTIENT_KIND:
@@ -85,6 +91,8 @@ def verify_document(doc: Any) -> KernelVerdict:
             ok = check_set_privacy_document(doc)
         elif kind == GRID_POINT:
             ok = check_grid_point_document(doc)
+        elif kind == GRID_POINT_EXACT:
+            ok = check_grid_point_exact(read_grid_point_exact(doc))
         elif kind == SPD_POINT:
             ok = check_spd_point(read_spd_point(doc))
         elif kind in PRIVACY_KINDS:

@@ -52,5 +52,7 @@ def test_refusals_and_none():
     with pytest.raises(InvalidArgument):
         exact_grid_z(grid(5, 5, "manhattan"), F(1))
     # denominators beyond the bound: no candidate passes the exact check -> None, never wrong
+    # (z has denominator 9 and z/max z denominator 4: 2 bits find it by the direction guess)
     m = masked_grid(9, 7, "manhattan", mask=l_shape(9, 7))
-    assert exact_grid_z(m, F(1, 2), max_den_bits=2) is None
+    assert exact_grid_z(m, F(1, 2), max_den_bits=1) is None
+    assert list(exact_grid_z(m, F(1, 2), max_den_bits=2)) == _flint_z(m, F(1, 2), [F(1)] * m.n)
