@@ -7,7 +7,10 @@
 (``pufferfish-discrete-laplace``), a :class:`~exactdp.pufferfish.class_laws.ClassLaw`
 (``pufferfish-class-law``), a :class:`~exactdp.pufferfish.class_laws.ClassScale`
 (``pufferfish-class-scale``) or a :class:`~exactdp.pufferfish.class_pairs.ClassPairScale`
-(``pufferfish-class-pair``; these four checked by ``exactdp/kernel/pufferfish_more.py``).
+(``pufferfish-class-pair``; these four checked by ``exactdp/kernel/pufferfish_more.py``), a
+:class:`~exactdp.pufferfish.renyi.RenyiDivergence` (``pufferfish-renyi``) or a
+:class:`~exactdp.pufferfish.renyi.DiscreteRenyi` (``pufferfish-discrete-renyi``; both checked by
+``exactdp/kernel/pufferfish_integrals.py``).
 A discrete closed form α* the kernel cannot prove (e.g. ``w**(1/h)`` for support points
 h > 64 apart) is left out: the certified bracket and its exact ratios travel alone.
 :func:`from_document` re-checks a document with
@@ -62,6 +65,7 @@ from exactdp.pufferfish.class_pairs import ClassPairScale
 from exactdp.pufferfish.discrete import DiscreteLaplaceScale, two_point_alpha
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.population import Population, User
+from exactdp.pufferfish.renyi import DiscreteRenyi, RenyiDivergence
 from exactdp.pufferfish.secrets import DistributionPair, as_pair
 from exactdp.spaces.levels import parse_level
 
@@ -117,15 +121,23 @@ def to_document(result: Any) -> dict[str, Any]:
                                 result.verdict, result.tight, least)
     if isinstance(result, (DiscreteLaplaceScale, ClassLaw, ClassScale, ClassPairScale)):
         return _write_more(result)
+    if isinstance(result, (RenyiDivergence, DiscreteRenyi)):
+        return result.to_document()  # kernel: exactdp/kernel/pufferfish_integrals.py
     raise InvalidArgument(f"Got {type(result).__name__}; to_document takes an ExactScale, a "
                           "ConservativeScale, a PopulationCertificate, a DiscreteLaplaceScale, "
-                          "a ClassLaw, a ClassScale or a ClassPairScale.")
+                          "a ClassLaw, a ClassScale, a ClassPairScale, a RenyiDivergence or a "
+                          "DiscreteRenyi.")
 
 
 def from_document(doc: Any) -> Any:
     """Re-check ``doc`` in the kernel, then rebuild the result (re-derived where the document
     does not carry a field: the transport plan; a population's worst output; the closed form
     of a two-point discrete pair or of a binomial class scale, which ``verify()`` then proves)."""
+    renyi: dict[str, type[RenyiDivergence] | type[DiscreteRenyi]] = {
+        CertificateKind.PUFFERFISH_RENYI.value: RenyiDivergence,
+        CertificateKind.PUFFERFISH_DISCRETE_RENYI.value: DiscreteRenyi}
+    if isinstance(doc, dict) and doc.get("kind") in renyi:
+        return renyi[doc["kind"]].from_document(doc)  # the kernel re-checks it there
     verdict = verify_document(doc)
     if not verdict.verified:
         raise CertificateInvalid(f"the kernel rejects this {verdict.kind} document: "

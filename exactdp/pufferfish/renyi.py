@@ -33,14 +33,20 @@ from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval,
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.arithmetic.validate import read_positive
+from exactdp.engine.documents import write_dist
 from exactdp.errors import (
     REJECTED_ERRORS,
+    CertificateInvalid,
     InstanceTooLarge,
+    InvalidArgument,
     InvalidOrder,
     InvalidScale,
     PrecisionLimitReached,
 )
-from exactdp.kinds import proved_by
+from exactdp.kernel.jsonio import envelope, read_enclosure, write_enclosure, write_rational
+from exactdp.kernel.pufferfish_integrals import discrete_renyi_work, renyi_work
+from exactdp.kernel.verify import verify_document
+from exactdp.kinds import CertificateKind, proved_by
 from exactdp.pufferfish.containment import stored_contains_truth
 from exactdp.pufferfish.discrete import integer_support, read_alpha
 from exactdp.pufferfish.distributions import DiscreteDistribution
@@ -58,6 +64,27 @@ __all__ = [
 
 #: Largest number of integers between the extreme support points for the exact discrete sum.
 MAX_DISCRETE_SPAN = 10_000
+
+
+def _checked(doc: Any, kind: CertificateKind) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(question, claim) of a ``kind`` document the kernel verifies (CertificateInvalid if not)."""
+    if not isinstance(doc, dict) or doc.get("kind") != kind.value:
+        raise InvalidArgument(f"Got a document of kind {doc.get('kind') if isinstance(doc, dict) else doc!r}; "
+                              f"this reads {kind.value!r} documents (exactdp.pufferfish.documents."
+                              "from_document reads every Pufferfish kind).")
+    verdict = verify_document(doc)
+    if not verdict.verified:
+        raise CertificateInvalid(f"the kernel rejects this {kind.value} document: "
+                                 f"{verdict.reason}; do not use it.")
+    return doc["question"], doc["claim"]
+
+
+def _law(obj: dict[str, list[str]]) -> DiscreteDistribution:
+    return DiscreteDistribution.from_lists(obj["support"], obj["probs"])
+
+
+def _pair_json(P: DiscreteDistribution, Q: DiscreteDistribution) -> dict[str, Any]:
+    return {"P": write_dist(P.as_dict()), "Q": write_dist(Q.as_dict())}
 
 
 def read_order(order: Any) -> int:
@@ -132,6 +159,33 @@ class RenyiDivergence:
                                          lambda prec: _enclosures(P, Q, th, k, prec))
         except REJECTED_ERRORS:
             return False
+
+    def to_document(self) -> dict[str, Any]:
+        """The ``pufferfish-renyi`` kernel document (question P, Q, θ, α; both enclosures;
+        ``prec`` as the writer's note), re-checked by ``exactdp verify`` with the kernel's own
+        certified integration; InstanceTooLarge beyond the kernel's limits.
+
+        >>> from exactdp.pufferfish.secrets import ValuePair
+        >>> r = laplace_renyi(ValuePair(1, 0), 1, 2)
+        >>> doc = r.to_document()
+        >>> doc["question"]["theta"], RenyiDivergence.from_document(doc) == r
+        ('1', True)
+        """
+        renyi_work(self.P.as_dict(), self.Q.as_dict(), self.theta, self.order)
+        return envelope(CertificateKind.PUFFERFISH_RENYI,
+                        {**_pair_json(self.P, self.Q), "theta": write_rational(self.theta),
+                         "order": self.order},
+                        {"forward": write_enclosure(self.forward),
+                         "backward": write_enclosure(self.backward)}, {"prec": self.prec})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> RenyiDivergence:
+        """Re-check ``doc`` in the kernel, then rebuild the result (CertificateInvalid when
+        the kernel rejects it)."""
+        q, c = _checked(doc, CertificateKind.PUFFERFISH_RENYI)
+        return cls(_law(q["P"]), _law(q["Q"]), Fraction(q["theta"]), q["order"],
+                   read_enclosure(c["forward"]), read_enclosure(c["backward"]),
+                   doc["evidence"]["prec"])
 
 
 def _piece(lp: arb, rp: arb, lq: arb, rq: arb, order: int, width: arb) -> arb:
@@ -265,6 +319,31 @@ class DiscreteRenyi:
             return (again.forward, again.backward) == (self.forward, self.backward)
         except REJECTED_ERRORS:
             return False
+
+    def to_document(self) -> dict[str, Any]:
+        """The ``pufferfish-discrete-renyi`` kernel document (question P, Q, a, α; both exact
+        moments), re-checked exactly by ``exactdp verify``; InstanceTooLarge beyond the
+        kernel's work limit.
+
+        >>> from exactdp.pufferfish.secrets import ValuePair
+        >>> r = discrete_laplace_renyi(ValuePair(1, 0), Fraction(1, 2), 2)
+        >>> doc = r.to_document()
+        >>> doc["claim"], DiscreteRenyi.from_document(doc) == r
+        ({'forward': '3/2', 'backward': '3/2'}, True)
+        """
+        discrete_renyi_work(self.P.as_dict(), self.Q.as_dict(), self.a, self.order)
+        return envelope(CertificateKind.PUFFERFISH_DISCRETE_RENYI,
+                        {**_pair_json(self.P, self.Q), "a": write_rational(self.a),
+                         "order": self.order},
+                        {"forward": write_rational(self.forward),
+                         "backward": write_rational(self.backward)}, {})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> DiscreteRenyi:
+        """Re-check ``doc`` in the kernel (exact sums), then rebuild the result."""
+        q, c = _checked(doc, CertificateKind.PUFFERFISH_DISCRETE_RENYI)
+        return cls(_law(q["P"]), _law(q["Q"]), Fraction(q["a"]), q["order"],
+                   Fraction(c["forward"]), Fraction(c["backward"]))
 
 
 def _geometric_moment(P: DiscreteDistribution, Q: DiscreteDistribution, a: Fraction,

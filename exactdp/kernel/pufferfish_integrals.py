@@ -1,0 +1,239 @@
+"""Re-check Pufferfish Rényi documents: Laplace noise by certified integration, discrete
+Laplace noise exactly.
+
+Kinds (the question carried in full, every number exact):
+
+* ``pufferfish-renyi`` — laws P, Q, a scale θ > 0 and an integer order α ≥ 2; the claim:
+  enclosures ``forward`` ∋ D_α(P ∗ Lap(θ) ‖ Q ∗ Lap(θ)) and ``backward`` (P and Q swapped).
+  With g_D(y) = Σ_d D(d) e^{−|y−d|/θ}, D_α = ln(I/(2θ))/(α − 1), I = ∫ g_P^α g_Q^{1−α}: the
+  two tails in closed form, each piece [s_k, s_{k+1}] between support points, y = s_k + θt,
+  g = L e^{−t} + R e^{t} with L, R summed directly from the definition, by arb's certified
+  integration (``acb.integral``) of exp(α·log g_P − (α − 1)·log g_Q − log c), c the exact
+  midpoint of the integrand's larger end value (g > 0 on the real segment; the logs are
+  checked analytic; steep and wide pieces converge, nothing is reflected). D ≥ 0, so a lower end below 0 is raised to 0.
+  The claim is accepted iff each enclosure CONTAINS the kernel's ball at one of
+  :data:`PRECS`, rejected as soon as one is disjoint from it, or when 1024 bits still do
+  not fit inside. Work: at most :data:`MAX_SUPPORT` points, α ≤ :data:`MAX_ORDER`,
+  α·(s_m − s_0)/θ ≤ :data:`MAX_STEEP` (else InstanceTooLarge, before any integration).
+* ``pufferfish-discrete-renyi`` — integer laws P, Q, a rational 0 < a < 1 (P(Z = z) ∝ a^{|z|})
+  and the order; the claim: the exact moments M = e^{(α−1)D_α} both ways, rationals. The
+  kernel recomputes them in integers: with a = u/v, S = s_m − s_0 and integer masses W_D/den_D,
+  h_D(y) = H_D(y)/(den_D v^S), H_D(y) = Σ_d W_D(d) u^{|y−d|} v^{S−|y−d|}, and
+  M = c·den_Q^{α−1}/(den_P^α v^S)·[Σ_{y=s_0}^{s_m} H_P^α/H_Q^{α−1} + (ends)·a/(1 − a)],
+  c = (1 − a)/(1 + a) (``proofs/pufferfish_renyi.py`` (4)); work bounded first by
+  (S + 1)·(m + α)·(S·bits(a) + bits(den)) ≤ ``MAX_BITS``.
+
+Both are justified by ``proofs/kernel_pufferfish_integrals.py`` (which also re-checks these
+functions against 50-digit mpmath).
+
+>>> from exactdp.kernel.jsonio import envelope
+>>> law = lambda x: {"support": [x], "probs": ["1"]}
+>>> doc = envelope("pufferfish-discrete-renyi", {"P": law("1"), "Q": law("0"), "a": "1/2",
+...                "order": 2}, {"forward": "3/2", "backward": "3/2"}, {})
+>>> check_pufferfish_integrals(doc)
+True
+>>> doc["claim"]["forward"] = "7/5"
+>>> check_pufferfish_integrals(doc)
+False
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from flint import acb, arb, fmpq, fmpz
+
+from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import fmpq_to_fraction
+from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.kernel.jsonio import read_enclosure, read_envelope, read_int, read_object, read_rational
+from exactdp.kernel.pufferfish import query_laws
+from exactdp.kernel.pufferfish_more import MAX_BITS
+from exactdp.kinds import CertificateKind, proved_by
+
+__all__ = ["INTEGRAL_KINDS", "MAX_SUPPORT", "MAX_ORDER", "MAX_STEEP", "PRECS",
+           "check_pufferfish_integrals", "renyi_work", "discrete_renyi_work",
+           "laplace_renyi_ball", "discrete_renyi_moment"]
+
+INTEGRAL_KINDS = (CertificateKind.PUFFERFISH_RENYI.value,
+                  CertificateKind.PUFFERFISH_DISCRETE_RENYI.value)
+#: Largest union support of a Laplace Rényi document (one certified integral per gap).
+MAX_SUPPORT = 64
+#: Largest Rényi order the kernel re-checks.
+MAX_ORDER = 10_000
+#: Largest α·(s_m − s_0)/θ: the integrand spans up to e^{±α·gap/θ}.
+MAX_STEEP = 20_000
+#: Precisions (bits) at which a claimed enclosure must contain the kernel's ball.
+PRECS = (128, 256, 512, 1024)
+Dist = dict[Fraction, Fraction]
+
+
+def _laws(q: dict[str, Any]) -> tuple[Dist, Dist]:
+    """P and Q read by the Pufferfish kernel's reader (a population with no other users)."""
+    return query_laws({"users": [], "P": q["P"], "Q": q["Q"]})
+
+
+def renyi_work(P: Dist, Q: Dist, theta: Fraction, order: int) -> int:
+    """α·(s_m − s_0)/θ (rounded up), InstanceTooLarge beyond the limits (checked first).
+
+    >>> renyi_work({Fraction(0): Fraction(1)}, {Fraction(3): Fraction(1)}, Fraction(1, 2), 5)
+    30
+    """
+    pts = sorted(set(P) | set(Q))
+    steep = -(-order * (pts[-1] - pts[0]) // theta)
+    if len(pts) > MAX_SUPPORT or order > MAX_ORDER or steep > MAX_STEEP:
+        raise InstanceTooLarge(f"{len(pts)} support points, order {order}, α·span/θ ≈ {steep}: "
+                               f"the kernel integrates at most MAX_SUPPORT = {MAX_SUPPORT} points, "
+                               f"order ≤ MAX_ORDER = {MAX_ORDER}, α·span/θ ≤ MAX_STEEP = "
+                               f"{MAX_STEEP}; use a larger θ, a lower order or fewer points.")
+    return int(steep)
+
+
+def _piece(ends: tuple[arb, arb, arb, arb], order: int, width: arb) -> arb:
+    """∫_0^width (lp e^{−t} + rp e^t)^α (lq e^{−t} + rq e^t)^{1−α} dt, certified: the
+    integrand as exp(α·log g_P − (α − 1)·log g_Q − log c) (logs checked analytic: a box that
+    meets the branch cut gives a non-finite ball), c > 0 the exact midpoint of the larger end
+    value, times c. No power of a wide ball: steep and wide pieces converge."""
+    lp, rp, lq, rq = (acb(x) for x in ends)
+
+    def h(t: acb, analytic: bool) -> acb:
+        e, ie = t.exp(), (-t).exp()
+        return order * (lp * ie + rp * e).log(analytic=analytic) - (order - 1) * (
+            lq * ie + rq * e).log(analytic=analytic)
+
+    c = max((h(acb(x), False).real.exp() for x in (arb(0), width)), key=lambda v: v.mid()).mid()
+    if not c > 0:
+        return arb("nan")
+    log_c = acb(c).log()
+    out = acb.integral(lambda t, a: (h(t, a) - log_c).exp(), acb(0), acb(width))
+    return out.real * c if out.imag.contains(0) else arb("nan")
+
+
+@proved_by("kernel_pufferfish_integrals")
+def laplace_renyi_ball(A: Dist, B: Dist, theta: Fraction, order: int) -> arb:
+    """D_α(A ∗ Lap(θ) ‖ B ∗ Lap(θ)) as a ball at the current precision (may be non-finite):
+    tails θ·g_A^α g_B^{1−α} at the extreme points, pieces by :func:`_piece`
+    (``proofs/kernel_pufferfish_integrals.py``, ``proofs/pufferfish_renyi.py`` (2), (3))."""
+    pts = sorted(set(A) | set(B))
+
+    def side(D: Dist, s: Fraction, left: bool) -> arb:
+        return sum((arb_from_fraction(w) * arb_from_fraction(-abs(s - d) / theta).exp()
+                    for d, w in D.items() if (d <= s) == left), arb(0))
+
+    th = arb_from_fraction(theta)
+    total = arb(0)
+    for s in (pts[0], pts[-1]):
+        total += th * (side(A, s, True) + side(A, s, False)) ** order / (
+            side(B, s, True) + side(B, s, False)) ** (order - 1)
+    for s, nxt in zip(pts, pts[1:]):
+        ends = (side(A, s, True), side(A, s, False), side(B, s, True), side(B, s, False))
+        total += th * _piece(ends, order, arb_from_fraction((nxt - s) / theta))
+    return (total / (2 * th)).log() / (order - 1)
+
+
+def _contained(claims: list[Enclosure], balls: list[arb]) -> bool | None:
+    """True: every claim contains its ball (lower ends raised to 0); False: one is disjoint
+    from it; None: not decided at this precision."""
+    if not all(b.is_finite() for b in balls):
+        return None
+    got = [tuple(max(v, Fraction(0)) for v in arb_to_fraction_interval(b)) for b in balls]
+    if any(c.hi < lo or hi < c.lo for c, (lo, hi) in zip(claims, got)):
+        return False
+    return True if all(c.lo <= lo and hi <= c.hi for c, (lo, hi) in zip(claims, got)) else None
+
+
+def discrete_renyi_work(P: Dist, Q: Dist, a: Fraction, order: int) -> int:
+    """(S + 1)·(m + α)·(S·bits(a) + bits of the masses' denominators), InstanceTooLarge
+    beyond ``MAX_BITS`` (checked before any exact work).
+
+    >>> discrete_renyi_work({Fraction(0): Fraction(1)}, {Fraction(3): Fraction(1)}, Fraction(1, 2), 2)
+    176
+    >>> try:
+    ...     discrete_renyi_work({Fraction(0): Fraction(1)}, {Fraction(10**4): Fraction(1)}, Fraction(1, 2), 2)
+    ... except InstanceTooLarge as exc:
+    ...     print(str(exc)[:50])
+    the exact discrete Rényi sums need 10001·4·(30002)
+    """
+    pts = sorted(set(P) | set(Q))
+    span, m = int(pts[-1] - pts[0]), len(pts)
+    bits = span * (a.numerator.bit_length() + a.denominator.bit_length()) + sum(
+        math.lcm(*(w.denominator for w in D.values())).bit_length() for D in (P, Q))
+    if (span + 1) * (m + order) * bits > MAX_BITS:
+        raise InstanceTooLarge(f"the exact discrete Rényi sums need {span + 1}·{m + order}·"
+                               f"({bits}) bits, over MAX_BITS = {MAX_BITS}; use a narrower integer "
+                               "support, a shorter a or a lower order.")
+    return (span + 1) * (m + order) * bits
+
+
+@proved_by("kernel_pufferfish_integrals")
+def discrete_renyi_moment(A: Dist, B: Dist, a: Fraction, order: int) -> Fraction:
+    """Σ_{y∈Z} p_A(y)^α p_B(y)^{1−α} exactly, for integer laws and P(Z = z) ∝ a^{|z|}
+    (``proofs/kernel_pufferfish_integrals.py``; :func:`discrete_renyi_work` first).
+
+    >>> discrete_renyi_moment({Fraction(1): Fraction(1)}, {Fraction(0): Fraction(1)}, Fraction(1, 2), 2)
+    Fraction(3, 2)
+    """
+    discrete_renyi_work(A, B, a, order)
+    pts = sorted(set(A) | set(B))
+    s0, S = int(pts[0]), int(pts[-1] - pts[0])
+    u, v = fmpz(a.numerator), fmpz(a.denominator)
+    pu, pv = [fmpz(1)], [fmpz(1)]
+    for _ in range(S):
+        pu.append(pu[-1] * u)
+        pv.append(pv[-1] * v)
+    dens = [math.lcm(*(w.denominator for w in D.values())) for D in (A, B)]
+    W = [[(int(d) - s0, int(w * den)) for d, w in D.items()] for D, den in zip((A, B), dens)]
+
+    def H(k: int, y: int) -> fmpz:  # y, d relative to s0
+        return sum((w * pu[abs(y - d)] * pv[S - abs(y - d)] for d, w in W[k]), fmpz(0))
+
+    def T(y: int) -> fmpq:
+        return fmpq(H(0, y) ** order) / fmpq(H(1, y) ** (order - 1))
+
+    total = sum((T(y) for y in range(S + 1)), fmpq(0))
+    total += (T(0) + T(S)) * fmpq(a.numerator, a.denominator - a.numerator)
+    k = fmpq(dens[1] ** (order - 1)) / fmpq(dens[0] ** order * pv[S])
+    m = total * k * fmpq(a.denominator - a.numerator, a.denominator + a.numerator)
+    return fmpq_to_fraction(m)
+
+
+def _check_renyi(q: dict[str, Any], c: dict[str, Any]) -> bool:
+    read_object(q, "question", ("P", "Q", "theta", "order"))
+    read_object(c, "claim", ("forward", "backward"))
+    P, Q = _laws(q)
+    theta, order = read_rational(q["theta"], "question.theta"), read_int(q["order"], "question.order", 2)
+    if theta <= 0:
+        raise InvalidArgument(f"question.theta: got {theta}; need θ > 0.")
+    claims = [read_enclosure(c[k], f"claim.{k}") for k in ("forward", "backward")]
+    renyi_work(P, Q, theta, order)
+    for prec in PRECS:
+        with workprec(prec):
+            ok = _contained(claims, [laplace_renyi_ball(P, Q, theta, order),
+                                     laplace_renyi_ball(Q, P, theta, order)])
+        if ok is not None:
+            return ok
+    return False  # narrower than 1024 bits prove
+
+
+def check_pufferfish_integrals(doc: Any) -> bool:
+    """Re-check a document of :data:`INTEGRAL_KINDS` (InvalidArgument when malformed,
+    InstanceTooLarge beyond the limits, False when a claim does not re-check)."""
+    env = read_envelope(doc, INTEGRAL_KINDS)
+    q, c = env.question, env.claim
+    if env.kind == CertificateKind.PUFFERFISH_RENYI.value:
+        read_object(env.evidence, "evidence", ("prec",))  # the writer's note, not a claim
+        read_int(env.evidence["prec"], "evidence.prec", 2, 2**16)
+        return _check_renyi(q, c)
+    read_object(env.evidence, "evidence", ())
+    read_object(q, "question", ("P", "Q", "a", "order"))
+    read_object(c, "claim", ("forward", "backward"))
+    P, Q = _laws(q)
+    a, order = read_rational(q["a"], "question.a"), read_int(q["order"], "question.order", 2)
+    if not 0 < a < 1 or any(x.denominator != 1 for x in (*P, *Q)):
+        raise InvalidArgument(f"question: got a = {a} and supports {sorted(set(P) | set(Q))[:4]}…; "
+                              "need a rational 0 < a < 1 and integer support points.")
+    claimed = [read_rational(c[k], f"claim.{k}") for k in ("forward", "backward")]
+    return claimed == [discrete_renyi_moment(P, Q, a, order), discrete_renyi_moment(Q, P, a, order)]
