@@ -12,12 +12,12 @@ annotations, ``__all__`` and strings are not mutated.
 
 How (an equivalent of mutmut, fast enough for a 2-core machine): the library and the
 corpus are imported once; each mutant runs in a forked child that swaps the mutated code
-objects into the live functions (``f.__code__``; module-level constants are rebound), so
-every caller — also code that imported a function by name — runs the mutant. The child
-first replays tests/kernel/kernel_corpus.jsonl (genuine and edited certificates with
-outcomes decided independently of the kernel); with ``--pytest`` a mutant that survives
-the corpus is then run against the kernel's unit tests (:data:`PYTEST_TARGETS`) in the
-same child.
+objects into the live functions (``f.__code__``; module-level constants and plain-data
+tables — lists, dicts of numbers — are rebound), so every caller — also code that
+imported a function by name — runs the mutant. The child first replays
+tests/kernel/kernel_corpus.jsonl (genuine and edited certificates with outcomes decided
+independently of the kernel); with ``--pytest`` a mutant that survives the corpus is then
+run against the kernel's unit tests (:data:`PYTEST_TARGETS`) in the same child.
 A child that times out (an endless loop) or crashes (flint aborts) counts as killed; the
 report says how many of each. The report lists every survivor (file, line,
 change) so each can be judged equivalent or turned into a test.
@@ -37,6 +37,7 @@ import signal
 import sys
 import time
 import types
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -172,8 +173,21 @@ def install(module: types.ModuleType, tree: ast.Module) -> None:
             fn.__defaults__ = new[qual].__defaults__  # default values live outside the code
             fn.__kwdefaults__ = new[qual].__kwdefaults__
     for name, val in ns.items():
-        if isinstance(val, (int, str, tuple, frozenset)) and not name.startswith("__"):
+        if (isinstance(val, (int, str, tuple, frozenset)) or _plain(val)) and not name.startswith("__"):
             setattr(module, name, val)
+
+
+def _plain(val: Any) -> bool:
+    """Module-level data a mutant may change: numbers, strings, and lists / tuples / sets /
+    dicts of them (e.g. a table of offsets built at import; functions, classes and modules
+    are swapped by code, never rebound)."""
+    if isinstance(val, (bool, int, float, str, Fraction)) or val is None:
+        return True
+    if isinstance(val, (list, tuple, set, frozenset)):
+        return all(_plain(v) for v in val)
+    if isinstance(val, dict):
+        return all(_plain(k) and _plain(v) for k, v in val.items())
+    return False
 
 
 def _corpus() -> tuple[list[dict[str, Any]], Any]:
