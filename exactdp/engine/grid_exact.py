@@ -13,7 +13,7 @@ vanish there); this module finds z *exactly* without an n×n table:
    the scalar read exactly from one equation (so b = Φα/c with a rational α works too);
 3. the guess checked *exactly*: with T = p/q and K = W + H − 2, Φx = b ⇔
    Σ_j p^{k_ij}q^{K−k_ij}·X_j = D·q^K·b_i for X = D·x integers — one exact integer product
-   (:class:`~exactdp.linalg.grid_exact_conv.GridConvolution`, quasi-linear in n).
+   (the kernel's :class:`~exactdp.kernel.threshold_grid.GridProducts`, quasi-linear in n).
 
 Φ is positive definite for 0 < T < 1 on every subset of the lattice (λ_min ≥
 ((1 − T)/(1 + T))², ``proofs/grid_point_bounds.py``), so a checked x is *the* solution: its
@@ -43,6 +43,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
+from flint import fmpz_mat
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.grid_documents import write_grid_point_exact
@@ -51,12 +52,13 @@ from exactdp.kernel.grid_point_exact import (
     GridPointExactClaim,
     check_grid_point_exact,
     exact_unit_t,
+    lattice_distances,
     read_grid_point_exact,
     require_exact_work,
 )
 from exactdp.kernel.jsonio import loads
+from exactdp.kernel.threshold_grid import GridProducts
 from exactdp.kinds import CertificateKind, Verdict, proved_by
-from exactdp.linalg.grid_exact_conv import GridConvolution
 from exactdp.linalg.grid_pcg import grid_pcg_solver
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric, grid
@@ -117,16 +119,26 @@ def grid_exact_z(shape: GridShape, t: Fraction, rhs: Sequence[Fraction],
     (module docstring), or None when no candidate with small denominators passes the
     exact check.
 
-    Precondition (the caller's): the distances are k·h with k = |dx| + |dy| (Manhattan, or
-    one row or column), and every k occurring between two kept cells is a multiple of
-    ``step`` (other offsets get the table value 0, which no product reads back).
+    The distances must be k·h with k = |dx| + |dy|
+    (:func:`~exactdp.kernel.grid_point_exact.lattice_distances`: Manhattan, or one row or
+    column; InvalidMetric otherwise), and — the caller's precondition — every k occurring
+    between two kept cells a multiple of ``step`` (other offsets get the table value 0,
+    which no product reads back). The work is bounded before any table or product by the
+    kernel's limit (:func:`~exactdp.kernel.grid_point_exact.require_exact_work` with
+    T = t per step·h, an upper bound; InstanceTooLarge), and again before each product.
     Uniqueness: Φ ≻ 0 (``proofs/grid_point_bounds.py``); the exact check: one integer
     convolution (``proofs/grid_exact_convolution.py``, ``proofs/grid_point_exact.py``).
     """
     n, W, H = shape.n, shape.width, shape.height
+    if not lattice_distances(shape):
+        raise InvalidMetric(f"a {W}×{H} {shape.norm} grid: its distances are not "
+                            "(|dx| + |dy|)·spacing, so Φ is not [t^k] with k = |dx| + |dy|; "
+                            "the exact route takes Manhattan grids, or one row or column "
+                            "(other grids: the enclosure routes).")
     b = [Fraction(v) for v in rhs]
     if len(b) != n:
         raise InvalidArgument(f"rhs has {len(b)} entries; the grid has {n} points.")
+    require_exact_work(shape, (t, 1), 64)      # the kernel's limit, before any table/product
     scale = max((abs(v) for v in b), default=Fraction(0))
     if scale == 0:  # Φ is positive definite: z = 0
         return tuple(Fraction(0) for _ in b)
@@ -134,17 +146,16 @@ def grid_exact_z(shape: GridShape, t: Fraction, rhs: Sequence[Fraction],
     K = W + H - 2
     ks = np.add.outer(np.arange(W), np.arange(H))          # k of offset (dx, dy)
     p, q, Kg = t.numerator, t.denominator, K // step
-    table = [p ** (k // step) * q ** (Kg - k // step) if k % step == 0 else 0
-             for k in range(K + 1)]                          # q^Kg·t^(k/step), exact integers
-    conv = GridConvolution(W, H, ks)
+    op = GridProducts(shape)                                # the kernel's exact product
+    codes_k = [int(v.coef / shape.spacing) for v in op.values]
+    table = fmpz_mat(len(codes_k), 1, [p ** (k // step) * q ** (Kg - k // step)
+                                       if k % step == 0 else 0 for k in codes_k])
     cells = np.asarray(shape.cells, dtype=np.int64)
 
     def exact(X: Sequence[int]) -> list[int]:               # q^Kg·Φ·X on the kept cells
-        full = [0] * (W * H)
-        for c, x in zip(shape.cells, X):
-            full[c] = x
-        out = conv.products(table, [full])[0]
-        return [out[c] for c in shape.cells]
+        require_exact_work(shape, (t, 1), max(abs(x) for x in X).bit_length())
+        S, _ = op.sums(table, [list(X)])   # tau = 0 crops only entries equal to 0: exact
+        return [int(v) for v in S[0]]
 
     with np.errstate(under="ignore"):
         ker = float(t) ** (ks / step)
@@ -277,9 +288,9 @@ def exact_grid_point(metric: FiniteMetric, level: PrivacyLevel,
         return None
     try:
         require_exact_work(shape, unit, 64)      # before T = u^a and any product
+        z = grid_exact_z(shape, unit[0] ** unit[1], b)   # checks again before each product
     except InstanceTooLarge:
         return None
-    z = grid_exact_z(shape, unit[0] ** unit[1], b)
     if z is None:
         return None
     den = math.lcm(*(v.denominator for v in z))

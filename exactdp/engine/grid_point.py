@@ -79,7 +79,7 @@ from exactdp.kernel.grid_point import (
     radius,
     read_grid_point,
 )
-from exactdp.kernel.grid_point_exact import exact_unit_t
+from exactdp.kernel.grid_point_exact import exact_unit_t, lattice_distances
 from exactdp.kernel.jsonio import loads
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.linalg.grid_pcg import grid_pcg_solver
@@ -406,7 +406,11 @@ def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
                                         lam, T)
             return GridPointSolution(verdict[0], cert, s, rounds, cert.enclosures)
         if exact == "untried":  # x[low] may be exactly 0: no enclosure separates it from 0
-            exact = "it does not apply: e^(-ε·h) or a distance is irrational"
+            exact = ("it does not apply: the distances are not (|dx| + |dy|)·h (it takes "
+                     "Manhattan grids, or one row or column)" if not lattice_distances(shape)
+                     else "it does not apply: t = e^(-ε) is not a known rational; if "
+                     "e^(-ε·h) is rational, state the question on spacing 1 at t = e^(-ε·h) "
+                     "(the same Φ)")
             if exact_unit_t(shape, level) is not None:
                 report(progress, "grid-point", "undecided: trying the exact rational z")
                 found = exact_grid_point(metric, level, b)
@@ -420,8 +424,7 @@ def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
                 f"{metric.name} at {level}: x[{low}] = {float(Y[low] * scale):.6g} ± "
                 f"{float(rho):.3g} is not separated from 0 with y on 2^-{s} (max_bits="
                 f"{max_bits}), and the exact route did not decide ({exact}); x[{low}] may be "
-                "exactly 0: raise max_bits, pass the level as a rational t on a Manhattan "
-                "grid, or decide a small grid with method='exact'.")
+                "exactly 0: raise max_bits, or decide a small grid with method='exact'.")
         # iterative refinement: solve Φd = r for the exact residual r (scaled to O(1))
         r, e = scaled_residual(res)
         clock = time.monotonic()

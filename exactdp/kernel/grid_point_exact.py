@@ -54,11 +54,14 @@ from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics.masked import GridShape
 
 __all__ = ["GRID_POINT_EXACT", "GridPointExactClaim", "check_grid_point_exact", "exact_unit_t",
-           "read_grid_point_exact", "require_exact_work", "MAX_EXACT_BYTES"]
+           "lattice_distances", "read_grid_point_exact", "require_exact_work", "MAX_EXACT_BYTES"]
 
 GRID_POINT_EXACT = CertificateKind.GRID_POINT_EXACT.value
-#: Most bytes of the exact product's integers (slots × digit bytes, ≈ 3× in memory):
-#: e.g. a 400×400 Manhattan grid at T = 1/2 needs ≈ 0.14·10⁹.
+#: Most bytes of the exact product's integers (slots × digit bytes): e.g. a 400×400
+#: Manhattan grid at T = 1/2 needs ≈ 0.14·10⁹. Measured peak memory above the ≈ 0.1 GB
+#: baseline: ≈ 5× that size in this check (40×40 at T = 10^-400, size 0.16·10⁹: 0.92 GB
+#: RSS, 37 s), ≈ 8× in the writer (20×20 there, size 0.02·10⁹: +0.16 GB): ≈ 1.4–2 GB and
+#: minutes of CPU at the limit.
 MAX_EXACT_BYTES = 1 << 28
 
 
@@ -76,10 +79,23 @@ class GridPointExactClaim:
     denominator: int
 
 
+def lattice_distances(shape: GridShape) -> bool:
+    """True when every distance is (|dx| + |dy|)·h: Manhattan grids, or one row or column
+    (any norm). The one rule of the exact route (this kernel, the writer, ``exact_grid_z``).
+
+    >>> lattice_distances(GridShape(3, 3, "chebyshev", Fraction(1)))
+    False
+    >>> lattice_distances(GridShape(4, 1, "chebyshev", Fraction(1)))
+    True
+    """
+    return shape.norm == "manhattan" or min(shape.width, shape.height) == 1
+
+
 def exact_unit_t(shape: GridShape, level: PrivacyLevel) -> tuple[Fraction, int] | None:
-    """(u, a) with T = e^{−ε·h} = u^a rational (h = a/c the spacing, u = e^{−ε/c}), for a
-    grid whose distances are integer multiples of h (Manhattan, or one row or column);
-    None when T is irrational or the grid has irrational distances.
+    """(u, a) with T = e^{−ε·h} = u^a (h = a/c the spacing, u = e^{−ε/c}), for a grid with
+    :func:`lattice_distances`; None for other grids, and when u = e^{−ε/c} is not known
+    to be rational (the level must come from a rational t = e^{−ε}, or ε = ln(1/t) exactly:
+    T = 1/2 with h = 2, ε = ln(2)/2 gives None — state it as spacing 1, t = 1/2).
 
     >>> from exactdp.spaces.levels import parse_level
     >>> exact_unit_t(GridShape(3, 3, "manhattan", Fraction(2)), parse_level(t="1/3"))
@@ -87,10 +103,19 @@ def exact_unit_t(shape: GridShape, level: PrivacyLevel) -> tuple[Fraction, int] 
     >>> exact_unit_t(GridShape(3, 3, "euclidean", Fraction(1)), parse_level(t="1/3")) is None
     True
     """
-    if shape.norm != "manhattan" and min(shape.width, shape.height) != 1:
+    if not lattice_distances(shape):
         return None
     u = level.s_rational(shape.spacing.denominator)
     return None if u is None else (u, shape.spacing.numerator)
+
+
+def _short(x: int | Fraction) -> str:
+    """``str(x)``, with integers over 190 bits shown by their size (messages stay short)."""
+    if isinstance(x, Fraction) and x.denominator != 1:
+        return f"{_short(x.numerator)}/{_short(x.denominator)}"
+    v = int(x)
+    sign = "-" if v < 0 else ""
+    return str(v) if v.bit_length() <= 190 else f"{sign}⟨{v.bit_length()}-bit integer⟩"
 
 
 def require_exact_work(shape: GridShape, unit: tuple[Fraction, int], xbits: int) -> None:
@@ -103,9 +128,10 @@ def require_exact_work(shape: GridShape, unit: tuple[Fraction, int], xbits: int)
     size = 2 * ((2 * H - 1) * (2 * W - 1) + 2 * W) * digits
     if shape.n > MAX_GRID_POINTS or size > MAX_EXACT_BYTES:
         raise InstanceTooLarge(
-            f"the exact check of a {W}×{H} grid at T = {u}^{a} with {xbits}-bit numerators needs "
-            f"≈ {size} bytes per integer (limit {MAX_EXACT_BYTES}); decide it with the "
-            "enclosure route (kind grid-point) or on a smaller grid.")
+            f"the exact check of a {W}×{H} grid at T = ({_short(u)})^{_short(a)} with "
+            f"{_short(xbits)}-bit numerators needs ≈ {_short(size)} bytes per integer (limit "
+            f"{MAX_EXACT_BYTES}); decide it with the enclosure route (kind grid-point) or on a "
+            "smaller grid.")
 
 
 @proved_by("grid_point_exact")

@@ -233,7 +233,8 @@ def _refuse_huge_power(value: sympy.Expr, eps: Any) -> None:
     if bits > MAX_T_BITS:
         raise InvalidPrivacyLevel(
             f"Got eps={str(eps)[:200]!r}: t = e^-ε would be a rational power of about "
-            f"{float(bits):.0e} bits (over {MAX_T_BITS}); pass a smaller level, or t= directly.")
+            f"{f'{float(bits):.0e}' if bits.bit_length() < 1000 else f'2^{bits.bit_length() - 1}'}"
+            f" bits (over {MAX_T_BITS}); pass a smaller level, or t= directly.")
 
 
 def _rational_t(value: sympy.Expr, eps: Any) -> Fraction | None:

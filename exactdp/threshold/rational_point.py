@@ -65,8 +65,8 @@ def exact_grid_z(metric: FiniteMetric, t: Fraction, rhs: Sequence[Any] | None = 
     Parameters
     ----------
     metric : FiniteMetric
-        A library grid or masked grid whose distances are integer multiples of one unit
-        (Manhattan).
+        A Manhattan library grid or masked grid, or one row or column (distances integer
+        multiples of one unit).
     t : Fraction
         0 < t < 1, rational.
     rhs : sequence of rationals, optional
@@ -84,6 +84,17 @@ def exact_grid_z(metric: FiniteMetric, t: Fraction, rhs: Sequence[Any] | None = 
     tuple of Fraction or None
         z, checked exactly (Φz = b in integers; Φ is positive definite, so z is unique);
         None when no candidate with such denominators passes the check.
+
+    Raises
+    ------
+    InvalidMetric
+        Not a library grid, irrational distances, or distances that are not
+        (|dx| + |dy|)·spacing (only Manhattan grids, or one row or column:
+        :func:`~exactdp.kernel.grid_point_exact.lattice_distances`, checked in
+        :func:`~exactdp.engine.grid_exact.grid_exact_z`).
+    InstanceTooLarge
+        The exact products would exceed the kernel's work limit
+        (:func:`~exactdp.kernel.grid_point_exact.require_exact_work`), checked before any.
     """
     t = to_fraction(t, "t")
     if isinstance(max_den_bits, bool) or not isinstance(max_den_bits, int) or max_den_bits < 1:

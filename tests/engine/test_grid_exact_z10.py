@@ -96,7 +96,8 @@ def test_public_results_on_a_large_l_are_exact_and_reload():
 @pytest.mark.parametrize("t", [F(1, 3), F(2, 3), F(1, 2)])
 def test_t_range_prior_with_exact_zero_in_alpha(monkeypatch, t):
     """π = Φα/Σ(Φα) with α ≥ 0 and exact zeros: α (scaled) is the exact answer at t = 1/3,
-    2/3, 1/2 — found by the direction guess (z/z_max has small denominators, z does not)."""
+    2/3, 1/2 (small α: the first guess z/max|b| finds it; the direction guess is tested in
+    ``test_grid_exact_review10.py::test_direction_guess_is_what_finds_z``)."""
     monkeypatch.setattr(GP, "GRID_POINT_ABOVE_N", 1)
     m = masked_grid(7, 6, "manhattan", mask=["1111100", "1111100", "1111111", "1111111",
                                              "0111111", "0011111"])
@@ -148,13 +149,6 @@ def _doc(rhs=None):
     cert = exact_grid_point(L12, HALF, rhs)
     assert cert is not None
     return cert.to_json()
-
-
-def _rejected(doc) -> bool:
-    try:
-        return not verify_document(json.loads(json.dumps(doc))).verified
-    except InvalidArgument:
-        return True
 
 
 def test_forged_documents_are_rejected():
