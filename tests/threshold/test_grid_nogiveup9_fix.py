@@ -117,12 +117,17 @@ def test_prior_weight_1e8_is_certified_at_tol_1e8():
     assert r.eps_upper - r.eps_lower <= F(1, 10**8) and r.certificate.verify()
 
 
-def test_unresolvable_fail_side_names_the_tol_that_works():
-    """At tol 1e-9 no failing point within 11tol/8 of ε* is certifiable (|min z| < 2^-52·
-    max|z| there): the error says so and names a tol, instead of blaming the float search."""
+def test_fail_side_within_the_double_floor_is_now_certified():
+    """At tol 1e-9 the failing side lies where |min z| < 2^-52·max|z|: session 9 raised
+    PrecisionLimitReached here (the fail point's rounding was one scalar bound). Since the
+    per-entry bound of session 10 (proofs/fail_point_per_entry.py) the fail point is
+    certified; the bracket must overlap the dense route's exact threshold and verify."""
     m, p = _skewed_10x10()
-    with pytest.raises(PrecisionLimitReached, match=r"resolution .* Ask for tol ≥"):
-        epsilon_threshold(m, prior=p, tol=F(1, 10**9), matrix_free=True)
+    r = epsilon_threshold(m, prior=p, tol=F(1, 10**9), matrix_free=True)
+    d = epsilon_threshold(m, prior=p, tol=F(1, 10**9))
+    assert r.eps_upper - r.eps_lower <= F(1, 10**9)
+    assert max(r.eps_lower, d.eps_lower) <= min(r.eps_upper, d.eps_upper)
+    assert r.certificate.verify()
 
 
 def test_spacing_1e9_manhattan_holds_everywhere_not_fails_everywhere():
