@@ -12,16 +12,24 @@ Kinds (the question carried in full, every number exact):
   midpoint of the integrand's larger end value (g > 0 on the real segment; the logs are
   checked analytic; steep and wide pieces converge, nothing is reflected). D ≥ 0, so a lower end below 0 is raised to 0.
   The claim is accepted iff each enclosure CONTAINS the kernel's ball at one of
-  :data:`PRECS`, rejected as soon as one is disjoint from it, or when 1024 bits still do
-  not fit inside. Work: at most :data:`MAX_SUPPORT` points, α ≤ :data:`MAX_ORDER`,
-  α·(s_m − s_0)/θ ≤ :data:`MAX_STEEP` (else InstanceTooLarge, before any integration).
+  :data:`PRECS`, rejected as soon as one is disjoint from it, undecided
+  (PrecisionLimitReached, exit 2) when no affordable precision decides. Work: at most
+  :data:`MAX_SUPPORT` points, α ≤ :data:`MAX_ORDER`, α·(s_m − s_0)/θ ≤ :data:`MAX_STEEP`,
+  and the ladder's cost Σ_p (m + ⌈(s_m − s_0)/θ⌉)·(p/128)² ≤ :data:`MAX_WORK` — the
+  ladder stops at the last precision that fits (InstanceTooLarge, before any integration,
+  when not even 128 bits fits). Measured (``nice``, shared 2-core machine, CPU time of a
+  never-decided claim, 64 points, θ = 1, both directions, whole ladder): span 3936, α = 2
+  (128 + 256 bits) 21.8 s; span 888 (to 512) 12.6 s; span 171 (to 1024) 13.6 s, α = 116:
+  12.4 s; span 2, α = 10⁴ 7.4 s (before this bound: ≈ 7 min for span 10⁴).
 * ``pufferfish-discrete-renyi`` — integer laws P, Q, a rational 0 < a < 1 (P(Z = z) ∝ a^{|z|})
   and the order; the claim: the exact moments M = e^{(α−1)D_α} both ways, rationals. The
   kernel recomputes them in integers: with a = u/v, S = s_m − s_0 and integer masses W_D/den_D,
   h_D(y) = H_D(y)/(den_D v^S), H_D(y) = Σ_d W_D(d) u^{|y−d|} v^{S−|y−d|}, and
   M = c·den_Q^{α−1}/(den_P^α v^S)·[Σ_{y=s_0}^{s_m} H_P^α/H_Q^{α−1} + (ends)·a/(1 − a)],
   c = (1 − a)/(1 + a) (``proofs/pufferfish_renyi.py`` (4)); work bounded first by
-  (S + 1)·(m + α)·(S·bits(a) + bits(den)) ≤ ``MAX_BITS``.
+  (S + 1)·(m + α)·(S·bits(a) + bits(den)) ≤ :data:`MAX_DISCRETE_BITS` (the cost of the
+  big-integer gcds grows faster than the bits; measured, ``nice``: S = 2, a = 99999/100000,
+  α = 19970, both directions 6.7 s of CPU; at the former 2²⁴ ≈ 4 min).
 
 Both are justified by ``proofs/kernel_pufferfish_integrals.py`` (which also re-checks these
 functions against 50-digit mpmath).
@@ -48,13 +56,13 @@ from flint import acb, arb, fmpq, fmpz
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_fraction
-from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import read_enclosure, read_envelope, read_int, read_object, read_rational
 from exactdp.kernel.pufferfish import query_laws
-from exactdp.kernel.pufferfish_more import MAX_BITS
 from exactdp.kinds import CertificateKind, proved_by
 
-__all__ = ["INTEGRAL_KINDS", "MAX_SUPPORT", "MAX_ORDER", "MAX_STEEP", "PRECS",
+__all__ = ["INTEGRAL_KINDS", "MAX_SUPPORT", "MAX_ORDER", "MAX_STEEP", "MAX_WORK", "PRECS",
+           "MAX_DISCRETE_BITS",
            "check_pufferfish_integrals", "renyi_work", "discrete_renyi_work",
            "laplace_renyi_ball", "discrete_renyi_moment"]
 
@@ -68,6 +76,11 @@ MAX_ORDER = 10_000
 MAX_STEEP = 20_000
 #: Precisions (bits) at which a claimed enclosure must contain the kernel's ball.
 PRECS = (128, 256, 512, 1024)
+#: Largest cost of the precision ladder, Σ_p (m + ⌈span/θ⌉)·(p/128)² over the precisions
+#: tried (one unit ≈ 1 ms of CPU for both directions, measured).
+MAX_WORK = 20_000
+#: Largest (S + 1)·(m + α)·(bits) of a discrete Rényi document.
+MAX_DISCRETE_BITS = 2**22
 Dist = dict[Fraction, Fraction]
 
 
@@ -77,19 +90,26 @@ def _laws(q: dict[str, Any]) -> tuple[Dist, Dist]:
 
 
 def renyi_work(P: Dist, Q: Dist, theta: Fraction, order: int) -> int:
-    """α·(s_m − s_0)/θ (rounded up), InstanceTooLarge beyond the limits (checked first).
+    """The highest precision of :data:`PRECS` whose ladder fits :data:`MAX_WORK`;
+    InstanceTooLarge beyond the limits (checked before any integration).
 
     >>> renyi_work({Fraction(0): Fraction(1)}, {Fraction(3): Fraction(1)}, Fraction(1, 2), 5)
-    30
+    1024
+    >>> renyi_work({Fraction(0): Fraction(1)}, {Fraction(10**4): Fraction(1)}, Fraction(1), 2)
+    128
     """
     pts = sorted(set(P) | set(Q))
     steep = -(-order * (pts[-1] - pts[0]) // theta)
-    if len(pts) > MAX_SUPPORT or order > MAX_ORDER or steep > MAX_STEEP:
-        raise InstanceTooLarge(f"{len(pts)} support points, order {order}, α·span/θ ≈ {steep}: "
-                               f"the kernel integrates at most MAX_SUPPORT = {MAX_SUPPORT} points, "
-                               f"order ≤ MAX_ORDER = {MAX_ORDER}, α·span/θ ≤ MAX_STEEP = "
-                               f"{MAX_STEEP}; use a larger θ, a lower order or fewer points.")
-    return int(steep)
+    unit = len(pts) + int(-(-(pts[-1] - pts[0]) // theta))
+    if len(pts) > MAX_SUPPORT or order > MAX_ORDER or steep > MAX_STEEP or unit > MAX_WORK:
+        raise InstanceTooLarge(f"{len(pts)} support points, order {order}, α·span/θ ≈ {steep}, "
+                               f"points + span/θ ≈ {unit}: the kernel integrates at most "
+                               f"MAX_SUPPORT = {MAX_SUPPORT} points, order ≤ MAX_ORDER = "
+                               f"{MAX_ORDER}, α·span/θ ≤ MAX_STEEP = {MAX_STEEP}, points + "
+                               f"span/θ ≤ MAX_WORK = {MAX_WORK}; use a larger θ, a lower order "
+                               "or fewer points.")
+    cum = [sum(unit * (p // 128) ** 2 for p in PRECS[:i + 1]) for i in range(len(PRECS))]
+    return max(p for p, w in zip(PRECS, cum) if w <= MAX_WORK)
 
 
 def _piece(ends: tuple[arb, arb, arb, arb], order: int, width: arb) -> arb:
@@ -147,7 +167,7 @@ def _contained(claims: list[Enclosure], balls: list[arb]) -> bool | None:
 
 def discrete_renyi_work(P: Dist, Q: Dist, a: Fraction, order: int) -> int:
     """(S + 1)·(m + α)·(S·bits(a) + bits of the masses' denominators), InstanceTooLarge
-    beyond ``MAX_BITS`` (checked before any exact work).
+    beyond :data:`MAX_DISCRETE_BITS` (checked before any exact work).
 
     >>> discrete_renyi_work({Fraction(0): Fraction(1)}, {Fraction(3): Fraction(1)}, Fraction(1, 2), 2)
     176
@@ -161,9 +181,10 @@ def discrete_renyi_work(P: Dist, Q: Dist, a: Fraction, order: int) -> int:
     span, m = int(pts[-1] - pts[0]), len(pts)
     bits = span * (a.numerator.bit_length() + a.denominator.bit_length()) + sum(
         math.lcm(*(w.denominator for w in D.values())).bit_length() for D in (P, Q))
-    if (span + 1) * (m + order) * bits > MAX_BITS:
+    if (span + 1) * (m + order) * bits > MAX_DISCRETE_BITS:
         raise InstanceTooLarge(f"the exact discrete Rényi sums need {span + 1}·{m + order}·"
-                               f"({bits}) bits, over MAX_BITS = {MAX_BITS}; use a narrower integer "
+                               f"({bits}) bits, over MAX_DISCRETE_BITS = {MAX_DISCRETE_BITS}; use "
+                               "a narrower integer "
                                "support, a shorter a or a lower order.")
     return (span + 1) * (m + order) * bits
 
@@ -208,14 +229,17 @@ def _check_renyi(q: dict[str, Any], c: dict[str, Any]) -> bool:
     if theta <= 0:
         raise InvalidArgument(f"question.theta: got {theta}; need θ > 0.")
     claims = [read_enclosure(c[k], f"claim.{k}") for k in ("forward", "backward")]
-    renyi_work(P, Q, theta, order)
-    for prec in PRECS:
+    top = renyi_work(P, Q, theta, order)
+    for prec in (p for p in PRECS if p <= top):
         with workprec(prec):
             ok = _contained(claims, [laplace_renyi_ball(P, Q, theta, order),
                                      laplace_renyi_ball(Q, P, theta, order)])
         if ok is not None:
             return ok
-    return False  # narrower than 1024 bits prove
+    raise PrecisionLimitReached(f"undecided: at {top} bits (the most MAX_WORK = {MAX_WORK} allows "
+                                "for this instance) the kernel's balls neither fit inside nor miss "
+                                "the claimed enclosures (or the integral did not converge); claim "
+                                "wider enclosures.")
 
 
 def check_pufferfish_integrals(doc: Any) -> bool:
@@ -232,8 +256,12 @@ def check_pufferfish_integrals(doc: Any) -> bool:
     read_object(c, "claim", ("forward", "backward"))
     P, Q = _laws(q)
     a, order = read_rational(q["a"], "question.a"), read_int(q["order"], "question.order", 2)
-    if not 0 < a < 1 or any(x.denominator != 1 for x in (*P, *Q)):
-        raise InvalidArgument(f"question: got a = {a} and supports {sorted(set(P) | set(Q))[:4]}…; "
-                              "need a rational 0 < a < 1 and integer support points.")
+    if not 0 < a < 1:
+        raise InvalidArgument(f"question.a: got \"{a}\"; need a rational 0 < a < 1.")
+    for name, D in (("P", P), ("Q", Q)):
+        for x in (x for x in sorted(D) if x.denominator != 1):
+            raise InvalidArgument(f"question.{name}.support: \"{x}\" is not an integer; the "
+                                  "discrete kind needs integer support points (shift or scale "
+                                  "the secrets to integers).")
     claimed = [read_rational(c[k], f"claim.{k}") for k in ("forward", "backward")]
     return claimed == [discrete_renyi_moment(P, Q, a, order), discrete_renyi_moment(Q, P, a, order)]

@@ -163,7 +163,9 @@ class RenyiDivergence:
     def to_document(self) -> dict[str, Any]:
         """The ``pufferfish-renyi`` kernel document (question P, Q, θ, α; both enclosures;
         ``prec`` as the writer's note), re-checked by ``exactdp verify`` with the kernel's own
-        certified integration; InstanceTooLarge beyond the kernel's limits.
+        certified integration; InstanceTooLarge beyond the kernel's limits, including a
+        ``prec`` above the highest precision the kernel's work bound allows for this instance
+        (its ball would then be wider than the stored enclosures: undecided).
 
         >>> from exactdp.pufferfish.secrets import ValuePair
         >>> r = laplace_renyi(ValuePair(1, 0), 1, 2)
@@ -171,7 +173,11 @@ class RenyiDivergence:
         >>> doc["question"]["theta"], RenyiDivergence.from_document(doc) == r
         ('1', True)
         """
-        renyi_work(self.P.as_dict(), self.Q.as_dict(), self.theta, self.order)
+        top = renyi_work(self.P.as_dict(), self.Q.as_dict(), self.theta, self.order)
+        if self.prec > top:
+            raise InstanceTooLarge(f"prec = {self.prec}: the kernel re-checks this instance at "
+                                   f"most at {top} bits (MAX_WORK); recompute it with prec ≤ "
+                                   f"{top} before writing the document.")
         return envelope(CertificateKind.PUFFERFISH_RENYI,
                         {**_pair_json(self.P, self.Q), "theta": write_rational(self.theta),
                          "order": self.order},
@@ -323,7 +329,8 @@ class DiscreteRenyi:
     def to_document(self) -> dict[str, Any]:
         """The ``pufferfish-discrete-renyi`` kernel document (question P, Q, a, α; both exact
         moments), re-checked exactly by ``exactdp verify``; InstanceTooLarge beyond the
-        kernel's work limit.
+        kernel's work limit (``MAX_DISCRETE_BITS``, smaller than what
+        :data:`MAX_DISCRETE_SPAN` lets this module compute: such a result has no document).
 
         >>> from exactdp.pufferfish.secrets import ValuePair
         >>> r = discrete_laplace_renyi(ValuePair(1, 0), Fraction(1, 2), 2)

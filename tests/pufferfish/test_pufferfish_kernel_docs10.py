@@ -21,7 +21,7 @@ import mpmath
 import pytest
 
 from exactdp.cli import main
-from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidArgument
+from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.pufferfish_integrals import MAX_ORDER, MAX_SUPPORT, check_pufferfish_integrals
 from exactdp.kernel.verify import verify_document
@@ -190,19 +190,21 @@ def test_parameters_swapped_between_questions():
                         assert check_pufferfish_integrals(bad) is False, (key, bad["question"])
 
 
-def test_claims_narrower_than_provable_are_rejected_not_trusted():
+def test_claims_narrower_than_provable_are_undecided_not_trusted():
     doc = to_document(LAPLACE[0])
     lo = F(doc["claim"]["forward"]["lo"])
     point = _set(doc, ("claim", "forward"), {"lo": str(lo), "hi": str(lo)})
     assert not _claim_true(point) and check_pufferfish_integrals(point) is False
     # a TRUE claim 10^-390 wide around D (closed form of two point masses at 400 digits):
-    # 1024 bits (≈ 308 digits) cannot prove it, so it is rejected, never trusted
+    # 1024 bits (≈ 308 digits) cannot prove it, so it is undecided (exit 2), never trusted
+    # and not called false (review 11G10 F2)
     doc = to_document(LAPLACE[1])  # δ_1 vs δ_0, θ = 1/2, α = 5: b/θ = 2
     with mpmath.workdps(400):
         d = mpmath.log(mpmath.mpf(5) / 9 * mpmath.exp(8) + mpmath.mpf(4) / 9 * mpmath.exp(-10)) / 4
         m = F(mpmath.nstr(d, 395))
     narrow = {"lo": str(m - F(1, 10**390)), "hi": str(m + F(1, 10**390))}
-    assert check_pufferfish_integrals(_set(doc, ("claim", "forward"), narrow)) is False
+    with pytest.raises(PrecisionLimitReached, match="undecided"):
+        check_pufferfish_integrals(_set(doc, ("claim", "forward"), narrow))
 
 
 def test_zero_divergence_clipped_at_zero():
