@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from exactdp.errors import InvalidMetric
+from exactdp.errors import InstanceTooLarge, InvalidMetric
 from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.metrics import FiniteMetric, GridInfo
 from exactdp.spaces.metrics.masked import GridShape, grid_shape
@@ -46,6 +46,7 @@ __all__ = [
     "offset_value_codes",
     "offset_count_row",
     "offset_distance_count",
+    "MAX_COUNT_BYTES",
 ]
 
 #: Grids with more points than this are handled matrix-free (no n×n table is formed). From
@@ -178,6 +179,11 @@ def offset_count_row(metric: FiniteMetric) -> np.ndarray:
     return row
 
 
+#: Memory the Euclidean :func:`offset_distance_count` may use (a bitmap of the keys, or the
+#: keys and their sort copies). 1000×1000 and 1500×600 need ≈ 2.6 MB.
+MAX_COUNT_BYTES = 1 << 28
+
+
 def offset_distance_count(width: int, height: int, norm: str) -> int:
     """The exact number of distinct distances ‖(dx, dy)‖ over the offsets 0 ≤ dx < W,
     0 ≤ dy < H of a grid (any spacing: it scales every distance alike).
@@ -193,10 +199,20 @@ def offset_distance_count(width: int, height: int, norm: str) -> int:
     (439470, 299231)
     >>> offset_distance_count(4, 3, "manhattan"), offset_distance_count(10**6, 1, "euclidean")
     (6, 1000000)
+
+    Sizes must be integers ≥ 1; the Euclidean count refuses (InstanceTooLarge) when it would
+    take more than :data:`MAX_COUNT_BYTES` of memory.
+
+    >>> offset_distance_count(10**6, 1000, "euclidean")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InstanceTooLarge: counting the distinct distances of a 1000000×1000 ...
     """
+    for v in (width, height):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise InvalidMetric(f"Got a {width!r}×{height!r} grid; width and height must be "
+                                "integers ≥ 1.")
     W, H = (int(width), int(height)) if width >= height else (int(height), int(width))
-    if W < 1 or H < 1:
-        raise InvalidMetric(f"Got a {width}×{height} grid; width and height must be ≥ 1.")
     if norm == "manhattan":
         return W + H - 1
     if norm == "chebyshev":
@@ -208,7 +224,14 @@ def offset_distance_count(width: int, height: int, norm: str) -> int:
     T = min(W, (H - 1) ** 2 + 1)
     sq = np.arange(T, dtype=np.int64) ** 2
     top = (T - 1) ** 2 + (H - 1) ** 2
-    if top < 8 * T * H + 4096:  # bitmap over the keys, one row of the short side at a time
+    bitmap = top < 8 * T * H + 4096
+    need = top + 1 if bitmap else 24 * T * H  # bytes: the bitmap, or the keys + np.unique's copies
+    if need > MAX_COUNT_BYTES:
+        raise InstanceTooLarge(
+            f"counting the distinct distances of a {width}×{height} {norm} grid needs about "
+            f"{need / 2**30:.3g} GiB (limit {MAX_COUNT_BYTES / 2**30:.3g} GiB); use a smaller grid "
+            "(the count bounds the set-up of the grid routes, which refuse such a grid anyway).")
+    if bitmap:  # bitmap over the keys, one row of the short side at a time
         seen = np.zeros(top + 1, dtype=np.bool_)
         for dy in range(H):
             seen[sq + dy * dy] = True

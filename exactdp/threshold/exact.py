@@ -26,6 +26,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
+import sympy
 from flint import fmpz_poly
 
 from exactdp.algebra.algebraic import AlgebraicNumber
@@ -49,13 +50,14 @@ from exactdp.threshold.results import (
     EpsilonInterval,
     EpsilonSet,
     ThresholdResult,
+    eps_closed_form,
     eps_enclosure,
     property_name,
     short_rational,
 )
 
 __all__ = ["exact_route", "exact_set", "set_from_pattern", "exponent_stride", "unit_metric",
-           "exact_threshold", "ScaledExactCertificate", "MAX_EXPANDED_DEGREE"]
+           "exact_threshold", "ScaledExactCertificate", "ScaledThresholdResult", "MAX_EXPANDED_DEGREE"]
 
 #: A scaled certificate's JSON form substitutes s^g into z(s) (:meth:`ScaledExactCertificate.threshold_claim`)
 #: up to this degree; the kernel's Sturm sequences grow quadratically with it.
@@ -243,12 +245,46 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
     m1, c = unit_metric(metric)
     report(progress, "threshold", f"{metric.name}: distances are multiples of {c}; solving "
            "in that unit (ε* scales by 1/c)")
-    inner, _ = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n)
+    units = (f" [solved with every distance of {metric.name} divided by c = {c}: the ε and "
+             f"s = e^(-ε) above are the unit metric's; in your units ε = (that ε)/{c} and "
+             f"s = e^(-ε/{metric.q}) = (that s)^(1/{g})]")
+    try:
+        inner, _ = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n)
+    except PropertyNeverHolds as err:
+        raise PropertyNeverHolds(f"{err}{units}; .evidence is the unit metric's ε-set (divide "
+                                 f"its ε by {c})", evidence=err.evidence) from err
+    except PrecisionLimitReached as err:
+        raise PrecisionLimitReached(f"{err}{units}") from err
     cert = ScaledExactCertificate(metric, rhs, c, inner.certificate, inner.eps_lower / c,
                                   inner.eps_upper / c)
-    return ThresholdResult(metric.name, rhs, cert.eps_lower, cert.eps_upper, cert, None,
-                           metric.q, f"exact (distances in units of {c})", inner.seconds,
-                           inner.timings, inner.question, None)
+    return ScaledThresholdResult(metric.name, rhs, cert.eps_lower, cert.eps_upper, cert, None,
+                                 metric.q, f"exact (distances in units of {c})", inner.seconds,
+                                 inner.timings, inner.question, None)
+
+
+@dataclass(frozen=True)
+class ScaledThresholdResult(ThresholdResult):
+    """A :class:`ThresholdResult` of the scaled exact route (:func:`exact_threshold`): its
+    certificate is a :class:`ScaledExactCertificate`, whose inner exact s* (of the unit
+    metric) gives the closed form ε* = ε*(unit metric)/c.
+
+    >>> from exactdp.spaces.metrics.masked import masked_grid
+    >>> g = masked_grid(4, 4, "manhattan", Fraction(7, 2), mask=["1111", "1111", "1100", "1100"])
+    >>> exact_threshold(g, None, Fraction(1, 10**9), None, [], 160).as_sympy()
+    2*log(2)/7
+    """
+
+    def as_sympy(self) -> sympy.Expr:
+        """ε* = ε*(unit metric)/c exactly (0 when the property holds for every ε)."""
+        cert = self.certificate
+        if self.holds_everywhere or not isinstance(cert, ScaledExactCertificate):
+            return super().as_sympy()
+        inner = cert.inner
+        if not isinstance(inner, ExactThresholdCertificate) or inner.s_star is None:
+            return super().as_sympy()
+        c = cert.scale
+        q1 = inner.solution.q
+        return eps_closed_form(inner.s_star, q1) * sympy.Rational(c.denominator, c.numerator)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ Examples
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -27,10 +29,11 @@ from flint import arb, fmpq_mat, fmpz_mat
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
-from exactdp.arithmetic.rounding import float_up, require_subnormals, round_down_bits
+from exactdp.arithmetic.rounding import float_up, require_subnormals
 from exactdp.errors import PrecisionLimitReached
 from exactdp.kernel.threshold_cover import lemma_row_sum_bound
 from exactdp.kinds import proved_by
+from exactdp.spaces.distances import Distance
 from exactdp.spaces.grid import is_large_grid, offset_count_row
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.float_bounds import ProductBounds
@@ -42,6 +45,7 @@ __all__ = [
     "exact_count_row_max",
     "lemma_holds",
     "lemma_t0",
+    "T0_MAX_BITS",
 ]
 
 _COUNT_ROWS: dict[tuple[int, bool], tuple[FiniteMetric, np.ndarray]] = {}
@@ -151,13 +155,14 @@ def lemma_t0(metric: FiniteMetric, rhs: tuple[Fraction, ...]) -> Fraction:
     >>> 0 < t0 < Fraction(1, 10**50), lemma_holds(g, (Fraction(1),) * 36, t0, exact=True)
     (True, True)
     """
-    rows = distance_count_rows(metric).astype(np.float64)
-    d = np.array([float(v) for v in metric.values])
-    pos = d > 0
-    if not pos.any():  # one point: E = 0, the lemma holds at every t
+    if metric.n == 1:  # one point: E = 0, the lemma holds at every t
         return Fraction(1, 2)
-    unit = float(d[pos].min())
-    ratio, rows = d[pos] / unit, rows[:, pos]
+    values = [v for v in metric.values if v.coef != 0]
+    unit_exact = min(values, key=_float_or_refuse(metric))  # the smallest positive distance
+    unit = float(unit_exact)
+    rows = distance_count_rows(metric).astype(np.float64)
+    keep = np.array([v.coef != 0 for v in metric.values])
+    ratio, rows = np.array([float(v) for v in values]) / unit, rows[:, keep]
     bmin, bmax = float(min(rhs)), float(max(abs(v) for v in rhs))
 
     def guide_ok(s: float) -> bool:
@@ -173,7 +178,7 @@ def lemma_t0(metric: FiniteMetric, rhs: tuple[Fraction, ...]) -> Fraction:
         lo, hi = (lo, mid) if guide_ok(mid) else (mid, hi)
     s = hi
     for _ in range(60):
-        t0 = _exp_neg_below(s / unit)
+        t0 = _exp_neg_below(s / unit, metric.name, unit_exact)
         if t0 > 0 and lemma_holds(metric, rhs, t0):
             return t0
         s *= 17 / 16
@@ -183,17 +188,66 @@ def lemma_t0(metric: FiniteMetric, rhs: tuple[Fraction, ...]) -> Fraction:
         f"{unit:.6g}); the right-hand side may be too uneven (min b / max b = {bmin / bmax:.3g}).")
 
 
-def _exp_neg_below(u: float) -> Fraction:
-    """A short rational ≤ e^{−u} (u ≥ 0 a float guide): the arb lower end rounded down to
-    ≈ 30 significant bits, plus log2(1/u) bits when u is tiny (t0 close to 1).
+#: Bit budget of t0 = m·2^{-k}: k ≤ T0_MAX_BITS (m has ≈ 30 bits). Every exact step after
+#: (the row sums, the cover's range end −ln t0) works with a number of this size; a bigger k
+#: means a spacing so far from 1 that the exact t0 would take megabytes (spacing 10⁻⁹:
+#: 3.5·10⁹ bits, minutes and gigabytes), so the lemma refuses before building it.
+T0_MAX_BITS = 1 << 16
+
+
+def _float_or_refuse(metric: FiniteMetric) -> Callable[[Distance], float]:
+    """A key function: float(d) of a positive distance, refusing (PrecisionLimitReached)
+    a distance outside the normal double range (the float guide would silently read 0 or
+    overflow).
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> from exactdp.spaces.distances import Distance
+    >>> _float_or_refuse(grid(2, 1))(Distance(Fraction(1, 10**400)))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.PrecisionLimitReached: perturbation lemma on ...
+    """
+    def key(v: Distance) -> float:
+        try:
+            f = float(v)
+        except OverflowError:
+            f = math.inf
+        if not sys.float_info.min <= f < math.inf:
+            raise PrecisionLimitReached(
+                f"perturbation lemma on {metric.name}: the distance {v} is outside the double "
+                f"range [{sys.float_info.min:.3g}, {sys.float_info.max:.3g}] the t0 search works in. "
+                "Rescale the distances to about 1 (a grid's threshold scales as ε*(h) = ε*(1)/h: "
+                "compute it at spacing 1 and divide by h).")
+        return f
+    return key
+
+
+def _exp_neg_below(u: float, name: str = "metric", unit: object = 1) -> Fraction:
+    """A short dyadic m·2^{-k} ≤ e^{−u} (u ≥ 0 a float guide): m has ≈ 30 significant bits
+    (plus log2(1/u) bits when u is tiny, t0 close to 1), k ≤ :data:`T0_MAX_BITS`, or
+    PrecisionLimitReached before any big number is built. ``name`` and ``unit`` (the
+    metric and its smallest distance) only serve the message.
 
     >>> t = _exp_neg_below(1.0)
     >>> 0 < math.exp(-1) - t < 1e-9, 0 < _exp_neg_below(2000.0) < Fraction(1, 10**868)
     (True, True)
     >>> 0 < 1 - _exp_neg_below(1e-12) < Fraction(2, 10**12)
     True
+    >>> _exp_neg_below(1e9, "grid 3x3", Fraction(1, 10**9))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.PrecisionLimitReached: perturbation lemma on grid 3x3: ...
     """
-    bits = 30 + max(0, math.ceil(-math.log2(u))) if u > 0 else 30
-    with workprec(bits + 64):
-        lo, _ = arb_to_fraction_interval((-arb(to_fmpq(Fraction(u)))).exp())
-    return round_down_bits(lo, bits) if lo > 0 else Fraction(0)
+    extra = max(0, math.ceil(-math.log2(u))) if u > 0 else 0
+    k = (math.ceil(u * math.log2(math.e)) if math.isfinite(u) else T0_MAX_BITS) + 30 + extra
+    if not math.isfinite(u) or k > T0_MAX_BITS:
+        raise PrecisionLimitReached(
+            f"perturbation lemma on {name}: the t0 it needs is about e^(-{u:.4g}) = 2^(-{u / math.log(2):.4g}) "
+            f"(the smallest distance is {unit}), beyond the {T0_MAX_BITS}-bit budget of an exact t0. "
+            "Rescale the distances so that the smallest is about 1 (a grid's threshold scales as "
+            "ε*(h) = ε*(1)/h: compute it at spacing 1 and divide by h).")
+    with workprec(128 + k.bit_length()):  # e^{k ln 2 − u} ≈ 2^{30 + extra}: a moderate number
+        x = (arb(k) * arb.const_log2() - arb(to_fmpq(Fraction(u)))).exp()
+        lo, _ = arb_to_fraction_interval(x)
+    m = math.floor(lo)
+    return Fraction(m, 1 << k) if m > 0 else Fraction(0)
