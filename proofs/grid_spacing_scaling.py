@@ -23,8 +23,9 @@ grid at t^{c}; the substitution u = s^g on the real code's exact solution
 (exactdp.threshold.exact.unit_metric, exponent_stride); and a threshold of the real route at
 spacing h times h against spacing 1.
 
-Justifies: exactdp.threshold.exact.unit_metric, exactdp.threshold.exact.exact_threshold and
-exactdp.threshold.exact.ScaledExactCertificate.
+Justifies: exactdp.threshold.exact.unit_metric, exactdp.threshold.exact.exact_threshold,
+exactdp.threshold.exact_certificate.ScaledExactCertificate and the kernel kind exact-scaled
+(exactdp.kernel.threshold_scaled.check_scaled: lo = lo'/c, hi = hi'/c, d' = d/c pair by pair).
 """
 
 import sys
@@ -34,6 +35,7 @@ import sympy as sp
 from flint import fmpq, fmpq_mat
 
 from exactdp.algebra.symbolic import solve_symbolic
+from exactdp.kernel.verify import verify_document
 from exactdp.spaces.metrics import grid
 from exactdp.spaces.metrics.masked import masked_grid
 from exactdp.threshold.exact import ScaledExactCertificate, exact_threshold, exponent_stride, unit_metric
@@ -41,7 +43,8 @@ from exactdp.threshold.exact import ScaledExactCertificate, exact_threshold, exp
 PROVES = [
     "exactdp.threshold.exact.unit_metric",
     "exactdp.threshold.exact.exact_threshold",
-    "exactdp.threshold.exact.ScaledExactCertificate",
+    "exactdp.threshold.exact_certificate.ScaledExactCertificate",
+    "exactdp.kernel.threshold_scaled.check_scaled",
 ]
 
 ok = True
@@ -107,6 +110,18 @@ for h in (Fraction(7, 2), Fraction(1000)):
     check(r.eps_lower * h <= one.eps_upper and one.eps_lower <= r.eps_upper * h,
           f"spacing {h}: h·[lo, hi] overlaps the spacing-1 enclosure")
     check(r.verify(), f"spacing {h}: the scaled certificate verifies")
+
+# ---- the kernel kind exact-scaled: inner document in the unit, outer = inner / c ----------------
+# (the kernel derives d/c from the outer question: the same identity Φ_d(ε) = Φ_{d/c}(c·ε))
+r = exact_threshold(masked_grid(4, 4, "manhattan", 1000, mask=mask), None, tol, None, [], 160)
+doc = r.certificate.to_json()
+check(doc["kind"] == "exact-scaled" and verify_document(doc).verified, "exact-scaled document verifies")
+inner_eps = doc["evidence"]["inner"]["claim"]["eps"]
+check(all(Fraction(doc["claim"]["eps"][k]) * 1000 == Fraction(inner_eps[k]) for k in ("lo", "hi")),
+      "outer enclosure = inner enclosure / c")
+doc["evidence"]["unit"] = "999"
+doc["claim"]["eps"] = {k: str(Fraction(v) / 999) for k, v in inner_eps.items()}
+check(not verify_document(doc).verified, "a wrong unit c is rejected")
 
 print("grid_spacing_scaling:", "all checks passed" if ok else "FAILED")
 sys.exit(0 if ok else 1)

@@ -268,7 +268,7 @@ def _float_kernel(shape: GridShape, eps: float) -> np.ndarray:
     dy = np.arange(shape.height, dtype=np.float64)[None, :]
     d = np.hypot(dx, dy) if shape.norm == "euclidean" else dx + dy
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        k = np.exp(-eps * float(shape.spacing) * d)
+        k = np.exp(-eps * d)  # eps = ε·h as one float: float(h) = 0 at h = 10^-400 (15F)
     k[0, 0] = 1.0  # d = 0 (avoids inf·0 = NaN at huge ε)
     return np.asarray(k)
 
@@ -379,7 +379,7 @@ def solve_grid_point(metric: FiniteMetric, level: PrivacyLevel,
         raise PrecisionLimitReached(f"no positive λ_min bound proved for {metric.name} at {level}.")
     report(progress, "grid-point", f"{metric.name} at {level}: λ_min ≥ {float(lam):.4g}; "
                                    "float solve (FFT + CG)")
-    solve = _float_solver(shape, level.eps_float())
+    solve = _float_solver(shape, float((level.eps * shape.spacing).evalf(30)))  # ε·h
     bf = np.array([float(v) for v in b])
     clock = time.monotonic()
     y = _float_candidate(solve, bf, "solve", level, metric.name)

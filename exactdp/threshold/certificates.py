@@ -56,7 +56,7 @@ from exactdp.threshold.binding import (
     same_distances,
     same_rhs,
 )
-from exactdp.threshold.exact_certificate import ExactThresholdCertificate, s_enclosure_of_eps
+from exactdp.threshold.exact_certificate import ExactThresholdCertificate, ScaledExactCertificate, s_enclosure_of_eps
 from exactdp.threshold.krawczyk_check import arb_mean_value_check
 from exactdp.threshold.lemmas import lemma_holds
 from exactdp.threshold.spd_certificates import (
@@ -161,6 +161,8 @@ def threshold_certificate_from_json(doc: Any) -> Any:
     doc = loads(doc) if isinstance(doc, (str, bytes)) else doc
     if isinstance(doc, dict) and doc.get("kind") == SPD_POINT:
         return _from_fail(read_spd_point(doc))
+    if isinstance(doc, dict) and doc.get("kind") == CertificateKind.EXACT_SCALED:
+        return ScaledExactCertificate.from_json(doc)
     if isinstance(doc, dict) and doc.get("kind") == GRID_THRESHOLD:
         g = read_grid_threshold(doc)
         metric = metric_of_shape(g.shape)

@@ -21,31 +21,26 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
 
 import numpy as np
 import sympy
-from flint import fmpz_poly
 
 from exactdp.algebra.algebraic import AlgebraicNumber
-from exactdp.algebra.symbolic import RationalSolution, SignPattern, sign_pattern, solve_symbolic
-from exactdp.engine.documents import write_threshold
+from exactdp.algebra.symbolic import SignPattern, sign_pattern, solve_symbolic
 from exactdp.errors import (
-    REJECTED_ERRORS,
     InvalidArgument,
     InvalidPrior,
     PrecisionLimitReached,
     PropertyNeverHolds,
 )
-from exactdp.kernel.threshold import ThresholdClaim
-from exactdp.kinds import CertificateKind, Verdict, proved_by
+from exactdp.kinds import proved_by
 from exactdp.progress import Progress, report
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.threshold.binding import same_rhs
 from exactdp.threshold.certificates import ExactThresholdCertificate, s_enclosure_of_eps
+from exactdp.threshold.exact_certificate import MAX_EXPANDED_DEGREE, ScaledExactCertificate
 from exactdp.threshold.results import (
     EpsilonInterval,
     EpsilonSet,
@@ -56,12 +51,9 @@ from exactdp.threshold.results import (
     short_rational,
 )
 
-__all__ = ["exact_route", "exact_set", "set_from_pattern", "exponent_stride", "unit_metric",
+__all__ = ["exact_route", "exact_set", "set_from_pattern", "exponent_stride", "unit_metric", "unit_text",
            "exact_threshold", "ScaledExactCertificate", "ScaledThresholdResult", "MAX_EXPANDED_DEGREE"]
 
-#: A scaled certificate's JSON form substitutes s^g into z(s) (:meth:`ScaledExactCertificate.threshold_claim`)
-#: up to this degree; the kernel's Sturm sequences grow quadratically with it.
-MAX_EXPANDED_DEGREE = 4_000
 
 
 def set_from_pattern(pat: SignPattern, q: int, prop: str, method: str,
@@ -155,6 +147,8 @@ def exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fra
     nxt_lo = (pat.breakpoints[star + 1].s.isolating_interval[0]
               if star + 1 < len(pat.breakpoints) else Fraction(1))
     s_star = bp.s
+    if s_star.width > 0 and s_star.isolating_interval[0] > 0:  # ε = −q·ln s: width_ε ≈ q·width_s/s
+        s_star = s_star.refine(tol * s_star.isolating_interval[0] / (8 * q))  # one bisection run
     inner = tol / 4
     while True:
         e_lo, e_hi = eps_enclosure(s_star, q, inner)
@@ -204,6 +198,19 @@ def exponent_stride(metric: FiniteMetric) -> int:
     return math.gcd(*metric.exponents) or 1
 
 
+def unit_text(c: Fraction) -> str:
+    """c exactly when short, else its magnitude (names and messages stay readable).
+
+    >>> unit_text(Fraction(7, 2)), unit_text(Fraction(1, 10**400))
+    ('7/2', '≈ 1e-400')
+    """
+    if max(c.numerator.bit_length(), c.denominator.bit_length()) <= 64:
+        return str(c)
+    lg = math.log10(c.numerator) - math.log10(c.denominator)
+    e = math.floor(lg)
+    return f"≈ {10 ** (lg - e):.6g}e{e}"
+
+
 @proved_by("grid_spacing_scaling")
 def unit_metric(metric: FiniteMetric) -> tuple[FiniteMetric, Fraction]:
     """(m', c): the same points and index with every distance divided by the unit
@@ -219,8 +226,9 @@ def unit_metric(metric: FiniteMetric) -> tuple[FiniteMetric, Fraction]:
     if q is None:
         raise InvalidArgument(f"{metric.name} has irrational distances: no common unit.")
     c = Fraction(exponent_stride(metric), q)
+    cs = unit_text(c)
     values = [Distance(v.coef / c, v.radicand) for v in metric.values]
-    m1 = FiniteMetric(f"{metric.name} in units of {c}", metric.points, values,
+    m1 = FiniteMetric(f"{metric.name} in units of {cs}", metric.points, values,
                       np.asarray(metric.index))
     return m1, c
 
@@ -240,25 +248,26 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
     (True, Fraction(1000, 1), True)
     """
     g = exponent_stride(metric)
-    if g == 1:
+    if metric.q is None or g == metric.q:  # irrational (refused below), or already in unit 1
         return exact_route(metric, rhs, tol, progress, timings, max_exact_n)[0]
     m1, c = unit_metric(metric)
-    report(progress, "threshold", f"{metric.name}: distances are multiples of {c}; solving "
+    cs = unit_text(c)
+    report(progress, "threshold", f"{metric.name}: distances are multiples of {cs}; solving "
            "in that unit (ε* scales by 1/c)")
-    units = (f" [solved with every distance of {metric.name} divided by c = {c}: the ε and "
-             f"s = e^(-ε) above are the unit metric's; in your units ε = (that ε)/{c} and "
+    units = (f" [solved with every distance of {metric.name} divided by c = {cs}: the ε and "
+             f"s = e^(-ε) above are the unit metric's; in your units ε = (that ε)/{cs} and "
              f"s = e^(-ε/{metric.q}) = (that s)^(1/{g})]")
     try:
         inner, _ = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n)
     except PropertyNeverHolds as err:
         raise PropertyNeverHolds(f"{err}{units}; .evidence is the unit metric's ε-set (divide "
-                                 f"its ε by {c})", evidence=err.evidence) from err
+                                 f"its ε by {cs})", evidence=err.evidence) from err
     except PrecisionLimitReached as err:
         raise PrecisionLimitReached(f"{err}{units}") from err
     cert = ScaledExactCertificate(metric, rhs, c, inner.certificate, inner.eps_lower / c,
                                   inner.eps_upper / c)
     return ScaledThresholdResult(metric.name, rhs, cert.eps_lower, cert.eps_upper, cert, None,
-                                 metric.q, f"exact (distances in units of {c})", inner.seconds,
+                                 metric.q, f"exact (distances in units of {cs})", inner.seconds,
                                  inner.timings, inner.question, None)
 
 
@@ -285,87 +294,3 @@ class ScaledThresholdResult(ThresholdResult):
         c = cert.scale
         q1 = inner.solution.q
         return eps_closed_form(inner.s_star, q1) * sympy.Rational(c.denominator, c.numerator)
-
-
-@dataclass(frozen=True)
-class ScaledExactCertificate:
-    """ε* ∈ [eps_lower, eps_upper] for ``metric`` from an exact certificate of the same
-    question with every distance divided by ``scale`` = c (``proofs/grid_spacing_scaling.py``:
-    Φ(ε) = Φ'(c·ε) entrywise, so the property holds at ε iff it holds at c·ε in the unit
-    metric, and ε* = ε'*/c).
-
-    ``verify()`` checks d(i, j) = c·d'(i, j) for every pair exactly, the same right-hand
-    side, the inner certificate in the kernel, and eps = eps'/c. ``to_json()`` writes the
-    equivalent ``exact`` document of the original metric (z(s) with s^g substituted,
-    s = e^{-ε/q}) up to :data:`MAX_EXPANDED_DEGREE`.
-    """
-
-    metric: FiniteMetric = field(repr=False)
-    rhs: tuple[Fraction, ...] | None = field(repr=False)
-    scale: Fraction
-    inner: ExactThresholdCertificate = field(repr=False)
-    eps_lower: Fraction
-    eps_upper: Fraction
-    kind: ClassVar[CertificateKind] = CertificateKind.EXACT_THRESHOLD
-
-    @property
-    def verdict(self) -> Verdict:
-        """``HOLDS``: the claim is proved exactly (in the unit metric, then scaled)."""
-        return Verdict.HOLDS
-
-    def _scaled_ok(self) -> bool:
-        m, inner, c = self.metric, self.inner, self.scale
-        if not (isinstance(m, FiniteMetric) and isinstance(inner, ExactThresholdCertificate)
-                and isinstance(c, Fraction) and c > 0):
-            return False
-        m1 = inner.metric
-        if not isinstance(m1, FiniteMetric) or m1.n != m.n:
-            return False
-        table: dict[Distance, int] = {}
-        own = np.array([table.setdefault(v, len(table)) for v in m.values], dtype=np.int64)
-        scaled = np.array([table.setdefault(Distance(v.coef * c, v.radicand), len(table))
-                           for v in m1.values], dtype=np.int64)
-        if not np.array_equal(own[np.asarray(m.index)], scaled[np.asarray(m1.index)]):
-            return False
-        return (same_rhs(self.rhs, inner.rhs, m.n) and self.eps_lower == inner.eps_lower / c
-                and self.eps_upper == inner.eps_upper / c)
-
-    def verify(self) -> bool:
-        """d = c·d' pairwise, the same b, eps = eps'/c, and the inner certificate's kernel
-        check (module doc). Never raises."""
-        try:
-            return self._scaled_ok() and self.inner.verify()
-        except REJECTED_ERRORS:
-            return False
-
-    def threshold_claim(self) -> ThresholdClaim:
-        """The equivalent kernel claim of kind ``exact`` on the original metric:
-        N_i(s^g)/D(s^g) with s = e^{-ε/q} (u = s^g = e^{-c·ε}); InvalidArgument above
-        :data:`MAX_EXPANDED_DEGREE` (and for a malformed certificate)."""
-        if not self._scaled_ok() or self.metric.q is None:
-            raise InvalidArgument("not a well-formed scaled exact certificate.")
-        g = self.scale * self.metric.q
-        sol = self.inner.solution
-        deg = max(p.degree() for p in (*sol.numerators, sol.denominator))
-        if g.denominator != 1 or g * deg > MAX_EXPANDED_DEGREE:
-            raise InvalidArgument(
-                f"{self.metric.name}: the exact document would hold polynomials of degree "
-                f"{g * deg} in s = e^(-ε/{self.metric.q}) (> {MAX_EXPANDED_DEGREE}); this "
-                "certificate is checked by verify() in its unit metric only. Divide the "
-                f"distances by {self.scale} to get a JSON certificate of the same threshold.")
-        k = int(g)
-
-        def expand(p: Any) -> fmpz_poly:
-            co = [0] * (k * max(p.degree(), 0) + 1)
-            co[::k] = [int(x) for x in p.coeffs()] or [0]
-            return fmpz_poly(co)
-
-        full = RationalSolution(self.metric, tuple(expand(p) for p in sol.numerators),
-                                expand(sol.denominator), self.metric.q, sol.rhs,
-                                method="s^g substituted")
-        return ExactThresholdCertificate(full, self.eps_lower, self.eps_upper,
-                                         self.inner.fail_index, None).threshold_claim()
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``exact`` document of :meth:`threshold_claim` (``exactdp verify`` re-checks it)."""
-        return write_threshold(self.threshold_claim())

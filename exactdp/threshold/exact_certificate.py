@@ -31,13 +31,21 @@ from flint import fmpz_poly
 from exactdp.algebra.algebraic import AlgebraicNumber
 from exactdp.algebra.symbolic import RationalSolution
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.engine.documents import write_threshold
+from exactdp.engine.documents import threshold_question, write_threshold
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.kernel.jsonio import envelope, loads, write_enclosure, write_rational
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold, s_enclosure
+from exactdp.kernel.threshold_scaled import ScaledClaim, check_scaled, read_scaled
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.metrics import FiniteMetric
 
-__all__ = ["ExactThresholdCertificate", "s_enclosure_of_eps"]
+__all__ = ["ExactThresholdCertificate", "s_enclosure_of_eps", "ScaledExactCertificate",
+           "MAX_EXPANDED_DEGREE"]
+
+#: :meth:`ScaledExactCertificate.threshold_claim` (the ``exact`` claim of the original metric,
+#: used inside a Kronecker document) substitutes s^g into z(s) up to this degree; the
+#: kernel's Sturm sequences grow quadratically with it. ``to_json()`` has no such limit.
+MAX_EXPANDED_DEGREE = 4_000
 
 
 def s_enclosure_of_eps(eps: Fraction, q: int, prec: int = 128) -> tuple[Fraction, Fraction]:
@@ -129,3 +137,101 @@ class ExactThresholdCertificate:
         alg = None if star is None else AlgebraicNumber(tuple(reversed(star[1])),
                                                         (star[2].lo, star[2].hi))
         return ExactThresholdCertificate(sol, c.eps.lo, c.eps.hi, ev["witness"], alg)
+
+
+@dataclass(frozen=True)
+class ScaledExactCertificate:
+    """ε* ∈ [eps_lower, eps_upper] for ``metric`` from an exact certificate of the same
+    question with every distance divided by ``scale`` = c (``proofs/grid_spacing_scaling.py``:
+    Φ(ε) = Φ'(c·ε) entrywise, so the property holds at ε iff it holds at c·ε in the unit
+    metric, and ε* = ε'*/c).
+
+    ``verify()`` and ``to_json()`` go through the kernel kind ``exact-scaled``
+    (:mod:`exactdp.kernel.threshold_scaled`): the inner certificate must be about the metric
+    divided by c (pair by pair) and the same right-hand side, re-check as an ``exact``
+    claim, and eps = eps'/c exactly. The document carries z in u = e^{-c·ε} (degree g times
+    smaller than in s = e^{-ε/q}), so it exists at every spacing.
+
+    >>> from fractions import Fraction
+    >>> from exactdp.spaces.metrics.masked import masked_grid
+    >>> from exactdp.threshold.exact import exact_threshold
+    >>> g = masked_grid(5, 4, "manhattan", 1000, mask=["11111", "11011", "10001", "11111"])
+    >>> cert = exact_threshold(g, None, Fraction(1, 10**9), None, [], 160).certificate
+    >>> doc = cert.to_json()
+    >>> doc["kind"], doc["evidence"]["unit"], ScaledExactCertificate.from_json(doc).verify()
+    ('exact-scaled', '1000', True)
+    """
+
+    metric: FiniteMetric = field(repr=False)
+    rhs: tuple[Fraction, ...] | None = field(repr=False)
+    scale: Fraction
+    inner: ExactThresholdCertificate = field(repr=False)
+    eps_lower: Fraction
+    eps_upper: Fraction
+    kind: ClassVar[CertificateKind] = CertificateKind.EXACT_SCALED
+
+    @property
+    def verdict(self) -> Verdict:
+        """``HOLDS``: the claim is proved exactly (in the unit metric, then scaled)."""
+        return Verdict.HOLDS
+
+    def scaled_claim(self) -> ScaledClaim:
+        """This certificate as the kernel's claim (raises on malformed fields)."""
+        if not isinstance(self.metric, FiniteMetric) or not isinstance(self.inner, ExactThresholdCertificate):
+            raise InvalidArgument("not a well-formed scaled exact certificate.")
+        rhs = (Fraction(1),) * self.metric.n if self.rhs is None else tuple(self.rhs)
+        return ScaledClaim(self.metric, rhs, Enclosure(self.eps_lower, self.eps_upper), self.scale,
+                           self.inner.threshold_claim())
+
+    def verify(self) -> bool:
+        """The kernel's ``exact-scaled`` check (class doc). Never raises."""
+        try:
+            return check_scaled(self.scaled_claim())
+        except REJECTED_ERRORS:
+            return False
+
+    def threshold_claim(self) -> ThresholdClaim:
+        """The equivalent kernel claim of kind ``exact`` on the original metric:
+        N_i(s^g)/D(s^g) with s = e^{-ε/q} (u = s^g = e^{-c·ε}); InvalidArgument above
+        :data:`MAX_EXPANDED_DEGREE` (and for a malformed certificate). Used where a
+        document needs an ``exact`` claim (a Kronecker factor); :meth:`to_json` does not."""
+        if (not isinstance(self.inner, ExactThresholdCertificate) or not isinstance(self.scale, Fraction)
+                or not isinstance(self.metric, FiniteMetric) or self.metric.q is None):
+            raise InvalidArgument("not a well-formed scaled exact certificate.")
+        g = self.scale * self.metric.q
+        sol = self.inner.solution
+        deg = max(p.degree() for p in (*sol.numerators, sol.denominator))
+        if g.denominator != 1 or g * deg > MAX_EXPANDED_DEGREE:
+            raise InvalidArgument(
+                f"{self.metric.name}: the exact document would hold polynomials of degree "
+                f"{g * deg} in s = e^(-ε/{self.metric.q}) (> {MAX_EXPANDED_DEGREE}); write this "
+                f"certificate alone (to_json(): kind exact-scaled, unit {self.scale}).")
+        k = int(g)
+
+        def expand(p: Any) -> fmpz_poly:
+            co = [0] * (k * max(p.degree(), 0) + 1)
+            co[::k] = [int(x) for x in p.coeffs()] or [0]
+            return fmpz_poly(co)
+
+        full = RationalSolution(self.metric, tuple(expand(p) for p in sol.numerators),
+                                expand(sol.denominator), self.metric.q, sol.rhs,
+                                method="s^g substituted")
+        return ExactThresholdCertificate(full, self.eps_lower, self.eps_upper,
+                                         self.inner.fail_index, None).threshold_claim()
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``exact-scaled`` document (:mod:`exactdp.kernel.threshold_scaled`)."""
+        c = self.scaled_claim()
+        outer = ThresholdClaim("exact", c.metric, c.rhs, c.eps, {})
+        return envelope(CertificateKind.EXACT_SCALED, threshold_question(outer).to_json(),
+                        {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)},
+                        {"unit": write_rational(c.unit, "unit"), "inner": write_threshold(c.inner)})
+
+    @staticmethod
+    def from_json(doc: Any) -> ScaledExactCertificate:
+        """Rebuild from an ``exact-scaled`` document (parsed or text); only as good as its
+        ``verify()``. InvalidArgument: malformed; CertificateInvalid: an altered question."""
+        c = read_scaled(loads(doc) if isinstance(doc, (str, bytes)) else doc)
+        rhs = None if all(v == 1 for v in c.rhs) else c.rhs
+        return ScaledExactCertificate(c.metric, rhs, c.unit, ExactThresholdCertificate.from_claim(c.inner),
+                                      c.eps.lo, c.eps.hi)
