@@ -3,7 +3,6 @@
 
 import sys
 
-from exactdp.errors import ExactDPError
 from exactdp.kernel.verify import verify_json
 
 
@@ -17,12 +16,8 @@ def main(argv: list[str]) -> int:
         try:
             with open(path, "rb") as fh:
                 verdict = verify_json(fh.read())
-        except (OSError, ExactDPError) as exc:
-            print(f"{path}: malformed: {exc}", file=sys.stderr)
-            worst = 3
-            continue
-        except Exception as exc:  # noqa: BLE001 - any other failure: not checkable, never "rejected"
-            print(f"{path}: malformed (could not be checked): {type(exc).__name__}: {exc}", file=sys.stderr)
+        except Exception as exc:  # noqa: BLE001 - unreadable, malformed or not checkable: never "rejected"
+            print(f"{path}: malformed: {type(exc).__name__}: {exc}", file=sys.stderr)
             worst = 3
             continue
         print(f"{path}: {verdict.kind}: {'verified' if verdict.verified else 'REJECTED'}"

@@ -28,7 +28,7 @@ Examples
 >>> read_rational("2/4")
 Traceback (most recent call last):
 ...
-exactdp.errors.InvalidArgument: value: got '2/4', which is not in lowest terms; write '1/2'.
+exactdp.errors.InvalidArgument: value: got '2/4', not in lowest terms; write '1/2'.
 >>> loads('{"a": 1, "a": 2}')
 Traceback (most recent call last):
 ...
@@ -48,7 +48,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import flint
 import sympy
@@ -81,10 +81,18 @@ MAX_POLY_DEGREE = 100_000
 _RATIONAL = re.compile(r"(0|-?[1-9][0-9]*)(?:/([1-9][0-9]*))?", re.ASCII)
 _TAG = re.compile(r"[a-z][a-z0-9-]{0,63}", re.ASCII)
 _BIG = 3000  # integers with more digits are converted by flint (no int↔str digit limit)
+_T = TypeVar("_T")
 
 
 def _fail(where: str, msg: str) -> InvalidArgument:
     return InvalidArgument(f"{where}: {msg}")
+
+
+def _typed(value: Any, where: str, kind: type[_T] | tuple[type, ...], what: str) -> _T:
+    """``value`` when it is a ``kind`` (a bool only when ``kind`` is bool), else InvalidArgument."""
+    if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
+        return value  # type: ignore[return-value]  # narrowed to kind
+    raise _fail(where, f"expected {what}, got {type(value).__name__} {_show(value)}.")
 
 
 def _show(value: Any) -> str:
@@ -95,13 +103,10 @@ def _show(value: Any) -> str:
 
 
 # --------------------------------------------------------------------------------- text
-def _no_float(text: str) -> Any:
-    raise InvalidArgument(f"document: found the float literal {_show(text)}; numbers are exact strings (write '3/2' "
-                          "for 1.5).")
-
-
-def _no_constant(text: str) -> Any:
-    raise InvalidArgument(f"document: found {text}; only exact numbers are allowed.")
+def _inexact(text: str) -> Any:
+    """The parse_float and parse_constant (NaN, ±Infinity) hook: refuse."""
+    raise InvalidArgument(f"document: found the inexact number {_show(text)}; numbers are exact strings (write "
+                          "'3/2' for 1.5).")
 
 
 def _small_int(text: str) -> int:
@@ -132,7 +137,7 @@ def loads(text: str | bytes) -> Any:
     >>> loads('{"x": 1.5}')
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidArgument: document: found the float literal '1.5'; ...
+    exactdp.errors.InvalidArgument: document: found the inexact number '1.5'; ...
     """
     if isinstance(text, bytes):
         try:
@@ -144,50 +149,37 @@ def loads(text: str | bytes) -> Any:
     if len(text) > MAX_DOCUMENT_CHARS:
         raise InvalidArgument(f"document: {len(text)} characters, over the limit of {MAX_DOCUMENT_CHARS}.")
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_no_float,
-                          parse_int=_small_int, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_inexact,
+                          parse_int=_small_int, parse_constant=_inexact)
     except json.JSONDecodeError as exc:
         raise InvalidArgument(f"document: not valid JSON ({exc}).") from exc
     except RecursionError as exc:
         raise InvalidArgument("document: nested too deeply to be a certificate.") from exc
 
 
-def _check_plain(value: Any, where: str) -> None:
-    if value is None or isinstance(value, (bool, str)):
-        return
-    if isinstance(value, int):
-        if abs(value) >= 10**MAX_JSON_INT_DIGITS:
-            raise _fail(where, f"the integer {_show(value)} is too long for JSON; use write_rational.")
-        return
-    if isinstance(value, list):
-        for k, v in enumerate(value):
-            _check_plain(v, f"{where}[{k}]")
-        return
-    if isinstance(value, dict):
-        for key, v in value.items():
-            if not isinstance(key, str):
-                raise _fail(where, f"the key {key!r} is not a string.")
-            _check_plain(v, f"{where}.{key}")
-        return
-    raise _fail(where, f"{type(value).__name__} {_show(value)} is not a JSON value of the "
-                "schema (floats never are: use write_rational).")
-
-
 def dumps(doc: Any) -> str:
     """The canonical text of a document: sorted keys, no spaces, ASCII only.
 
-    Refuses floats and any value that is not a plain JSON value (so nothing inexact is
-    ever written).
+    Refuses any value that :func:`loads` would not read back as itself (floats, Fractions,
+    tuples, non-string keys, integers over :data:`MAX_JSON_INT_DIGITS` digits, ...), so
+    nothing inexact is ever written.
 
     >>> dumps({"b": ["1/3"], "a": 1})
     '{"a":1,"b":["1/3"]}'
     >>> dumps({"x": 0.5})
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidArgument: document.x: float 0.5 is not a JSON value of the schema ...
+    exactdp.errors.InvalidArgument: document: found the inexact number '0.5'; ...
     """
-    _check_plain(doc, "document")
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    try:
+        text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:  # a Fraction, a numpy number, NaN, mixed key types, ...
+        raise InvalidArgument(f"document: {exc}; only JSON values of the schema are written (use "
+                              "write_rational for numbers).") from exc
+    if loads(text) != doc:  # a tuple or a non-string key: not what a reader gets back
+        raise InvalidArgument(f"document: {_show(doc)} does not read back as itself; write lists and "
+                              "string keys only.")
+    return text
 
 
 # ---------------------------------------------------------------------- plain readers
@@ -200,16 +192,15 @@ def read_object(value: Any, where: str, required: Collection[str],
     ...
     exactdp.errors.InvalidArgument: I: missing key(s) ['hi']; expected keys ['hi', 'lo'].
     """
-    if not isinstance(value, dict):
-        raise _fail(where, f"expected a JSON object, got {type(value).__name__} {_show(value)}.")
+    obj: dict[str, Any] = _typed(value, where, dict, "a JSON object")
     allowed = set(required) | set(optional)
-    missing = sorted(set(required) - set(value))
-    extra = sorted(k for k in value if k not in allowed)
+    missing = sorted(set(required) - set(obj))
+    extra = sorted(k for k in obj if k not in allowed)
     if missing:
         raise _fail(where, f"missing key(s) {missing}; expected keys {sorted(allowed)}.")
     if extra:
         raise _fail(where, f"unexpected key(s) {[_show(k) for k in extra]}; expected keys {sorted(allowed)}.")
-    return value
+    return obj
 
 
 def read_int(value: Any, where: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -220,38 +211,33 @@ def read_int(value: Any, where: str, lo: int | None = None, hi: int | None = Non
     ...
     exactdp.errors.InvalidArgument: n: expected an integer, got bool True.
     """
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(where, f"expected an integer, got {type(value).__name__} {_show(value)}.")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise _fail(where, f"got {_show(value)}; it must lie in [{lo}, {hi}].")
-    return value
+    out = _typed(value, where, int, "an integer")
+    if (lo is not None and out < lo) or (hi is not None and out > hi):
+        raise _fail(where, f"got {_show(out)}; it must lie in [{lo}, {hi}].")
+    return out
 
 
 def read_str(value: Any, where: str, choices: Collection[str] | None = None) -> str:
     """A JSON string, optionally one of ``choices``."""
-    if not isinstance(value, str):
-        raise _fail(where, f"expected a string, got {type(value).__name__} {_show(value)}.")
-    if choices is not None and value not in choices:
-        raise _fail(where, f"got {_show(value)}; expected one of {sorted(choices)}.")
-    return value
+    out = _typed(value, where, str, "a string")
+    if choices is not None and out not in choices:
+        raise _fail(where, f"got {_show(out)}; expected one of {sorted(choices)}.")
+    return out
 
 
 def read_bool(value: Any, where: str) -> bool:
     """A JSON ``true``/``false`` (not 0/1)."""
-    if not isinstance(value, bool):
-        raise _fail(where, f"expected true or false, got {type(value).__name__} {_show(value)}.")
-    return value
+    return _typed(value, where, bool, "true or false")
 
 
 def read_list(value: Any, where: str, length: int | None = None, max_length: int | None = None) -> list[Any]:
     """A JSON array, of exactly ``length`` items or at most ``max_length``."""
-    if not isinstance(value, list):
-        raise _fail(where, f"expected a JSON array, got {type(value).__name__} {_show(value)}.")
-    if length is not None and len(value) != length:
-        raise _fail(where, f"has {len(value)} items; expected {length}.")
-    if max_length is not None and len(value) > max_length:
-        raise _fail(where, f"has {len(value)} items; at most {max_length} are allowed.")
-    return value
+    out: list[Any] = _typed(value, where, list, "a JSON array")
+    if length is not None and len(out) != length:
+        raise _fail(where, f"has {len(out)} items; expected {length}.")
+    if max_length is not None and len(out) > max_length:
+        raise _fail(where, f"has {len(out)} items; at most {max_length} are allowed.")
+    return out
 
 
 # ------------------------------------------------------------------------- rationals
@@ -276,8 +262,7 @@ def write_rational(value: Fraction | int, where: str = "value") -> str:
     >>> write_rational(4), write_rational(Fraction(6, 4))
     ('4', '3/2')
     """
-    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
-        raise _fail(where, f"got {type(value).__name__} {_show(value)}; only int and Fraction are written exactly.")
+    _typed(value, where, (int, Fraction), "an int or a Fraction (written exactly)")
     f = Fraction(value)
     num = _int_to_text(f.numerator, where)
     return num if f.denominator == 1 else f"{num}/{_int_to_text(f.denominator, where)}"
@@ -293,8 +278,7 @@ def read_rational(value: Any, where: str = "value", *, integer: bool = False) ->
     ...
     exactdp.errors.InvalidArgument: value: got '-0', which is not a rational 'p/q' ...
     """
-    if not isinstance(value, str):
-        raise _fail(where, f"expected a rational string such as '3/2', got {type(value).__name__} {_show(value)}.")
+    _typed(value, where, str, "a rational string such as '3/2'")
     if len(value) > 2 * MAX_DIGITS + 2:
         raise _fail(where, f"a number of {len(value)} characters exceeds the limit ({MAX_DIGITS} digits per integer).")
     m = _RATIONAL.fullmatch(value)
@@ -311,11 +295,8 @@ def read_rational(value: Any, where: str = "value", *, integer: bool = False) ->
     if integer:
         raise _fail(where, f"got {_show(value)}; an integer ('p') is required here.")
     q = _text_to_int(q_text)
-    if q == 1:
-        raise _fail(where, f"got {_show(value)}; write the integer without '/1'.")
-    if math.gcd(p, q) != 1:
-        raise _fail(where, f"got {_show(value)}, which is not in lowest terms; "
-                    f"write {write_rational(Fraction(p, q))!r}.")
+    if q == 1 or math.gcd(p, q) != 1:  # "p/1", "2/4": one spelling per number
+        raise _fail(where, f"got {_show(value)}, not in lowest terms; write {write_rational(Fraction(p, q))!r}.")
     return Fraction(p, q)
 
 
@@ -330,8 +311,7 @@ def write_enclosure(value: Enclosure, where: str = "enclosure") -> dict[str, str
     >>> write_enclosure(Enclosure(Fraction(1, 3), Fraction(1, 2)))
     {'lo': '1/3', 'hi': '1/2'}
     """
-    if not isinstance(value, Enclosure):
-        raise _fail(where, f"expected an Enclosure, got {type(value).__name__}.")
+    _typed(value, where, Enclosure, "an Enclosure")
     return {"lo": write_rational(value.lo, where + ".lo"), "hi": write_rational(value.hi, where + ".hi")}
 
 
@@ -383,8 +363,7 @@ def write_closed_form(expr: sympy.Expr, where: str = "closed form") -> str:
     ...
     exactdp.errors.InvalidArgument: closed form: 'x' cannot be read back exactly ...
     """
-    if not isinstance(expr, sympy.Expr):
-        raise _fail(where, f"expected a sympy expression, got {type(expr).__name__}.")
+    _typed(expr, where, sympy.Expr, "a sympy expression")
     text = str(expr)
     try:
         back = parse_closed_form(text, where, InvalidArgument)
@@ -423,8 +402,7 @@ def read_closed_form(value: Any, where: str = "closed form",
 # --------------------------------------------------------------- verdicts, kinds, envelope
 def write_verdict(value: Verdict) -> str:
     """A verdict by value: ``"holds"``, ``"fails"`` or ``"undecided"``."""
-    if not isinstance(value, Verdict):
-        raise InvalidArgument(f"Got {value!r}; expected a Verdict.")
+    _typed(value, "verdict", Verdict, "a Verdict")
     return value.value
 
 
@@ -466,8 +444,7 @@ def envelope(kind: CertificateKind | str, question: dict[str, Any], claim: dict[
     if not isinstance(tag, str) or _TAG.fullmatch(tag) is None:
         raise InvalidArgument(f"Got kind={kind!r}; a tag is lower-case letters, digits and '-'.")
     for name, part in (("question", question), ("claim", claim), ("evidence", evidence)):
-        if not isinstance(part, dict):
-            raise InvalidArgument(f"Got {name}={part!r}; each part is a JSON object (dict).")
+        _typed(part, name, dict, "a JSON object (dict)")
     return {"schema": SCHEMA, "version": SCHEMA_VERSION, "kind": tag,
             "question": question, "claim": claim, "evidence": evidence}
 
@@ -486,8 +463,7 @@ def read_envelope(doc: Any, extra_kinds: Collection[str] = ()) -> Envelope:
     read_int(obj["version"], "version", SCHEMA_VERSION, SCHEMA_VERSION)
     kind = read_kind(obj["kind"], "kind", extra_kinds)
     for name in ("question", "claim", "evidence"):
-        if not isinstance(obj[name], dict):
-            raise _fail(name, f"expected a JSON object, got {type(obj[name]).__name__}.")
+        _typed(obj[name], name, dict, "a JSON object")
     return Envelope(kind, obj["question"], obj["claim"], obj["evidence"])
 
 

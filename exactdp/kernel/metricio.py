@@ -39,7 +39,7 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -88,18 +88,20 @@ _MAX_LABEL_DEPTH = 4
 _MAX_LABEL_CHARS = 1000
 _BLOCK = 1 << 20  # index entries hashed per block
 
-#: JSON name -> (constructor, {parameter: kind}); kinds: "int", "rational", "norm",
-#: "labels" (hamming values), "graph" (from_graph nodes and edges).
-CONSTRUCTORS: dict[str, tuple[Callable[..., FiniteMetric], dict[str, str]]] = {
-    "line": (line, {"n": "int"}),
-    "cycle": (cycle, {"n": "int"}),
-    "band": (band, {"n": "int", "w": "int"}),
-    "discrete": (discrete, {"n": "int", "distance": "rational"}),
-    "sum_query": (sum_query, {"u": "int", "v": "int"}),
-    "count_queries": (count_queries, {"u": "int", "k": "int"}),
-    "hamming": (hamming, {"values": "labels", "individuals": "int"}),
-    "grid": (grid, {"width": "int", "height": "int", "norm": "norm", "spacing": "rational"}),
-    "from_graph": (from_graph, {"nodes": "labels", "edges": "edges"}),
+#: JSON name -> (constructor, {parameter: kind}, number of points of the read params);
+#: kinds: "int", "rational" (> 0), "norm", "labels" (distinct: hamming values, from_graph
+#: nodes), "edges" (from_graph edges). A count is exact and cheap: every int is ≤ MAX_POINTS.
+CONSTRUCTORS: dict[str, tuple[Callable[..., FiniteMetric], dict[str, str], Callable[[dict[str, Any]], int]]] = {
+    "line": (line, {"n": "int"}, lambda p: p["n"]),
+    "cycle": (cycle, {"n": "int"}, lambda p: p["n"]),
+    "band": (band, {"n": "int", "w": "int"}, lambda p: p["n"]),
+    "discrete": (discrete, {"n": "int", "distance": "rational"}, lambda p: p["n"]),
+    "sum_query": (sum_query, {"u": "int", "v": "int"}, lambda p: p["u"] * p["v"] + 1),
+    "count_queries": (count_queries, {"u": "int", "k": "int"}, lambda p: (p["u"] + 1) ** p["k"]),
+    "hamming": (hamming, {"values": "labels", "individuals": "int"}, lambda p: len(p["values"]) ** p["individuals"]),
+    "grid": (grid, {"width": "int", "height": "int", "norm": "norm", "spacing": "rational"},
+             lambda p: p["width"] * p["height"]),
+    "from_graph": (from_graph, {"nodes": "labels", "edges": "edges"}, lambda p: len(p["nodes"])),
 }
 NORMS = ("euclidean", "manhattan", "chebyshev")
 
@@ -122,25 +124,20 @@ def fingerprint(metric: FiniteMetric, max_points: int = MAX_POINTS) -> str:
     if metric.n > max_points:
         raise InstanceTooLarge(f"{metric.name} has {metric.n} points; a question binds at most "
                                f"max_points={max_points} (its fingerprint reads n² distances).")
-    squares: list[Fraction] = []
     for k, v in enumerate(metric.values):
         if (not isinstance(v, Distance) or not isinstance(v.coef, Fraction) or v.coef < 0
                 or isinstance(v.radicand, bool) or not isinstance(v.radicand, int)
                 or v.radicand < 1):
             raise InvalidMetric(f"{metric.name}: values[{k}] = {v!r} is not a distance c·√r "
                                 "with c ≥ 0 rational and r ≥ 1 an integer.")
-        squares.append(v.square)
     n = metric.n
     idx = np.asarray(metric.index)
     if idx.shape != (n, n) or (n and idx.dtype.kind not in "iu"):
         raise InvalidMetric(f"{metric.name}: index has shape {idx.shape} and dtype {idx.dtype}; "
                             f"expected an {n}×{n} integer matrix.")
-    if n and (int(idx.min()) < 0 or int(idx.max()) >= len(squares)):
-        raise InvalidMetric(f"{metric.name}: index refers outside values[0..{len(squares) - 1}].")
-    used = _used(idx, len(squares))  # values no pair takes are no distance d(i, j)
-    distinct = sorted({s for s, u in zip(squares, used) if u})
-    rank = {s: r for r, s in enumerate(distinct)}
-    remap = np.array([rank.get(s, 0) for s in squares], dtype="<u8")
+    if n and (int(idx.min()) < 0 or int(idx.max()) >= len(metric.values)):
+        raise InvalidMetric(f"{metric.name}: index refers outside values[0..{len(metric.values) - 1}].")
+    distinct, remap = _ranks(metric.values, idx)
     h = hashlib.sha256()
     h.update(f"exactdp-metric/1\nn={n}\nsquares=".encode("ascii"))
     h.update(",".join(write_rational(s, "distance²") for s in distinct).encode("ascii"))
@@ -149,6 +146,17 @@ def fingerprint(metric: FiniteMetric, max_points: int = MAX_POINTS) -> str:
     for start in range(0, n, rows):
         h.update(np.ascontiguousarray(remap[idx[start:start + rows]], dtype="<u8").tobytes())
     return "sha256:" + h.hexdigest()
+
+
+def _ranks(values: Sequence[Distance], idx: np.ndarray) -> tuple[dict[Fraction, Distance], np.ndarray]:
+    """The values some pair takes (values no pair takes are no distance d(i, j)), one per
+    square, by increasing square; and the rank of each value's square among them."""
+    by_square: dict[Fraction, Distance] = {}
+    for v, u in zip(values, _used(idx, len(values))):
+        if u:
+            by_square.setdefault(v.square, v)
+    rank = {s: r for r, s in enumerate(sorted(by_square))}
+    return {s: by_square[s] for s in rank}, np.array([rank.get(v.square, 0) for v in values], dtype=np.int64)
 
 
 def _used(idx: np.ndarray, size: int) -> list[bool]:
@@ -180,10 +188,7 @@ def _write_label(label: Any, depth: int = 0) -> Any:
 
 
 def _read_label(value: Any, where: str, depth: int = 0) -> Any:
-    if isinstance(value, bool) or value is None:
-        raise InvalidArgument(f"{where}: got {value!r}; a label is an integer, a string, "
-                              "{\"rational\": \"p/q\"} or an array of labels.")
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):  # bools and null fall to the end: not labels
         return value
     if isinstance(value, str):
         if len(value) > _MAX_LABEL_CHARS:
@@ -205,26 +210,6 @@ def portable_labels(labels: Any) -> list[Any] | None:
 
 
 # ------------------------------------------------------------------- built-in encodings
-def _size(ctor: str, p: dict[str, Any], limit: int) -> int | None:
-    """Points the constructor will build, or None when more than ``limit`` (nothing is built)."""
-    if ctor in ("line", "cycle", "discrete", "band"):
-        return int(p["n"])
-    if ctor == "sum_query":
-        return int(p["u"]) * int(p["v"]) + 1
-    if ctor == "grid":
-        return int(p["width"]) * int(p["height"])
-    if ctor == "from_graph":
-        return len(p["nodes"])
-    base, power = (int(p["u"]) + 1, int(p["k"])) if ctor == "count_queries" else (
-        len(p["values"]), int(p["individuals"]))
-    total = 1
-    for _ in range(power):
-        total *= base
-        if total > limit:
-            return None
-    return total
-
-
 def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
     """Strictly read the JSON params of ``ctor`` into constructor arguments."""
     kinds = CONSTRUCTORS[ctor][1]
@@ -240,31 +225,20 @@ def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
                 raise InvalidArgument(f"{w}: got {out[key]}; it must be > 0.")
         elif kind == "norm":
             out[key] = read_str(obj[key], w, NORMS)
-        elif kind == "labels":
-            items = read_list(obj[key], w, max_length=MAX_POINTS)
+        elif kind == "labels":  # hamming values, from_graph nodes (at most MAX_GRAPH_NODES)
+            items = read_list(obj[key], w, max_length=MAX_GRAPH_NODES if ctor == "from_graph" else MAX_POINTS)
             out[key] = [_read_label(x, f"{w}[{k}]") for k, x in enumerate(items)]
-        else:  # graph edges
-            rows = read_list(obj[key], w, max_length=MAX_GRAPH_NODES**2)
-            edges = []
+            if len(set(out[key])) != len(out[key]):
+                raise InvalidArgument(f"{w}: the labels are not distinct.")
+        else:  # from_graph edges, between its nodes (read before them)
+            rows, nodes, edges = read_list(obj[key], w, max_length=MAX_GRAPH_NODES**2), set(out["nodes"]), []
             for k, e in enumerate(rows):
                 a, b, wt = read_list(e, f"{w}[{k}]", length=3)
                 weight = read_rational(wt, f"{w}[{k}][2]")
                 edges.append((_read_label(a, f"{w}[{k}][0]"), _read_label(b, f"{w}[{k}][1]"), weight))
+                if not {edges[-1][0], edges[-1][1]} <= nodes:
+                    raise InvalidArgument(f"{w}[{k}]: an end is not in nodes; list every node in nodes (point order).")
             out[key] = edges
-    if ctor == "from_graph":
-        nodes = out["nodes"]
-        if len(nodes) > MAX_GRAPH_NODES:
-            raise InvalidArgument(f"{where}.nodes: {len(nodes)} nodes, over the limit of "
-                                  f"{MAX_GRAPH_NODES}; write the metric by its distances.")
-        if len(set(nodes)) != len(nodes):
-            raise InvalidArgument(f"{where}.nodes: the node labels are not distinct.")
-        known = set(nodes)
-        for k, (a, b, _) in enumerate(out["edges"]):
-            if a not in known or b not in known:
-                raise InvalidArgument(f"{where}.edges[{k}]: an end is not in nodes; list every "
-                                      "node in nodes, in point order.")
-    if ctor == "hamming" and len(set(out["values"])) != len(out["values"]):
-        raise InvalidArgument(f"{where}.values: the values are not distinct.")
     return out
 
 
@@ -272,11 +246,10 @@ def build_builtin(ctor: str, params: Any, n: int, where: str = "params") -> Fini
     """The metric that constructor ``ctor`` builds from the JSON ``params``, which must give
     ``n`` points (checked before anything is built)."""
     args = _read_params(ctor, params, where + ".params")
-    size = _size(ctor, args, n)
-    if size != n:
-        count = f"more than {n}" if size is None else str(size)
-        raise InvalidArgument(f"{where}: {ctor} with these params has {count} points, not n = {n}.")
-    fn = CONSTRUCTORS[ctor][0]
+    fn, _, size = CONSTRUCTORS[ctor]
+    if (count := size(args)) != n:  # checked before anything is built
+        shown = count if count <= MAX_POINTS else f"more than {MAX_POINTS}"  # a hamming count: 40000 digits
+        raise InvalidArgument(f"{where}: {ctor} with these params has {shown} points, not n = {n}.")
     try:
         return fn(args["edges"], nodes=args["nodes"]) if ctor == "from_graph" else fn(**args)
     except (ExactDPError, ArithmeticError, TypeError, ValueError) as exc:
@@ -303,14 +276,8 @@ def distinct_distances(metric: FiniteMetric) -> tuple[list[Distance], np.ndarray
     """The distinct distances that occur (normal form c·√r, increasing) and the index into
     them (a value no pair takes is not written: the reader refuses unused values)."""
     idx = np.asarray(metric.index)
-    by_square: dict[Fraction, Distance] = {}
-    for v, u in zip(metric.values, _used(idx, len(metric.values))):
-        if u:
-            by_square.setdefault(v.square, v)
-    order = sorted(by_square)
-    rank = {s: r for r, s in enumerate(order)}
-    remap = np.array([rank.get(v.square, 0) for v in metric.values], dtype=np.int64)
-    return [Distance(*_normal(by_square[s])) for s in order], remap[idx]
+    distinct, remap = _ranks(metric.values, idx)
+    return [Distance(*_normal(v)) for v in distinct.values()], remap[idx]
 
 
 def write_metric(metric: FiniteMetric, spec: tuple[str, str] | None, fp: str) -> dict[str, Any]:
@@ -354,29 +321,23 @@ def read_metric_json(value: Any, where: str = "question.metric", *,
     if not isinstance(value, dict) or "encoding" not in value:
         raise InvalidArgument(f"{where}: expected an object with \"encoding\": \"builtin\" or \"distances\".")
     enc = read_str(value["encoding"], where + ".encoding", ("builtin", "distances"))
-    if enc == "builtin":
-        obj = read_object(value, where, ("encoding", "constructor", "params", "n", "fingerprint"))
-        ctor = read_str(obj["constructor"], where + ".constructor", CONSTRUCTORS)
-        n = read_int(obj["n"], where + ".n", 1, max_points)
-        fp = read_str(obj["fingerprint"], where + ".fingerprint")
-        metric = build_builtin(ctor, obj["params"], n, where)
-        return metric, (ctor, dumps(obj["params"])), fp
-    obj = read_object(value, where, ("encoding", "n", "points", "values", "index", "fingerprint"))
-    n = read_int(obj["n"], where + ".n", 1, max_distance_points)
+    builtin = enc == "builtin"
+    obj = read_object(value, where, ("encoding", "n", "fingerprint",
+                                     *(("constructor", "params") if builtin else ("points", "values", "index"))))
+    n = read_int(obj["n"], where + ".n", 1, max_points if builtin else max_distance_points)
     fp = read_str(obj["fingerprint"], where + ".fingerprint")
+    if builtin:
+        ctor = read_str(obj["constructor"], where + ".constructor", CONSTRUCTORS)
+        return build_builtin(ctor, obj["params"], n, where), (ctor, dumps(obj["params"])), fp
     raw_values = read_list(obj["values"], where + ".values", max_length=n * n)
     values = [_read_distance(v, f"{where}.values[{k}]") for k, v in enumerate(raw_values)]
     squares = [v.square for v in values]
     if any(a >= b for a, b in zip(squares, squares[1:])):
         raise InvalidArgument(f"{where}.values: the distances must be strictly increasing.")
-    rows = read_list(obj["index"], where + ".index", length=n)
-    used = [False] * len(values)
-    idx = np.zeros((n, n), dtype=np.int64)
-    for i, r in enumerate(rows):
-        row = read_list(r, f"{where}.index[{i}]", length=n)
-        for j, k in enumerate(row):
-            idx[i, j] = read_int(k, f"{where}.index[{i}][{j}]", 0, len(values) - 1)
-            used[idx[i, j]] = True
+    idx = np.array([[read_int(k, f"{where}.index[{i}][{j}]", 0, len(values) - 1)
+                      for j, k in enumerate(read_list(r, f"{where}.index[{i}]", length=n))]
+                     for i, r in enumerate(read_list(obj["index"], where + ".index", length=n))], dtype=np.int64)
+    used = _used(idx, len(values))
     if not all(used):
         raise InvalidArgument(f"{where}.values[{used.index(False)}] is never used; list only the distances that occur.")
     points = None

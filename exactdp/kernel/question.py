@@ -233,11 +233,9 @@ class Question:
         else:
             rhs = read_rationals(obj["rhs"], "question.rhs", n)
         level = read_level(obj["level"], ranges=True)
-        mech = None
-        if obj["mechanism"] is not None:
-            rows = rows_of(obj["mechanism"], "question.mechanism", n_rows=n)
-            mech = tuple(tuple(read_rational(x, f"question.mechanism[{i}][{j}]")
-                               for j, x in enumerate(r)) for i, r in enumerate(rows))
+        mech = None if obj["mechanism"] is None else tuple(
+            read_rationals(r, f"question.mechanism[{i}]")
+            for i, r in enumerate(rows_of(obj["mechanism"], "question.mechanism", n)))
         fp = fingerprint(metric, max(max_points, max_distance_points))
         if fp != stated:
             raise CertificateInvalid(f"question.metric.fingerprint is {stated[:20]!r}..., but the metric it describes "
@@ -273,19 +271,17 @@ def as_property(value: Any) -> Property:
 
 
 # ------------------------------------------------------------------------------ levels
+# a SHAPES level kind -> (the type a level of that kind has, how to pass one)
+_LEVEL_KINDS: dict[str | None, tuple[type[Any], str]] = {
+    None: (type(None), "None (it takes no level)"), "range": (EpsRange, "an EpsRange (ALL_EPS for every ε > 0)"),
+    "exact": (PrivacyLevel, "parse_level(eps=...) or parse_level(t=...)")}
+
+
 def _check_level(level: Any, kind: str | None, prop: Property) -> PrivacyLevel | EpsRange | None:
-    if kind is None:
-        if level is not None:
-            raise InvalidArgument(f"Got level={level!r} for {prop.value!r}; it takes none.")
-        return None
-    if kind == "range":
-        if not isinstance(level, EpsRange):
-            raise InvalidArgument(f"Got level={level!r} for {prop.value!r}; pass an EpsRange "
-                                  "(ALL_EPS for every ε > 0).")
-        return level
+    if not isinstance(level, _LEVEL_KINDS[kind][0]):
+        raise InvalidArgument(f"Got level={level!r} for {prop.value!r}; pass {_LEVEL_KINDS[kind][1]}.")
     if not isinstance(level, PrivacyLevel):
-        raise InvalidArgument(f"Got level={level!r} for {prop.value!r}; pass "
-                              "parse_level(eps=...) or parse_level(t=...).")
+        return level  # type: ignore[no-any-return]  # None or an EpsRange
     out: PrivacyLevel = parse_level(t=level.t) if level.t is not None else level  # canonical
     if out.t is None:  # refuses a closed form that cannot travel (or be read back)
         read_form(write_closed_form(out.eps, "level.eps"), "level.eps", InvalidPrivacyLevel)
