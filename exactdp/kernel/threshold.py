@@ -56,8 +56,7 @@ False
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -78,7 +77,8 @@ from exactdp.spaces.metrics.claims import kronecker_claim_error
 __all__ = ["ThresholdClaim", "THRESHOLD_KINDS", "check_threshold", "count_roots",
            "roots_01", "roots_01_within", "no_root_upto", "scaled_poly", "DESCARTES_BUDGET",
            "identity_holds", "s_enclosure", "CHECK_PRECISIONS", "MAX_BISECTIONS",
-           "S_EXACT_LIMIT", "sign_at", "lowest_sign", "odd_part"]
+           "S_EXACT_LIMIT", "sign_at", "lowest_sign", "odd_part", "guarded", "frame_ok",
+           "int_poly", "is_index", "strip", "min_poly_ok", "sign_run_ok"]
 
 #: The kinds of claim this module checks (``CertificateKind`` values).
 THRESHOLD_KINDS = ("exact", "prop9", "kronecker-threshold", "certified-cover", SPD_COVER)
@@ -89,6 +89,9 @@ MAX_BISECTIONS = 512
 #: Beyond eps/q > this, :func:`s_enclosure` encloses s = e^{-eps/q} by [0, e^{-4096}]
 #: (e^{-4096} < 2^{-5909}) instead of by exact ends with ~1.44·eps/q bits.
 S_EXACT_LIMIT = Fraction(4096)
+#: Pieces :func:`no_root_upto` bisects with Descartes' rule before the exact check falls
+#: back to Sturm (its ``budget``).
+DESCARTES_BUDGET = 64
 
 
 @dataclass(frozen=True)
@@ -111,21 +114,43 @@ class ThresholdClaim:
     evidence: Mapping[str, Any]
 
 
+def guarded(check: Callable[[Any], bool], claim: Any) -> bool:
+    """``check(claim)``, or False when malformed evidence makes it raise (never raises)."""
+    try:
+        return bool(check(claim))
+    except REJECTED_ERRORS + (AssertionError,):
+        return False
+
+
+def frame_ok(c: Any, kinds: Sequence[str]) -> bool:
+    """The claim's fields have their types: a kind of ``kinds``, a FiniteMetric, an
+    Enclosure with 0 ≤ lo ≤ hi, rhs a tuple of n Fractions, evidence a Mapping."""
+    return bool(isinstance(c, ThresholdClaim) and c.kind in kinds and isinstance(c.metric, FiniteMetric)
+                and isinstance(c.eps, Enclosure) and 0 <= c.eps.lo <= c.eps.hi
+                and isinstance(c.rhs, tuple) and len(c.rhs) == c.metric.n
+                and all(isinstance(v, Fraction) for v in c.rhs) and isinstance(c.evidence, Mapping))
+
+
 def check_threshold(claim: ThresholdClaim) -> bool:
     """True when every part of ``claim`` is re-proved (module table); False otherwise.
 
     Never raises on malformed evidence: a value of the wrong type or size is "not proved".
     """
-    try:
-        if (claim.kind not in THRESHOLD_KINDS or not isinstance(claim.metric, FiniteMetric)
-                or not isinstance(claim.eps, Enclosure) or not 0 <= claim.eps.lo <= claim.eps.hi
-                or not isinstance(claim.rhs, tuple) or len(claim.rhs) != claim.metric.n
-                or not all(isinstance(v, Fraction) for v in claim.rhs)
-                or not isinstance(claim.evidence, Mapping)):
-            return False
-        return bool(_CHECKS[claim.kind](claim))
-    except REJECTED_ERRORS + (AssertionError,):
-        return False
+    return guarded(lambda c: frame_ok(c, THRESHOLD_KINDS) and _CHECKS[c.kind](c), claim)
+
+
+def is_index(x: Any, n: int) -> bool:
+    """x is an int (not a bool) in [0, n)."""
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n
+
+
+def int_poly(coeffs: Any) -> flint.fmpz_poly:
+    """An integer polynomial from descending coefficients ((0,) is zero); raises
+    InvalidArgument (read as "not proved") for anything else, a leading 0 included."""
+    if (not isinstance(coeffs, tuple) or not coeffs or (coeffs[0] == 0 and len(coeffs) > 1)
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in coeffs)):
+        raise InvalidArgument("a polynomial is a nonempty tuple of int coefficients, the first nonzero.")
+    return flint.fmpz_poly(list(reversed(coeffs)))
 
 
 # ------------------------------------------------------------------- exact root counting
@@ -134,31 +159,25 @@ def _sqfree(p: flint.fmpz_poly) -> flint.fmpz_poly:
     return p if p.degree() < 1 else p // p.gcd(p.derivative())
 
 
-def _sturm(p: flint.fmpz_poly) -> list[flint.fmpq_poly]:
-    """The Sturm sequence p, p', −rem(p, p'), … of a squarefree p of degree ≥ 1."""
-    seq = [flint.fmpq_poly(p), flint.fmpq_poly(p.derivative())]
-    while seq[-1].degree() > 0:
-        seq.append(-(seq[-2] % seq[-1]))
-    return seq
-
-
-def _variations(seq: Sequence[flint.fmpq_poly], x: Fraction) -> int:
-    xq = to_fmpq(x)
-    signs = [v > 0 for v in (p(xq) for p in seq) if v != 0]
-    return sum(a != b for a, b in zip(signs, signs[1:]))
+def _changes(values: Any) -> int:
+    """Sign changes of a sequence (zeros skipped)."""
+    s = [v > 0 for v in values if v != 0]
+    return sum(x != y for x, y in zip(s, s[1:]))
 
 
 def count_roots(p: flint.fmpz_poly, a: Fraction, b: Fraction) -> int:
     """The number of distinct real roots of p ≠ 0 in (a, b], a < b (Sturm's theorem,
-    V(a) − V(b) for the Sturm sequence of the squarefree part; exact)."""
+    V(a) − V(b) for the Sturm sequence p, p', −rem(p, p'), … of the squarefree part; exact)."""
     if p.degree() < 0 or not a < b:
         raise InvalidArgument(f"count_roots needs p ≠ 0 and a < b; got p = {p}, (a, b] = "
                               f"({a}, {b}]: pass a nonzero polynomial and a proper interval.")
     sq = _sqfree(p)
     if sq.degree() < 1:
         return 0
-    seq = _sturm(sq)
-    return _variations(seq, a) - _variations(seq, b)
+    seq = [flint.fmpq_poly(sq), flint.fmpq_poly(sq.derivative())]
+    while seq[-1].degree() > 0:
+        seq.append(-(seq[-2] % seq[-1]))
+    return _changes([s(to_fmpq(a)) for s in seq]) - _changes([s(to_fmpq(b)) for s in seq])
 
 
 def sign_at(p: flint.fmpz_poly, x: Fraction) -> int:
@@ -171,14 +190,15 @@ def lowest_sign(p: flint.fmpz_poly) -> int:
     return next(((1 if c > 0 else -1) for c in p.coeffs() if c != 0), 0)
 
 
-def _multiplicity(p: flint.fmpz_poly, g: flint.fmpz_poly) -> int:
-    """How often g (degree ≥ 1) divides p ≠ 0."""
+def strip(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]:
+    """(k, P) with p = g^k·P and g ∤ P (p ≠ 0, deg g ≥ 1)."""
     k = 0
-    while True:
+    while p.degree() >= g.degree():
         quo, rem = divmod(p, g)
         if rem.degree() >= 0:
-            return k
+            break
         p, k = quo, k + 1
+    return k, p
 
 
 def odd_part(p: flint.fmpz_poly) -> flint.fmpz_poly:
@@ -190,18 +210,19 @@ def odd_part(p: flint.fmpz_poly) -> flint.fmpz_poly:
     return out
 
 
+def min_poly_ok(g: flint.fmpz_poly) -> bool:
+    """g is a minimal polynomial: degree ≥ 1, primitive, leading coefficient > 0,
+    irreducible (flint factorisation)."""
+    content, factors = g.factor()
+    return bool(g.degree() >= 1 and content == 1 and factors == [(g, 1)])
+
+
 _X_PLUS_1 = flint.fmpz_poly([1, 1])
-
-
-def _desc_variations(p: flint.fmpz_poly) -> int:
-    s = [c > 0 for c in p.coeffs() if c != 0]
-    return sum(x != y for x, y in zip(s, s[1:]))
 
 
 def _var01(p: flint.fmpz_poly) -> int:
     """Descartes' bound on the roots in (0, 1): variations of (1+x)^d p(1/(1+x))."""
-    c = p.coeffs()
-    return _desc_variations(flint.fmpz_poly(list(reversed(c)))(_X_PLUS_1))
+    return _changes(flint.fmpz_poly(p.coeffs()[::-1])(_X_PLUS_1).coeffs())
 
 
 def roots_01(p: flint.fmpz_poly) -> int:
@@ -222,9 +243,7 @@ def roots_01_within(p: flint.fmpz_poly, budget: int | None) -> int | None:
     roots of the squarefree part, so a count returned is exact."""
     if p.degree() < 1:
         return 0
-    p = p // p.gcd(p.derivative())
-    total = 0
-    stack = [p]
+    total, stack = 0, [_sqfree(p)]
     while stack:
         if budget is not None:
             if budget < 0:
@@ -248,57 +267,54 @@ def roots_01_within(p: flint.fmpz_poly, budget: int | None) -> int | None:
 
 
 def scaled_poly(p: flint.fmpz_poly, b: Fraction) -> flint.fmpz_poly:
-    """den^d·p(b·y): its roots in (0, 1) are p's roots in (0, b) divided by b (b > 0)."""
+    """den^d·p(b·y): its roots in (0, 1) are p's roots in (0, b) divided by b (b > 0).
+
+    p(num·y) has the coefficients c_k·num^k; reversed (position d − k), composed with den·y
+    and reversed back, c_k·num^k·den^{d−k}.
+    """
     d = p.degree()
-    pu, pw = _powers(b.numerator, d), _powers(b.denominator, d)
-    return flint.fmpz_poly([c * pu[k] * pw[d - k] for k, c in enumerate(p.coeffs())])
+    rev = flint.fmpz_poly(p(flint.fmpz_poly([0, b.numerator])).coeffs()[::-1])(flint.fmpz_poly([0, b.denominator]))
+    c = rev.coeffs()
+    return flint.fmpz_poly((c + [0] * (d + 1 - len(c)))[::-1])
 
 
-@functools.lru_cache(maxsize=8)
-def _powers(x: int, d: int) -> tuple[flint.fmpz, ...]:
-    out = [flint.fmpz(1)]
-    for _ in range(d):
-        out.append(out[-1] * x)
-    return tuple(out)
+def no_root_upto(p: flint.fmpz_poly, b: Fraction, closed: bool = True, budget: int | None = None) -> bool:
+    """p has no root in (0, b] (``closed``) or in (0, b), b > 0; False for p = 0.
 
-
-def no_root_upto(p: flint.fmpz_poly, b: Fraction) -> bool:
-    """p ≠ 0 has no root in (0, b]."""
-    if p.degree() < 1:
-        return p.degree() >= 0
-    if sign_at(p, b) == 0:
-        return False
-    sp = scaled_poly(p, b)
-    return _var01(sp) == 0 or roots_01(sp) == 0
-
-
-
-#: Pieces :func:`_no_root` bisects with Descartes' rule before it falls back to Sturm.
-DESCARTES_BUDGET = 64
-
-
-def _no_root(p: flint.fmpz_poly, a: Fraction, b: Fraction, closed: bool) -> bool:
-    """p has no root in (a, b] (``closed``) or in (a, b).
-
-    For a = 0 < b, Descartes' rule with bisection runs first: the roots of p in (0, b) are b
-    times the roots in (0, 1) of the integer polynomial den(b)^d·p(b·y) (``scaled_poly``),
-    and :func:`roots_01_within` counts those exactly (a piece whose sign-variation bound is
-    0 or 1 holds exactly 0 or 1 root of the squarefree part — Descartes' bound exceeds the
-    number of positive roots by an even number); b itself is decided by the exact sign
-    p(b). Only when the bisection exceeds :data:`DESCARTES_BUDGET` pieces (clustered
-    roots) is the answer taken from the Sturm count, which is exact too. Both are exact,
-    so the result is the same; Descartes avoids the Sturm sequence's remainder sequence
-    over Q, whose coefficients grow fast with the degree (22–28 s at band(60, 3)).
+    Descartes' rule with bisection: the roots of p in (0, b) are b times the roots in
+    (0, 1) of the integer polynomial den(b)^d·p(b·y) (:func:`scaled_poly`), which
+    :func:`roots_01_within` counts exactly (a piece whose sign-variation bound is 0 or 1
+    holds exactly 0 or 1 root of the squarefree part — Descartes' bound exceeds the number
+    of positive roots by an even number); b itself is decided by the exact sign p(b). Only
+    when the bisection exceeds ``budget`` pieces (clustered roots; None: no limit) is the
+    answer taken from the Sturm count, which is exact too, so the result is the same;
+    Descartes avoids the Sturm sequence's remainder sequence over Q, whose coefficients
+    grow fast with the degree (22–28 s at band(60, 3)).
     """
     if p.degree() < 1:
-        return True
-    if a == 0 < b:
-        if closed and sign_at(p, b) == 0:
+        return p.degree() >= 0
+    at_b = sign_at(p, b) == 0
+    if closed and at_b:
+        return False
+    sp = scaled_poly(p, b)
+    count = 0 if _var01(sp) == 0 else roots_01_within(sp, budget)  # Descartes' bound 0: no root
+    return (count_roots(p, Fraction(0), b) - at_b if count is None else count) == 0
+
+
+def sign_run_ok(nums: Sequence[flint.fmpz_poly], den: flint.fmpz_poly, b: Fraction,
+                closed: bool = True, g: flint.fmpz_poly | None = None, odd: bool = True,
+                budget: int | None = None) -> bool:
+    """Every z_k = N_k/D is ≥ 0 on (0, b] (``closed``) or (0, b): D has no root there;
+    every nonzero N_k — with its powers of g taken out when g is given — has no root of
+    odd multiplicity there (``odd``; else no root at all), and N_k/D > 0 as s → 0+."""
+    if not no_root_upto(den, b, closed, budget):
+        return False
+    for p in {tuple(p.coeffs()): p for p in nums}.values():
+        rest = p if g is None else strip(p, g)[1]
+        if p.degree() >= 0 and (lowest_sign(p) * lowest_sign(den) <= 0
+                       or not no_root_upto(odd_part(rest) if odd else rest, b, closed, budget)):
             return False
-        count = roots_01_within(scaled_poly(p, b), DESCARTES_BUDGET)
-        if count is not None:
-            return count == 0
-    return count_roots(p, a, b) == (0 if closed else int(sign_at(p, b) == 0))
+    return True
 
 
 def s_enclosure(eps: Fraction, q: int, prec: int) -> tuple[Fraction, Fraction]:
@@ -316,62 +332,38 @@ def s_enclosure(eps: Fraction, q: int, prec: int) -> tuple[Fraction, Fraction]:
     >>> lo == 0 < hi < Fraction(1, 2**5900)
     True
     """
-    if Fraction(eps) / q > S_EXACT_LIMIT:
-        with workprec(prec):
-            return Fraction(0), arb_to_fraction_interval((-flint.arb(to_fmpq(S_EXACT_LIMIT))).exp())[1]
     with workprec(prec):
+        if Fraction(eps) / q > S_EXACT_LIMIT:
+            return Fraction(0), arb_to_fraction_interval((-flint.arb(to_fmpq(S_EXACT_LIMIT))).exp())[1]
         return arb_to_fraction_interval((-flint.arb(to_fmpq(eps)) / q).exp())
-
-
-def _int_poly(coeffs: Any) -> flint.fmpz_poly | None:
-    """An integer polynomial from descending coefficients ((0,) is zero), else None."""
-    if not isinstance(coeffs, tuple) or not coeffs or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in coeffs):
-        return None
-    if coeffs[0] == 0 and len(coeffs) > 1:
-        return None
-    return flint.fmpz_poly(list(reversed(coeffs)))
-
 
 
 # ------------------------------------------------------------------------------ exact
 def _check_exact(c: ThresholdClaim) -> bool:
     m, ev, n = c.metric, c.evidence, c.metric.n
-    raw = ev["numerators"]
-    read = [_int_poly(p) for p in raw] if isinstance(raw, tuple) else []
-    nums = [p for p in read if p is not None]
-    den = _int_poly(ev["denominator"])
-    w = ev["witness"]
-    if m.q is None or len(read) != n or len(nums) != n or den is None or den.degree() < 0:
+    raw, w, star = ev["numerators"], ev["witness"], ev["s_star"]
+    if m.q is None or not isinstance(raw, tuple) or len(raw) != n:
         return False
-    if w is not None and (isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < n):
+    nums, den = [int_poly(p) for p in raw], int_poly(ev["denominator"])
+    if den.degree() < 0:
         return False
-    if w is None and (c.eps.lo != 0 or ev["s_star"] is not None):
-        return False  # no failure witnessed: the claim can only be ε* ∈ [0, hi]
-    if w is not None and (c.eps.lo <= 0 or nums[w].degree() < 0):
+    if w is None:
+        if c.eps.lo != 0 or star is not None:
+            return False  # no failure witnessed: the claim can only be ε* ∈ [0, hi]
+    elif not is_index(w, n) or c.eps.lo <= 0 or nums[w].degree() < 0:
         return False
     if not identity_holds(m, nums, den, c.rhs):
         return False
-    if ev["s_star"] is not None and not _s_star_ok(nums, den, w, m.q, ev["s_star"]):
+    if star is not None and not _s_star_ok(nums, den, w, m.q, star):
         return False
     return any(_sides_ok(c, nums, den, w, m.q, prec) for prec in CHECK_PRECISIONS)
 
 
 def _sides_ok(c: ThresholdClaim, nums: list[Any], den: Any, w: int | None, q: int, prec: int) -> bool:
-    """Holds on (0, s_hi] (s_hi ≥ e^{-hi/q}) and, with a witness, fails at e^{-lo/q}."""
-    zero = Fraction(0)
-    if c.eps.hi == 0:
-        s_up, closed = Fraction(1), False
-    else:
-        s_up, closed = s_enclosure(c.eps.hi, q, prec)[1], True
-        if not 0 < s_up <= 1:
-            return False
-    if not _no_root(_sqfree(den), zero, s_up, closed):
+    """Holds on (0, s_hi] (s_hi ≥ e^{-hi/q}; (0, 1) for hi = 0) and, with a witness, fails at e^{-lo/q}."""
+    s_up = Fraction(1) if c.eps.hi == 0 else s_enclosure(c.eps.hi, q, prec)[1]
+    if not 0 < s_up <= 1 or not sign_run_ok(nums, den, s_up, c.eps.hi != 0, budget=DESCARTES_BUDGET):
         return False
-    sd = lowest_sign(den)
-    for p in {tuple(p.coeffs()): p for p in nums}.values():
-        if p != 0 and (lowest_sign(p) * sd < 0 or not _no_root(odd_part(p), zero, s_up, closed)):
-            return False
     if w is None:
         return True
     lo, hi = s_enclosure(c.eps.lo, q, prec)
@@ -389,27 +381,20 @@ def _s_star_ok(nums: list[Any], den: Any, w: int | None, q: int, star: Any) -> b
     if not isinstance(star, tuple) or len(star) != 3:
         return False
     sq, coeffs, iv = star
-    g = _int_poly(coeffs)
-    if (w is None or isinstance(sq, bool) or sq != q or g is None or g.degree() < 1 or not isinstance(iv, Enclosure)
+    g = int_poly(coeffs)
+    if (w is None or isinstance(sq, bool) or sq != q or not min_poly_ok(g) or not isinstance(iv, Enclosure)
             or not 0 <= iv.lo <= iv.hi <= 1):
         return False
-    content, factors = g.factor()
-    if content != 1 or len(factors) != 1 or factors[0][1] != 1 or factors[0][0] != g:
-        return False  # not primitive with positive leading coefficient, or reducible
     lo, hi = iv.lo, iv.hi
     if lo == hi:
         if sign_at(g, lo) != 0 or not 0 < lo < 1:
             return False
     elif sign_at(g, lo) == 0 or sign_at(g, hi) == 0 or count_roots(g, lo, hi) != 1:
         return False
-    if _multiplicity(nums[w], g) % 2 == 0 or _multiplicity(den, g) != 0:
+    if strip(nums[w], g)[0] % 2 == 0 or strip(den, g)[0] != 0:
         return False
-    others = {}
-    for p in (*(odd_part(p) for p in nums if p != 0), _sqfree(den)):
-        while p.degree() >= 1 and divmod(p, g)[1].degree() < 0:
-            p = p // g
-        if p.degree() >= 1:
-            others[tuple(p.coeffs())] = p
+    others = {tuple(r.coeffs()): r for r in (strip(p, g)[1] for p in (
+        *(odd_part(p) for p in nums if p != 0), _sqfree(den))) if r.degree() >= 1}
     for r in others.values():  # no root of r in (0, s*]: shrink (lo, hi) until (0, hi] has none
         a, b = lo, hi
         for _ in range(MAX_BISECTIONS):
@@ -422,9 +407,7 @@ def _s_star_ok(nums: list[Any], den: Any, w: int | None, q: int, star: Any) -> b
                 b = mid
             else:
                 a = mid
-        if a == b and sign_at(r, a) == 0:
-            return False
-        if count_roots(r, Fraction(0), b) != 0:
+        if (a == b and sign_at(r, a) == 0) or count_roots(r, Fraction(0), b) != 0:
             return False
     return True
 
@@ -436,41 +419,35 @@ def _check_prop9(c: ThresholdClaim) -> bool:
         return False
     canon: dict[Any, int] = {}
     ids = np.array([canon.setdefault(v, len(canon)) for v in m.values], dtype=np.int64)
-    idx = ids[np.asarray(m.index)]
-    counts = np.stack([np.bincount(r, minlength=len(canon)) for r in idx])
+    counts = np.stack([np.bincount(r, minlength=len(canon)) for r in ids[np.asarray(m.index)]])
     return bool(np.all(counts == counts[0]))
 
 
 # ------------------------------------------------------------------------------ kronecker
 def _check_kronecker(c: ThresholdClaim) -> bool:
     factors, b = c.evidence["factors"], c.evidence["binding"]
-    if not isinstance(factors, tuple) or not factors or not all(isinstance(f, ThresholdClaim) for f in factors):
-        return False
-    if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b < len(factors):
-        return False
-    if kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None:
+    if (not isinstance(factors, tuple) or not factors or not all(isinstance(f, ThresholdClaim) for f in factors)
+            or not is_index(b, len(factors))
+            or kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None):
         return False
     product: list[Fraction] = [Fraction(1)]
     for f in factors:
         if any(v < 0 for v in f.rhs) or all(v == 0 for v in f.rhs):
             return False
         product = [x * y for x in product for y in f.rhs]  # row-major ⊗
-    if product != list(c.rhs) or not all(check_threshold(f) for f in factors):
-        return False
-    return bool(c.eps.hi >= max(f.eps.hi for f in factors) and c.eps.lo == factors[b].eps.lo)
+    return bool(product == list(c.rhs) and all(check_threshold(f) for f in factors)
+                and c.eps.hi >= max(f.eps.hi for f in factors) and c.eps.lo == factors[b].eps.lo)
 
 
 # ------------------------------------------------------------------------------ cover
 def _check_cover(c: ThresholdClaim) -> bool:
     fail, t0, pieces = c.evidence["fail"], c.evidence["t0"], c.evidence["pieces"]
-    if (not 0 < c.eps.lo < c.eps.hi
-            or not isinstance(t0, Fraction) or not isinstance(pieces, tuple) or not pieces
-            or not all(isinstance(p, Enclosure) for p in pieces)):
-        return False
-    if not fail_side_ok(fail, c.metric, c.rhs, c.eps.lo):  # a linear claim or an spd-point
+    if (not 0 < c.eps.lo < c.eps.hi or not isinstance(t0, Fraction) or not isinstance(pieces, tuple)
+            or not pieces or not all(isinstance(p, Enclosure) for p in pieces)):
         return False
     ranges = tuple((p.lo, p.hi) for p in pieces)
-    return (cover_frame_ok(c.metric, c.rhs, c.eps.hi, t0, ranges)
+    return (fail_side_ok(fail, c.metric, c.rhs, c.eps.lo)  # a linear claim or an spd-point
+            and cover_frame_ok(c.metric, c.rhs, c.eps.hi, t0, ranges)
             and all(arb_mean_value_check(c.metric, c.rhs, a, b) for a, b in ranges))
 
 

@@ -58,18 +58,14 @@ def _gather(vals: list[arb], idx: np.ndarray, n: int) -> arb_mat:
 
 
 def _float_mat(A: np.ndarray) -> arb_mat:
-    """A float matrix as balls of radius 0 (a double is an exact dyadic)."""
-    r, c = A.shape
-    return arb_mat(r, c, [arb(float(v)) for v in A.ravel()])
+    """A float matrix (a column for a vector) as balls of radius 0 (a double is an exact dyadic)."""
+    A = A.reshape(len(A), -1)
+    return arb_mat(*A.shape, [arb(float(v)) for v in A.ravel()])
 
 
-def _col(v: list[arb]) -> arb_mat:
-    return arb_mat(len(v), 1, v)
-
-
-def _uppers(M: arb_mat) -> list[arb]:
-    """Exact upper bounds of |entry| (arb's own outward rounding)."""
-    return [e.abs_upper() for e in M.entries()]
+def _uppers(M: arb_mat) -> arb_mat:
+    """Exact upper bounds of |entry| (arb's own outward rounding), entrywise."""
+    return arb_mat(M.nrows(), M.ncols(), [e.abs_upper() for e in M.entries()])
 
 
 def arb_mean_value_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fraction,
@@ -80,25 +76,15 @@ def arb_mean_value_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fra
     Floats are candidates only; a wrong candidate can make the check fail, never pass.
     """
     n = metric.n
-    if not (isinstance(a, Fraction) and isinstance(b, Fraction)) or not 0 < a < b:
-        return False
-    if len(rhs) != n or n < 1:
+    if not (isinstance(a, Fraction) and isinstance(b, Fraction)) or not 0 < a < b or len(rhs) != n or n < 1:
         return False
     idx = np.asarray(metric.index)
     with workprec(prec):
-        ca, aa = arb(to_fmpq((a + b) / 2)), arb(to_fmpq(a))
-        w = arb(to_fmpq((b - a) / 2))
-        f0: list[arb] = []
-        f1: list[arb] = []
-        af1: list[arb] = []
-        p2: list[arb] = []
-        for v in metric.values:
-            d = v.ball()
-            f = (-ca * d).exp()
-            f0.append(f)
-            f1.append(-d * f)
-            af1.append((d * f).abs_upper())
-            p2.append((d * d * (-aa * d).exp() / 2).abs_upper())
+        ca, aa, w = arb(to_fmpq((a + b) / 2)), arb(to_fmpq(a)), arb(to_fmpq((b - a) / 2))
+        ds = [v.ball() for v in metric.values]
+        f0 = [(-ca * d).exp() for d in ds]
+        f1 = [-d * f for d, f in zip(ds, f0)]
+        p2 = [(d * d * (-aa * d).exp() / 2).abs_upper() for d in ds]
         # float candidates (uncertified; only their exact values enter the proof)
         mid0 = np.array([float(x.mid()) for x in f0])[idx]
         mid1 = np.array([float(x.mid()) for x in f1])[idx]
@@ -114,47 +100,25 @@ def arb_mean_value_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fra
             uf = uf - Rf @ (mid0 @ uf + mid1 @ xf)
         if not (np.all(np.isfinite(Rf)) and np.all(np.isfinite(xf)) and np.all(np.isfinite(uf))):
             return False
-        Phi0, Phi1 = _gather(f0, idx, n), _gather(f1, idx, n)
-        absPhi1, P2 = _gather(af1, idx, n), _gather(p2, idx, n)
-        R = _float_mat(Rf)
-        absR = _float_mat(np.abs(Rf))
-        x, u = _float_mat(xf[:, None]), _float_mat(uf[:, None])
-        ax, au = _float_mat(np.abs(xf)[:, None]), _float_mat(np.abs(uf)[:, None])
-        bb = _col([arb(to_fmpq(Fraction(v))) for v in rhs])
-        ones = _col([arb(1)] * n)
-        r0 = _uppers(bb - Phi0 * x)
-        r1 = _uppers(Phi0 * u + Phi1 * x)
-        t2 = (absPhi1 * au + P2 * ax).entries()
-        t3 = (P2 * au).entries()
-        w2, w3 = w * w, w * w * w
-        rho = _col([r0[i] + w * r1[i] + w2 * t2[i] + w3 * t3[i] for i in range(n)])
-        ident = arb_mat(n, n, [arb(1) if i == j else arb(0) for i in range(n) for j in range(n)])
-        g0m = arb_mat(n, n, _uppers(ident - R * Phi0))
-        g1m = arb_mat(n, n, _uppers(R * Phi1))
-        G0 = (g0m * ones).entries()
-        G1 = (g1m * ones).entries()
-        G2 = (absR * (P2 * ones)).entries()
-        grow = [(G0[i] + w * G1[i] + w2 * G2[i]).abs_upper() for i in range(n)]
-        beta = _max_exact(grow)
+        Phi0, Phi1, P2 = _gather(f0, idx, n), _gather(f1, idx, n), _gather(p2, idx, n)
+        R, absR, x, u = _float_mat(Rf), _float_mat(np.abs(Rf)), _float_mat(xf), _float_mat(uf)
+        ax, au = _float_mat(np.abs(xf)), _float_mat(np.abs(uf))
+        bb = arb_mat(n, 1, [arb(to_fmpq(Fraction(v))) for v in rhs])
+        ones = arb_mat(n, 1, [arb(1)] * n)
+        # ρ̄ = |b − Φ0x| + w|Φ0u + Φ1x| + w²(|Φ1||u| + P2|x|) + w³P2|u|
+        rho = (_uppers(bb - Phi0 * x) + w * _uppers(Phi0 * u + Phi1 * x)
+               + w * w * (_uppers(Phi1) * au + P2 * ax) + w * w * w * (P2 * au))
+        # G·1 = |I − RΦ0|·1 + w|RΦ1|·1 + w²|R|P2·1
+        G = _uppers(arb_mat(n, n, [arb(int(i == j)) for i in range(n) for j in range(n)]) - R * Phi0) * ones \
+            + w * (_uppers(R * Phi1) * ones) + w * w * (absR * (P2 * ones))
+        grow = [g.abs_upper() for g in G.entries()]
+        beta = max(grow)
         if not beta < 1:
             return False
         Rr = [r.abs_upper() for r in (absR * rho).entries()]
-        delta = _max_exact(Rr) / (1 - beta)
-        xe, ue = x.entries(), au.entries()
-        for i in range(n):
-            low = xe[i] - w * ue[i] - (Rr[i] + grow[i] * delta)
-            if not low > 0:
-                return False
-    return True
-
-
-def _max_exact(vals: list[arb]) -> arb:
-    """The largest of exact (radius-0) upper bounds (comparisons of exact balls decide)."""
-    best = vals[0]
-    for v in vals[1:]:
-        if v > best:
-            best = v
-    return best
+        delta = max(Rr) / (1 - beta)
+        return all(xi - w * ui - (Rr[i] + grow[i] * delta) > 0
+                   for i, (xi, ui) in enumerate(zip(x.entries(), au.entries())))
 
 
 #: Upper bounds of t0^d below 2^-TINY_BITS are replaced by 2^-TINY_BITS (a tiny t0 made

@@ -44,12 +44,11 @@ from typing import Any
 import flint
 import numpy as np
 
-from exactdp.arithmetic.interval import Enclosure
 from exactdp.kernel.jsonio import read_envelope, read_int, read_list
 from exactdp.kernel.linear_json import read_polys
-from exactdp.kernel.threshold import ThresholdClaim, lowest_sign, odd_part, roots_01
+from exactdp.kernel.threshold import ThresholdClaim, frame_ok, guarded, int_poly, is_index, sign_run_ok
 from exactdp.kernel.threshold_json import read_s_star, read_threshold_parts
-from exactdp.kernel.threshold_structured import guarded, int_poly, root_run_holds
+from exactdp.kernel.threshold_structured import root_run_holds
 from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric
 
@@ -75,34 +74,22 @@ class QuotientTerms:
     reps: np.ndarray
 
 
-def _labels(cells: Any, n: int) -> np.ndarray | None:
-    """cells as an int64 array of labels 0..m−1, each used, first uses in increasing order."""
-    if not isinstance(cells, (tuple, list, np.ndarray)) or len(cells) != n or n == 0:
-        return None
-    if not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in cells):
-        return None
-    lab = np.asarray(cells, dtype=np.int64)
-    _, first = np.unique(lab, return_index=True)
-    if lab.min() != 0 or lab.max() != len(first) - 1 or np.any(np.diff(first) <= 0):
-        return None
-    return lab
-
-
 @proved_by("equitable_quotient")
 def quotient_terms(metric: FiniteMetric, cells: Sequence[int]) -> QuotientTerms | None:
     """The quotient Φ̃ of ``cells`` (labels 0..m−1 numbered by first appearance), or None
     when the partition is not equitable for the metric's exact distances (module doc,
     step 1; O(n² log n) integer work, two n×n integer tables; ``proofs/equitable_quotient.py``)."""
-    if metric.q is None:
+    if (metric.q is None or not isinstance(cells, (tuple, list, np.ndarray)) or len(cells) != metric.n
+            or metric.n == 0 or not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in cells)):
         return None
-    lab = _labels(cells, metric.n)
-    if lab is None:
+    lab = np.asarray(cells, dtype=np.int64)
+    _, reps = np.unique(lab, return_index=True)  # labels 0..m−1, each used, first uses in order
+    if lab.min() != 0 or lab.max() != len(reps) - 1 or np.any(np.diff(reps) <= 0):
         return None
     E = np.asarray(metric.exponent_matrix(), dtype=np.int64)
     k1 = int(E.max()) + 1
     key = lab[None, :] * k1 + E
     key.sort(axis=1)
-    _, reps = np.unique(lab, return_index=True)
     if not np.array_equal(key, key[reps[lab]]):
         return None
     parts = [np.unique(key[i], return_counts=True) for i in reps]
@@ -150,31 +137,21 @@ def check_quotient(claim: ThresholdClaim) -> bool:
 
 def _check(c: ThresholdClaim) -> bool:
     m, ev = c.metric, c.evidence
-    n = m.n
-    if (c.kind != QUOTIENT_KIND or not isinstance(m, FiniteMetric) or m.q is None
-            or not isinstance(c.rhs, tuple) or len(c.rhs) != n
-            or not isinstance(c.eps, Enclosure) or not 0 <= c.eps.lo <= c.eps.hi):
+    if not frame_ok(c, (QUOTIENT_KIND,)) or m.q is None:
         return False
     terms = quotient_terms(m, ev["cells"])
     if terms is None:
         return False
-    lab = np.asarray(ev["cells"], dtype=np.int64)
-    rhs_cells = [Fraction(c.rhs[int(i)]) for i in terms.reps]
-    if any(Fraction(v) != rhs_cells[int(a)] for v, a in zip(c.rhs, lab)):
+    rhs_cells = [c.rhs[int(i)] for i in terms.reps]
+    if any(v != rhs_cells[int(a)] for v, a in zip(c.rhs, np.asarray(ev["cells"], dtype=np.int64))):
         return False  # b is not constant on the cells
-    nums = [int_poly(p) for p in ev["numerators"]]
-    den = int_poly(ev["denominator"])
-    w = ev["witness"]
+    nums, den, w = [int_poly(p) for p in ev["numerators"]], int_poly(ev["denominator"]), ev["witness"]
     if not quotient_identity_holds(terms, nums, den, rhs_cells):
         return False
-    if w is None:  # ε* = 0: holds for every ε
-        return (ev["s_star"] is None and c.eps.hi == 0 and den.degree() >= 0
-                and roots_01(den) == 0
-                and all(p.degree() < 0 or (lowest_sign(p) * lowest_sign(den) > 0
-                                           and roots_01(odd_part(p)) == 0) for p in nums))
-    if (isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < terms.size or not 0 < c.eps.lo < c.eps.hi):
-        return False
-    return root_run_holds(c.eps, m.q, ev["s_star"], nums, den, w, odd=True)
+    if w is None:  # ε* = 0: holds for every ε, on (0, 1)
+        return ev["s_star"] is None and c.eps.hi == 0 and sign_run_ok(nums, den, Fraction(1), closed=False)
+    return is_index(w, terms.size) and 0 < c.eps.lo < c.eps.hi and root_run_holds(
+        c.eps, m.q, ev["s_star"], nums, den, w, odd=True)
 
 
 # ------------------------------------------------------------------------------ JSON

@@ -35,7 +35,7 @@ metric's exact distances:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -43,20 +43,26 @@ import flint
 import numpy as np
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import read_envelope, read_int
 from exactdp.kernel.linear_json import read_int_poly, read_polys
 from exactdp.kernel.question import ONES, Property
 from exactdp.kernel.threshold import (
     CHECK_PRECISIONS,
     ThresholdClaim,
+    frame_ok,
+    guarded,
+    int_poly,
+    is_index,
     lowest_sign,
+    min_poly_ok,
     no_root_upto,
-    odd_part,
     roots_01,
     s_enclosure,
     scaled_poly,
     sign_at,
+    sign_run_ok,
+    strip,
 )
 from exactdp.kernel.threshold_json import read_s_star, read_threshold_parts
 from exactdp.kinds import proved_by
@@ -70,35 +76,8 @@ __all__ = ["STRUCTURED_KIND", "check_structured", "read_structured",
 STRUCTURED_KIND = "structured-threshold"
 
 
-def guarded(check: Callable[[Any], bool], claim: Any) -> bool:
-    """``check(claim)``, or False when malformed evidence makes it raise (never raises)."""
-    try:
-        return bool(check(claim))
-    except REJECTED_ERRORS + (AssertionError,):
-        return False
-
-
-def int_poly(coeffs: Any) -> flint.fmpz_poly:
-    """An integer polynomial from descending coefficients ((0,) is zero)."""
-    if not isinstance(coeffs, tuple) or not coeffs or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in coeffs):
-        raise InvalidArgument("a polynomial is a nonempty tuple of int coefficients.")
-    return flint.fmpz_poly(list(reversed(coeffs)))
-
-
 def _mono(k: int) -> flint.fmpz_poly:
     return flint.fmpz_poly([0] * k + [1])
-
-
-def _strip(p: flint.fmpz_poly, g: flint.fmpz_poly) -> tuple[int, flint.fmpz_poly]:
-    """(k, P) with p = g^k·P and g ∤ P (p ≠ 0, deg g ≥ 1)."""
-    k = 0
-    while p.degree() >= g.degree():
-        quo, rem = divmod(p, g)
-        if rem.degree() >= 0:
-            break
-        p, k = quo, k + 1
-    return k, p
 
 
 def structure_holds(metric: Any, v: int, c: int, k0: int = 0) -> bool:
@@ -152,18 +131,14 @@ def check_structured(claim: ThresholdClaim) -> bool:
 
 def _check(c: ThresholdClaim) -> bool:
     m, ev = c.metric, c.evidence
-    n = m.n
-    if (c.kind != STRUCTURED_KIND or not all(x == 1 for x in c.rhs) or len(c.rhs) != n
-            or not 0 < c.eps.lo < c.eps.hi or m.q is None):
+    if (not frame_ok(c, (STRUCTURED_KIND,)) or not all(x == 1 for x in c.rhs) or not 0 < c.eps.lo < c.eps.hi
+            or m.q is None):
         return False
-    v, cc, w = ev["step"], ev["shift"], ev["witness"]
-    k0 = ev.get("offset", 0)
-    if any(isinstance(x, bool) or not isinstance(x, int) for x in (v, cc, w, k0)):
+    n, v, cc, w, k0 = m.n, ev["step"], ev["shift"], ev["witness"], ev.get("offset", 0)
+    if (any(isinstance(x, bool) or not isinstance(x, int) for x in (v, cc, k0)) or not is_index(w, n)
+            or not structure_holds(m, v, cc, k0)):
         return False
-    if not 0 <= w < n or not structure_holds(m, v, cc, k0):
-        return False
-    half = [int_poly(p) for p in ev["numerators"]]
-    den = int_poly(ev["denominator"])
+    half, den = [int_poly(p) for p in ev["numerators"]], int_poly(ev["denominator"])
     exps = [int(x) for x in np.asarray(m.exponents, dtype=np.int64)[np.asarray(m.index)[0]]]
     return (mirror_identity_holds(exps, v, cc, half, den, k0)
             and root_run_holds(c.eps, m.q, ev["s_star"], half, den, min(w, n - 1 - w)))
@@ -177,26 +152,14 @@ def root_run_holds(eps: Enclosure, q: int, star: Any, nums: Sequence[flint.fmpz_
     """
     sq, gco, iv = star
     g = int_poly(gco)
-    if den.degree() < 0 or sq != q or g.degree() < 1 or not isinstance(iv, Enclosure):
+    if den.degree() < 0 or sq != q or not min_poly_ok(g) or not isinstance(iv, Enclosure):
         return False
-    content, factors = g.factor()
-    if content != 1 or len(factors) != 1 or factors[0][1] != 1 or factors[0][0] != g:
-        return False  # not primitive with a positive leading coefficient, or reducible
     a, b = iv.lo, iv.hi
     s0 = lowest_sign(g)
     if (not 0 <= a < b < 1 or sign_at(g, b) == 0 or roots_01(scaled_poly(g, b)) != 1
-            or (a > 0 and sign_at(g, a) != s0) or not no_root_upto(den, b)):
+            or (a > 0 and sign_at(g, a) != s0) or nums[w].degree() < 0 or strip(nums[w], g)[0] % 2 == 0
+            or not sign_run_ok(nums, den, b, g=g, odd=odd)):
         return False
-    sd = lowest_sign(den)
-    for k, p in enumerate(nums):
-        if p.degree() < 0:
-            if k == w:
-                return False
-            continue
-        mult, rest = _strip(p, g)
-        if (lowest_sign(p) * sd <= 0 or not no_root_upto(odd_part(rest) if odd else rest, b)
-                or (k == w and mult % 2 == 0)):
-            return False
     return any(eps_sides_hold(eps, q, g, s0, b, prec) for prec in CHECK_PRECISIONS)
 
 
@@ -205,9 +168,7 @@ def eps_sides_hold(eps: Enclosure, q: int, g: Any, s0: int, b: Fraction, prec: i
     (the ε enclosure's two sides, at ``prec`` bits)."""
     up = s_enclosure(eps.hi, q, prec)[1]       # ≥ e^{-hi/q}
     l1, l2 = s_enclosure(eps.lo, q, prec)      # ∋ e^{-lo/q}
-    if not (0 < up < b and 0 < l1 <= l2 <= b):
-        return False
-    return sign_at(g, up) == s0 and sign_at(g, l1) == -s0
+    return 0 < up < b and 0 < l1 <= l2 <= b and sign_at(g, up) == s0 and sign_at(g, l1) == -s0
 
 
 # ------------------------------------------------------------------------------ JSON
