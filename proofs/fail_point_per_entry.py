@@ -14,7 +14,7 @@ isqrt(N) + 1 ≥ √N for every integer N ≥ 0, so (isqrt(Σ(|R_i| + B·max r·
 ≥ ‖r̄‖₂. ``float_up`` rounds the exact rational bound up. Hence
 ``spd_cover.per_entry_upper`` ≥ z_i.
 
-Lemma 3 (the kernel's refinement, ``kernel.threshold_spd.refined_y0`` and ``piece_ok`` over
+Lemma 3 (the kernel's refinement, ``kernel.threshold_spd.taylor_candidates`` and ``piece_ok`` over
 ``Y_LEVELS``). The kernel's Taylor bound holds for every candidate vector (its residuals
 are computed exactly), so refining y_0 on finer grids 2^-sy only changes the candidate,
 never the soundness; the bound uses 2^(ST+sy) consistently (b, the products and zden).

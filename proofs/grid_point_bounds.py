@@ -36,9 +36,10 @@ from fractions import Fraction
 
 import numpy as np
 import sympy as sp
+from flint import fmpz_mat
 
 from exactdp.arithmetic.ball import workprec
-from exactdp.kernel.grid_point import _convolve, _table, grid_residual, manhattan_lambda_lower
+from exactdp.kernel.grid_point import grid_residual, grid_table, manhattan_lambda_lower
 from exactdp.spaces.distances import grid_offset_distance
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import grid
@@ -99,16 +100,16 @@ m = grid(6, 4, "manhattan", spacing)
 lam = np.linalg.eigvalsh(np.exp(-0.4 * m.distance_matrix_float()))[0]
 check(lam >= float(manhattan_lambda_lower(lvl, spacing)) - 1e-12, "spacing 3/2, irrational t")
 
-# the kernel's convolution against the direct product (Kronecker substitution, Lemma 2 of
-# proofs/grid_exact_convolution.py, re-implemented in the kernel)
+# the kernel's convolution against the direct product (GridProducts.sums with nothing
+# cropped, the product grid_residual uses; proofs/kernel_grid_kronecker.py)
 for (W, H) in [(1, 1), (1, 5), (4, 1), (3, 4), (5, 3)]:
     for norm in ("euclidean", "manhattan"):
         sh = GridShape(W, H, norm, Fraction(1))
-        codes, lows, _ = _table(sh, parse_level(eps="1/3"), 40)
+        op, lows, _ = grid_table(sh, parse_level(eps="1/3"), 40)
         lows = [rng.randint(-2**90, 2**90) for _ in lows]
         Y = [rng.randint(-2**70, 2**70) for _ in range(W * H)]
-        got = _convolve(sh, codes, lows, Y)
-        want = [sum(lows[codes[abs(i % W - j % W) * H + abs(i // W - j // W)]] * Y[j]
+        got = [int(x) for x in op.sums(fmpz_mat(len(lows), 1, lows), [Y])[0][0]]
+        want = [sum(lows[op.code[abs(i % W - j % W), abs(i // W - j // W)]] * Y[j]
                     for j in range(W * H)) for i in range(W * H)]
         check(got == want, f"kernel convolution {W}x{H} {norm}")
 
@@ -118,12 +119,12 @@ for norm, h, eps in (("euclidean", Fraction(1), "1/3"), ("euclidean", Fraction(3
                      ("manhattan", Fraction(2, 3), "7/5")):
     sh = GridShape(5, 4, norm, h)
     lvl = parse_level(eps=eps)
-    codes, lows, radmax = _table(sh, lvl, 90)
+    op, lows, radmax = grid_table(sh, lvl, 90)
     with workprec(400):
         for dx in range(5):
             for dy in range(4):
                 v = (-lvl.eps_ball() * grid_offset_distance(dx, dy, norm, h).ball()).exp() * 2**90
-                a = lows[codes[dx * 4 + dy]]
+                a = lows[op.code[dx, dy]]
                 check(v >= a and v <= a + radmax, f"table entry ({dx}, {dy}) {norm}")
     check(radmax <= 2, f"table radius {radmax}")
 

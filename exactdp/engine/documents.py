@@ -30,9 +30,10 @@ import sympy
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
+from exactdp.engine.grid_documents import write_grid_shape
 from exactdp.engine.questions import make_question
 from exactdp.errors import ExactDPError, InvalidArgument
-from exactdp.kernel.grid_point import GridPointClaim, write_grid_shape
+from exactdp.kernel.grid_point import GridPointClaim
 from exactdp.kernel.jsonio import (
     envelope,
     write_closed_form,

@@ -1,4 +1,5 @@
-"""Document WRITERS for the exact one-ε grid certificate (kind ``grid-point-exact``).
+"""Document WRITERS for the exact one-ε grid certificate (kind ``grid-point-exact``), and
+the grid shape of every grid document (``question.metric``).
 
 Writers are not part of the trusted base (a wrong writer yields a document the kernel
 rejects), so they live outside :mod:`exactdp.kernel`; the reader and check are
@@ -24,7 +25,6 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.errors import InvalidArgument
-from exactdp.kernel.grid_point import write_grid_shape
 from exactdp.kernel.grid_point_exact import (
     GRID_POINT_EXACT,
     GridPointExactClaim,
@@ -37,7 +37,18 @@ from exactdp.kinds import Verdict
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics.masked import GridShape
 
-__all__ = ["grid_question", "write_grid_point_exact"]
+__all__ = ["grid_question", "write_grid_point_exact", "write_grid_shape"]
+
+
+def write_grid_shape(sh: GridShape) -> dict[str, Any]:
+    """``question.metric`` of a grid document: the shape, never n² distances (read back by
+    :func:`~exactdp.kernel.grid_point.read_grid_shape`).
+
+    >>> write_grid_shape(GridShape(2, 2, "euclidean", Fraction(1, 2), (0, 3)))["mask"]
+    ['10', '01']
+    """
+    return {"encoding": "grid", "width": sh.width, "height": sh.height, "norm": sh.norm,
+            "spacing": write_rational(sh.spacing, "spacing"), "mask": sh.mask_rows()}
 
 
 def grid_question(shape: GridShape, rhs: tuple[Fraction, ...],

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from exactdp.kernel.grid_point import write_grid_shape
+from exactdp.engine.grid_documents import write_grid_shape
 from exactdp.kernel.jsonio import envelope, write_enclosure, write_rational
 from exactdp.kernel.question import Property
 from exactdp.kernel.threshold_grid import GRID_THRESHOLD, GridThresholdClaim, require_grid_work

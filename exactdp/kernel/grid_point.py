@@ -12,9 +12,8 @@ Evidence: a dyadic vector y = Y·2^-s (integer mantissas Y, one exponent s) and 
    kernel's lattice symbol check :func:`exactdp.kernel.lattice.euclidean_lambda_ok` on a
    rational bracket of ε (any subset of the lattice, so masked grids too);
 2. every distinct entry e^{-εd} is enclosed by integers [A, A + R]·2^-T (arb, rounded
-   outward), the product A·Y is computed *exactly* (an integer 2-D convolution by
-   Kronecker substitution into one flint ``fmpz_poly`` product: the kernel's own copy of
-   :mod:`exactdp.linalg.grid_exact_conv`, which it may not import), and
+   outward), the product A·Y is computed *exactly* (:meth:`GridProducts.sums`: one integer
+   2-D convolution by Kronecker substitution), and
    ‖b − Φy‖₂ ≤ (√Σ⌈|b_i 2^{T+s} − (AY)_i|⌉² + √n·max R·‖Y‖₁)·2^-(T+s) =: ρλ;
 3. ‖z − y‖∞ ≤ ‖z − y‖₂ ≤ ‖b − Φy‖₂/λ_min ≤ ρ, so "holds" needs y_i ≥ ρ for every i and
    "fails" needs y_w + ρ < 0 at the stated witness w (Φ is nonsingular since λ > 0).
@@ -39,12 +38,15 @@ False
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
-from flint import arb, fmpz_poly
+import numpy as np
+from flint import arb, fmpz, fmpz_mat
+from scipy.fft import irfft2, next_fast_len, rfft2
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
@@ -59,40 +61,51 @@ from exactdp.kernel.jsonio import (
     read_rationals,
     read_str,
     read_verdict,
-    write_rational,
 )
 from exactdp.kernel.lattice import euclidean_lambda_ok
 from exactdp.kernel.question import LINEAR_PROPS, ONES, Property, linear_property, read_level
+from exactdp.kernel.threshold_spd import SY, all_rational, int_ends, is_index, taylor_candidates
 from exactdp.kinds import CertificateKind, Verdict, proved_by
+from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics.masked import MASK_NORMS, GridShape
 
-__all__ = ["GRID_POINT", "GridPointClaim", "ResidualBound", "check_grid_point",
-           "check_grid_point_document", "grid_residual", "grid_lambda_bound", "lambda_proved",
-           "manhattan_lambda_lower", "radius", "read_grid_point",
-           "MAX_GRID_POINTS", "MAX_BITS", "write_grid_shape", "read_grid_shape",
-           "read_grid_header"]
+__all__ = ["GRID_POINT", "GRID_NORMS", "GridHeader", "GridPointClaim", "GridProducts",
+           "ResidualBound", "check_grid_point", "check_grid_point_document", "grid_residual",
+           "grid_lambda_bound", "lambda_proved", "manhattan_lambda_lower", "radius",
+           "read_grid_point", "MAX_GRID_POINTS", "MAX_BITS", "read_grid_shape", "read_grid_header",
+           "read_grid_question", "grid_table", "shape_ok", "verdict_ok"]
 
 GRID_POINT = CertificateKind.GRID_POINT.value
 #: Most points of a grid-point question (a 2000×2000 grid).
 MAX_GRID_POINTS = 4_000_000
 #: Largest exponent s and table scale T accepted (bits).
 MAX_BITS = 1 << 14
+#: The norms of the grids ``grid-point`` and ``grid-threshold`` answer.
+GRID_NORMS = ("euclidean", "manhattan")
+_CG_TOL = 1e-15
 #: A Euclidean λ finder (search side, e.g. the algebra layer's lattice bound):
 #: (ε_lo, ε_hi, spacing) ↦ L ≤ λ_min(Φ_S(ε)) for all ε in range, all S.
 LatticeLambda = Callable[[Fraction, Fraction, Fraction], Fraction]
 
 
 @dataclass(frozen=True)
-class GridPointClaim:
+class GridHeader:
     """"Φ(ε)x = rhs has (``holds``) / has no (not ``holds``, at ``witness``) solution x ≥ 0"
-    on a grid, with y = mantissas·2^-exponent and λ ≤ λ_min(Φ(ε)) (module docstring)."""
+    on a grid: the question and claim of the one-ε grid kinds (evidence: subclasses)."""
 
     shape: GridShape
     level: PrivacyLevel
     rhs: tuple[Fraction, ...]
     holds: bool
     witness: int | None
+
+
+@dataclass(frozen=True)
+class GridPointClaim(GridHeader):
+    """A :class:`GridHeader` with y = mantissas·2^-exponent and λ ≤ λ_min(Φ(ε)) (module
+    docstring)."""
+
     mantissas: tuple[int, ...]
     exponent: int
     lam: Fraction
@@ -108,6 +121,154 @@ class ResidualBound:
     numerators: list[int]
     denominators: list[int]
     scale_bits: int
+
+
+class GridProducts:
+    """Exact products with distance tables on a grid (a :class:`~exactdp.kernel.threshold_spd.Products`).
+
+    ``keys``: the distinct offset keys dx² + dy² (Euclidean) or dx + dy (other norms: the
+    length in units of h on a lattice line), increasing; ``code[dx, dy]``: the index of the
+    key of offset (dx, dy); ``values``: the distances h·√key / h·key as exact
+    :class:`~exactdp.spaces.distances.Distance` (computed on first use); ``count_row``: how
+    many signed offsets of the W×H window have each (dominates every row's counts).
+    """
+
+    def __init__(self, shape: GridShape) -> None:
+        W, H = shape.width, shape.height
+        self.shape, self.n = shape, shape.n
+        dx, dy = np.ogrid[:W, :H]
+        keys, first, code = np.unique(dx * dx + dy * dy if shape.norm == "euclidean" else dx + dy,
+                                      return_index=True, return_inverse=True)
+        self.keys, self._reps = keys.tolist(), [divmod(int(f), H) for f in first]
+        code = code.reshape(W, H).astype(np.int64)
+        weight = np.outer(np.where(np.arange(W) > 0, 2, 1), np.where(np.arange(H) > 0, 2, 1))
+        self.count_row = np.bincount(code.ravel(), weights=weight.ravel(),
+                                     minlength=len(self.keys)).astype(np.int64)[None, :]
+        self.code, self.cells = code, np.asarray(shape.cells, dtype=np.int64)
+
+    @cached_property
+    def values(self) -> list[Any]:
+        """g·d(dx/g, dy/g) of a representative offset per key: √ of a primitive offset."""
+        out = []
+        for dx, dy in self._reps:
+            g = math.gcd(dx, dy) or 1
+            v = grid_offset_distance(dx // g, dy // g, self.shape.norm, self.shape.spacing)
+            out.append(Distance(v.coef * g, v.radicand))
+        return out
+
+    def kernel(self, rx: int, ry: int) -> np.ndarray:
+        """(2ry + 1) × (2rx + 1) codes of the offsets (b, a), |a| ≤ ry rows, |b| ≤ rx columns."""
+        return self.code[np.abs(np.arange(-rx, rx + 1))[None, :], np.abs(np.arange(-ry, ry + 1))[:, None]]
+
+    def sums(self, table: fmpz_mat, ys: list[list[int]], tau: int = 0
+             ) -> tuple[np.ndarray, list[int]]:
+        """(S, err): S_m = Σ_{j+k=m} T'_j·ys[k] exactly, T'_j = T_j on the offsets of the
+        smallest box holding every code with an entry above ``tau`` and 0 outside, so
+        |(T_j − T'_j)·y| ≤ err[j]·‖y‖₁ (err[j] = max |T_j| over the codes left out, ≤ tau).
+
+        One exact product (module docstring): cell (y, x) of block m is read at
+        m·L + (y + ry)·S + x + rx, S = W + rx (``proofs/grid_cropped_stride.py``, Lemmas 2–3:
+        only the terms of Σ_{j+k=m} T'_j·y_k land there). The polynomials are evaluated at z = 2^(8·nb)
+        as flint integers: every coefficient has |c| < 2^(8·nb − 1) (≤ #vector entries ×
+        max|T| × max|y|), so the digits of p_T(z)·p_Y(z) + Σ_m 2^(8·nb − 1)·z^m are the
+        coefficients + 2^(8·nb − 1), read from that integer's bytes (digit bound, read-back
+        and crop bound: ``proofs/kernel_grid_kronecker.py``, Lemmas 1–3)."""
+        J, ny, W, H, n = table.ncols(), len(ys), self.shape.width, self.shape.height, self.n
+        tv = [int(x) for x in table.entries()]
+        mag = np.abs(np.array(tv, dtype=object).reshape(-1, J))
+        big = mag.max(axis=1) > tau
+        off = big[self.code]  # W × H
+        rx, ry = (int(max(np.flatnonzero(off.any(axis=i)), default=0)) for i in (1, 0))
+        err = [int(x) for x in mag[~big].max(axis=0, initial=0)]
+        S = W + rx
+        L, kf = (ry + H - 1) * S + rx + W, self.kernel(rx, ry)
+        kpos = (np.arange(2 * ry + 1)[:, None] * S + np.arange(2 * rx + 1)).ravel()
+        vpos = (self.cells // W) * S + self.cells % W
+        yv = [x for y in ys for x in y]
+        nb = (max(map(abs, tv)).bit_length() + max(map(abs, yv)).bit_length()
+              + (ny * n).bit_length() + 8) // 8
+        blocks = np.arange(J)[:, None]
+        a = _packed(tv, (kf.ravel()[None, :] * J + blocks).ravel(), (blocks * L + kpos).ravel(), J * L, nb)
+        v = _packed(yv, np.arange(len(yv)), (np.arange(ny)[:, None] * L + vpos).ravel(), ny * L, nb)
+        nout, half = (J + ny) * L, 1 << (8 * nb - 1)
+        q = a * v + fmpz(int.from_bytes((bytes(nb - 1) + b"\x80") * nout, "little"))
+        digits = np.frombuffer(int(q).to_bytes(nout * nb, "little"), np.uint8).reshape(nout, nb)
+        raw = digits[(np.arange(J + ny - 1)[:, None] * L + vpos + ry * S + rx).ravel()].tobytes()
+        out = [int.from_bytes(raw[i:i + nb], "little") - half for i in range(0, len(raw), nb)]
+        return np.array(out, dtype=object).reshape(J + ny - 1, n), err
+
+    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int = SY
+                   ) -> list[list[int]] | None:
+        """Taylor vectors y_0..y_K on 2^-sy (:func:`~exactdp.kernel.threshold_spd.taylor_candidates`)
+        by float CG preconditioned by Strang's (else T. Chan's) level-2 circulant of Φ_0 on
+        the H×W torus."""
+        W, H, n, cells = self.shape.width, self.shape.height, self.n, self.cells
+        size = (next_fast_len(2 * H - 1), next_fast_len(2 * W - 1))  # no wrap onto the kept rows
+        kc = self.kernel(W - 1, H - 1)
+
+        def grid(v: np.ndarray) -> np.ndarray:
+            pad = np.zeros(H * W)
+            pad[cells] = v
+            return pad.reshape(H, W)
+
+        def setup(tab: np.ndarray) -> tuple[Callable[..., Any], Callable[..., Any]]:
+            kk = [tab[:, j][kc] for j in range(K + 1)]
+            kfs = [rfft2(k, size) for k in kk]
+
+            def op(j: int, v: np.ndarray) -> np.ndarray:
+                out = irfft2(rfft2(grid(v), size) * kfs[j], size)
+                return np.asarray(out[H - 1:2 * H - 1, W - 1:2 * W - 1].ravel()[cells])
+
+            eig = np.ones((H, W // 2 + 1))
+            for chan in (False, True):  # first column: offsets j and n − j, weights w and 1 − w
+                (wy, oy), (wx, ox) = [((n_ - j) / n_ if chan else (2 * j <= n_) * 1.0, j)
+                                      for n_, j in ((H, np.arange(H)), (W, np.arange(W)))]
+                c = sum(u[:, None] * t[None, :] * kk[0][H - 1 + p][:, W - 1 + q]
+                        for u, p in ((wy, oy), (1 - wy, (H - oy) % H))
+                        for t, q in ((wx, ox), (1 - wx, (W - ox) % W)))
+                lam = rfft2(c).real
+                if np.all(lam > 1e-12 * np.max(np.abs(lam))):
+                    eig = lam
+                    break
+
+            def solve(v: np.ndarray) -> np.ndarray:  # preconditioned CG; sums, not BLAS (its threads spin)
+                x, r = np.zeros(n), v.copy()
+                z = irfft2(rfft2(grid(r)) / eig, (H, W)).ravel()[cells]
+                p, rz, stop = z.copy(), (r * z).sum(), _CG_TOL**2 * (v * v).sum()
+                for _ in range(2 * W + 2 * H + 500):
+                    q = op(0, p) if (r * r).sum() > stop else p * 0
+                    if not (p * q).sum() > 0:
+                        break
+                    alpha = rz / (p * q).sum()
+                    x, r = x + alpha * p, r - alpha * q
+                    z = irfft2(rfft2(grid(r)) / eig, (H, W)).ravel()[cells]
+                    rz, rz0 = (r * z).sum(), rz
+                    p = z + rz / rz0 * p
+                return x
+            return solve, op
+
+        return taylor_candidates(self, rhs, mids, K, sy, setup)
+
+
+def _packed(vals: list[int], idx: np.ndarray, pos: np.ndarray, nslots: int, nb: int) -> fmpz:
+    """Σ_t vals[idx[t]]·2^(8·nb·pos[t]) exactly (|vals| < 2^(8·nb), positions distinct)."""
+    mag = np.frombuffer(b"".join(abs(x).to_bytes(nb, "little") for x in vals), np.uint8)
+    mag, neg = mag.reshape(-1, nb)[idx], np.array([x < 0 for x in vals])[idx]
+    out = fmpz(0)
+    for sel, sign in ((~neg, 1), (neg, -1)):
+        buf = np.zeros((nslots, nb), np.uint8)
+        buf[pos[sel]] = mag[sel]
+        out += sign * fmpz(int.from_bytes(buf.tobytes(), "little"))
+    return out
+
+
+def shape_ok(shape: Any, rhs: Any, norms: tuple[str, ...] = GRID_NORMS) -> bool:
+    """A grid of ``norms`` with 0 < n ≤ :data:`MAX_GRID_POINTS` points, a rational spacing
+    h > 0, and b a tuple of n rationals."""
+    return (isinstance(shape, GridShape) and shape.norm in norms
+            and isinstance(shape.spacing, Fraction) and shape.spacing > 0
+            and 0 < shape.n <= MAX_GRID_POINTS and isinstance(rhs, tuple)
+            and len(rhs) == shape.n and all_rational(*rhs))
 
 
 def _eps_bracket(level: PrivacyLevel) -> tuple[Fraction, Fraction]:
@@ -164,10 +325,13 @@ def grid_lambda_bound(shape: GridShape, level: PrivacyLevel,
                           "closed form; Euclidean: pass lattice_lambda).")
 
 
-def lambda_proved(shape: GridShape, level: PrivacyLevel, lam: Fraction) -> bool:
+def lambda_proved(shape: GridShape, level: PrivacyLevel, lam: Fraction,
+                  eps_range: tuple[Fraction, Fraction] | None = None) -> bool:
     """True only if λ_min(Φ(ε)) ≥ ``lam`` is proved for the grid (and every subset of its
-    lattice): Manhattan by the closed form, Euclidean by
-    :func:`~exactdp.kernel.lattice.euclidean_lambda_ok` on a rational bracket of ε.
+    lattice) at the level — with ``eps_range`` = (level's ε, b), for every ε in it:
+    Manhattan by the closed form at the level (the largest t of the range), Euclidean by
+    :func:`~exactdp.kernel.lattice.euclidean_lambda_ok` on ``eps_range`` or a rational
+    bracket of ε.
 
     >>> from exactdp.spaces.levels import parse_level
     >>> sh = GridShape(3, 3, "euclidean", Fraction(1))
@@ -176,76 +340,24 @@ def lambda_proved(shape: GridShape, level: PrivacyLevel, lam: Fraction) -> bool:
     """
     if shape.norm == "manhattan":
         return lam <= manhattan_lambda_lower(level, shape.spacing)
-    return shape.norm == "euclidean" and euclidean_lambda_ok(*_eps_bracket(level), shape.spacing,
-                                                             lam)
+    return shape.norm == "euclidean" and euclidean_lambda_ok(*(eps_range or _eps_bracket(level)),
+                                                             shape.spacing, lam)
 
 
-def _table(shape: GridShape, level: PrivacyLevel, bits: int) -> tuple[list[int], list[int], int]:
-    """(codes of the offsets (dx, dy) as dx·H + dy, integer lower ends A_k, max radius).
-
-    An offset's length is h·√(dx² + dy²) (Euclidean) or h·(dx + dy) (Manhattan), keyed by
-    the integer dx² + dy² or dx + dy (the definition of
-    :func:`~exactdp.spaces.distances.grid_offset_distance`, compared in
+def grid_table(shape: GridShape, level: PrivacyLevel, bits: int) -> tuple[GridProducts, list[int], int]:
+    """(the grid's :class:`GridProducts`, integer lower ends A_k, max radius): the length
+    of offset key k is h·√k (Euclidean) or h·k (Manhattan), the definition of
+    :func:`~exactdp.spaces.distances.grid_offset_distance` (compared in
     ``proofs/grid_point_bounds.py``); e^{-ε·length}·2^bits is enclosed in arb and its
-    lower and upper ends rounded down and up to integers.
-    """
-    W, H = shape.width, shape.height
-    euclid = shape.norm == "euclidean"
-    ids: dict[int, int] = {}
-    keys: list[int] = []
-    codes = [0] * (W * H)
-    for dx in range(W):
-        for dy in range(H):
-            key = dx * dx + dy * dy if euclid else dx + dy
-            k = ids.get(key)
-            if k is None:
-                k = ids[key] = len(keys)
-                keys.append(key)
-            codes[dx * H + dy] = k
-    lows: list[int] = []
-    radmax = 0
+    lower and upper ends rounded down and up to integers."""
+    op, lows, radmax = GridProducts(shape), [], 0
     with workprec(bits + 64):
-        eh = level.eps_ball() * arb(shape.spacing.numerator) / shape.spacing.denominator
-        scale = arb(2) ** bits
-        for key in keys:
-            length = arb(key).sqrt() if euclid else arb(key)
-            v = (-eh * length).exp() * scale
-            a, b = _whole(v.lower().floor()), _whole(v.upper().ceil())
+        eh, scale = level.eps_ball() * arb(shape.spacing.numerator) / shape.spacing.denominator, arb(2) ** bits
+        for key in op.keys:
+            a, b = int_ends((-eh * (arb(key).sqrt() if shape.norm == "euclidean" else arb(key))).exp() * scale)
             lows.append(a)
             radmax = max(radmax, b - a)
-    return codes, lows, radmax
-
-
-def _whole(x: arb) -> int:
-    """The integer an exact integer-valued ball holds (floor/ceil of an exact endpoint)."""
-    v = x.unique_fmpz()
-    if v is None:
-        raise PrecisionLimitReached(f"the table entry {x} is not resolved to an integer; "
-                                    "the level's ε is too large for this precision.")
-    return int(v)
-
-
-def _convolve(shape: GridShape, codes: list[int], lows: list[int], Y: list[int]) -> list[int]:
-    """(A·Y)[i] for the zero-padded W·H vector Y: Kronecker substitution, stride 2W − 1
-    (``proofs/grid_exact_convolution.py``, Lemma 2)."""
-    W, H = shape.width, shape.height
-    S = 2 * W - 1
-    ker = [0] * ((2 * H - 1) * S)
-    for a in range(-(H - 1), H):
-        row = (a + H - 1) * S
-        for b in range(-(W - 1), W):
-            ker[row + b + W - 1] = lows[codes[abs(b) * H + abs(a)]]
-    vec = [0] * ((H - 1) * S + W)
-    for y in range(H):
-        vec[y * S: y * S + W] = Y[y * W:(y + 1) * W]
-    coeffs: list[Any] = list((fmpz_poly(ker) * fmpz_poly(vec)).coeffs())
-    need = (2 * H - 2) * S + 2 * W - 1
-    coeffs += [0] * max(0, need - len(coeffs))
-    out: list[int] = []
-    for y in range(H):
-        start = (y + H - 1) * S + W - 1
-        out.extend(int(c) for c in coeffs[start:start + W])
-    return out
+    return op, lows, radmax
 
 
 @proved_by("grid_point_bounds")
@@ -260,23 +372,12 @@ def grid_residual(shape: GridShape, level: PrivacyLevel, rhs: tuple[Fraction, ..
     if not (0 <= exponent <= MAX_BITS and 1 <= table_bits <= MAX_BITS):
         raise InvalidArgument(f"grid_residual: exponent={exponent}, table_bits={table_bits}; "
                               f"both must lie in [0, {MAX_BITS}] (table_bits ≥ 1).")
-    codes, lows, radmax = _table(shape, level, table_bits)
-    full = [0] * (shape.width * shape.height)
-    cells = shape.cells
-    for c, m in zip(cells, mantissas):
-        full[c] = int(m)
-    prod = _convolve(shape, codes, lows, full)
+    op, lows, radmax = grid_table(shape, level, table_bits)
+    prod = op.sums(fmpz_mat(len(lows), 1, lows), [[int(m) for m in mantissas]])[0][0]
     sh = table_bits + exponent
-    nums: list[int] = []
-    dens: list[int] = []
-    total = 0
-    for b, c in zip(rhs, cells):
-        q = b.denominator
-        diff = (b.numerator << sh) - q * prod[c]
-        nums.append(diff)
-        dens.append(q)
-        up = -(-abs(diff) // q)
-        total += up * up
+    nums = [(b.numerator << sh) - b.denominator * int(p) for b, p in zip(rhs, prod)]
+    dens = [b.denominator for b in rhs]
+    total = sum((-(-abs(d) // q)) ** 2 for d, q in zip(nums, dens))
     l1 = sum(abs(int(m)) for m in mantissas)
     bound = math.isqrt(total) + 1 + (math.isqrt(n) + 1) * radmax * l1
     return ResidualBound(Fraction(bound, 1 << sh), nums, dens, sh)
@@ -287,39 +388,31 @@ def radius(res: ResidualBound, lam: Fraction) -> Fraction:
     return res.norm_bound / lam
 
 
+def verdict_ok(c: GridHeader, values: Sequence[int], bound: Fraction) -> bool:
+    """``holds``: no witness and every value ≥ bound; fails: the value at the witness (an
+    index) is < −bound."""
+    if c.holds:
+        return c.witness is None and min(values) >= bound
+    return is_index(c.witness, c.shape.n) and values[c.witness] < -bound
+
+
 def check_grid_point(claim: GridPointClaim) -> bool:
     """Re-check a grid-point claim from its question (module docstring); False, never an
     exception, on tampered or malformed data. λ is re-proved in the kernel for both norms
-    (:func:`lambda_proved`)."""
+    (:func:`lambda_proved`); y_i ≥ ρ ⟺ Y_i ≥ ρ·2^s (exact)."""
     try:
         c = claim
-        if (not isinstance(c.shape, GridShape) or c.shape.norm not in ("euclidean", "manhattan")
-                or not 0 < c.shape.n <= MAX_GRID_POINTS or not isinstance(c.lam, Fraction)
-                or c.lam <= 0 or len(c.mantissas) != c.shape.n or len(c.rhs) != c.shape.n):
+        Y = tuple(int(m) for m in c.mantissas)
+        if (not shape_ok(c.shape, c.rhs) or not isinstance(c.lam, Fraction) or c.lam <= 0
+                or len(Y) != c.shape.n or not lambda_proved(c.shape, c.level, c.lam)):
             return False
-        if not lambda_proved(c.shape, c.level, c.lam):
-            return False
-        res = grid_residual(c.shape, c.level, tuple(Fraction(v) for v in c.rhs),
-                            tuple(int(m) for m in c.mantissas), int(c.exponent),
-                            int(c.table_bits))
-        rho = radius(res, c.lam)
-        scale = Fraction(1, 1 << int(c.exponent))
-        if c.holds:
-            return c.witness is None and min(c.mantissas) * scale >= rho
-        w = c.witness
-        return (isinstance(w, int) and not isinstance(w, bool) and 0 <= w < c.shape.n
-                and c.mantissas[w] * scale + rho < 0)
+        res = grid_residual(c.shape, c.level, c.rhs, Y, int(c.exponent), int(c.table_bits))
+        return verdict_ok(c, Y, radius(res, c.lam) * (1 << int(c.exponent)))
     except REJECTED_ERRORS:
         return False
 
 
 # ----------------------------------------------------------------------------- JSON
-
-
-def write_grid_shape(sh: GridShape) -> dict[str, Any]:
-    """``question.metric`` of a grid document: the shape, never n² distances."""
-    return {"encoding": "grid", "width": sh.width, "height": sh.height, "norm": sh.norm,
-            "spacing": write_rational(sh.spacing, "spacing"), "mask": sh.mask_rows()}
 
 
 def read_grid_shape(value: Any) -> GridShape:
@@ -350,16 +443,28 @@ def read_grid_shape(value: Any) -> GridShape:
     return GridShape(W, H, norm, h, tuple(cells))
 
 
-def read_grid_header(env: Envelope) -> tuple[GridShape, tuple[Fraction, ...], PrivacyLevel,
-                                              bool, int | None]:
-    """(shape, rhs, level, holds, witness): the question and claim of a one-ε grid document
-    (``grid-point`` and ``grid-point-exact`` share them; strict, InvalidArgument if malformed)."""
+def read_grid_question(doc: Any, kind: str) -> tuple[Envelope, dict[str, Any], GridShape, bool,
+                                                   tuple[Fraction, ...]]:
+    """(envelope, question object, shape, b = 1 written as "ones", b) of a grid document of
+    ``kind`` (strict, InvalidArgument if malformed)."""
+    env = read_envelope(doc)
+    if env.kind != kind:
+        raise InvalidArgument(f"kind: {env.kind!r} is not {kind!r}.")
     q = read_object(env.question, "question", ("metric", "property", "rhs", "level"))
     shape = read_grid_shape(q["metric"])
+    ones = q["rhs"] == ONES
+    return env, q, shape, ones, (Fraction(1),) * shape.n if ones else read_rationals(
+        q["rhs"], "question.rhs", shape.n)
+
+
+def read_grid_header(doc: Any, kind: str) -> tuple[Envelope, GridShape, tuple[Fraction, ...],
+                                                 PrivacyLevel, bool, int | None]:
+    """(envelope, shape, rhs, level, holds, witness): a one-ε grid document of ``kind``, its
+    question and claim (``grid-point`` and ``grid-point-exact`` share them; strict,
+    InvalidArgument if malformed)."""
+    env, q, shape, ones, rhs = read_grid_question(doc, kind)
     prop = read_str(q["property"], "question.property", [p.value for p in LINEAR_PROPS])
     n = shape.n
-    ones = q["rhs"] == ONES
-    rhs = (Fraction(1),) * n if ones else read_rationals(q["rhs"], "question.rhs", n)
     want = linear_property(rhs).value
     if prop != want or (want == Property.TIGHT_CONSTRAINTS and not ones):
         raise InvalidArgument(f"question.property: {prop!r} does not fit the right-hand side "
@@ -370,16 +475,13 @@ def read_grid_header(env: Envelope) -> tuple[GridShape, tuple[Fraction, ...], Pr
     holds = read_verdict(claim["verdict"], "claim.verdict") is Verdict.HOLDS
     wit = None if claim["witness"] is None else read_int(claim["witness"], "claim.witness", 0,
                                                            n - 1)
-    return shape, rhs, level, holds, wit
+    return env, shape, rhs, level, holds, wit
 
 
 def read_grid_point(doc: Any) -> GridPointClaim:
     """Read a ``grid-point`` document back into a claim (strict; InvalidArgument if
     malformed). The claim is only as good as :func:`check_grid_point`."""
-    env = read_envelope(doc)
-    if env.kind != GRID_POINT:
-        raise InvalidArgument(f"kind: {env.kind!r} is not {GRID_POINT!r}.")
-    shape, rhs, level, holds, wit = read_grid_header(env)
+    env, shape, rhs, level, holds, wit = read_grid_header(doc, GRID_POINT)
     ev = read_object(env.evidence, "evidence", ("exponent", "table_bits", "lam", "mantissas"))
     mans = read_list(ev["mantissas"], "evidence.mantissas", length=shape.n)
     mant = tuple(int(read_rational(x, f"evidence.mantissas[{k}]", integer=True))

@@ -12,7 +12,7 @@ The check, in integers only (``proofs/grid_point_exact.py``):
 
 1. with T = p/q, k_c the integer length of offset code c and K = W + H − 2 ≥ every k_c,
    the table A_c = p^{k_c}·q^{K−k_c} = q^K·T^{k_c}; ONE exact product S = A·X (the
-   zero-padded 2-D convolution by :meth:`~exactdp.kernel.threshold_grid.GridProducts.sums`,
+   zero-padded 2-D convolution by :meth:`~exactdp.kernel.grid_point.GridProducts.sums`,
    with nothing cropped), read back on the kept cells;
 2. Φz = b ⇔ den_i·S_i = D·q^K·num_i for every kept cell i (b_i = num_i/den_i);
 3. **holds**: every X_i ≥ 0 (z itself is a solution x ≥ 0); **fails**: X_w < 0 at the stated
@@ -46,12 +46,18 @@ from typing import Any
 from flint import fmpz_mat
 
 from exactdp.errors import REJECTED_ERRORS, InstanceTooLarge, InvalidArgument
-from exactdp.kernel.grid_point import MAX_GRID_POINTS, read_grid_header
-from exactdp.kernel.jsonio import read_envelope, read_list, read_object, read_rational
-from exactdp.kernel.threshold_grid import GridProducts
+from exactdp.kernel.grid_point import (
+    MAX_GRID_POINTS,
+    GridHeader,
+    GridProducts,
+    read_grid_header,
+    shape_ok,
+    verdict_ok,
+)
+from exactdp.kernel.jsonio import read_list, read_object, read_rational
 from exactdp.kinds import CertificateKind, proved_by
 from exactdp.spaces.levels import PrivacyLevel
-from exactdp.spaces.metrics.masked import GridShape
+from exactdp.spaces.metrics.masked import MASK_NORMS, GridShape
 
 __all__ = ["GRID_POINT_EXACT", "GridPointExactClaim", "check_grid_point_exact", "exact_unit_t",
            "lattice_distances", "read_grid_point_exact", "require_exact_work", "MAX_EXACT_BYTES"]
@@ -66,15 +72,10 @@ MAX_EXACT_BYTES = 1 << 28
 
 
 @dataclass(frozen=True)
-class GridPointExactClaim:
-    """"Φ(ε)x = rhs has (``holds``) / has no (not ``holds``, at ``witness``) solution x ≥ 0"
-    on a grid, with the exact solution z = numerators/denominator (module docstring)."""
+class GridPointExactClaim(GridHeader):
+    """A :class:`~exactdp.kernel.grid_point.GridHeader` with the exact solution
+    z = numerators/denominator (module docstring)."""
 
-    shape: GridShape
-    level: PrivacyLevel
-    rhs: tuple[Fraction, ...]
-    holds: bool
-    witness: int | None
     numerators: tuple[int, ...]
     denominator: int
 
@@ -140,8 +141,7 @@ def check_grid_point_exact(c: Any) -> bool:
     False, never an exception, on tampered or malformed data; InstanceTooLarge (undecided)
     beyond the work limit."""
     try:
-        if (not isinstance(c, GridPointExactClaim) or not isinstance(c.shape, GridShape)
-                or not 0 < c.shape.n <= MAX_GRID_POINTS or len(c.rhs) != c.shape.n
+        if (not isinstance(c, GridPointExactClaim) or not shape_ok(c.shape, c.rhs, MASK_NORMS)
                 or len(c.numerators) != c.shape.n or isinstance(c.denominator, bool)
                 or not isinstance(c.denominator, int) or c.denominator < 1):
             return False
@@ -160,13 +160,8 @@ def check_grid_point_exact(c: Any) -> bool:
         table = fmpz_mat(len(ks), 1, [p ** int(k) * q ** (K - int(k)) for k in ks])
         S, err = op.sums(table, [X])
         qK = q ** K
-        if any(err) or any(b.denominator * int(s) != c.denominator * qK * b.numerator
-                           for b, s in zip(c.rhs, S[0])):
-            return False
-        if c.holds:
-            return c.witness is None and min(X) >= 0
-        w = c.witness
-        return isinstance(w, int) and not isinstance(w, bool) and 0 <= w < c.shape.n and X[w] < 0
+        return not any(err) and all(b.denominator * int(s) == c.denominator * qK * b.numerator
+                                    for b, s in zip(c.rhs, S[0])) and verdict_ok(c, X, Fraction(0))
     except InstanceTooLarge:
         raise
     except REJECTED_ERRORS:
@@ -177,10 +172,7 @@ def read_grid_point_exact(doc: Any) -> GridPointExactClaim:
     """Read a ``grid-point-exact`` document (strict; InvalidArgument if malformed, e.g. a
     Euclidean grid or an irrational T, where this kind does not apply; InstanceTooLarge over
     the work limit). The claim is only as good as :func:`check_grid_point_exact`."""
-    env = read_envelope(doc)
-    if env.kind != GRID_POINT_EXACT:
-        raise InvalidArgument(f"kind: {env.kind!r} is not {GRID_POINT_EXACT!r}.")
-    shape, rhs, level, holds, wit = read_grid_header(env)
+    env, shape, rhs, level, holds, wit = read_grid_header(doc, GRID_POINT_EXACT)
     unit = exact_unit_t(shape, level)
     if unit is None:
         raise InvalidArgument(f"question: {GRID_POINT_EXACT!r} needs rational distances "

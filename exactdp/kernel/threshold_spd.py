@@ -39,10 +39,10 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 import numpy as np
 from flint import arb, fmpq_mat, fmpz_mat
@@ -58,7 +58,8 @@ from exactdp.spaces.metrics.claims import same_distances
 __all__ = ["SPD_POINT", "SPD_COVER", "SpdPointClaim", "check_spd_point", "check_spd_cover",
            "lambda_ok", "piece_ok", "chord_ok", "hist_product", "eps_in_range", "fail_side_ok",
            "SPD_EPS_DISTANCE_LIMIT", "MAX_ORDER", "Products", "DenseProducts", "all_rational",
-           "pieces_in_order", "SY", "ST", "rhs_shift", "refined_y0", "Y_LEVELS"]
+           "pieces_in_order", "SY", "ST", "rhs_shift", "taylor_candidates", "Y_LEVELS", "is_index",
+           "int_ends", "point_ok", "cover_ok", "cover_args_ok"]
 
 SPD_POINT = "spd-point"
 SPD_COVER = "spd-taylor-cover"
@@ -96,12 +97,15 @@ def all_rational(*xs: Any) -> bool:
     return all(isinstance(x, Fraction) for x in xs)
 
 
-_is_q = all_rational
+
+def is_index(i: Any, n: int) -> TypeGuard[int]:
+    """i is an int (not a bool) with 0 ≤ i < n."""
+    return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n
 
 
 def pieces_in_order(pieces: Any) -> bool:
     """(a, b, λ) rational triples with a < b, increasing and without overlap."""
-    return (isinstance(pieces, tuple) and all(len(p) == 3 and _is_q(*p) and p[0] < p[1]
+    return (isinstance(pieces, tuple) and all(len(p) == 3 and all_rational(*p) and p[0] < p[1]
                                               for p in pieces)
             and all(p[1] <= q[0] for p, q in zip(pieces, pieces[1:])))
 
@@ -123,7 +127,10 @@ class Products(Protocol):
     :class:`DenseProducts`; grids: :class:`~exactdp.kernel.threshold_grid.GridProducts`)."""
 
     n: int
-    values: list[Any]
+
+    @property
+    def values(self) -> list[Any]:
+        """The distinct distances (the rows of a table)."""
 
     def sums(self, table: fmpz_mat, ys: list[list[int]], tau: int = 0) -> tuple[np.ndarray, list[int]]:
         """(S, err): S_m = Σ_{j+k=m} T'_j·ys[k] exactly ((2K+1) × n object array), T'_j the column
@@ -155,7 +162,7 @@ def lambda_ok(metric: FiniteMetric, eps: Fraction, sigma: Fraction, lam: Fractio
     exact r_k (arb, outward); a float Cholesky factor of A − σI rounded to L·2^-60 is a
     candidate only: A − σI = LLᵀ − E ⪰ −E, so λ_min(Φ) ≥ σ − ‖E‖∞ − n·max r_k."""
     n = metric.n
-    if (not _is_q(eps, sigma, lam) or sigma.denominator > 2**_BITS
+    if (not all_rational(eps, sigma, lam) or sigma.denominator > 2**_BITS
             or sigma.denominator & (sigma.denominator - 1) or n < 1):  # σ on the 2^-60 grid
         return False
     scale = 1 << (2 * _BITS)
@@ -203,8 +210,9 @@ def hist_product(codes: np.ndarray, n: int, k: int, v: list[int], counts: fmpz_m
     return out
 
 
-def _ends(x: arb) -> tuple[int, int]:
-    """⌊lower end⌋ and ⌈upper end⌉ of the ball x (exact integers; TypeError if not finite)."""
+def int_ends(x: arb) -> tuple[int, int]:
+    """⌊lower end⌋ and ⌈upper end⌉ of the ball x (exact integers; PrecisionLimitReached if
+    they are not resolved)."""
     lo, hi = x.lower().floor().unique_fmpz(), x.upper().ceil().unique_fmpz()
     if lo is None or hi is None:
         raise PrecisionLimitReached(f"the table entry {x} has no exact integer ends at this "
@@ -226,12 +234,12 @@ def _tables(values: list[Any], c: Fraction, a: Fraction, K: int
             d = v.ball()
             e, p, row = (-ca * d).exp() * S, arb(1), []
             for j in range(K + 1):
-                lo, hi = _ends(p * e / fact[j])
+                lo, hi = int_ends(p * e / fact[j])
                 row.append(lo)
                 rad[j] = max(rad[j], hi - lo)
                 p = p * (-d)
             lo_t.append(row)
-            rem.append(_ends(abs(p) * (-aa * d).exp() * S / fact[K + 1])[1])
+            rem.append(int_ends(abs(p) * (-aa * d).exp() * S / fact[K + 1])[1])
     k = len(lo_t)
     return fmpz_mat(k, K + 1, [x for r in lo_t for x in r]), rad, fmpz_mat(k, 1, rem)
 
@@ -254,15 +262,26 @@ class DenseProducts:
 
     def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int = SY
                    ) -> list[list[int]] | None:
-        """Dense float solves (one inverse), y_0 refined by its exact residual (:func:`refined_y0`)."""
-        return _candidates(self, rhs, mids, K, sy)
+        """Dense float solves (one O(n³) inverse; then every solve is a product)."""
+        def setup(tab: np.ndarray) -> tuple[Callable[..., Any], Callable[..., Any]]:
+            M = [tab[:, j][np.asarray(self.metric.index)] for j in range(K + 1)]
+            inv = np.linalg.inv(M[0])
+            return (lambda v: inv @ v), (lambda j, v: M[j] @ v)
+        return taylor_candidates(self, rhs, mids, K, sy, setup)
 
 
-def refined_y0(op: Products, rhs: tuple[Fraction, ...], mids: fmpz_mat, solve: Any, sy: int
-               ) -> list[int] | None:
-    """y_0 as integers on the grid 2^-sy: the float solve of Φ_0 y = rhs corrected
-    1 + (sy − SY)//26 times by solves of its residual, each computed exactly with the integer
-    table (column 0 of ``mids``) — a candidate only; None when a solve is not finite."""
+def taylor_candidates(op: Products, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int,
+                      setup: Callable[[np.ndarray], tuple[Callable[..., Any], Callable[..., Any]]]
+                      ) -> list[list[int]] | None:
+    """Taylor vectors y_0..y_K as integers on the grid 2^-sy — float solves, candidates only;
+    None when a solve is not finite. ``setup(tab)`` gets the k × (K+1) float table of
+    ``mids`` and returns (solve Φ_0 x = v, (j, v) ↦ Φ_j v). They solve for b/2^e and are
+    shifted back exactly (:func:`rhs_shift`; y is linear in b). y_0 is the solve corrected
+    1 + (sy − SY)//26 times by solves of its residual, each computed exactly with the
+    integer table (column 0 of ``mids``)."""
+    e = rhs_shift(rhs)
+    rhs = tuple(x / (1 << e) for x in rhs)
+    solve, apply = setup(np.array([int(x) / (1 << _ST) for x in mids.entries()]).reshape(-1, K + 1))
     col, sh = fmpz_mat(mids.nrows(), 1, [mids[d, 0] for d in range(mids.nrows())]), _ST + sy
     yi, r = [0] * op.n, np.array([x.numerator / x.denominator for x in rhs])
     for step in range(2 + (sy - _SY) // 26):
@@ -274,29 +293,12 @@ def refined_y0(op: Products, rhs: tuple[Fraction, ...], mids: fmpz_mat, solve: A
         if not np.all(np.isfinite(corr)):
             return None
         yi = [u + int(w) for u, w in zip(yi, np.rint(np.ldexp(corr, sy)))]
-    return yi
-
-
-def _candidates(op: DenseProducts, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int
-                ) -> list[list[int]] | None:
-    """Taylor vectors y_0..y_K on the grid 2^-sy (float solves: candidates only; None:
-    non-finite); y_0 by :func:`refined_y0`."""
-    k, e = len(op.values), rhs_shift(rhs)
-    rhs = tuple(x / (1 << e) for x in rhs)
-    idx = np.asarray(op.metric.index)
-    tab = np.array([[float(Fraction(int(mids[d, j]), 1 << _ST)) for d in range(k)]
-                    for j in range(K + 1)])
-    M = [tab[j][idx] for j in range(K + 1)]
-    inv = np.linalg.inv(M[0])  # one O(n³) step; then every solve is a product
-    y0 = refined_y0(op, rhs, mids, lambda v: inv @ v, sy)
-    if y0 is None:
-        return None
-    ys = [np.ldexp(np.array(y0, dtype=np.float64), -sy)]
-    for kk in range(1, K + 1):
-        ys.append(-(inv @ sum(M[j] @ ys[kk - j] for j in range(1, kk + 1))))
+    ys = [np.ldexp(np.array(yi, dtype=np.float64), -sy)]
+    for k in range(1, K + 1):
+        ys.append(-solve(sum((apply(j, ys[k - j]) for j in range(1, k + 1)), np.zeros(op.n))))
     if not all(np.all(np.isfinite(y)) for y in ys):
         return None
-    return [[v << e for v in y0]] + [[int(v) << e for v in np.rint(np.ldexp(y, sy))] for y in ys[1:]]
+    return [[v << e for v in yi]] + [[int(v) << e for v in np.rint(np.ldexp(y, sy))] for y in ys[1:]]
 
 
 def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction, K: int,
@@ -320,8 +322,7 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
     """
     prods = DenseProducts(metric) if isinstance(metric, FiniteMetric) else metric
     n = prods.n
-    if (not _is_q(a, b, lam) or lam <= 0 or isinstance(K, bool) or not isinstance(K, int)
-            or not 0 <= K <= MAX_ORDER or b < a or len(rhs) != n or n < 1):
+    if not all_rational(a, b, lam) or lam <= 0 or not is_index(K, MAX_ORDER + 1) or b < a or len(rhs) != n or n < 1:
         return False
     c, omega = (a + b) / 2, (b - a) / 2
     mids, radmax, rems = _tables(prods.values, c, a, K)
@@ -352,7 +353,7 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
         if upper_index is not None:  # y_i + ‖r̄‖₂/λ < 0 and ≤ upper (exact squares)
             yi = Fraction(yint[0][upper_index], 1 << sy)
             g = (Fraction(0) if upper is None else upper) - yi
-            if K != 0 or a != b or not _is_q(g) or (upper is not None and not _is_q(upper)):
+            if K != 0 or a != b or not all_rational(g) or (upper is not None and not all_rational(upper)):
                 return False
             up_ok = upper is None or (g >= 0 and g * g * X >= e2)
             if -yi > 0 and yi * yi * X > e2 and up_ok:
@@ -400,65 +401,77 @@ def chord_ok(metric: FiniteMetric, nodes: list[tuple[Fraction, Fraction]], a: Fr
     return True
 
 
+def point_ok(prods: Products, rhs: tuple[Fraction, ...], eps: Any, index: Any, upper: Any,
+             lam: Any, lam_ok: Callable[[], bool]) -> bool:
+    """"Fails at eps" (``spd-point``, the fail side of ``grid-threshold``): index, ε, upper,
+    λ > 0 and b well formed, λ ≤ λ_min(Φ(eps)) by ``lam_ok()``, and z_index(eps) < 0,
+    ≤ ``upper`` by the point Taylor bound (:func:`piece_ok`, K = 0)."""
+    return (is_index(index, prods.n) and all_rational(eps, upper, lam, *rhs) and len(rhs) == prods.n
+            and lam > 0 and eps_in_range(prods, eps) and lam_ok()
+            and piece_ok(prods, rhs, eps, eps, 0, lam, index, upper))
+
+
 def check_spd_point(c: Any) -> bool:
     """The ``spd-point`` check (module table); never raises."""
     try:
-        if (not isinstance(c, SpdPointClaim) or not isinstance(c.metric, FiniteMetric)
-                or not _is_q(c.eps, c.upper, c.sigma, c.lam, *c.rhs) or len(c.rhs) != c.metric.n
-                or isinstance(c.index, bool) or not isinstance(c.index, int)
-                or not 0 <= c.index < c.metric.n or not c.lam > 0
-                or not eps_in_range(c.metric, c.eps)):
-            return False
-        return (lambda_ok(c.metric, c.eps, c.sigma, c.lam)
-                and piece_ok(c.metric, c.rhs, c.eps, c.eps, 0, c.lam, c.index, c.upper))
+        return (isinstance(c, SpdPointClaim) and isinstance(c.metric, FiniteMetric)
+                and point_ok(DenseProducts(c.metric), c.rhs, c.eps, c.index, c.upper, c.lam,
+                             lambda: lambda_ok(c.metric, c.eps, c.sigma, c.lam)))
     except REJECTED_ERRORS + (np.linalg.LinAlgError,):
         return False
 
 
 def fail_side_ok(fail: Any, metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fraction) -> bool:
-    """The fail side is about these distances, this b and ε = eps, says "fails" and re-checks."""
-    if isinstance(fail, SpdPointClaim):
-        return (same_distances(fail.metric, metric) and tuple(fail.rhs) == rhs
-                and fail.eps == eps and check_spd_point(fail))
-    return (isinstance(fail, LinearClaim) and not fail.holds
+    """The fail side (an spd-point or a linear-system claim) is about these distances, this
+    b and ε = eps, says "fails" and re-checks."""
+    spd = isinstance(fail, SpdPointClaim)
+    return ((spd or (isinstance(fail, LinearClaim) and not fail.holds))
             and same_distances(fail.metric, metric) and tuple(fail.rhs) == rhs
-            and fail.level.eps_rational == eps and check_linear(fail))
+            and (fail.eps if spd else fail.level.eps_rational) == eps
+            and (check_spd_point(fail) if spd else check_linear(fail)))
+
+
+def cover_args_ok(lo: Any, hi: Any, t0: Any, K: Any, pieces: Any) -> bool:
+    """Rational 0 < lo < hi and t0, an order K ≤ :data:`MAX_ORDER`, pieces in order."""
+    return all_rational(lo, hi, t0) and 0 < lo < hi and is_index(K, MAX_ORDER + 1) and pieces_in_order(pieces)
+
+
+def cover_ok(prods: Products, frame: Any, rhs: tuple[Fraction, ...], lo: Any, hi: Any, t0: Any,
+             K: Any, pieces: Any, side_ok: Callable[[], bool],
+             lam_ok: Callable[[Fraction, Fraction, Fraction], bool]) -> bool:
+    """The cover shared by ``spd-taylor-cover`` and ``grid-threshold``: :func:`cover_args_ok`,
+    piece ends in range; the perturbation lemma at t0 and the pieces cover [hi, −ln t0]
+    (``frame``: :func:`~exactdp.kernel.threshold_cover.cover_frame_ok`); every piece's
+    λ > 0 proved by ``lam_ok(a, b, λ)``; the kind's fail side at lo (and node evidence) by
+    ``side_ok()``; every piece by the Taylor bound of order K (:func:`piece_ok`)."""
+    return (cover_args_ok(lo, hi, t0, K, pieces)
+            and eps_in_range(prods, *(x for p in pieces for x in p[:2]))
+            and cover_frame_ok(frame, rhs, hi, t0, tuple((a, b) for a, b, _ in pieces))
+            and all(lam > 0 and lam_ok(a, b, lam) for a, b, lam in pieces) and side_ok()
+            and all(piece_ok(prods, rhs, a, b, K, lam) for a, b, lam in pieces))
 
 
 def check_spd_cover(c: Any) -> bool:
     """The ``spd-taylor-cover`` check of a threshold claim (module table); never raises.
 
     ``c.evidence``: ``fail`` (LinearClaim or SpdPointClaim), ``t0`` (Fraction), ``order``
-    (K), ``nodes`` (tuple of (ε, σ, λ)), ``pieces`` (tuple of (a, b, λ))."""
+    (K), ``nodes`` (tuple of (ε, σ, λ)), ``pieces`` (tuple of (a, b, λ)). Pieces are in
+    increasing order without overlap: each node pair is then checked for a contiguous run
+    of pieces, so the chord checks cost O(#nodes + #pieces) in total."""
     try:
         m, rhs, ev = c.metric, c.rhs, c.evidence
-        lo, hi = c.eps.lo, c.eps.hi
-        if not isinstance(ev, Mapping) or not isinstance(m, FiniteMetric) or not 0 < lo < hi:
+        if not isinstance(ev, Mapping) or not isinstance(m, FiniteMetric):
             return False
-        t0, K, nodes, pieces = ev["t0"], ev["order"], ev["nodes"], ev["pieces"]
-        if (not isinstance(t0, Fraction) or not isinstance(nodes, tuple)
-                or isinstance(K, bool) or not isinstance(K, int) or not 0 <= K <= MAX_ORDER
-                or not isinstance(pieces, tuple)  # no pieces: the lemma covers [hi, ∞)
-                or not all(len(x) == 3 and _is_q(*x) for x in nodes + pieces)):
-            return False
-        if not eps_in_range(m, *(e for e, _, _ in nodes), *(x for p in pieces for x in p[:2])):
-            return False
-        if any(e0 >= e1 for (e0, _, _), (e1, _, _) in zip(nodes, nodes[1:])):
-            return False
-        # Pieces in increasing order without overlap: each node pair is then checked for a
-        # contiguous run of pieces, so the chord checks cost O(#nodes + #pieces) in total
-        # (a true document with nested pieces cannot make the kernel run for hours).
-        if not pieces_in_order(pieces):
-            return False
-        if pieces and not nodes:  # no chord bound without nodes (chord_ok would say so, later)
-            return False
-        if not (fail_side_ok(ev["fail"], m, rhs, lo)
-                and cover_frame_ok(m, rhs, hi, t0, tuple((a, b) for a, b, _ in pieces))):
-            return False
-        if not all(lambda_ok(m, e, s, lam) for e, s, lam in nodes):
+        nodes, pieces, lo = ev["nodes"], ev["pieces"], c.eps.lo
+        if (not isinstance(nodes, tuple) or not all(len(x) == 3 and all_rational(*x) for x in nodes)
+                or not eps_in_range(m, *(e for e, _, _ in nodes))
+                or any(e0 >= e1 for (e0, _, _), (e1, _, _) in zip(nodes, nodes[1:]))
+                or (pieces and not nodes)):  # no chord bound without nodes
             return False
         node_lams = [(e, lam) for e, _, lam in nodes]
-        return all(lam > 0 and chord_ok(m, node_lams, a, b, lam)
-                   and piece_ok(m, rhs, a, b, K, lam) for a, b, lam in pieces)
+        return cover_ok(DenseProducts(m), m, rhs, lo, c.eps.hi, ev["t0"], ev["order"], pieces,
+                        lambda: (fail_side_ok(ev["fail"], m, rhs, lo)
+                                 and all(lambda_ok(m, e, s, lam) for e, s, lam in nodes)),
+                        lambda a, b, lam: chord_ok(m, node_lams, a, b, lam))
     except REJECTED_ERRORS + (np.linalg.LinAlgError,):
         return False

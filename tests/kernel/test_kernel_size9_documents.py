@@ -34,9 +34,6 @@ ALLOWED = {
     "jsonio.write_verdict", "metricio.write_metric", "question.write_level",
     # sets.py's reader compares a polynomial with write_exp_poly of what it read
     "sets.write_exp_poly",
-    # a writer no kernel reader uses, kept for now: the grid shape (engine/documents.py and
-    # engine/grid_threshold_documents.py import it; threshold_grid's writer left in session 10)
-    "grid_point.write_grid_shape",
 }
 
 
