@@ -11,7 +11,7 @@ How the O(n³) triangle check stays exact and fast:
   Python integers;
 * some distance irrational (c·√r): a *sound* float filter accepts a triple when
   hi(d_ik) ≤ pred(fl(lo(d_ij) + lo(d_jk))), with lo/hi directed-rounded float bounds of
-  each distance (from exact rational bounds of √r) — the rounded sum s satisfies
+  each distance (:meth:`~exactdp.spaces.distances.Distance.float_bounds`) — the rounded sum s satisfies
   a + b ≥ pred(s) (rounding to nearest; values ≤ 10³⁰⁰ so nothing overflows; skipped
   entirely when the process flushes subnormals). Every other triple is decided exactly
   by :func:`~exactdp.spaces.distances.triangle_holds`, once per distinct triple of values.
@@ -30,12 +30,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from exactdp.arithmetic.rounding import float_down, float_up, pred, subnormals_ok
+from exactdp.arithmetic.rounding import pred, subnormals_ok
 from exactdp.errors import InvalidMetric
 from exactdp.spaces.distances import Distance, triangle_holds
 from exactdp.spaces.metrics import FiniteMetric
@@ -43,7 +42,6 @@ from exactdp.spaces.metrics import FiniteMetric
 __all__ = ["metric_from_distances", "check_axioms"]
 
 _INT_LIMIT = 2**61
-_SQRT_BITS = 64
 
 
 def check_axioms(values: Sequence[Distance], idx: np.ndarray) -> None:
@@ -98,29 +96,17 @@ def _triangle_rational(values: Sequence[Distance], idx: np.ndarray) -> None:
             raise _fail(values, idx, i, j, k)
 
 
-def _bounds(v: Distance) -> tuple[float, float]:
-    """Floats lo ≤ v ≤ hi, from exact rational bounds of √r."""
-    if v.radicand == 1:
-        return float_down(v.coef), float_up(v.coef)
-    s = math.isqrt(v.radicand << (2 * _SQRT_BITS))
-    scale = Fraction(1, 2**_SQRT_BITS)
-    return float_down(v.coef * s * scale), float_up(v.coef * (s + 1) * scale)
-
-
 def _triangle_irrational(values: Sequence[Distance], idx: np.ndarray) -> None:
     n, K = idx.shape[0], len(values)
-    bounds = [_bounds(v) for v in values]
+    bounds = [v.float_bounds() for v in values]  # floats lo ≤ v ≤ hi (directed rounding of balls)
     lo = np.array([b[0] for b in bounds])[idx]
     hi = np.array([b[1] for b in bounds])[idx]
     use_filter = subnormals_ok()
     decided: dict[int, bool] = {}
     for j in range(n):
-        if use_filter:
-            with np.errstate(all="ignore"):
-                ok = hi <= pred(lo[:, j][:, None] + lo[j, :][None, :])
-            suspects = np.argwhere(~ok)
-        else:
-            suspects = np.argwhere(np.ones((n, n), dtype=bool))
+        with np.errstate(all="ignore"):  # without the filter every triple is a suspect
+            ok = hi <= pred(lo[:, j][:, None] + lo[j, :][None, :]) if use_filter else np.zeros((n, n), dtype=bool)
+        suspects = np.argwhere(~ok)
         if not len(suspects):
             continue
         ii, kk = suspects[:, 0], suspects[:, 1]

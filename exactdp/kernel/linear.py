@@ -41,9 +41,11 @@ False
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import reduce
 from typing import Any
 
 import flint
@@ -127,13 +129,9 @@ def _phi_arb(metric: FiniteMetric, level: PrivacyLevel) -> flint.arb_mat:
     return flint.arb_mat([[entries[k] for k in row] for row in metric.index.tolist()])
 
 
-def _column(values: Sequence[Fraction]) -> flint.fmpq_mat:
-    return flint.fmpq_mat([[to_fmpq(v)] for v in values])
-
-
 def _times(metric: FiniteMetric, s: Fraction, x: Sequence[Fraction]) -> list[Fraction]:
-    prod = _phi_exact(metric, s) * _column(x)
-    return [fmpq_to_fraction(e) for e in prod.entries()]
+    """Φx exactly."""
+    return [fmpq_to_fraction(e) for e in (_phi_exact(metric, s) * flint.fmpq_mat([[to_fmpq(v)] for v in x])).entries()]
 
 
 def nonsingular_exact(metric: FiniteMetric, s: Fraction) -> bool:
@@ -160,31 +158,19 @@ def _nonsingular(metric: FiniteMetric, level: PrivacyLevel, prec: int) -> bool:
     s = _s_exact(metric, level)
     if s is not None:
         return nonsingular_exact(metric, s)
-    while prec <= MAX_CHECK_PREC:
-        if _arb_solve(metric, level, [Fraction(1)] * metric.n, prec) is not None:
-            return True
-        prec *= 2
+    while prec <= MAX_CHECK_PREC:  # arb_mat.solve raises unless it proves Φ nonsingular
+        with workprec(prec):
+            try:
+                _phi_arb(metric, level).solve(flint.arb_mat(metric.n, 1, [1] * metric.n))
+                return True
+            except ZeroDivisionError:
+                prec *= 2
     return False
 
 
-def _arb_solve(metric: FiniteMetric, level: PrivacyLevel, rhs: Sequence[Fraction], prec: int) -> list[Any] | None:
-    """Balls around the unique solution of Φx = b, or None when arb cannot prove Φ
-    nonsingular at ``prec`` bits."""
-    with workprec(prec):
-        b = flint.arb_mat([[arb_from_fraction(v)] for v in rhs])
-        try:
-            return list(_phi_arb(metric, level).solve(b).entries())
-        except ZeroDivisionError:
-            return None
-
-
-def _precision(value: Any) -> int | None:
-    ok = isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= MAX_STATED_PREC
-    return value if ok else None
-
-
-def _witness(value: Any, n: int) -> int | None:
-    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+def _int_in(value: Any, lo: int, hi: int) -> int | None:
+    """``value`` when it is an int (not a bool) with lo ≤ value ≤ hi, else None."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
     return value if ok else None
 
 
@@ -215,21 +201,17 @@ def _check_farkas(c: LinearClaim) -> bool:
 def _check_enclosure(c: LinearClaim) -> bool:
     n = c.metric.n
     enc = c.evidence["enclosure"]
-    prec = _precision(c.evidence["precision"])
+    prec = _int_in(c.evidence["precision"], 2, MAX_STATED_PREC)
     if (prec is None or not isinstance(enc, tuple) or len(enc) != n
             or not all(isinstance(e, Enclosure) and e.lo <= e.hi for e in enc)):
         return False
-    if c.holds:
-        if c.evidence["witness"] is not None or not all(e.lo >= 0 for e in enc):
-            return False
-    else:
-        w = _witness(c.evidence["witness"], n)
-        if w is None or not enc[w].hi < 0:
-            return False
+    if not _verdict_shown(c, [e.lo >= 0 for e in enc], [e.hi < 0 for e in enc]):
+        return False
     hint = c.evidence.get("R")
     while prec <= max(MAX_CHECK_PREC, c.evidence["precision"]):
         balls = _krawczyk(c.metric, c.level, c.rhs, enc, prec, hint)
-        if balls is not None and all(_inside(v, e) for v, e in zip(balls, enc)):
+        if balls is not None and all(e.lo <= lo and hi <= e.hi  # every stated interval holds its ball
+                                     for (lo, hi), e in zip(map(arb_to_fraction_interval, balls), enc)):
             return True
         prec *= 2
     return False
@@ -267,27 +249,16 @@ def _approximate_inverse(phi: flint.arb_mat, n: int, prec: int, hint: Any = None
     midpoints; at higher precision, or when that fails, the arb inverse of the midpoint matrix."""
     mids = [flint.arb(e.mid()) for e in phi.entries()]
     if prec <= 64:
-        inv = None
-        if isinstance(hint, np.ndarray) and hint.shape == (n, n) and hint.dtype == np.float64:
-            inv = hint
-        with np.errstate(all="ignore"):
-            try:
-                if inv is None:
-                    inv = np.linalg.inv(np.array([float(v) for v in mids]).reshape(n, n))
-            except np.linalg.LinAlgError:
-                inv = None
+        ok = isinstance(hint, np.ndarray) and hint.shape == (n, n) and hint.dtype == np.float64
+        inv = hint if ok else None
+        with np.errstate(all="ignore"), contextlib.suppress(np.linalg.LinAlgError):
+            inv = np.linalg.inv(np.array([float(v) for v in mids]).reshape(n, n)) if inv is None else inv
         if inv is not None and bool(np.all(np.isfinite(inv))):
             return flint.arb_mat(n, n, [flint.arb(float(v)) for v in inv.ravel()])
     try:
-        exact_mid_inv = flint.arb_mat(n, n, mids).inv()
+        return flint.arb_mat(n, n, [flint.arb(e.mid()) for e in flint.arb_mat(n, n, mids).inv().entries()])
     except ZeroDivisionError:
         return None
-    return flint.arb_mat(n, n, [flint.arb(e.mid()) for e in exact_mid_inv.entries()])
-
-
-def _inside(ball: Any, e: Enclosure) -> bool:
-    lo, hi = arb_to_fraction_interval(ball)
-    return e.lo <= lo and hi <= e.hi
 
 
 def _poly(coeffs: Any) -> flint.fmpz_poly | None:
@@ -304,18 +275,22 @@ def _check_symbolic(c: LinearClaim) -> bool:
     m, n, ev = c.metric, c.metric.n, c.evidence
     nums = [_poly(p) for p in ev["numerators"]] if isinstance(ev["numerators"], tuple) else []
     den = _poly(ev["denominator"])
-    prec = _precision(ev["precision"])
+    prec = _int_in(ev["precision"], 2, MAX_STATED_PREC)
     if m.q is None or len(nums) != n or den is None or den.degree() < 0 or prec is None:
         return False
     if any(p is None for p in nums) or not identity_holds(m, nums, den, c.rhs):
         return False
     negative = _negative_at_level(nums, den, m.q, c.level, prec)
-    if negative is None:
-        return False
+    return (negative is not None and _verdict_shown(c, [not v for v in negative], negative)
+            and (c.holds or _nonsingular(m, c.level, prec)))
+
+
+def _verdict_shown(c: LinearClaim, nonnegative: list[bool], negative: list[bool]) -> bool:
+    """"holds": no witness and every x_i ≥ 0 proved; "fails": a witness w with x_w < 0 proved."""
     if c.holds:
-        return ev["witness"] is None and not any(negative)
-    w = _witness(ev["witness"], n)
-    return w is not None and negative[w] and _nonsingular(m, c.level, prec)
+        return c.evidence["witness"] is None and all(nonnegative)
+    w = _int_in(c.evidence["witness"], 0, c.metric.n - 1)
+    return w is not None and negative[w]
 
 
 def identity_holds(metric: FiniteMetric, nums: Sequence[Any], den: Any, rhs: Sequence[Fraction]) -> bool:
@@ -356,20 +331,16 @@ def _negative_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel, p
         d = flint.arb_poly(den.coeffs())(sb)
         if not (d > 0 or d < 0):
             return None
-        out = []
-        for p in nums:
-            v = flint.arb_poly(p.coeffs())(sb) * d
-            if p.degree() >= 0 and not (v > 0 or v < 0):
-                return None
-            out.append(bool(v < 0))
-        return out
+        vals = [flint.arb_poly(p.coeffs())(sb) * d for p in nums]
+        if any(p.degree() >= 0 and not (v > 0 or v < 0) for p, v in zip(nums, vals)):
+            return None
+        return [bool(v < 0) for v in vals]
 
 
 def _check_kronecker(c: LinearClaim) -> bool:
     factors = c.evidence["factors"]
-    if not isinstance(factors, tuple) or not factors or not all(isinstance(f, LinearClaim) for f in factors):
-        return False
-    if kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None:
+    if (not isinstance(factors, tuple) or not factors or not all(isinstance(f, LinearClaim) for f in factors)
+            or kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None):
         return False
     product: list[Fraction] = [Fraction(1)]
     for f in factors:
@@ -418,37 +389,18 @@ def residual_enclosure_arb(
     >>> bool(x[0].contains(arb(1) / 4)), bool(x[1].contains(arb(1) / 2)), bool(x[1].rad() < 0.2)
     (True, True, True)
     """
-    n = A.nrows()
-    zero = flint.arb(0)
-    one = flint.arb(1)
+    n, one = A.nrows(), flint.arb(1)
     with flint.ctx.workprec(prec):
-        E = R * A
-        entries = E.entries()
-        row_abs: list[flint.arb] = []
-        for i in range(n):
-            total = zero
-            for j in range(n):
-                e = entries[i * n + j]
-                total += (one - e).abs_upper() if i == j else e.abs_upper()
-            row_abs.append(total)
-        beta = row_abs[0]
-        for v in row_abs[1:]:
-            beta = beta.max(v)
+        E = (R * A).entries()  # row sums of |I − RA|, β their largest
+        row_abs = [sum(((one - e).abs_upper() if i == j else e.abs_upper() for j, e in enumerate(E[i * n:i * n + n])),
+                       flint.arb(0)) for i in range(n)]
+        beta = reduce(flint.arb.max, row_abs)
         if not beta < 1:
             return None
-    rprec = max(2 * prec, prec + 64)
-    with flint.ctx.workprec(rprec):
+    with flint.ctx.workprec(max(2 * prec, prec + 64)):
         m = flint.arb_mat(n, 1, list(mid))
         z = R * (b - A * m)
         z_abs = [z[i, 0].abs_upper() for i in range(n)]
-        zmax = z_abs[0]
-        for v in z_abs[1:]:
-            zmax = zmax.max(v)
-        delta = zmax / (one - beta)
-        out = []
-        for i in range(n):
-            bound = z_abs[i] + row_abs[i] * delta
-            out.append(m[i, 0] + bound * flint.arb(0, 1))
-            if not out[-1].is_finite():
-                return None
-    return out
+        delta = reduce(flint.arb.max, z_abs) / (one - beta)
+        out = [m[i, 0] + (z_abs[i] + row_abs[i] * delta) * flint.arb(0, 1) for i in range(n)]
+    return out if all(v.is_finite() for v in out) else None

@@ -53,7 +53,7 @@ from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["PRIVACY_LEVEL", "PRIVACY_CHECK", "PRIVACY_KINDS", "MAX_PREC", "MAX_EXACT_BITS",
-           "MAX_WORK", "require_work", "LogValue", "LevelClaim", "CheckClaim", "log_sign", "log_form",
+           "MAX_WORK", "require_work", "sign_in_balls", "LogValue", "LevelClaim", "CheckClaim", "log_sign", "log_form",
            "edges_suffice", "sufficient_pairs", "check_privacy_level", "check_privacy"]
 
 PRIVACY_LEVEL = "privacy-level"
@@ -99,15 +99,15 @@ class CheckClaim:
 
 
 # ------------------------------------------------------------------------ comparisons
-def _ball(d: Distance) -> arb:
-    c = arb_from_fraction(d.coef)
-    return c if d.radicand == 1 else c * arb(d.radicand).sqrt()
+def sign_in_balls(f: Callable[[], arb], max_prec: int = MAX_PREC) -> int | None:
+    """Sign of the ball-valued ``f()`` at 64, 256, … ≤ ``max_prec`` bits; None when never
+    separated from 0 (an exact zero ball included: never read as a proved 0).
 
-
-def _ball_sign(f: Callable[[], arb]) -> int | None:
-    """Sign of the ball-valued ``f()`` at rising precision; None when never separated."""
+    >>> sign_in_balls(lambda: arb(1) / 3 - arb(1) / 4), sign_in_balls(lambda: arb(0))
+    (1, None)
+    """
     prec = 64
-    while prec <= MAX_PREC:
+    while prec <= max_prec:
         with workprec(prec):
             x = f()
             if x > 0:
@@ -137,7 +137,7 @@ def log_sign(r: Fraction, d: Distance, T: Fraction, e: Distance) -> int | None:
         if bits <= MAX_EXACT_BITS:
             lhs, rhs = r**b, T**a
             return (lhs > rhs) - (lhs < rhs)
-    return _ball_sign(lambda: arb_from_fraction(r).log() / _ball(d) - arb_from_fraction(T).log() / _ball(e))
+    return sign_in_balls(lambda: arb_from_fraction(r).log() / d.ball() - arb_from_fraction(T).log() / e.ball())
 
 
 def target_sign(r: Fraction, d: Distance, eps: Target) -> int | None:
@@ -147,7 +147,7 @@ def target_sign(r: Fraction, d: Distance, eps: Target) -> int | None:
     if r == 1:
         return -1  # ε > 0 (the question's level)
     # ε rational: ln(r) = ε·d would make e^{ε d} rational (Lindemann): never equal
-    return _ball_sign(lambda: arb_from_fraction(r).log() / _ball(d) - sympy_to_arb(eps))
+    return sign_in_balls(lambda: arb_from_fraction(r).log() / d.ball() - sympy_to_arb(eps))
 
 
 def log_form(eps: sympy.Expr) -> LogValue | None:
@@ -198,11 +198,9 @@ def edges_suffice(metric: FiniteMetric, edges: Sequence[tuple[int, int]]) -> boo
             return False
         nbrs[a].append(b)
         nbrs[b].append(a)
+    if not all(nbrs):
+        return n == 1  # a point without an edge: fine only when it is the only point
     for a in range(n):
-        if n > 1 and not nbrs[a]:
-            return False
-        if not nbrs[a]:
-            continue
         row = vals[index[a]]
         via = vals[index[nbrs[a]]] + row[nbrs[a]][:, None]
         ok = (via == row[None, :]).any(axis=0)
@@ -272,8 +270,7 @@ def _scan(rows: Rows, metric: FiniteMetric) -> tuple[tuple[int, int, int] | None
     best: dict[Fraction, tuple[Fraction, Distance]] = {}
     for a, b in pairs:
         d = metric.distance(a, b)
-        key = d.square
-        top = best.get(key, (Fraction(1), d))[0]
+        top = best.get(d.square, (Fraction(1), d))[0]
         for x, y in ((a, b), (b, a)):
             (nx, lx, px), (ny, ly, py) = ints[x], ints[y]
             bad = np.flatnonzero(px & ~py)
@@ -283,16 +280,16 @@ def _scan(rows: Rows, metric: FiniteMetric) -> tuple[tuple[int, int, int] | None
             if not len(sel):
                 continue
             z = int(sel[_argmax_ratio(nx[sel], ny[sel])])
-            ratio = Fraction(nx[z] * ly, ny[z] * lx)
-            if ratio > top:
-                top = ratio
-        best[key] = (top, d)
+            top = max(top, Fraction(nx[z] * ly, ny[z] * lx))
+        best[d.square] = (top, d)
     return None, best
 
 
-def _witness_ratio(rows: Rows, metric: FiniteMetric, w: tuple[int, int, int]
+def _witness_ratio(rows: Rows, metric: FiniteMetric, w: tuple[int, int, int] | None
                    ) -> tuple[Fraction | None, Distance] | None:
-    """(H[y, z]/H[y', z] or None when the denominator is 0, d(y, y')); None for a bad witness."""
+    """(H[y, z]/H[y', z] or None when the denominator is 0, d(y, y')); None for a bad or no witness."""
+    if w is None:
+        return None
     y, y2, z = w
     n, m = len(rows), len(rows[0])
     if not (0 <= y < n and 0 <= y2 < n and 0 <= z < m) or y == y2 or rows[y][z] == 0:
@@ -302,10 +299,9 @@ def _witness_ratio(rows: Rows, metric: FiniteMetric, w: tuple[int, int, int]
 
 
 def _encloses(enc: Enclosure, R: Fraction, d0: Distance) -> bool:
-    lo, hi = enc.lo, enc.hi
-    s_lo = _ball_sign(lambda: arb_from_fraction(R).log() / _ball(d0) - arb_from_fraction(lo))
-    s_hi = _ball_sign(lambda: arb_from_fraction(R).log() / _ball(d0) - arb_from_fraction(hi))
-    return s_lo == 1 and s_hi == -1  # ln R/d0 is transcendental (R > 1): never an end
+    """lo < ln R/d0 < hi (transcendental for R > 1: never an end)."""
+    return (sign_in_balls(lambda: arb_from_fraction(R).log() / d0.ball() - arb_from_fraction(enc.lo)) == 1
+            and sign_in_balls(lambda: arb_from_fraction(R).log() / d0.ball() - arb_from_fraction(enc.hi)) == -1)
 
 
 # ---------------------------------------------------------------------------- checks
@@ -314,31 +310,21 @@ def check_privacy_level(claim: LevelClaim) -> bool:
     q = claim.question
     if q.prop is not Property.PRIVACY_LEVEL or q.mechanism is None:
         raise CertificateInvalid("a privacy-level claim needs a privacy-level question.")
-    rows, metric = q.mechanism, q.metric
-    if claim.value == "infinite":
-        if claim.witness is None or claim.enclosure is not None:
-            return False
+    rows, metric, v, enc = q.mechanism, q.metric, claim.value, claim.enclosure
+    if v == "infinite":
         got = _witness_ratio(rows, metric, claim.witness)
-        return got is not None and got[0] is None
+        return enc is None and got is not None and got[0] is None
     inf, best = _scan(rows, metric)
-    if inf is not None:
-        return False
-    if claim.value == "0":
-        enc = claim.enclosure
-        return (claim.witness is None and enc is not None and enc.lo <= 0 <= enc.hi
+    if v == "0":
+        return (inf is None and claim.witness is None and enc is not None and enc.lo <= 0 <= enc.hi
                 and all(r == 1 for r, _ in best.values()))
-    assert isinstance(claim.value, LogValue)
-    if claim.witness is None or claim.enclosure is None:
-        return False
+    assert isinstance(v, LogValue)
     got = _witness_ratio(rows, metric, claim.witness)
-    if got is None or got[0] is None or got[0] <= 1:
+    if inf is not None or enc is None or got is None or got[0] is None or got[0] <= 1:
         return False
-    R, d0 = got[0], got[1]
-    if log_sign(claim.value.T, claim.value.e, R, d0) != 0:
-        return False  # the stated value is not the witness's ln(R)/d0
-    if not _encloses(claim.enclosure, R, d0):
-        return False
-    return all(log_sign(r, d, R, d0) in (-1, 0) for r, d in best.values())
+    R, d0 = got[0], got[1]  # the stated value is the witness's ln(R)/d0, enclosed, and no pair exceeds it
+    return (log_sign(v.T, v.e, R, d0) == 0 and _encloses(enc, R, d0)
+            and all(log_sign(r, d, R, d0) in (-1, 0) for r, d in best.values()))
 
 
 def check_privacy(claim: CheckClaim) -> bool:
@@ -346,22 +332,13 @@ def check_privacy(claim: CheckClaim) -> bool:
     q = claim.question
     if q.prop is not Property.PRIVATE or q.mechanism is None or q.level is None:
         raise CertificateInvalid("a privacy-check claim needs a 'private' question.")
-    level = q.level
-    eps: Target
-    t = getattr(level, "t", None)
-    if t is not None:
-        eps = LogValue(1 / t, Distance.rational(1))
-    else:
-        eps = log_form(level.eps) or level.eps  # type: ignore[union-attr]
+    t = getattr(q.level, "t", None)
+    eps: Target = (LogValue(1 / t, Distance.rational(1)) if t is not None
+                   else log_form(q.level.eps) or q.level.eps)  # type: ignore[union-attr]
     rows, metric = q.mechanism, q.metric
     if not claim.holds:
-        if claim.violation is None:
-            return False
         got = _witness_ratio(rows, metric, claim.violation)
-        if got is None:
-            return False
-        r, d = got
-        return r is None or (r > 1 and target_sign(r, d, eps) == 1)
+        return got is not None and (got[0] is None or (got[0] > 1 and target_sign(got[0], got[1], eps) == 1))
     if claim.violation is not None:
         return False
     inf, best = _scan(rows, metric)

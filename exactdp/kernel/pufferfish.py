@@ -31,18 +31,20 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import sympy
-from flint import arb
+from flint import arb, fmpz
 
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
+    Envelope,
     read_bool,
     read_enclosure,
     read_envelope,
@@ -52,12 +54,14 @@ from exactdp.kernel.jsonio import (
     read_rational,
     read_verdict,
 )
+from exactdp.kernel.privacy import sign_in_balls
 from exactdp.kernel.question import big_power, read_form, read_level, write_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "Dist", "check_pufferfish", "decide_laplace",
-           "wasserstein", "query_laws", "write_level"]
+__all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "Dist", "check_pufferfish", "decide_laplace", "brackets", "integer_sweep",
+           "wasserstein", "query_laws", "write_level", "read_dist", "read_parts", "read_least", "read_theta",
+           "strict_level"]
 
 PUFFERFISH_KINDS = (CertificateKind.PUFFERFISH_SCALE.value,
                     CertificateKind.PUFFERFISH_WASSERSTEIN.value,
@@ -73,15 +77,19 @@ Dist = Mapping[Fraction, Fraction]
 
 
 # ------------------------------------------------------------------------------ JSON
-def _level(value: Any) -> PrivacyLevel:
+def strict_level(value: Any) -> PrivacyLevel:
+    """A level read with :func:`~exactdp.kernel.question.read_level` (``strict``, no ranges)."""
     level = read_level(value, strict=True)
     assert isinstance(level, PrivacyLevel)
     return level
 
 
-def _read_dist(value: Any, where: str) -> dict[Fraction, Fraction]:
+def read_dist(value: Any, where: str, integer: bool = False) -> dict[Fraction, Fraction]:
+    """A law {"support", "probs"}: at most :data:`MAX_POINTS` increasing (``integer``:
+    integer) points with masses > 0 summing to 1."""
     obj = read_object(value, where, ("support", "probs"))
-    xs = [read_rational(v, f"{where}.support") for v in read_list(obj["support"], where, None, MAX_POINTS)]
+    xs = [read_rational(v, f"{where}.support", integer=integer)
+          for v in read_list(obj["support"], where, None, MAX_POINTS)]
     ps = [read_rational(v, f"{where}.probs") for v in read_list(obj["probs"], where, len(xs))]
     if not xs or any(b <= a for a, b in zip(xs, xs[1:])) or min(ps) <= 0 or sum(ps) != 1:
         raise InvalidArgument(f"{where}: need a nonempty increasing support and masses > 0 summing to 1.")
@@ -111,9 +119,24 @@ def _is_zero(expr: sympy.Expr) -> bool:
     return bool(sympy.expand(num, power_exp=False, log=False) == 0)
 
 
-def _least(value: Any) -> Enclosure | None:
+def read_parts(env: Envelope, question: Collection[str], claim: Collection[str], evidence: Collection[str] = (),
+               optional_claim: Collection[str] = ()) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The question, claim and evidence of ``env``, each with exactly these keys (:func:`read_object`)."""
+    return (read_object(env.question, "question", question), read_object(env.claim, "claim", claim, optional_claim),
+            read_object(env.evidence, "evidence", evidence))
+
+
+def read_least(value: Any) -> Enclosure | None:
     """The claimed least scale: ``"0"`` (None here) or a bracket {lo, hi}."""
     return None if value == "0" else read_enclosure(value, "claim.least")
+
+
+def read_theta(value: Any, where: str = "question.theta") -> Fraction:
+    """A rational scale θ > 0."""
+    theta = read_rational(value, where)
+    if theta <= 0:
+        raise InvalidArgument(f"{where}: got {theta}; need θ > 0.")
+    return theta
 
 
 # --------------------------------------------------------------------------- signs
@@ -148,6 +171,26 @@ def _sweep(ms: list[Fraction], steps: list[arb]) -> list[arb]:
         acc = (acc + arb_from_fraction(ms[i + 1])) * steps[i]
         right[i] = acc
     return [a + b for a, b in zip(left, right)]
+
+
+def integer_sweep(w: list[int], gaps: list[int], a: int, b: int) -> list[fmpz]:
+    """b^span·h(x_i) = Σ_j w_j a^{|x_i − x_j|} b^{span − |x_i − x_j|} at increasing integer
+    points x (``gaps`` their differences; α = a/b, integer masses w): the discrete Laplace
+    sums, one sweep from each side, integers only (no gcd).
+
+    >>> integer_sweep([1, 0, 1], [1, 1], 1, 2)  # 4·(1 + α², α + α, α² + 1) at α = 1/2
+    [5, 4, 5]
+    """
+    pa, pb, m = [fmpz(a) ** g for g in gaps], [fmpz(b) ** g for g in gaps], len(w)
+    left, B = [fmpz(w[0])], [fmpz(1)]  # B_i = b^{x_i − x_0}
+    for i in range(1, m):
+        B.append(B[-1] * pb[i - 1])
+        left.append(left[-1] * pa[i - 1] + w[i] * B[i])
+    right, C = [fmpz(0)] * m, [fmpz(1)] * m  # C_i = b^{x_end − x_i}
+    for i in range(m - 2, -1, -1):
+        C[i] = C[i + 1] * pb[i]
+        right[i] = pa[i] * (right[i + 1] + w[i + 1] * C[i + 1])
+    return [left[i] * C[i] + right[i] * B[i] for i in range(m)]
 
 
 @proved_by("pufferfish_supremum")
@@ -196,15 +239,18 @@ def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel) -> tu
     return Verdict.FAILS if fails else Verdict.HOLDS, not fails and 0 in signs.values()
 
 
-def _brackets(P: Dist, Q: Dist, level: PrivacyLevel, least: Enclosure | None) -> bool:
-    """θ* = 0, or privacy FAILS at lo > 0 and HOLDS at hi (θ* ∈ (lo, hi], loss monotone)."""
+def brackets(P: Dist, Q: Dist, level: PrivacyLevel, least: Enclosure | None, tol: Fraction | None = None) -> bool:
+    """θ* = 0 (``least`` None: the θ → 0 limit holds), or privacy FAILS at lo > 0 and HOLDS
+    at hi (θ* ∈ (lo, hi], loss monotone) with hi − lo ≤ tol·hi when ``tol`` is given."""
     if least is None:
-        limit = decide_laplace(P, Q, Fraction(0), level)
-        return limit is not None and limit[0] is Verdict.HOLDS
-    if not 0 < least.lo < least.hi:
-        return False
-    at_lo, at_hi = decide_laplace(P, Q, least.lo, level), decide_laplace(P, Q, least.hi, level)
-    return (at_lo is not None and at_lo[0] is Verdict.FAILS and at_hi is not None and at_hi[0] is Verdict.HOLDS)
+        return _verdict(P, Q, Fraction(0), level) is Verdict.HOLDS
+    return (0 < least.lo < least.hi and (tol is None or least.hi - least.lo <= tol * least.hi)
+            and _verdict(P, Q, least.lo, level) is Verdict.FAILS and _verdict(P, Q, least.hi, level) is Verdict.HOLDS)
+
+
+def _verdict(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel) -> Verdict | None:
+    got = decide_laplace(P, Q, theta, level)
+    return None if got is None else got[0]
 
 
 @proved_by("pufferfish_bernoulli")
@@ -214,7 +260,7 @@ def closed_form_is_least(P: Dist, Q: Dist, level: PrivacyLevel, theta: sympy.Exp
     identically and the other is ≤ e^ε (both increase in u, so L(θ) = ε and L > ε below;
     proofs/pufferfish_bernoulli.py)."""
     pts = sorted(set(P) | set(Q))
-    if len(pts) != 2 or _real_sign(theta) != 1:
+    if len(pts) != 2 or sign_in_balls(partial(sympy_to_arb, theta), MAX_PREC) != 1:
         return False
     p, q = (to_sympy(D.get(pts[1], Fraction(0))) for D in (P, Q))
     p, q = max(p, q), min(p, q)
@@ -226,19 +272,8 @@ def closed_form_is_least(P: Dist, Q: Dist, level: PrivacyLevel, theta: sympy.Exp
     r_b = (q + (1 - q) * u) / (p + (1 - p) * u) - E
     for bind, other in ((r_a, r_b), (r_b, r_a)):
         if _is_zero(bind):
-            return _is_zero(other) or _real_sign(other) == -1
+            return _is_zero(other) or sign_in_balls(partial(sympy_to_arb, other), MAX_PREC) == -1
     return False
-
-
-def _real_sign(expr: sympy.Expr) -> int | None:
-    prec = 64
-    while prec <= MAX_PREC:
-        with workprec(prec):
-            v = sympy_to_arb(expr)
-            if v > 0 or v < 0:
-                return 1 if v > 0 else -1
-        prec *= 2
-    return None
 
 
 def wasserstein(P: Dist, Q: Dist) -> tuple[Fraction, Fraction]:
@@ -267,11 +302,11 @@ def query_laws(q: Mapping[str, Any]) -> tuple[dict[Fraction, Fraction], dict[Fra
         z = read_rational(obj["presence"], f"question.users[{k}].presence")
         if not 0 <= z <= 1:
             raise InvalidArgument(f"question.users[{k}].presence: got {z}; need 0 ≤ ζ ≤ 1.")
-        mix = {d: z * p for d, p in _read_dist(obj["dist"], f"question.users[{k}].dist").items()}
+        mix = {d: z * p for d, p in read_dist(obj["dist"], f"question.users[{k}].dist").items()}
         rest = _convolve(rest, {**mix, Fraction(0): mix.get(Fraction(0), Fraction(0)) + 1 - z}, work)
         if len(rest) > MAX_POINTS:
             raise InvalidArgument(f"question.users: the sum has over {MAX_POINTS} points.")
-    P, Q = (_convolve(rest, _read_dist(q[k], f"question.{k}"), work) for k in ("P", "Q"))
+    P, Q = (_convolve(rest, read_dist(q[k], f"question.{k}"), work) for k in ("P", "Q"))
     return P, Q
 
 
@@ -295,39 +330,29 @@ def check_pufferfish(doc: Any) -> bool:
     does not re-check). k releases at one θ are one release at θ/k
     (proofs/pufferfish_releases.py)."""
     env = read_envelope(doc, PUFFERFISH_KINDS)
-    q, c = env.question, env.claim
     if env.kind == CertificateKind.PUFFERFISH_POPULATION.value:
-        read_object(q, "question", ("users", "P", "Q", "theta", "level"))
-        read_object(c, "claim", ("verdict", "tight"), ("least",))
-        read_object(env.evidence, "evidence", ())
-        (P, Q), level = query_laws(q), _level(q["level"])
-        theta = read_rational(q["theta"], "question.theta")
-        if theta <= 0:
-            raise InvalidArgument(f"question.theta: got {theta}; need θ > 0.")
+        q, c, _ = read_parts(env, ("users", "P", "Q", "theta", "level"), ("verdict", "tight"), (), ("least",))
+        (P, Q), level, theta = query_laws(q), strict_level(q["level"]), read_theta(q["theta"])
         claim = (read_verdict(c["verdict"], "claim.verdict"), read_bool(c["tight"], "claim.tight"))
-        if "least" in c and not _brackets(P, Q, level, _least(c["least"])):
+        if "least" in c and not brackets(P, Q, level, read_least(c["least"])):
             return False
         return decide_laplace(P, Q, theta, level) == claim
-    read_object(q, "question", ("P", "Q", "level", "releases"))
-    P, Q = _read_dist(q["P"], "question.P"), _read_dist(q["Q"], "question.Q")
-    level, k = _level(q["level"]), read_int(q["releases"], "question.releases", 1, 10**6)
-    if env.kind == CertificateKind.PUFFERFISH_WASSERSTEIN.value:
-        read_object(c, "claim", ("theta", "w1", "winf"))
-        read_object(env.evidence, "evidence", ())
+    wass = env.kind == CertificateKind.PUFFERFISH_WASSERSTEIN.value
+    q, c, ev = read_parts(env, ("P", "Q", "level", "releases"), ("theta", "w1", "winf") if wass else
+                          ("least", "closed_form"), () if wass else ("tol", "prec"))
+    P, Q = read_dist(q["P"], "question.P"), read_dist(q["Q"], "question.Q")
+    level, k = strict_level(q["level"]), read_int(q["releases"], "question.releases", 1, 10**6)
+    if wass:
         theta = read_form(c["theta"], "claim.theta", strict=True)
         w1, winf = wasserstein(P, Q)
         if (read_rational(c["w1"], "claim.w1"), read_rational(c["winf"], "claim.winf")) != (
                 w1, winf) or not _is_zero(theta - k * to_sympy(winf) / level.eps):
             return False  # private at θ by (5), re-decided when θ is rational:
-        return level.eps_rational is None or decide_laplace(
-            P, Q, winf / level.eps_rational, level) in ((Verdict.HOLDS, False), (Verdict.HOLDS, True))
-    read_object(c, "claim", ("least", "closed_form"))
-    ev = read_object(env.evidence, "evidence", ("tol", "prec"))
+        return level.eps_rational is None or _verdict(P, Q, winf / level.eps_rational, level) is Verdict.HOLDS
     tol, _ = read_rational(ev["tol"], "evidence.tol"), read_int(ev["prec"], "evidence.prec", 0, MAX_PREC)
-    least = _least(c["least"])
+    least = read_least(c["least"])
     form = None if c["closed_form"] is None else read_form(c["closed_form"], "claim.closed_form", strict=True)
     if least is None:
-        return form is None and _brackets(P, Q, level, None)
+        return form is None and brackets(P, Q, level, None)
     one = Enclosure(least.lo / k, least.hi / k)  # k releases at θ lose one release at θ/k
-    return (least.hi - least.lo <= tol * least.hi and _brackets(P, Q, level, one)
-            and (form is None or closed_form_is_least(P, Q, level, form / k)))
+    return brackets(P, Q, level, one, tol) and (form is None or closed_form_is_least(P, Q, level, form / k))

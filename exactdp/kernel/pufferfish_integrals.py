@@ -57,8 +57,8 @@ from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval,
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_fraction
 from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
-from exactdp.kernel.jsonio import read_enclosure, read_envelope, read_int, read_object, read_rational
-from exactdp.kernel.pufferfish import query_laws
+from exactdp.kernel.jsonio import Envelope, read_enclosure, read_envelope, read_int, read_rational
+from exactdp.kernel.pufferfish import integer_sweep, read_dist, read_parts, read_theta
 from exactdp.kinds import CertificateKind, proved_by
 
 __all__ = ["INTEGRAL_KINDS", "MAX_SUPPORT", "MAX_ORDER", "MAX_STEEP", "MAX_WORK", "PRECS",
@@ -82,11 +82,6 @@ MAX_WORK = 20_000
 #: Largest (S + 1)·(m + α)·(bits) of a discrete Rényi document.
 MAX_DISCRETE_BITS = 2**22
 Dist = dict[Fraction, Fraction]
-
-
-def _laws(q: dict[str, Any]) -> tuple[Dist, Dist]:
-    """P and Q read by the Pufferfish kernel's reader (a population with no other users)."""
-    return query_laws({"users": [], "P": q["P"], "Q": q["Q"]})
 
 
 def renyi_work(P: Dist, Q: Dist, theta: Fraction, order: int) -> int:
@@ -200,34 +195,21 @@ def discrete_renyi_moment(A: Dist, B: Dist, a: Fraction, order: int) -> Fraction
     discrete_renyi_work(A, B, a, order)
     pts = sorted(set(A) | set(B))
     s0, S = int(pts[0]), int(pts[-1] - pts[0])
-    u, v = fmpz(a.numerator), fmpz(a.denominator)
-    pu, pv = [fmpz(1)], [fmpz(1)]
-    for _ in range(S):
-        pu.append(pu[-1] * u)
-        pv.append(pv[-1] * v)
     dens = [math.lcm(*(w.denominator for w in D.values())) for D in (A, B)]
-    W = [[(int(d) - s0, int(w * den)) for d, w in D.items()] for D, den in zip((A, B), dens)]
-
-    def H(k: int, y: int) -> fmpz:  # y, d relative to s0
-        return sum((w * pu[abs(y - d)] * pv[S - abs(y - d)] for d, w in W[k]), fmpz(0))
-
-    def T(y: int) -> fmpq:
-        return fmpq(H(0, y) ** order) / fmpq(H(1, y) ** (order - 1))
-
-    total = sum((T(y) for y in range(S + 1)), fmpq(0))
-    total += (T(0) + T(S)) * fmpq(a.numerator, a.denominator - a.numerator)
-    k = fmpq(dens[1] ** (order - 1)) / fmpq(dens[0] ** order * pv[S])
+    HA, HB = (integer_sweep([int(D.get(Fraction(s0 + y), 0) * den) for y in range(S + 1)], [1] * S, a.numerator,
+                            a.denominator) for D, den in zip((A, B), dens))  # H_D(y) at every integer y
+    T = [fmpq(x ** order) / fmpq(y ** (order - 1)) for x, y in zip(HA, HB)]
+    total = sum(T, fmpq(0)) + (T[0] + T[S]) * fmpq(a.numerator, a.denominator - a.numerator)
+    k = fmpq(dens[1] ** (order - 1)) / fmpq(dens[0] ** order * fmpz(a.denominator) ** S)
     m = total * k * fmpq(a.denominator - a.numerator, a.denominator + a.numerator)
     return fmpq_to_fraction(m)
 
 
-def _check_renyi(q: dict[str, Any], c: dict[str, Any]) -> bool:
-    read_object(q, "question", ("P", "Q", "theta", "order"))
-    read_object(c, "claim", ("forward", "backward"))
-    P, Q = _laws(q)
-    theta, order = read_rational(q["theta"], "question.theta"), read_int(q["order"], "question.order", 2)
-    if theta <= 0:
-        raise InvalidArgument(f"question.theta: got {theta}; need θ > 0.")
+def _check_renyi(env: Envelope) -> bool:
+    q, c, ev = read_parts(env, ("P", "Q", "theta", "order"), ("forward", "backward"), ("prec",))
+    read_int(ev["prec"], "evidence.prec", 2, 2**16)  # the writer's note, not a claim
+    P, Q = read_dist(q["P"], "question.P"), read_dist(q["Q"], "question.Q")
+    theta, order = read_theta(q["theta"]), read_int(q["order"], "question.order", 2)
     claims = [read_enclosure(c[k], f"claim.{k}") for k in ("forward", "backward")]
     top = renyi_work(P, Q, theta, order)
     for prec in (p for p in PRECS if p <= top):
@@ -246,15 +228,10 @@ def check_pufferfish_integrals(doc: Any) -> bool:
     """Re-check a document of :data:`INTEGRAL_KINDS` (InvalidArgument when malformed,
     InstanceTooLarge beyond the limits, False when a claim does not re-check)."""
     env = read_envelope(doc, INTEGRAL_KINDS)
-    q, c = env.question, env.claim
     if env.kind == CertificateKind.PUFFERFISH_RENYI.value:
-        read_object(env.evidence, "evidence", ("prec",))  # the writer's note, not a claim
-        read_int(env.evidence["prec"], "evidence.prec", 2, 2**16)
-        return _check_renyi(q, c)
-    read_object(env.evidence, "evidence", ())
-    read_object(q, "question", ("P", "Q", "a", "order"))
-    read_object(c, "claim", ("forward", "backward"))
-    P, Q = _laws(q)
+        return _check_renyi(env)
+    q, c, _ = read_parts(env, ("P", "Q", "a", "order"), ("forward", "backward"))
+    P, Q = read_dist(q["P"], "question.P"), read_dist(q["Q"], "question.Q")
     a, order = read_rational(q["a"], "question.a"), read_int(q["order"], "question.order", 2)
     if not 0 < a < 1:
         raise InvalidArgument(f"question.a: got \"{a}\"; need a rational 0 < a < 1.")

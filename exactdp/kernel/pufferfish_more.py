@@ -48,11 +48,12 @@ from typing import Any
 import sympy
 from flint import arb, fmpz, fmpz_poly
 
-from exactdp.arithmetic.ball import arb_from_fraction, certified_sign, sympy_to_arb
+from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, sympy_to_arb
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.arithmetic.validate import read_tol
-from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import (
+    Envelope,
     read_enclosure,
     read_envelope,
     read_int,
@@ -61,9 +62,19 @@ from exactdp.kernel.jsonio import (
     read_poly,
     read_rational,
 )
-from exactdp.kernel.pufferfish import MAX_POINTS, closed_form_is_least, decide_laplace
-from exactdp.kernel.question import read_form, read_level
-from exactdp.kinds import CertificateKind, Sign, Verdict, proved_by
+from exactdp.kernel.privacy import sign_in_balls
+from exactdp.kernel.pufferfish import (
+    MAX_POINTS,
+    brackets,
+    closed_form_is_least,
+    integer_sweep,
+    read_dist,
+    read_least,
+    read_parts,
+    strict_level,
+)
+from exactdp.kernel.question import read_form
+from exactdp.kinds import CertificateKind, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["MORE_KINDS", "MAX_BITS", "check_pufferfish_more", "class_theta_form",
@@ -82,16 +93,6 @@ Groups = list[tuple[Fraction, int]]
 
 
 # ------------------------------------------------------------------------ readers
-def _dist(value: Any, where: str, integer: bool = False) -> dict[Fraction, Fraction]:
-    obj = read_object(value, where, ("support", "probs"))
-    xs = [read_rational(v, f"{where}.support", integer=integer)
-          for v in read_list(obj["support"], where, None, MAX_POINTS)]
-    ps = [read_rational(v, f"{where}.probs") for v in read_list(obj["probs"], where, len(xs))]
-    if not xs or any(b <= a for a, b in zip(xs, xs[1:])) or min(ps) <= 0 or sum(ps) != 1:
-        raise InvalidArgument(f"{where}: need a nonempty increasing support and masses > 0 summing to 1.")
-    return dict(zip(xs, ps))
-
-
 def _groups(value: Any, where: str, some_positive: bool = True) -> Groups:
     """[{"p", "count"}], p in [0, 1] strictly increasing (some p > 0), 1 ≤ count ≤ 10¹⁸."""
     out = []
@@ -106,36 +107,7 @@ def _groups(value: Any, where: str, some_positive: bool = True) -> Groups:
     return out
 
 
-def _level(q: dict[str, Any]) -> PrivacyLevel:
-    level = read_level(q["level"], strict=True)
-    assert isinstance(level, PrivacyLevel)
-    return level
-
-
-def _sign(f: Any, what: str) -> Sign | None:
-    """Certified sign of the ball ``f()`` (None when 2¹⁶ bits leave it open)."""
-    try:
-        return certified_sign(lambda _: f(), what=what)[0]
-    except PrecisionLimitReached:
-        return None
-
-
 # ----------------------------------------------------------------- discrete Laplace
-def _h(w: list[int], gaps: list[int], a: int, b: int) -> list[fmpz]:
-    """b^span·h(x_i) = Σ_j w_j a^{|x_i − x_j|} b^{span − |x_i − x_j|} (α = a/b, integer
-    masses w): one sweep from each side, integers only (no gcd)."""
-    pa, pb, m = [fmpz(a) ** g for g in gaps], [fmpz(b) ** g for g in gaps], len(w)
-    left, B = [fmpz(w[0])], [fmpz(1)]  # B_i = b^{x_i − x_0}
-    for i in range(1, m):
-        B.append(B[-1] * pb[i - 1])
-        left.append(left[-1] * pa[i - 1] + w[i] * B[i])
-    right, C = [fmpz(0)] * m, [fmpz(1)] * m  # C_i = b^{x_end − x_i}
-    for i in range(m - 2, -1, -1):
-        C[i] = C[i + 1] * pb[i]
-        right[i] = pa[i] * (right[i + 1] + w[i + 1] * C[i + 1])
-    return [left[i] * C[i] + right[i] * B[i] for i in range(m)]
-
-
 def discrete_work(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Fraction) -> int:
     """m·span·bits(α): the bits of all the integers behind R(α) (m support points);
     InstanceTooLarge beyond MAX_BITS. Checked before any exact work (a few products of at
@@ -159,7 +131,7 @@ def _ratio(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alpha: Frac
     discrete_work(P, Q, alpha)
     gaps = [int(y - x) for x, y in zip(pts, pts[1:])]
     W = [math.lcm(*(v.denominator for v in D.values())) for D in (P, Q)]  # masses' denominators
-    hp, hq = (_h([int(D.get(x, 0) * w) for x in pts], gaps, alpha.numerator, alpha.denominator)
+    hp, hq = (integer_sweep([int(D.get(x, 0) * w) for x in pts], gaps, alpha.numerator, alpha.denominator)
               for D, w in zip((P, Q), W))
     best = (fmpz(0), fmpz(1))
     for u, v in zip(hp, hq):  # h_P/h_Q = u·W_Q/(v·W_P)
@@ -184,19 +156,16 @@ def _within(R: tuple[fmpz, fmpz], level: PrivacyLevel) -> bool | None:
     """R = N/D ≤ e^ε: exact when t = e^-ε is rational, else the sign of ln R − ε (None: open)."""
     if level.t is not None:
         return R[0] * level.t.numerator <= R[1] * level.t.denominator
-    s = _sign(lambda: arb(R[0]).log() - arb(R[1]).log() - sympy_to_arb(level.eps), "ln R − ε")
-    return None if s is None else s is not Sign.POSITIVE
+    s = sign_in_balls(lambda: arb(R[0]).log() - arb(R[1]).log() - sympy_to_arb(level.eps), MAX_PREC)
+    return None if s is None else s != 1
 
 
-def _check_discrete(q: dict[str, Any], c: dict[str, Any]) -> bool:
-    read_object(q, "question", ("P", "Q", "level"))
-    read_object(c, "claim", ("least", "ratios", "closed_form"))
-    P, Q = _dist(q["P"], "question.P", True), _dist(q["Q"], "question.Q", True)
-    level = _level(q)
-    if c["least"] == "0":  # α → 0 is θ → 0: no noise needed iff the limit holds
-        limit = decide_laplace(P, Q, Fraction(0), level)
-        return (c["ratios"] is None and c["closed_form"] is None and limit is not None and limit[0] is Verdict.HOLDS)
-    enc = read_enclosure(c["least"], "claim.least")
+def _check_discrete(env: Envelope) -> bool:
+    q, c, _ = read_parts(env, ("P", "Q", "level"), ("least", "ratios", "closed_form"))
+    P, Q = read_dist(q["P"], "question.P", True), read_dist(q["Q"], "question.Q", True)
+    level, enc = strict_level(q["level"]), read_least(c["least"])
+    if enc is None:  # α → 0 is θ → 0: no noise needed iff the limit holds
+        return c["ratios"] is None and c["closed_form"] is None and brackets(P, Q, level, None)
     ratios = [read_rational(r, "claim.ratios") for r in read_list(c["ratios"], "claim.ratios", 2)]
     if not 0 < enc.lo < enc.hi < 1:
         return False
@@ -207,9 +176,8 @@ def _check_discrete(q: dict[str, Any], c: dict[str, Any]) -> bool:
     if c["closed_form"] is None:
         return True
     alpha = read_form(c["closed_form"], "claim.closed_form", strict=True)
-    above = _sign(lambda: sympy_to_arb(alpha) - arb_from_fraction(enc.lo), "α − lo")
-    below = _sign(lambda: sympy_to_arb(alpha) - 1, "α − 1")
-    return (above is Sign.POSITIVE and below is Sign.NEGATIVE  # real, in (lo, 1)
+    return (sign_in_balls(lambda: sympy_to_arb(alpha) - arb_from_fraction(enc.lo), MAX_PREC) == 1  # real, in (lo, 1)
+            and sign_in_balls(lambda: sympy_to_arb(alpha) - 1, MAX_PREC) == -1
             and closed_form_is_least(P, Q, level, -1 / sympy.log(alpha)))
 
 
@@ -234,13 +202,13 @@ def class_theta_form(p: Fraction, n: int, level: PrivacyLevel) -> sympy.Expr:
 
 
 @proved_by("pufferfish_class_mgf")
-def class_loss_sign(groups: Groups, theta: Fraction, level: PrivacyLevel) -> Sign | None:
+def class_loss_sign(groups: Groups, theta: Fraction, level: PrivacyLevel) -> int | None:
     """Sign of L(θ) − ε, L(θ) = Σ count·ln(1 + p·(e^{1/θ} − 1)) the class-vs-absent loss
     (``proofs/pufferfish_class_mgf.py``); None: undecided."""
     def f() -> Any:
         x = arb_from_fraction(1 / theta).expm1()
         return sum((c * (arb_from_fraction(p) * x).log1p() for p, c in groups), -sympy_to_arb(level.eps))
-    return _sign(f, "class loss − ε")
+    return sign_in_balls(f, MAX_PREC)
 
 
 def _class_holds(groups: Groups, theta: Fraction, level: PrivacyLevel) -> bool:
@@ -248,19 +216,17 @@ def _class_holds(groups: Groups, theta: Fraction, level: PrivacyLevel) -> bool:
     s = class_loss_sign(groups, theta, level)
     if s is None and all(p in (0, 1) for p, _ in groups) and isinstance(level.eps, sympy.Rational):
         return bool(to_sympy(Fraction(sum(c for p, c in groups if p), 1) / theta) <= level.eps)
-    return s is Sign.NEGATIVE
+    return s == -1
 
 
-def _check_class_scale(q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any]) -> bool:
-    read_object(q, "question", ("groups", "level"))
-    read_object(c, "claim", ("least", "closed_form"))
-    read_object(ev, "evidence", ("tol", "prec"))
-    groups, level = _groups(q["groups"], "question.groups"), _level(q)
+def _check_class_scale(env: Envelope) -> bool:
+    q, c, ev = read_parts(env, ("groups", "level"), ("least", "closed_form"), ("tol", "prec"))
+    groups, level = _groups(q["groups"], "question.groups"), strict_level(q["level"])
     tol = read_tol(read_rational(ev["tol"], "evidence.tol"), "evidence.tol", below_one=True)
     read_int(ev["prec"], "evidence.prec", 0, 2**16)  # the writer's note, not a claim
     enc = read_enclosure(c["least"], "claim.least")
     if not (0 < enc.lo < enc.hi and enc.hi - enc.lo <= tol * enc.hi
-            and class_loss_sign(groups, enc.lo, level) is Sign.POSITIVE
+            and class_loss_sign(groups, enc.lo, level) == 1
             and _class_holds(groups, enc.hi, level)):
         return False
     if c["closed_form"] is None:
@@ -272,7 +238,7 @@ def _check_class_scale(q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any])
     theta = class_theta_form(p, n, level)
     identity = 1 - to_sympy(p) + to_sympy(p) * sympy.exp(1 / theta) - sympy.exp(level.eps / n)
     return (c["closed_form"] == str(theta) and sympy.expand(identity) == 0
-            and _sign(lambda: sympy_to_arb(theta), "θ") is Sign.POSITIVE)
+            and sign_in_balls(lambda: sympy_to_arb(theta), MAX_PREC) == 1)
 
 
 def _pair_dist(groups: Groups) -> dict[Fraction, Fraction]:
@@ -290,26 +256,20 @@ def _witness(A: dict[Fraction, Fraction], B: dict[Fraction, Fraction], theta: Fr
         g = [sum((arb_from_fraction(m) * arb_from_fraction(-abs(j - i) / theta).exp()
                   for i, m in D.items()), arb(0)) for D in (A, B)]
         return abs(g[0].log() - g[1].log()) - sympy_to_arb(level.eps)
-    return _sign(f, "witness loss − ε") is Sign.POSITIVE
+    return sign_in_balls(f, MAX_PREC) == 1
 
 
-def _check_class_pair(q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any]) -> bool:
-    read_object(q, "question", ("a", "b", "level"))
-    read_object(c, "claim", ("least", "witness"))
-    read_object(ev, "evidence", ("tol",))
+def _check_class_pair(env: Envelope) -> bool:
+    q, c, ev = read_parts(env, ("a", "b", "level"), ("least", "witness"), ("tol",))
     ga, gb = (_groups(q[k], f"question.{k}", False) for k in ("a", "b"))
     A, B = _pair_dist(ga), _pair_dist(gb)
-    level, tol = _level(q), None if ev["tol"] is None else read_tol(
+    level, tol = strict_level(q["level"]), None if ev["tol"] is None else read_tol(
         read_rational(ev["tol"], "evidence.tol"), "evidence.tol", below_one=True)
-    if c["least"] == "0":
-        limit = decide_laplace(A, B, Fraction(0), level)
-        return c["witness"] is None and limit is not None and limit[0] is Verdict.HOLDS
-    enc = read_enclosure(c["least"], "claim.least")
+    enc = read_least(c["least"])
+    if enc is None:
+        return c["witness"] is None and brackets(A, B, level, None)
     j = read_int(c["witness"], "claim.witness", 0, max(sum(n for _, n in g) for g in (ga, gb)))
-    at_lo, at_hi = decide_laplace(A, B, enc.lo, level), decide_laplace(A, B, enc.hi, level)
-    return (0 < enc.lo < enc.hi and (tol is None or enc.hi - enc.lo <= tol * enc.hi)
-            and at_lo is not None and at_lo[0] is Verdict.FAILS and at_hi is not None
-            and at_hi[0] is Verdict.HOLDS and _witness(A, B, enc.lo, j, level))
+    return brackets(A, B, level, enc, tol) and _witness(A, B, enc.lo, j, level)
 
 
 # -------------------------------------------------------------------------- check
@@ -317,16 +277,12 @@ def check_pufferfish_more(doc: Any) -> bool:
     """Re-check a document of :data:`MORE_KINDS` (InvalidArgument when malformed,
     InstanceTooLarge beyond the limits, False when a claim does not re-check)."""
     env = read_envelope(doc, MORE_KINDS)
-    q, c, ev = env.question, env.claim, env.evidence
-    if env.kind == CertificateKind.PUFFERFISH_CLASS_SCALE.value:
-        return _check_class_scale(q, c, ev)
-    if env.kind == CertificateKind.PUFFERFISH_CLASS_PAIR.value:
-        return _check_class_pair(q, c, ev)
-    read_object(ev, "evidence", ())
-    if env.kind == CertificateKind.PUFFERFISH_DISCRETE_LAPLACE.value:
-        return _check_discrete(q, c)
-    read_object(q, "question", ("groups",))
-    read_object(c, "claim", ("numerator", "denominator"))
+    check = {CertificateKind.PUFFERFISH_CLASS_SCALE.value: _check_class_scale,
+             CertificateKind.PUFFERFISH_CLASS_PAIR.value: _check_class_pair,
+             CertificateKind.PUFFERFISH_DISCRETE_LAPLACE.value: _check_discrete}.get(env.kind)
+    if check is not None:
+        return check(env)
+    q, c, _ = read_parts(env, ("groups",), ("numerator", "denominator"))
     num, den = _law(_groups(q["groups"], "question.groups", False))
     claimed = read_poly(c["numerator"], "claim.numerator", integer=True)
     return (list(reversed(claimed)) == [Fraction(int(v)) for v in num.coeffs()]

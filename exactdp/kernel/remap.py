@@ -40,9 +40,8 @@ from typing import Any
 from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import (
     read_envelope,
-    read_list,
     read_object,
-    read_rational,
+    read_rationals,
     read_verdict,
     rows_of,
     write_verdict,
@@ -112,11 +111,10 @@ def check_remap(claim: RemapClaim) -> bool:
             return False
         diag = [sum((H[y][z] * ev[z][y] for z in range(m)), Fraction(0)) for y in range(n)]
         return all(sum((vals[idx[y][y2]] * diag[y2] for y2 in range(n)), Fraction(0)) == 1 for y in range(n))
-    w = ev
-    if sum(w, Fraction(0)) >= 0:  # b·w < 0 (b = ones)
+    if sum(ev, Fraction(0)) >= 0:  # b·w < 0 (b = ones, w = the evidence)
         return False
-    g = [sum((w[yr] * vals[idx[yr][y]] for yr in range(n)), Fraction(0)) for y in range(n)]
-    return all(g[y] * H[y][z] + w[n + z] >= 0 for y in range(n) for z in range(m))
+    g = [sum((ev[yr] * vals[idx[yr][y]] for yr in range(n)), Fraction(0)) for y in range(n)]
+    return all(g[y] * H[y][z] + ev[n + z] >= 0 for y in range(n) for z in range(m))
 
 
 def read_remap(doc: Any) -> RemapClaim:
@@ -133,10 +131,7 @@ def read_remap(doc: Any) -> RemapClaim:
     if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.from_bool(holds):
         raise CertificateInvalid(f"claim.verdict: a {env.kind} document claims "
                                  f"{write_verdict(Verdict.from_bool(holds))!r}.")
-    if key == "remap":
-        rows = rows_of(claim[key], "claim.remap")
-        ev: tuple[Any, ...] = tuple(tuple(read_rational(x, f"claim.remap[{i}][{j}]")
-                                          for j, x in enumerate(r)) for i, r in enumerate(rows))
-    else:
-        ev = tuple(read_rational(x, f"claim.w[{k}]") for k, x in enumerate(read_list(claim[key], "claim.w")))
-    return RemapClaim(q, holds, ev)
+    if holds:
+        return RemapClaim(q, holds, tuple(read_rationals(r, f"claim.remap[{i}]")
+                                          for i, r in enumerate(rows_of(claim[key], "claim.remap"))))
+    return RemapClaim(q, holds, read_rationals(claim[key], "claim.w"))

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any, cast
 
 from flint import arb, fmpq
 
-from exactdp.arithmetic.ball import certified_sign
+from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import (
@@ -44,6 +45,7 @@ from exactdp.kernel.jsonio import (
     read_verdict,
     write_rational,
 )
+from exactdp.kernel.privacy import sign_in_balls
 from exactdp.kernel.question import read_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
@@ -90,19 +92,20 @@ def _points(value: Any, where: str, dim: int | None = None) -> list[tuple[Fracti
     return pts
 
 
-def _add(*ps: ExpPoly, scale: Fraction = Fraction(1), shift: Fraction = Fraction(0)) -> ExpPoly:
+def _collect(terms: Iterable[tuple[Fraction, Fraction]]) -> ExpPoly:
+    """Σ c·e^{−ε·r} over the (r, c) terms, like exponents merged, zero terms dropped."""
     out: ExpPoly = {}
-    for p in ps:
-        for r, c in p.items():
-            out[r + shift] = out.get(r + shift, Fraction(0)) + scale * c
+    for r, c in terms:
+        out[r] = out.get(r, Fraction(0)) + c
     return {r: c for r, c in out.items() if c}
+
+
+def _add(*ps: ExpPoly) -> ExpPoly:
+    return _collect(t for p in ps for t in p.items())
 
 
 def _mul(a: ExpPoly, b: ExpPoly) -> ExpPoly:
-    out: ExpPoly = {}
-    for (r, c), (s, d) in itertools.product(a.items(), b.items()):
-        out[r + s] = out.get(r + s, Fraction(0)) + c * d
-    return {r: c for r, c in out.items() if c}
+    return _collect((r + s, c * d) for (r, c), (s, d) in itertools.product(a.items(), b.items()))
 
 
 def _cdf(x: Fraction) -> ExpPoly:
@@ -136,7 +139,7 @@ def capacity(X: list[tuple[Fraction, ...]], K: Boxes) -> ExpPoly:
     boxes = [tuple(zip(*(tuple(v - c for v, c in zip(corner, x)) for corner in b)))
              for x in X for b in K]  # per box: ((lo_i, hi_i) for each axis i)
     axes = [sorted({e for b in boxes for e in b[i]}) for i in range(len(X[0]))]
-    probs = [[_add(_cdf(v), _add(_cdf(u), scale=Fraction(-1))) for u, v in zip(ax, ax[1:])] for ax in axes]
+    probs = [[_add(_cdf(v), _mul(_cdf(u), {Fraction(0): Fraction(-1)})) for u, v in zip(ax, ax[1:])] for ax in axes]
     total: list[ExpPoly] = []
     for cell in itertools.product(*(range(len(ax) - 1) for ax in axes)):
         if any(all(b[i][0] <= axes[i][k] and axes[i][k + 1] <= b[i][1] for i, k in enumerate(cell)) for b in boxes):
@@ -187,16 +190,14 @@ def _sign(m: ExpPoly, level: PrivacyLevel) -> int:
         raise InstanceTooLarge(f"a term e^(−ε·r) with ε = {level.eps} and r = {max(m, key=abs)}"
                                f" has |ε·r| beyond MAX_EXPONENT = {MAX_EXPONENT}: arb cannot "
                                "separate it from 0; use a smaller ε or smaller coordinates.")
-    try:
-        sign, _ = certified_sign(lambda _p: sum(
-            (arb(to_fmpq(c)) * (-level.eps_ball() * arb(to_fmpq(r))).exp() for r, c in m.items()),
-            arb(0)), what="set-privacy margin (factor·T_Y − T_X)")
-    except PrecisionLimitReached as exc:
-        raise PrecisionLimitReached(f"the sign of the set-privacy margin (factor·T_Y − T_X) at {level} is undecided in "
-                                    "arb balls up to 4096 bits; the kernel decides it exactly only at a rational t = "
-                                    f"e^(−ε) within MAX_DEGREE = {MAX_DEGREE} and MAX_EXACT_BITS = {MAX_EXACT_BITS}: "
-                                    "this document cannot be verified.") from exc
-    return int(sign.value)
+    sign = sign_in_balls(lambda: sum((arb(to_fmpq(c)) * (-level.eps_ball() * arb(to_fmpq(r))).exp()
+                                      for r, c in m.items()), arb(0)), MAX_PREC)
+    if sign is None:
+        raise PrecisionLimitReached(f"the sign of the set-privacy margin (factor·T_Y − T_X) at {level} is undecided "
+                                    f"in arb balls up to {MAX_PREC} bits; the kernel decides it exactly only at a "
+                                    f"rational t = e^(−ε) within MAX_DEGREE = {MAX_DEGREE} and MAX_EXACT_BITS = "
+                                    f"{MAX_EXACT_BITS}: this document cannot be verified.")
+    return sign
 
 
 def _dist(a: tuple[Fraction, ...], b: tuple[Fraction, ...], norm: str) -> Fraction:
@@ -239,5 +240,5 @@ def check_set_privacy_document(doc: Any) -> bool:
         return False
     terms = {"paper": [(1, d_H + diam)], "hausdorff": [(1, d_H)], "points": [(len(X), d_H)],
              "points_sharp": [(1, b) for b in near]}[bound]  # factor Σ a·e^{ε·β}
-    margin = _add(*(_add(T_Y, scale=Fraction(a), shift=-beta) for a, beta in terms), _add(T_X, scale=Fraction(-1)))
+    margin = _add(*(_mul(T_Y, {-beta: Fraction(a)}) for a, beta in terms), _mul(T_X, {Fraction(0): Fraction(-1)}))
     return verdict is (Verdict.HOLDS if _sign(margin, level) >= 0 else Verdict.FAILS)
