@@ -10,7 +10,11 @@
 (``pufferfish-class-pair``; these four checked by ``exactdp/kernel/pufferfish_more.py``), a
 :class:`~exactdp.pufferfish.renyi.RenyiDivergence` (``pufferfish-renyi``) or a
 :class:`~exactdp.pufferfish.renyi.DiscreteRenyi` (``pufferfish-discrete-renyi``; both checked by
-``exactdp/kernel/pufferfish_integrals.py``).
+``exactdp/kernel/pufferfish_integrals.py``), a
+:class:`~exactdp.pufferfish.staircase.StaircaseLoss` (``pufferfish-staircase``), a
+:class:`~exactdp.pufferfish.gaussian.GaussianDelta` (``pufferfish-gaussian-delta``) or a
+:class:`~exactdp.pufferfish.gaussian.GaussianScale` (``pufferfish-gaussian-scale``; these three
+checked by ``exactdp/kernel/pufferfish_mechanisms.py``).
 A discrete closed form α* the kernel cannot prove (e.g. ``w**(1/h)`` for support points
 h > 64 apart) is left out: the certified bracket and its exact ratios travel alone.
 :func:`from_document` re-checks a document with
@@ -64,9 +68,11 @@ from exactdp.pufferfish.class_laws import ClassLaw, ClassScale
 from exactdp.pufferfish.class_pairs import ClassPairScale
 from exactdp.pufferfish.discrete import DiscreteLaplaceScale, two_point_alpha
 from exactdp.pufferfish.distributions import DiscreteDistribution
+from exactdp.pufferfish.gaussian import GaussianDelta, GaussianScale
 from exactdp.pufferfish.population import Population, User
 from exactdp.pufferfish.renyi import DiscreteRenyi, RenyiDivergence
 from exactdp.pufferfish.secrets import DistributionPair, as_pair
+from exactdp.pufferfish.staircase import StaircaseLoss
 from exactdp.spaces.levels import parse_level
 
 __all__ = ["to_document", "from_document"]
@@ -121,23 +127,21 @@ def to_document(result: Any) -> dict[str, Any]:
                                 result.verdict, result.tight, least)
     if isinstance(result, (DiscreteLaplaceScale, ClassLaw, ClassScale, ClassPairScale)):
         return _write_more(result)
-    if isinstance(result, (RenyiDivergence, DiscreteRenyi)):
-        return result.to_document()  # kernel: exactdp/kernel/pufferfish_integrals.py
+    if isinstance(result, _SELF_WRITTEN):
+        return result.to_document()  # kernel: pufferfish_integrals.py / pufferfish_mechanisms.py
     raise InvalidArgument(f"Got {type(result).__name__}; to_document takes an ExactScale, a "
                           "ConservativeScale, a PopulationCertificate, a DiscreteLaplaceScale, "
-                          "a ClassLaw, a ClassScale, a ClassPairScale, a RenyiDivergence or a "
-                          "DiscreteRenyi.")
+                          "a ClassLaw, a ClassScale, a ClassPairScale, a RenyiDivergence, a "
+                          "DiscreteRenyi, a StaircaseLoss, a GaussianDelta or a GaussianScale.")
 
 
 def from_document(doc: Any) -> Any:
     """Re-check ``doc`` in the kernel, then rebuild the result (re-derived where the document
     does not carry a field: the transport plan; a population's worst output; the closed form
     of a two-point discrete pair or of a binomial class scale, which ``verify()`` then proves)."""
-    renyi: dict[str, type[RenyiDivergence] | type[DiscreteRenyi]] = {
-        CertificateKind.PUFFERFISH_RENYI.value: RenyiDivergence,
-        CertificateKind.PUFFERFISH_DISCRETE_RENYI.value: DiscreteRenyi}
-    if isinstance(doc, dict) and doc.get("kind") in renyi:
-        return renyi[doc["kind"]].from_document(doc)  # the kernel re-checks it there
+    readers: dict[str, Any] = {k.value: t for k, t in zip(_SELF_KINDS, _SELF_WRITTEN)}
+    if isinstance(doc, dict) and doc.get("kind") in readers:
+        return readers[doc["kind"]].from_document(doc)  # the kernel re-checks it there
     verdict = verify_document(doc)
     if not verdict.verified:
         raise CertificateInvalid(f"the kernel rejects this {verdict.kind} document: "
@@ -166,6 +170,12 @@ def from_document(doc: Any) -> Any:
         zero_noise=zero, identical=P == Q, prec=doc["evidence"]["prec"],
         tol=Fraction(doc["evidence"]["tol"]), verdict_lo=None if zero else Verdict.FAILS,
         verdict_hi=None if zero else Verdict.HOLDS, releases=q["releases"])
+
+
+_SELF_WRITTEN = (RenyiDivergence, DiscreteRenyi, StaircaseLoss, GaussianDelta, GaussianScale)
+_SELF_KINDS = (CertificateKind.PUFFERFISH_RENYI, CertificateKind.PUFFERFISH_DISCRETE_RENYI,
+               CertificateKind.PUFFERFISH_STAIRCASE, CertificateKind.PUFFERFISH_GAUSSIAN_DELTA,
+               CertificateKind.PUFFERFISH_GAUSSIAN_SCALE)
 
 
 def _groups(groups: Any) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from exactdp.arithmetic.ball import MAX_PREC, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.arithmetic.validate import read_positive, read_probability, read_tol
+from exactdp.engine.documents import write_dist
 from exactdp.errors import (
     REJECTED_ERRORS,
     InvalidPrivacyLevel,
@@ -28,13 +29,17 @@ from exactdp.errors import (
     NoNoiseNeeded,
     PrecisionLimitReached,
 )
-from exactdp.kinds import Sign, Verdict, proved_by
+from exactdp.kernel.jsonio import envelope, read_enclosure, write_enclosure, write_rational
+from exactdp.kernel.pufferfish_mechanisms import gaussian_work
+from exactdp.kernel.question import read_level, write_level
+from exactdp.kinds import CertificateKind, Sign, Verdict, proved_by
 from exactdp.pufferfish.bernoulli_forms import exact_sign
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.hockey import GAUSSIAN, hockey_stick
 from exactdp.pufferfish.loss import union_points
 from exactdp.pufferfish.secrets import as_pair, pair_laws
-from exactdp.spaces.levels import parse_level
+from exactdp.pufferfish.staircase import read_checked
+from exactdp.spaces.levels import PrivacyLevel, parse_level
 
 __all__ = ["GaussianDelta", "gaussian_delta", "GaussianScale", "gaussian_scale", "noiseless_delta"]
 
@@ -57,6 +62,17 @@ def _read_delta(delta: Any) -> Fraction:
         raise InvalidPrivacyLevel(
             f"Got delta={d}; δ must lie strictly between 0 and 1 (e.g. '1/100000').")
     return d
+
+
+def _pair(P: DiscreteDistribution, Q: DiscreteDistribution, eps: sympy.Expr) -> dict[str, Any]:
+    return {"P": write_dist(P.as_dict()), "Q": write_dist(Q.as_dict()), "level": write_level(parse_level(eps=eps))}
+
+
+def _read_pair(q: dict[str, Any]) -> tuple[DiscreteDistribution, DiscreteDistribution, sympy.Expr]:
+    level = read_level(q["level"], strict=True)
+    laws = (DiscreteDistribution.from_lists(q[k]["support"], q[k]["probs"]) for k in ("P", "Q"))
+    assert isinstance(level, PrivacyLevel)  # the kernel read it
+    return (*laws, level.eps)
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,33 @@ class GaussianDelta:
                     and delta_width_ok(self.delta, again.delta, self.rel_tol))
         except REJECTED_ERRORS:
             return False
+
+
+    def to_document(self) -> dict[str, Any]:
+        """The ``pufferfish-gaussian-delta`` kernel document (question P, Q, σ, ε; claim the δ
+        enclosure; ``prec`` and ``rel_tol`` as the writer's notes), re-checked by
+        ``exactdp verify`` (``exactdp/kernel/pufferfish_mechanisms.py``); InstanceTooLarge
+        beyond the kernel's limits.
+
+        >>> from exactdp.pufferfish.secrets import ValuePair
+        >>> r = gaussian_delta(ValuePair(1, 0), 1, 1)
+        >>> GaussianDelta.from_document(r.to_document()) == r
+        True
+        """
+        gaussian_work(self.P.as_dict(), self.Q.as_dict(), self.sigma)
+        return envelope(CertificateKind.PUFFERFISH_GAUSSIAN_DELTA,
+                        {**_pair(self.P, self.Q, self.eps), "sigma": write_rational(self.sigma)},
+                        {"delta": write_enclosure(self.delta)},
+                        {"prec": self.prec, "rel_tol": write_rational(self.rel_tol)})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> GaussianDelta:
+        """Re-check ``doc`` in the kernel, then rebuild the result (CertificateInvalid when
+        the kernel rejects it)."""
+        q, c, ev = read_checked(doc, CertificateKind.PUFFERFISH_GAUSSIAN_DELTA)
+        P, Q, eps = _read_pair(q)
+        return cls(P, Q, Fraction(q["sigma"]), eps, read_enclosure(c["delta"]), ev["prec"],
+                   Fraction(ev["rel_tol"]))
 
 
 @proved_by("pufferfish_gaussian")
@@ -179,6 +222,36 @@ class GaussianScale:
                     and self.at_lo.verify() and self.at_hi.verify())
         except REJECTED_ERRORS:
             return False
+
+
+    def to_document(self) -> dict[str, Any]:
+        """The ``pufferfish-gaussian-scale`` kernel document (question P, Q, ε, the target δ;
+        claim the bracket and both δ enclosures; the two sides' ``prec`` / ``rel_tol`` as
+        notes), re-checked by ``exactdp verify``.
+
+        >>> from exactdp.pufferfish.secrets import ValuePair
+        >>> r = gaussian_scale(ValuePair(1, 0), 1, "1/100", rel_tol=Fraction(1, 1000))
+        >>> GaussianScale.from_document(r.to_document()) == r
+        True
+        """
+        gaussian_work(self.P.as_dict(), self.Q.as_dict(), self.lo)
+        sides = (self.at_lo, self.at_hi)
+        return envelope(CertificateKind.PUFFERFISH_GAUSSIAN_SCALE,
+                        {**_pair(self.P, self.Q, self.eps), "delta": write_rational(self.target_delta)},
+                        {"least": write_enclosure(Enclosure(self.lo, self.hi)),
+                         "at_lo": write_enclosure(self.at_lo.delta), "at_hi": write_enclosure(self.at_hi.delta)},
+                        {"prec": [r.prec for r in sides], "rel_tol": [write_rational(r.rel_tol) for r in sides]})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> GaussianScale:
+        """Re-check ``doc`` in the kernel, then rebuild the result (CertificateInvalid when
+        the kernel rejects it)."""
+        q, c, ev = read_checked(doc, CertificateKind.PUFFERFISH_GAUSSIAN_SCALE)
+        P, Q, eps = _read_pair(q)
+        least = read_enclosure(c["least"])
+        lo, hi = (GaussianDelta(P, Q, s, eps, read_enclosure(c[k]), p, Fraction(t))
+                  for s, k, p, t in zip((least.lo, least.hi), ("at_lo", "at_hi"), ev["prec"], ev["rel_tol"]))
+        return cls(P, Q, eps, Fraction(q["delta"]), least.lo, least.hi, lo, hi)
 
 
 def _side(P: DiscreteDistribution, Q: DiscreteDistribution, sigma: Fraction, eps: sympy.Expr,

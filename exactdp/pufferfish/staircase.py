@@ -48,16 +48,21 @@ from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval,
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.arithmetic.validate import read_positive, read_probability
-from exactdp.errors import REJECTED_ERRORS, InstanceTooLarge, InvalidArgument, InvalidScale
-from exactdp.kinds import Sign, Verdict, proved_by
+from exactdp.engine.documents import write_dist
+from exactdp.errors import REJECTED_ERRORS, CertificateInvalid, InstanceTooLarge, InvalidArgument, InvalidScale
+from exactdp.kernel.jsonio import envelope, read_enclosure, read_poly, write_enclosure, write_rational
+from exactdp.kernel.pufferfish_mechanisms import staircase_work
+from exactdp.kernel.question import read_level, write_level
+from exactdp.kernel.verify import verify_document
+from exactdp.kinds import CertificateKind, Sign, Verdict, proved_by
 from exactdp.pufferfish.bernoulli_forms import exact_sign
 from exactdp.pufferfish.containment import VERIFY_PRECS, stored_contains_truth
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.loss import union_points
 from exactdp.pufferfish.secrets import pair_laws
-from exactdp.spaces.levels import parse_level
+from exactdp.spaces.levels import PrivacyLevel, parse_level
 
-__all__ = ["Staircase", "StaircaseLoss", "staircase_loss", "MAX_PIECES"]
+__all__ = ["Staircase", "StaircaseLoss", "staircase_loss", "MAX_PIECES", "read_checked"]
 
 #: Refuse windows with more break points than this (support span / Δ too large).
 MAX_PIECES = 200_000
@@ -224,6 +229,29 @@ def _attains_max(key: tuple[_Poly, _Poly], keys: list[tuple[_Poly, _Poly]], z: S
     return key in _top_pieces(keys, z)
 
 
+def read_checked(doc: Any, kind: CertificateKind) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """(question, claim, evidence) of a ``kind`` document once the kernel verifies it
+    (InvalidArgument for another kind, CertificateInvalid when the kernel rejects it)."""
+    if not isinstance(doc, dict) or doc.get("kind") != kind.value:
+        got = doc.get("kind") if isinstance(doc, dict) else type(doc).__name__
+        raise InvalidArgument(f"Got a document of kind {got!r}; this reads {kind.value!r} documents "
+                              "(exactdp.pufferfish.documents.from_document reads every Pufferfish kind).")
+    verdict = verify_document(doc)
+    if not verdict.verified:
+        raise CertificateInvalid(f"the kernel rejects this {kind.value} document: {verdict.reason}; do not use it.")
+    return doc["question"], doc["claim"], doc["evidence"]
+
+
+def _dense(poly: _Poly) -> list[str]:
+    """Sparse (exponent, coefficient) pairs as descending coefficient strings."""
+    coeffs = dict(poly)
+    return [write_rational(coeffs.get(e, Fraction(0))) for e in range(max(coeffs), -1, -1)]
+
+
+def _law(obj: dict[str, list[str]]) -> DiscreteDistribution:
+    return DiscreteDistribution.from_lists(obj["support"], obj["probs"])
+
+
 @dataclass(frozen=True)
 class StaircaseLoss:
     """The exact privacy loss of X + staircase noise for a secret pair, every population.
@@ -262,6 +290,44 @@ class StaircaseLoss:
         num = sum(to_sympy(w) * b**e for e, w in self.numerator)
         den = sum(to_sympy(w) * b**e for e, w in self.denominator)
         return sympy.log(num / den)
+
+    def to_document(self) -> dict[str, Any]:
+        """The ``pufferfish-staircase`` kernel document (question P, Q, Δ, ε₀, γ; every claim;
+        ``prec`` as the writer's note), re-checked by ``exactdp verify`` in
+        ``exactdp/kernel/pufferfish_mechanisms.py``; InstanceTooLarge beyond the kernel's limits.
+
+        >>> from exactdp.pufferfish.secrets import ValuePair
+        >>> r = staircase_loss(ValuePair(1, 0), 1, "ln(2)", "1/2")
+        >>> doc = r.to_document()
+        >>> doc["claim"]["ratio"], StaircaseLoss.from_document(doc) == r
+        ('2', True)
+        """
+        P, Q = self.P.as_dict(), self.Q.as_dict()
+        staircase_work(P, Q, self.noise.delta, self.noise.b)
+        return envelope(CertificateKind.PUFFERFISH_STAIRCASE,
+                        {"P": write_dist(P), "Q": write_dist(Q), "delta": write_rational(self.noise.delta),
+                         "eps0": write_level(parse_level(eps=self.noise.eps)),
+                         "gamma": write_rational(self.noise.gamma)},
+                        {"pieces": self.pieces, "worst_output": write_rational(self.worst_output),
+                         "numerator": _dense(self.numerator), "denominator": _dense(self.denominator),
+                         "ratio": None if self.ratio_exact is None else write_rational(self.ratio_exact),
+                         "loss": write_enclosure(self.loss)}, {"prec": self.prec})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> StaircaseLoss:
+        """Re-check ``doc`` in the kernel, then rebuild the result (CertificateInvalid when
+        the kernel rejects it)."""
+        q, c, ev = read_checked(doc, CertificateKind.PUFFERFISH_STAIRCASE)
+        level = read_level(q["eps0"], strict=True)
+        assert isinstance(level, PrivacyLevel)  # the kernel read it
+        noise = Staircase.of(Fraction(q["delta"]), level.eps, Fraction(q["gamma"]))
+
+        def sparse(key: str) -> _Poly:
+            coeffs = read_poly(c[key])
+            return tuple((len(coeffs) - 1 - i, v) for i, v in reversed(list(enumerate(coeffs))) if v)
+        return cls(_law(q["P"]), _law(q["Q"]), noise, Fraction(c["worst_output"]), sparse("numerator"),
+                   sparse("denominator"), None if c["ratio"] is None else Fraction(c["ratio"]),
+                   read_enclosure(c["loss"]), c["pieces"], ev["prec"])
 
     def decide(self, eps: Any) -> Verdict:
         """L ≤ ε? HOLDS / FAILS, proved piece by piece: balls first, and for every piece

@@ -1,0 +1,284 @@
+"""Re-check Pufferfish staircase and Gaussian documents from their question alone.
+
+Kinds (laws P, Q as ``{"support", "probs"}``, every parameter an exact rational):
+
+* ``pufferfish-staircase`` — question P, Q, ``delta`` Δ > 0, ``eps0`` (a level: b = e^{−ε₀}),
+  ``gamma`` ∈ [0, 1]; claim ``pieces`` (count), ``worst_output`` y, ``numerator`` and
+  ``denominator`` (rational polynomials in b, descending), ``ratio`` (max(R, 1/R) at y when
+  b is rational, else null) and ``loss`` {lo, hi} ∋ L = max over pieces |ln R|. The kernel
+  enumerates the break points d + (k, k ± γ)Δ of the window [s_0 − Δ, s_m + Δ]
+  (``proofs/pufferfish_staircase.py`` (2)–(3)), rebuilds each piece's exact ratio, checks
+  y is a piece midpoint with the claimed ratio and that this ratio attains the maximum
+  (exactly for rational b; else every other piece is certified below it by balls or is the
+  same rational function or its inverse), ``ratio`` exactly, and that ``loss`` contains the
+  ball of |ln R(b)|. Work (candidate break points × points × size of b's powers) ≤ the
+  limits below, checked first (InstanceTooLarge, exit 2).
+* ``pufferfish-gaussian-delta`` — question P, Q, ``sigma`` σ > 0, ``level`` ε; claim ``delta``
+  {lo, hi} ∋ δ(σ) = max over both directions of ∫ (g_A − e^ε g_B)_+
+  (``proofs/pufferfish_gaussian.py`` (1)); evidence ``prec``, ``rel_tol`` (the writer's notes).
+* ``pufferfish-gaussian-scale`` — question P, Q, ``level``, ``delta`` (target in (0, 1)); claim
+  ``least`` {lo, hi} and ``at_lo``, ``at_hi`` ∋ δ(lo), δ(hi) with at_lo.lo > δ > at_hi.hi
+  (δ(σ) is non-increasing: ``proofs/pufferfish_gaussian.py`` (2)); evidence the notes of both.
+
+δ is enclosed by :func:`gaussian_hockey` (``proofs/kernel_pufferfish_mechanisms.py``). Every
+enclosure is accepted iff it CONTAINS the kernel's ball at one of :data:`PRECS`, rejected
+when disjoint from it, else undecided (PrecisionLimitReached, exit 2).
+
+>>> from exactdp.kernel.jsonio import envelope
+>>> law = lambda x: {"support": [x], "probs": ["1"]}
+>>> doc = envelope("pufferfish-staircase", {"P": law("1"), "Q": law("0"), "delta": "1",
+...   "eps0": {"t": "1/2"}, "gamma": "1/2"}, {"pieces": 6, "worst_output": "7/4",
+...   "numerator": ["1"], "denominator": ["1", "0"], "ratio": "2",
+...   "loss": {"lo": "69/100", "hi": "7/10"}}, {"prec": 128})
+>>> check_pufferfish_mechanisms(doc)
+True
+>>> doc["claim"]["loss"] = {"lo": "7/10", "hi": "1"}
+>>> check_pufferfish_mechanisms(doc)
+False
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from flint import arb
+
+from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
+from exactdp.kernel.jsonio import read_enclosure, read_envelope, read_int, read_list, read_object, read_poly
+from exactdp.kernel.jsonio import read_rational as rat
+from exactdp.kernel.pufferfish import Dist, query_laws
+from exactdp.kernel.question import read_level
+from exactdp.kinds import CertificateKind, proved_by
+from exactdp.spaces.levels import PrivacyLevel
+
+__all__ = ["MECHANISM_KINDS", "check_pufferfish_mechanisms", "staircase_work", "staircase_mids", "staircase_key",
+           "gaussian_hockey", "gaussian_work", "PRECS", "MAX_PIECES", "MAX_STAIR_WORK", "MAX_GAUSS_WORK"]
+
+MECHANISM_KINDS = STAIRCASE, DELTA, SCALE = tuple(k.value for k in (CertificateKind.PUFFERFISH_STAIRCASE,
+                                                   CertificateKind.PUFFERFISH_GAUSSIAN_DELTA,
+                                                   CertificateKind.PUFFERFISH_GAUSSIAN_SCALE))
+#: Precisions (bits) at which a claimed enclosure must contain the kernel's ball.
+PRECS = (128, 256, 512, 1024)
+#: Most candidate break points of a staircase window, 4·m·(⌈span/Δ⌉ + 4) (the search's limit).
+MAX_PIECES = 200_000
+#: Most candidate points × support points × (1 + candidates/m × bits(b)/4096), staircase.
+MAX_STAIR_WORK = 4_000_000
+#: Most support points (union of P and Q) of a Gaussian document.
+MAX_SUPPORT = 64
+#: Largest (s_m − s_0)/σ of a Gaussian document (the range to cover, in units of σ).
+MAX_RANGE = 10_000
+#: Most pieces × support points per direction and precision (beyond: undecided).
+MAX_GAUSS_WORK = 200_000
+#: Largest ε of a Gaussian document (e^ε must stay a finite ball).
+MAX_EPS = 10_000
+#: The Gaussian range is [s_0 − Tσ, s_m + Tσ]; each tail beyond holds at most Φ(−T) < 2^−1660.
+TAIL = 48
+Poly = tuple[tuple[int, Fraction], ...]
+Key = tuple[Poly, Poly]
+
+
+def _ladder(claims: list[Enclosure], truth: Any, more: Any = lambda: True) -> bool:
+    """Each claim must contain its interval ``truth(prec)`` (None: not finite) at one of
+    :data:`PRECS`, and ``more()`` (called inside ``workprec``) hold: False as soon as one is disjoint."""
+    for prec in PRECS:
+        with workprec(prec):
+            got, extra = truth(prec), more()
+        if extra is False or any(g is not None and (c.hi < g[0] or g[1] < c.lo) for c, g in zip(claims, got)):
+            return False
+        if extra and all(g is not None and c.lo <= g[0] and g[1] <= c.hi for c, g in zip(claims, got)):
+            return True
+    raise PrecisionLimitReached(f"undecided at {PRECS[-1]} bits: the kernel's balls neither fit in nor miss the claim.")
+
+
+def _interval(ball: arb) -> tuple[Fraction, Fraction] | None:
+    return arb_to_fraction_interval(ball) if ball.is_finite() else None
+
+
+# ------------------------------------------------------------------------ staircase
+def staircase_work(P: Dist, Q: Dist, delta: Fraction, b: Fraction | None) -> int:
+    """The work bound, checked before any enumeration (InstanceTooLarge beyond the limits)."""
+    pts, bits = set(P) | set(Q), 0 if b is None else b.numerator.bit_length() + b.denominator.bit_length()
+    cand = 4 * len(pts) * (math.ceil((max(pts) - min(pts)) / delta) + 4)
+    work = cand * len(pts) * (1 + cand // len(pts) * bits // 4096)
+    if cand > MAX_PIECES or work > MAX_STAIR_WORK:
+        raise InstanceTooLarge(f"about {cand} staircase break points: over MAX_PIECES / MAX_STAIR_WORK; use larger Δ.")
+    return work
+
+
+@proved_by("kernel_pufferfish_mechanisms")
+def staircase_mids(P: Dist, Q: Dist, delta: Fraction, gamma: Fraction) -> list[Fraction]:
+    """Midpoints of the pieces of [s_0 − Δ, s_m + Δ] between the break points
+    d + (k, k ± γ)Δ (``proofs/kernel_pufferfish_mechanisms.py``; :func:`staircase_work` first)."""
+    pts = set(P) | set(Q)
+    cuts = {lo := min(pts) - delta, hi := max(pts) + delta}
+    for d in pts:
+        for k in range(math.floor((lo - d) / delta) - 1, math.ceil((hi - d) / delta) + 2):
+            cuts.update(x for x in (d + k * delta, d + (k + gamma) * delta, d + (k - gamma) * delta) if lo < x < hi)
+    c = sorted(cuts)
+    return [(u + v) / 2 for u, v in zip(c, c[1:])]
+
+
+def staircase_key(P: Dist, Q: Dist, delta: Fraction, gamma: Fraction, y: Fraction) -> Key:
+    """G_P(y)/G_Q(y) as sparse (exponent, mass) polynomials in b, lowest exponent 0
+    (e(r) = k + [r/Δ − k ≥ γ], k = ⌊r/Δ⌋)."""
+    polys: list[dict[int, Fraction]] = [{}, {}]
+    for poly, D in zip(polys, (P, Q)):
+        for d, w in D.items():
+            r = abs(y - d) / delta
+            e = math.floor(r) + (r - math.floor(r) >= gamma)
+            poly[e] = poly.get(e, Fraction(0)) + w
+    low = min(min(polys[0]), min(polys[1]))
+    num, den = (tuple(sorted((e - low, w) for e, w in p.items())) for p in polys)
+    return num, den
+
+
+def _mul(a: Poly, b: Poly) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for (e, x), (f, y) in ((s, t) for s in a for t in b):
+        out[e + f] = out.get(e + f, Fraction(0)) + x * y
+    return out
+
+
+def _check_staircase(q: dict[str, Any], c: dict[str, Any]) -> bool:
+    read_object(q, "question", ("P", "Q", "delta", "eps0", "gamma"))
+    read_object(c, "claim", ("pieces", "worst_output", "numerator", "denominator", "ratio", "loss"))
+    P, Q = query_laws({"users": [], "P": q["P"], "Q": q["Q"]})
+    delta, gamma, level = rat(q["delta"], "question.delta"), rat(q["gamma"], "question.gamma"), read_level(
+        q["eps0"], "question.eps0", strict=True)
+    if delta <= 0 or not 0 <= gamma <= 1 or not isinstance(level, PrivacyLevel):
+        raise InvalidArgument("question: need delta > 0, 0 ≤ gamma ≤ 1 and a level eps0.")
+    polys = [read_poly(c[k], f"claim.{k}") for k in ("numerator", "denominator")]
+    claim: Key = tuple(tuple((len(p) - 1 - i, v) for i, v in reversed(list(enumerate(p))) if v) for p in polys)  # type: ignore[assignment]
+    ratio, loss, b = None if c["ratio"] is None else rat(c["ratio"], "claim.ratio"), read_enclosure(c["loss"]), level.t
+    pieces, y = read_int(c["pieces"], "claim.pieces", 1), rat(c["worst_output"], "claim.worst_output")
+    staircase_work(P, Q, delta, b)
+    mids = staircase_mids(P, Q, delta, gamma)
+    if pieces != len(mids) or y not in set(mids) or staircase_key(P, Q, delta, gamma, y) != claim:
+        return False
+    keys = {staircase_key(P, Q, delta, gamma, m) for m in mids} - {claim}
+    if b is not None:  # exact: R = num(b)/den(b), the loss is ln max(R, 1/R)
+        def exact(k: Key) -> Fraction:
+            r = sum((w * b**e for e, w in k[0]), Fraction(0)) / sum((w * b**e for e, w in k[1]), Fraction(0))
+            return max(r, 1 / r)
+        best = exact(claim)
+        return (ratio == best and all(exact(k) <= best for k in keys)
+                and _ladder([loss], lambda _: [_interval(arb_from_fraction(best).log())]))
+
+    def ln(k: Key) -> arb:
+        return abs((sum((arb_from_fraction(w) * level.t_ball() ** e for e, w in k[0]), arb(0))
+                    / sum((arb_from_fraction(w) * level.t_ball() ** e for e, w in k[1]), arb(0))).log())
+
+    def below() -> bool | None:  # every other piece certified below the claimed one, or the same R or 1/R
+        nonlocal keys
+        top, balls = ln(claim), {k: ln(k) for k in keys}
+        keys = {k for k, v in balls.items() if not v < top and _mul(k[0], claim[1]) != _mul(k[1], claim[0])
+                and _mul(k[0], claim[0]) != _mul(k[1], claim[1])}
+        return False if any(v > top for v in balls.values()) else None if keys else True
+    return ratio is None and _ladder([loss], lambda _: [_interval(ln(claim))], below)
+
+
+# ------------------------------------------------------------------------- Gaussian
+def gaussian_work(P: Dist, Q: Dist, sigma: Fraction) -> int:
+    """Pieces allowed per direction and precision; InstanceTooLarge beyond the limits."""
+    pts = set(P) | set(Q)
+    if len(pts) > MAX_SUPPORT or (max(pts) - min(pts)) / sigma > MAX_RANGE:
+        raise InstanceTooLarge(f"{len(pts)} support points, σ = {str(sigma)[:40]}: the kernel covers at most "
+                               f"MAX_SUPPORT = {MAX_SUPPORT} points spanning MAX_RANGE = {MAX_RANGE} σ; use larger σ.")
+    return MAX_GAUSS_WORK // len(pts)
+
+
+def _upper(x: arb) -> arb:
+    """1 − Φ(x) = erfc(x/√2)/2 (accurate for large x)."""
+    return (x / arb(2).sqrt()).erfc() / 2
+
+
+def _up(x: Fraction) -> arb:
+    """1 − Φ(x) of an exact rational x."""
+    return _upper(arb_from_fraction(x))
+
+
+@proved_by("kernel_pufferfish_mechanisms")
+def gaussian_hockey(A: Dist, B: Dist, sigma: Fraction, level: PrivacyLevel, prec: int) -> tuple[arb, arb]:
+    """(lower, upper) balls with ∫ (g_A − e^ε g_B)_+ in [lower, upper] (inside ``workprec``):
+    in z = (y − s_0)/σ, h(z) = Σ v_d e^{−(z − c_d)²/2}, v_d = A(d) − e^ε B(d), on [−T, c_m + T];
+    the mean-value form of k (h's sign, with s the center nearest the piece, (c)) decides each piece's sign (bisected to
+    width 2^−(prec/2+8)); positive pieces add their exact Φ-differences, undecided ones
+    [0, w·|h|], the tails [0, ∫ g_A] (``proofs/kernel_pufferfish_mechanisms.py``)."""
+    budget, pts = gaussian_work(A, B, sigma), sorted(set(A) | set(B))
+    if not level.eps_ball() < MAX_EPS:
+        raise InstanceTooLarge(f"ε = {level.eps} is over MAX_EPS = {MAX_EPS}: e^ε overflows the kernel's balls.")
+    cs = [(d - pts[0]) / sigma for d in pts]
+    cb, wa = [arb_from_fraction(x) for x in cs], [arb_from_fraction(A.get(d, Fraction(0))) for d in pts]
+    v = [a - level.eps_ball().exp() * arb_from_fraction(B.get(d, Fraction(0))) for a, d in zip(wa, pts)]
+
+    def k(m: arb, u: arb, s: arb, slope: bool) -> arb:  # h(m + u) = e^{−u²/2 − u(m − s)}·k: the same sign
+        return sum((((c - s) if slope else 1) * x * (u * (c - s) - (m - c) ** 2 / 2).exp()
+                    for x, c in zip(v, cb)), arb(0))
+
+    def mass(a: Fraction, b: Fraction) -> arb:  # Σ v_d (Φ(b − c_d) − Φ(a − c_d)), no cancellation
+        return sum((x * (_up(a - c) - _up(b - c) if a >= c else _up(c - b) - _up(c - a))
+                    for x, c in zip(v, cs)), arb(0))
+    end, slack, positive = math.ceil(cs[-1]) + TAIL, arb(0), list[tuple[Fraction, Fraction]]()
+    stack, leaves = [(Fraction(-TAIL), Fraction(end))], 0
+    while stack:
+        if (budget := budget - 1) < 0:  # more precision would not help: refuse
+            raise InstanceTooLarge(f"the sign of g_A − e^ε g_B needs over MAX_GAUSS_WORK = {MAX_GAUSS_WORK} / m pieces")
+        if leaves > 8 * len(pts):  # h has at most m − 1 roots: so many open pieces need more precision
+            raise PrecisionLimitReached(f"undecided at {prec} bits: the sign of g_A − e^ε g_B stays open.")
+        a, b = stack.pop()
+        mid, r = (a + b) / 2, arb_from_fraction((b - a) / 2)
+        zm, s = arb_from_fraction(mid), cb[min(range(len(cs)), key=lambda i: abs(cs[i] - mid))]  # s: the nearest center
+        rng = k(zm, arb(0), s, False) + k(zm, arb(0, r), s, True) * arb(0, r)
+        if rng > 0:  # pieces come left to right: merge touching ones
+            positive[-1:] = [(positive[-1][0], b)] if positive and positive[-1][1] == a else positive[-1:] + [(a, b)]
+        elif not rng < 0 and b - a <= Fraction(1, 2 ** (prec // 2 + 8)):
+            slack, leaves = slack + 2 * r * abs(rng) * (abs(zm - s) * r).exp(), leaves + 1
+        elif not rng < 0:
+            stack += [(mid, b), (a, mid)]
+    tail = sum((x * (_upper(TAIL + c) + _upper(end - c)) for x, c in zip(wa, cb)), arb(0))
+    lower = sum((mass(a, b) for a, b in positive), arb(0))
+    return lower, lower + slack + tail
+
+
+def _delta(P: Dist, Q: Dist, sigma: Fraction, level: PrivacyLevel, prec: int) -> tuple[Fraction, Fraction] | None:
+    """[lo, hi] ∋ δ(σ) = max of both directions; 0 ≤ δ ≤ ∫ g_A = 1 clips the ends; None if open."""
+    try:
+        (l1, u1), (l2, u2) = (gaussian_hockey(A, B, sigma, level, prec) for A, B in ((P, Q), (Q, P)))
+    except PrecisionLimitReached:
+        return None
+    lo, hi = arb_to_fraction_interval(l1.max(l2))[0], arb_to_fraction_interval(u1.max(u2))[1]
+    return max(lo, Fraction(0)), min(hi, Fraction(1))
+
+
+def _check_gaussian(scale: bool, q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any]) -> bool:
+    read_object(q, "question", ("P", "Q", "level", "delta" if scale else "sigma"))
+    read_object(c, "claim", ("least", "at_lo", "at_hi") if scale else ("delta",))
+    read_object(ev, "evidence", ("prec", "rel_tol"))  # the writer's notes, not claims
+    for p, r in zip(*(read_list(ev[k], f"evidence.{k}", 2) if scale else [ev[k]] for k in ("prec", "rel_tol"))):
+        if not 0 < rat(r, "evidence.rel_tol") < 1 or read_int(p, "evidence.prec", 2, 2**16) < 2:
+            raise InvalidArgument(f"evidence.rel_tol: got {r}; need 0 < rel_tol < 1.")
+    P, Q = query_laws({"users": [], "P": q["P"], "Q": q["Q"]})
+    level = read_level(q["level"], strict=True)
+    sigmas = [rat(q["sigma"], "question.sigma")] if not scale else list(read_enclosure(c["least"], "claim.least"))
+    target = rat(q["delta"], "question.delta") if scale else Fraction(1, 2)
+    bad = sigmas[0] <= 0 or (scale and sigmas[0] >= sigmas[1]) or not 0 < target < 1
+    if bad or not isinstance(level, PrivacyLevel):
+        raise InvalidArgument("need a level, σ > 0 (least: 0 < lo < hi) and 0 < question.delta < 1.")
+    claims = [read_enclosure(c[k], f"claim.{k}") for k in (("at_lo", "at_hi") if scale else ("delta",))]
+    gaussian_work(P, Q, sigmas[0])
+    return (not scale or claims[0].lo > target > claims[1].hi) and _ladder(
+        claims, lambda p: [_delta(P, Q, s, level, p) for s in sigmas])
+
+
+def check_pufferfish_mechanisms(doc: Any) -> bool:
+    """Re-check a document of :data:`MECHANISM_KINDS` (InvalidArgument when malformed,
+    InstanceTooLarge / PrecisionLimitReached when undecided, False when a claim fails)."""
+    env = read_envelope(doc, MECHANISM_KINDS)
+    if env.kind != STAIRCASE:
+        return _check_gaussian(env.kind == SCALE, env.question, env.claim, env.evidence)
+    read_int(read_object(env.evidence, "evidence", ("prec",))["prec"], "evidence.prec", 2, 2**16)  # a note
+    return _check_staircase(env.question, env.claim)
