@@ -1,6 +1,8 @@
 """Benchmark: certified thresholds on large Euclidean grids — time and peak memory per size.
 
 Run: ``python benchmarks/bench_scale.py [--sizes 50 100 200] [--verify] [--timeout S] [--progress]``
+(``--piece --sizes 200 400``: only the fail point and two cover pieces next to ε* per size —
+CPU seconds and peak RSS of each, cumulative RSS — the per-piece cost without the whole run)
 (default sizes 50, 100, 200; 400×400 costs minutes of CPU and ≈ 1 GB: run it alone, e.g.
 ``--sizes 400 --timeout 1800``).
 
@@ -83,6 +85,29 @@ if task == "certified":
     out = {"eps_lower": float(r.eps_lower), "eps_upper": float(r.eps_upper),
            "timings": [(s, round(t, 2)) for s, t in r.timings], "escalations": len(calls),
            "index_formed": "index" in g.__dict__, "stage_rss": stage_rss}
+elif task == "piece":  # the cost of the fail point and of two cover pieces next to ε*
+    from fractions import Fraction
+    from exactdp.spaces.metrics import grid
+    from exactdp.threshold.certificates import TAYLOR_ORDER
+    from exactdp.threshold.float_bounds import rhs_float
+    from exactdp.threshold.providers import provider_for
+    from exactdp.threshold.spd_cover import lambda_for, spd_fail_point
+    from exactdp.threshold.taylor import taylor_piece
+    g = grid(k, k, "euclidean")
+    prov = provider_for(g)
+    rhs = tuple(Fraction(1) for _ in range(g.n))
+    b, brad = rhs_float(rhs)
+    out = {"setup": usage()}
+    c0 = usage()[0]
+    fail = spd_fail_point(g, rhs, Fraction(665351582, 10**9), prov)
+    out["fail"] = [usage()[0] - c0, usage()[1], fail is not None]
+    a, w = Fraction(6653516, 10**7), Fraction(8, 10**9)  # above ε* of every k ≥ 200 (≈ 0.66535158)
+    for i in range(2):
+        c0 = usage()[0]
+        res, _ = taylor_piece(prov, list(g.values), b, brad, a, a + w, TAYLOR_ORDER,
+                              lambda_for(prov, a, a + w), rhs=rhs)
+        out[f"piece{i}"] = [usage()[0] - c0, usage()[1], res.ok]
+        a, w = a + w, 16 * w
 else:
     import numpy as np
     from exactdp.linalg.grid_pcg import grid_pcg_solver
@@ -99,6 +124,9 @@ else:
 # the search alone: read BEFORE any verify, so verify time never enters these numbers
 out["seconds"] = time.perf_counter() - t0
 out["cpu"], out["rss_mb"] = usage()
+if task == "piece":
+    print(json.dumps(out))
+    raise SystemExit(0)
 if task == "certified" and "verify" in flags:
     t1, c1 = time.perf_counter(), out["cpu"]
     out["verify"] = r.verify()
@@ -158,7 +186,21 @@ def main() -> None:
                     help="also time verify() of each certificate (reported apart, not in the fits)")
     ap.add_argument("--timeout", type=float, default=None, help="stop a size's run after S seconds")
     ap.add_argument("--progress", action="store_true", help="show the certified runs' progress on stderr")
+    ap.add_argument("--piece", action="store_true",
+                    help="instead: per size (k ≥ 200), the CPU seconds and peak RSS of the fail point "
+                         "at ε = 0.665351582 and of two cover pieces next to ε* (one child each)")
     a = ap.parse_args()
+    if a.piece:
+        for k in a.sizes:
+            r = run("piece", k, False, a.timeout)
+            if "fail" not in r:
+                print(f"{k:>5}: {r.get('error')}", flush=True)
+                continue
+            print(f"{k:>5}: set-up {r['setup'][0]:.1f} s cpu / {r['setup'][1]:.0f} MB; fail point "
+                  f"{r['fail'][0]:.1f} s / {r['fail'][1]:.0f} MB (certified: {r['fail'][2]}); pieces "
+                  + "; ".join(f"{r[p][0]:.1f} s / {r[p][1]:.0f} MB (ok: {r[p][2]})" for p in ("piece0", "piece1")),
+                  flush=True)
+        return
     rows = []
     print(f"{'k':>5} {'n':>7} | {'cert s':>8} {'cert cpu':>8} {'cert MB':>8} {'esc':>4} "
           f"{'ε* enclosure':>32} | {'float s':>8} {'float cpu':>9} {'float MB':>8} {'ε float':>7} | "

@@ -50,7 +50,7 @@ PROVES = [
     "exactdp.linalg.grid_exact_conv.GridConvolution.products",
     "exactdp.linalg.grid_exact_conv.GridConvolution.matvec_poly",
     "exactdp.threshold.taylor.taylor_piece",
-    "exactdp.threshold.taylor.exact_residual_bound",
+    "exactdp.threshold.taylor_exact.exact_residual_bound",
     "exactdp.threshold.rational_point.exact_grid_z",  # its exact check of Φz = b
 ]
 

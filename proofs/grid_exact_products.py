@@ -46,7 +46,8 @@ from exactdp.threshold.taylor import exact_residual_bound, on_residual_grid
 
 PROVES = [
     "exactdp.linalg.exact_products.exact_table_matvec",
-    "exactdp.threshold.taylor.exact_residual_bound",
+    "exactdp.threshold.taylor_exact.exact_residual_bound",
+    "exactdp.threshold.taylor_exact.exact_residual",
 ]
 
 ok = True

@@ -54,8 +54,8 @@ from exactdp.threshold.providers import GridProvider
 PROVES = [
     "exactdp.linalg.grid_exact_conv.GridConvolution.block_products",
     "exactdp.threshold.taylor.taylor_piece",
-    "exactdp.threshold.taylor.exact_residual_bound",
-    "exactdp.threshold.taylor._far_square",
+    "exactdp.threshold.taylor_exact.exact_residual_bound",
+    "exactdp.threshold.taylor_exact.far_square",
 ]
 
 ok = True

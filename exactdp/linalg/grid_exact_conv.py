@@ -60,7 +60,7 @@ def _integers(values: Sequence[Any], what: str) -> list[int]:
         raise InvalidArgument(f"GridConvolution: {what} is a {type(values).__name__}, not a "
                               "sequence; pass a list (or array) of integers.")
     vals = list(values)
-    if all(type(x) is int for x in vals):  # fast path: already exact Python ints
+    if set(map(type, vals)) <= {int}:  # fast path (a C-level scan): already exact Python ints
         return vals
     out = []
     for k, x in enumerate(vals):
@@ -227,13 +227,16 @@ class GridConvolution:
         vdst = (np.arange(K)[:, None] * L + vpos[None, :]).ravel()
         pv = _poly_from_limbs(_placed(_limbs([x for v in cols for x in v]), np.arange(K * n), vdst,
                                       (K - 1) * L + (H - 1) * S + W))
-        coeffs: list[Any] = (pm * pv).coeffs()
+        prod = pm * pv
+        del pm, pv  # peak memory: the factors go before the product's coefficients are read
+        coeffs: list[Any] = prod.coeffs()
+        del prod
         M = J + K - 1
-        read = (np.arange(M)[:, None] * L + (Ry * S + Rx) + vpos[None, :]).ravel()
-        if len(coeffs) <= int(read.max()):
-            coeffs = coeffs + [0] * (int(read.max()) + 1 - len(coeffs))
-        vals = list(map(int, map(coeffs.__getitem__, read.tolist())))
-        out = [vals[m * n: (m + 1) * n] for m in range(M)]
+        base = Ry * S + Rx + vpos
+        if len(coeffs) <= (M - 1) * L + int(base.max()):
+            coeffs = coeffs + [0] * ((M - 1) * L + int(base.max()) + 1 - len(coeffs))
+        out = [list(map(int, map(coeffs.__getitem__, (m * L + base).tolist()))) for m in range(M)]
+        del coeffs
         if any(consts):  # + Σ_{j+k=m} c_j·Σ v_k on every point
             sums = [sum(v) for v in cols]
             for m in range(M):

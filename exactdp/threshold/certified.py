@@ -51,6 +51,7 @@ from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.masked import grid_shape
 from exactdp.threshold.certificates import CoverCertificate, SpdCoverCertificate
+from exactdp.threshold.float_bounds import binade
 from exactdp.threshold.krawczyk import krawczyk_cover
 from exactdp.threshold.lemmas import lemma_t0
 from exactdp.threshold.providers import GridProvider, PhiProvider, provider_for
@@ -172,6 +173,23 @@ def certified_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
                                      everywhere)
 
 
+def _scaled_tol(metric: FiniteMetric, tol: Fraction) -> Fraction:
+    """``tol``, or a power 2^-k ≤ tol/u when the smallest distance u is so large that
+    tol·u > 2^-10 (ε* is of the order 1/u: a spacing of 10^30 puts it near 10^-30, where an
+    absolute tol of 10^-9 resolves nothing and the cover would leave the range the kernel
+    checks, ε·max d ≤ its limit). A finer tol only narrows the enclosure.
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> tol = Fraction(1, 10**9)
+    >>> _scaled_tol(grid(3, 3), tol), _scaled_tol(grid(3, 3, spacing=10**30), tol) < tol / 10**30
+    (Fraction(1, 1000000000), True)
+    """
+    u = min((float(v) for v in metric.values if float(v) > 0), default=1.0)
+    if not tol * Fraction(u) > Fraction(1, 1024):
+        return tol
+    return min(tol, Fraction(1, 2 ** math.ceil(math.log2(u / float(tol)) + 1)))
+
+
 def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,
                           tol: Fraction, progress: Progress,
                           timings: list[tuple[str, float]],
@@ -187,6 +205,7 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
             f"π_y/π_y' ≤ e^(ε d) fails for y' = {i}). Evidence: the zero entry.",
             evidence=i,
         )
+    tol = _scaled_tol(metric, tol)
     prov = provider_for(metric)
     grid_route = isinstance(prov, GridProvider)
     # the search is uncertified: Euclidean grids of any size search with FFT + PCG solves
@@ -208,7 +227,7 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
     ef = Fraction(eps_f)
     t_lemma = lemma_t0(metric, b)
     _, e_end = log_enclosure(t_lemma, t_lemma, Fraction(-1))
-    e_end = dyadic_up(e_end, 20)
+    e_end = dyadic_up(e_end, 20 - min(0, binade(e_end) + 10))  # 2^-20, finer below ε = 2^-10
     e_lo, e_hi, fail = _fail_side(metric, b, ef, tol, prov, grid_route, progress, timings)
     for rnd in range(_BRACKET_ROUNDS):
         # cover [e_hi, ∞)

@@ -28,7 +28,7 @@ import numpy as np
 
 from exactdp.arithmetic.rounding import ETA, float_up, gamma, gamma_up, succ
 
-__all__ = ["ProductBounds", "sum_up", "norm2_up", "rhs_float", "ABS_SLACK", "ABS_SLACK_Q", "TINY"]
+__all__ = ["ProductBounds", "sum_up", "norm2_up", "rhs_float", "binade", "ABS_SLACK", "ABS_SLACK_Q", "TINY"]
 
 #: Absolute slack ≫ every underflow term n²·η for n < 10⁸.
 ABS_SLACK = 1e-300
@@ -84,3 +84,15 @@ def rhs_float(rhs: tuple[Fraction, ...]) -> tuple[np.ndarray, float]:
     b = np.array([float(x) for x in rhs])
     rad = max((abs(Fraction(float(x)) - x) for x in set(rhs)), default=Fraction(0))
     return b, float_up(rad)
+
+
+def binade(x: Fraction) -> int:
+    """e with 2^e ≤ x < 2^(e+1) for x > 0 (0 for x ≤ 0): the scale of an ε or a step.
+
+    >>> binade(Fraction(3, 4)), binade(Fraction(1, 10**30)), binade(Fraction(0))
+    (-1, -100, 0)
+    """
+    if x <= 0:
+        return 0
+    e = x.numerator.bit_length() - x.denominator.bit_length()
+    return e if Fraction(2) ** e <= x else e - 1

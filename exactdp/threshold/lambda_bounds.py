@@ -29,7 +29,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import to_fmpq
-from exactdp.arithmetic.rounding import dyadic_down, float_up, gamma, gamma_up, require_subnormals, succ
+from exactdp.arithmetic.rounding import dyadic_down, gamma, gamma_up, require_subnormals, succ
 from exactdp.kinds import proved_by
 from exactdp.linalg.verified import float_enclosure
 from exactdp.spaces.metrics import FiniteMetric
@@ -69,8 +69,9 @@ def exact_second_derivative_row_bound(metric: FiniteMetric, a: Fraction) -> Frac
     rows = distance_count_rows(metric)
     with workprec(96):
         aa = arb(to_fmpq(a))
-        ups = [arb_to_fraction_interval(v.ball() * v.ball() * (-aa * v.ball()).exp())[1]
-               for v in metric.values]
+        tiny = arb(2) ** -1100  # a ball certainly below it is bounded by 2^-1100 (no huge Fraction)
+        ups = [Fraction(1, 2**1100) if x < tiny else arb_to_fraction_interval(x)[1]
+               for x in (v.ball() * v.ball() * (-aa * v.ball()).exp() for v in metric.values)]
     return exact_count_row_max(rows, ups)
 
 
@@ -98,12 +99,11 @@ def _second_derivative_row_bound(metric: FiniteMetric, a: Fraction) -> Fraction:
     rows = distance_count_rows(metric)
     with workprec(96):
         aa = arb(to_fmpq(a))
-        ups = []
-        for v in metric.values:
-            d = v.ball()
-            _, hi = arb_to_fraction_interval(d * d * (-aa * d).exp())
-            ups.append(float_up(hi))
-    pw = np.array(ups)
+        # float enclosures, never exact rationals: e^{−ad} far below the double range (a huge
+        # spacing, ε·d ≈ 10²¹) would need a 10²¹-bit Fraction; float_enclosure flushes it to 0
+        # with a radius covering it
+        m, r = float_enclosure([(lambda d: d * d * (-aa * d).exp())(v.ball()) for v in metric.values])
+    pw = np.asarray(succ(np.asarray(m, dtype=np.float64) + np.asarray(r, dtype=np.float64)))
     s = rows.astype(np.float64) @ pw
     k = rows.shape[1]
     s = succ(succ(s * (1 + gamma_up(k + 2))) + ABS_SLACK)

@@ -40,6 +40,7 @@ from exactdp.spaces.grid import matrix_free_shape, offset_value_codes, use_matri
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.masked import GridShape
+from exactdp.threshold.float_bounds import binade
 from exactdp.threshold.lambda_bounds import chord_bound, dense_lambda_node, second_derivative_row_bound
 
 __all__ = ["PhiProvider", "DenseProvider", "GridProvider", "provider_for", "LOOSE_RTOL"]
@@ -192,12 +193,16 @@ class DenseProvider:
                 return Fraction(0)
             s2 = float(second_derivative_row_bound(self.metric, e))
             step = math.sqrt(2 * float(lam) / s2) if s2 > 0 else 1.0
-            step_q = max(dyadic_down(step, 20), Fraction(1, 2**20))
+            # on the grid 2^-20 and at least 2^-20 — scaled down with ε below 2^-10 (a spacing
+            # of 10^30 puts ε* near 10^-30, where 2^-20 would jump far past every node)
+            bits = 20 - min(0, binade(e) + 10)
+            least = Fraction(1, 2**bits)
+            step_q = max(dyadic_down(step, bits), least)
             for _ in range(4):  # a node that cannot be proved: try a shorter step
                 nxt = e + step_q
                 if self.node(nxt, hint=self.nodes[e][0]) > 0:
                     break
-                step_q = max(step_q / 4, Fraction(1, 2**20))
+                step_q = max(step_q / 4, least)
             else:
                 return Fraction(0)
             self.chain.append(nxt)

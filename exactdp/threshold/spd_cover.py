@@ -55,7 +55,8 @@ from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.certificates import TAYLOR_ORDER, SpdPointCertificate
 from exactdp.threshold.float_bounds import rhs_float
 from exactdp.threshold.providers import DenseProvider, GridProvider, PhiProvider, provider_for
-from exactdp.threshold.taylor import exact_taylor_tables, point_bounds, taylor_piece, taylor_tables
+from exactdp.threshold.taylor import point_bounds, taylor_piece, taylor_tables
+from exactdp.threshold.taylor_exact import Y0_BITS, exact_residual, refined_y0
 
 __all__ = ["spd_cover", "spd_fail_point", "float_zmin", "lambda_for", "remaining_note", "per_entry_upper"]
 
@@ -117,25 +118,17 @@ def per_entry_upper(prov: PhiProvider, values: list[Any], rhs: tuple[Fraction, .
     :func:`point_bounds` charges to every entry as max_j 2^-52|y_j|, never enters
     (``proofs/fail_point_per_entry.py``). ``lam`` ≤ λ_min(Φ(eps)) is the caller's.
     """
-    ex = exact_taylor_tables(values, eps, eps, 0)  # e^{−εd} ∈ [lo, hi]·2^-100 (far: [0, 1])
-    rad = max((h - lo for lo, h in zip(ex.lo[0], ex.hi[0])), default=0)
-    solve = prov.solver(taylor_tables(values, eps, eps, 0).mids[0])
-    B = math.lcm(*(x.denominator for x in rhs))
-    bnum = [x.numerator * (B // x.denominator) for x in rhs]
-    s, Y = 64, [int(v) for v in np.rint(np.ldexp(np.asarray(y, dtype=np.float64), 64))]
-    for step in range(steps + 1):
-        prod = prov.exact_matvec(ex.lo[0], [Y])[0]
-        R = [(bv << (100 + s)) - B * p for bv, p in zip(bnum, prod)]  # B·2^(100+s)·(b − A·y_0)
-        if step == steps:
-            break
-        corr = np.asarray(solve(np.array([r / (B << (100 + s)) for r in R])))
+    # the float solver only refines the candidate: its table is read off the exact one
+    solve = prov.solver(taylor_tables(values, eps, eps, 0, exact=True).mids[0])
+    Y = [int(v) for v in np.rint(np.ldexp(np.asarray(y, dtype=np.float64), Y0_BITS))]
+    res = exact_residual(prov, values, rhs, eps, Y, Y0_BITS)  # B·2^(100+s)·(b − A·y_0) exactly
+    for _ in range(steps):
+        corr = np.asarray(solve(res.center()))
         if not np.all(np.isfinite(corr)):
             return math.inf
-        s += 52
-        Y = [(v << 52) + int(w) for v, w in zip(Y, np.rint(np.ldexp(corr, s)).tolist())]
-    wide = B * rad * sum(abs(v) for v in Y)
-    norm = math.isqrt(sum((abs(r) + wide) ** 2 for r in R)) + 1  # ≥ ‖r̄‖₂·B·2^(100+s)
-    return float_up(Fraction(Y[i], 1 << s) + Fraction(norm, B << (100 + s)) / lam)
+        res = exact_residual(prov, values, rhs, eps, *refined_y0(res.yint, res.s, corr))
+    # ‖r̄‖₂ ≤ norm2_scaled()/den (wide = B·max r·Σ|Y| covers the table radii)
+    return float_up(Fraction(res.yint[i], 1 << res.s) + Fraction(res.norm2_scaled(), res.den) / lam)
 
 
 def remaining_note(done: list[tuple[float, float]], left: float, width: float, start: float) -> str:

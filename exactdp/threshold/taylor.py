@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 from flint import arb
 
-from exactdp.arithmetic.ball import ball_key, workprec
+from exactdp.arithmetic.ball import workprec
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.arithmetic.rounding import ETA, U, float_down, float_up, gamma_up, pred, require_subnormals, succ
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
@@ -54,17 +54,31 @@ from exactdp.kinds import proved_by
 from exactdp.linalg.verified import float_enclosure
 from exactdp.threshold.float_bounds import ABS_SLACK, TINY, norm2_up, sum_up
 from exactdp.threshold.providers import PhiProvider
+from exactdp.threshold.taylor_exact import (
+    MAX_Y0_BITS,
+    TABLE_BITS,
+    Y0_BITS,
+    ExactTables,
+    exact_residual,
+    exact_residual_bound,
+    exact_rho_bounds,
+    exact_taylor_tables,
+    far_square,
+    on_column_grids,
+    on_residual_grid,
+    refined_y0,
+)
 from exactdp.threshold.value_powers import value_powers
 
+# ExactTables, exact_taylor_tables, exact_residual_bound, on_residual_grid, on_column_grids and
+# MAX_Y0_BITS live in :mod:`exactdp.threshold.taylor_exact` (re-exported here)
 __all__ = ["TaylorTables", "ExactTables", "taylor_tables", "exact_taylor_tables", "TaylorBounds",
            "taylor_vectors", "taylor_piece", "point_bounds", "exact_residual_bound", "on_residual_grid",
            "on_column_grids", "MAX_Y0_BITS"]
 
-_S_TAB = 100  # exact residual: table entries enclosed by integers at scale 2^100
-_S_Y = 64     # ... and y_0 on the grid 2^-64
-#: deepest grid 2^-s of a refined y_0 (exact integers, finer than a double; fast exact products
-#: only): two 52-bit steps after 2^-64; below that the 2^-100 table enclosures dominate
-MAX_Y0_BITS = _S_Y + 2 * 52
+#: the names these had before the split (proofs and tests read them)
+_exact_rho_bounds, _far_square = exact_rho_bounds, far_square
+
 
 
 @dataclass(frozen=True)
@@ -79,92 +93,6 @@ class TaylorTables:
     exact: ExactTables | None = None
 
 
-@dataclass(frozen=True)
-class ExactTables:
-    """Integer tables at scale 2^-100 of the Taylor coefficients (outward-rounded arb)."""
-
-    lo: list[list[int]]   # (K+1) × k
-    hi: list[list[int]]
-    rem: list[int]        # ≥ d^{K+1} e^{−ad}/(K+1)! · 2^100
-
-
-def _scaled_bounds(x: Any, T: int) -> tuple[int, int]:
-    """(⌊lo·2^T⌋, ⌈hi·2^T⌉) for the ball x = [mid ± rad], from its exact mantissas and
-    exponents (:func:`exactdp.arithmetic.ball.ball_key`; the same integers as
-    ``arb_to_fraction_interval`` then floor/ceil, without Fractions)."""
-    mm, me, rm, re = ball_key(x)
-    e0 = min(me, re)
-    A, R = mm << (me - e0), rm << (re - e0)
-    e = e0 + T
-    if e >= 0:
-        return (A - R) << e, (A + R) << e
-    return (A - R) >> -e, -((-(A + R)) >> -e)
-
-
-def exact_taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int) -> ExactTables:
-    """Integer enclosures of Φ_0..Φ_K at ``c`` and of the remainder entries from ``a``.
-
-    >>> from exactdp.spaces.metrics import line
-    >>> ex = exact_taylor_tables(list(line(3).values), Fraction(1), Fraction(1), 1)
-    >>> [ex.hi[0][0] - ex.lo[0][0], ex.lo[0][0] == 2**100]      # e^0 = 1 exactly
-    [0, True]
-    >>> -0.3679 * 2**100 < ex.lo[1][1] < ex.hi[1][1] < -0.3678 * 2**100   # −d e^{−d} at d = 1
-    True
-    """
-    lo: list[list[int]] = [[] for _ in range(K + 1)]
-    hi: list[list[int]] = [[] for _ in range(K + 1)]
-    rem: list[int] = []
-    far = _far_square(min(a, c), K + 1)
-    with workprec(_S_TAB + 64):
-        ca, aa = arb(to_fmpq(c)), arb(to_fmpq(a))
-        vp = value_powers(values, K + 1)  # d², d, (−d)^j/j!: the same for every piece
-        for i, sq in enumerate(vp.squares):
-            if far is not None and sq >= far:
-                # every entry is below 2^-100 in size (``proofs/grid_taylor_blocks.py``)
-                for j in range(K + 1):
-                    lo[j].append(0 if j % 2 == 0 else -1)
-                    hi[j].append(1 if j % 2 == 0 else 0)
-                rem.append(1)
-                continue
-            d, pw = vp.row(i)
-            e = (-ca * d).exp()
-            for j in range(K + 1):
-                ql, qh = _scaled_bounds(pw[j] * e, _S_TAB)
-                lo[j].append(ql)
-                hi[j].append(qh)
-            rem.append(_scaled_bounds(abs(pw[K + 1]) * (-aa * d).exp(), _S_TAB)[1])
-    return ExactTables(lo, hi, rem)
-
-
-@proved_by("grid_taylor_blocks")
-def _far_square(a: Fraction, J: int) -> Fraction | None:
-    """A rational q with d^j·e^{−a d}/j! < 2^-100 for every j ≤ J and every d with d² ≥ q
-    (proved in ``arb`` at d0 = √q ≥ J/a, where each d^j e^{−ad} decreases;
-    ``proofs/grid_taylor_blocks.py``), or None.
-
-    >>> q = _far_square(Fraction(2, 3), 4)
-    >>> 100 < q ** 0.5 < 200
-    True
-    """
-    if a <= 0 or J >= a * 10**7:  # J/a ≥ 10^7: no cut below the search limit anyway
-        return None
-    # the float search only proposes d0 (the arb check below decides); a is capped so that
-    # a huge or tiny rational never overflows or divides by zero, and d0 ≥ J/a exactly
-    af = float(min(a, Fraction(10**6)))
-    d0 = max(math.ceil(Fraction(J) / a), 1)
-    limit = -(_S_TAB + 2) * math.log(2)  # in logs: no overflow for any order J
-    while d0 < 10**7 and max(j * math.log(d0) - af * d0 - math.lgamma(j + 1)
-                             for j in range(J + 1)) >= limit:
-        d0 = math.ceil(d0 * 1.05) + 1
-    if d0 >= 10**7:
-        return None
-    with workprec(_S_TAB + 64):
-        e = (-arb(to_fmpq(a)) * d0).exp()
-        if not all(arb(d0) ** j * e / math.factorial(j) * arb(2) ** _S_TAB < 1 for j in range(J + 1)):
-            return None
-    return Fraction(d0 * d0)
-
-
 def taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int,
                   exact: bool = False) -> TaylorTables:
     """Float tables of Φ_0..Φ_K at centre ``c`` and of the remainder bound from ``a``
@@ -175,15 +103,11 @@ def taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int,
     With ``exact`` the float tables are read off the integer ones (one arb pass):
     mid = fl((lo + hi)/2^101), |Φ_j − mid| ≤ (hi − lo)/2^101 + |mid|·2^-53 + η.
     """
-    if exact:
-        ex = exact_taylor_tables(values, c, a, K)
-        den = 1 << (_S_TAB + 1)
-        mids_e = np.array([[(lo + hi) / den for lo, hi in zip(ex.lo[j], ex.hi[j])] for j in range(K + 1)])
-        rads_e = [float(succ(succ(float_up(Fraction(max(h - lo for lo, h in zip(ex.lo[j], ex.hi[j])), den))
-                                  + float_up(Fraction(float(np.max(np.abs(mids_e[j])))) * U)) + ETA))
-                  for j in range(K + 1)]
-        rem_e = np.asarray(succ(np.array([r / (1 << _S_TAB) for r in ex.rem])))
-        return _tiny_tables(mids_e, rads_e, rem_e, ex)
+    if exact:  # kept with the values' ValuePowers, like the integer tables it is read from
+        with workprec(TABLE_BITS + 64):
+            vp = value_powers(values, K + 1)
+        build = lambda: _from_exact(exact_taylor_tables(values, c, a, K), K)  # noqa: E731
+        return vp.tables(("float", c, a, K), build)  # type: ignore[no-any-return]
     with workprec(128):
         ca, aa = arb(to_fmpq(c)), arb(to_fmpq(a))
         rows: list[list[Any]] = [[] for _ in range(K + 1)]
@@ -204,6 +128,18 @@ def taylor_tables(values: list[Any], c: Fraction, a: Fraction, K: int,
             rads.append(float(np.max(r)) if len(r) else 0.0)
         rm, rr = float_enclosure(rem)
     return _tiny_tables(np.array(mids), rads, np.asarray(succ(np.asarray(rm) + np.asarray(rr))), None)
+
+
+def _from_exact(ex: ExactTables, K: int) -> TaylorTables:
+    """The float tables of :func:`taylor_tables` read off the integer ones (its docstring)."""
+    den = 1 << (TABLE_BITS + 1)
+    mids_e = np.array([[(lo + hi) / den for lo, hi in zip(ex.lo[j], ex.hi[j])] for j in range(K + 1)])
+    widths = ex.widths()
+    rads_e = [float(succ(succ(float_up(Fraction(widths[j], den))
+                              + float_up(Fraction(float(np.max(np.abs(mids_e[j])))) * U)) + ETA))
+              for j in range(K + 1)]
+    rem_e = np.asarray(succ(np.array([r / (1 << TABLE_BITS) for r in ex.rem])))
+    return _tiny_tables(mids_e, rads_e, rem_e, ex)
 
 
 def _tiny_tables(mid_arr: np.ndarray, rads: list[float], rem_up: np.ndarray,
@@ -264,10 +200,10 @@ def _accurate_residual(prov: PhiProvider, table: np.ndarray, b: np.ndarray,
                        y: np.ndarray) -> np.ndarray:
     """b − M y to about double precision, M the float table rounded to 2^-100, y on the
     grid 2^-64 (exact limb products; a candidate's refinement, no rigour needed)."""
-    tint = [int(v) for v in np.rint(np.ldexp(table, _S_TAB))]
-    yint = [int(v) for v in np.ldexp(y, _S_Y)]
+    tint = [int(v) for v in np.rint(np.ldexp(table, TABLE_BITS))]
+    yint = [int(v) for v in np.ldexp(y, Y0_BITS)]
     prod = prov.exact_matvec(tint, [yint])[0]
-    sh = _S_TAB + _S_Y
+    sh = TABLE_BITS + Y0_BITS
     bint = {bi: round(Fraction(bi) * (1 << sh)) for bi in set(b.tolist())}
     return np.array([(bint[bi] - p) / (1 << sh) for bi, p in zip(b.tolist(), prod)])
 
@@ -315,18 +251,18 @@ def _escalate(prov: PhiProvider, values: list[Any], tab: TaylorTables, b: np.nda
               b_rad: float, omega: float, K: int, lam: Fraction, Y: np.ndarray,
               rhs: tuple[Fraction, ...], c: Fraction,
               decided: Any) -> tuple[TaylorBounds, np.ndarray, float]:
-    """Exact ρ_0 for y_0 on 2^-_S_Y, y_0 refined by it until ``decided(res, Y, dev)``: with
+    """Exact ρ_0 for y_0 on 2^-Y0_BITS, y_0 refined by it until ``decided(res, Y, dev)``: with
     fast exact products y_0 = Y·2^-s exactly, s += 52 a step up to ``MAX_Y0_BITS``; column 0
     of Y is then the nearest double, within 2^-52|y| (max: dev). Else one more step."""
     Y = Y.copy()
     Y[:, 0] = on_residual_grid(Y[:, 0])
-    s, yint, dev, last = _S_Y, [int(v) for v in np.ldexp(Y[:, 0], _S_Y)], 0.0, False
+    s, yint, dev, last = Y0_BITS, [int(v) for v in np.ldexp(Y[:, 0], Y0_BITS)], 0.0, False
     solve = prov.solver(tab.mids[0])
     while True:
-        center, upper = (exact_residual_bound(prov, values, rhs, c, Y[:, 0]) if s == _S_Y
-                         else _exact_residual(prov, values, rhs, c, yint, s))
+        center, upper = (exact_residual_bound(prov, values, rhs, c, Y[:, 0]) if s == Y0_BITS
+                         else exact_residual(prov, values, rhs, c, yint, s).bounds())
         y0x = None
-        if s > _S_Y:
+        if s > Y0_BITS:
             Y[:, 0] = np.array([v / (1 << s) for v in yint])  # correctly rounded
             devs = np.asarray(succ(np.abs(Y[:, 0]) * float(2 * U)))  # nearest: ≤ U|y|/(1 − U)
             dev, y0x = float(np.max(devs)), (yint, s, devs)
@@ -338,10 +274,10 @@ def _escalate(prov: PhiProvider, values: list[Any], tab: TaylorTables, b: np.nda
             return res, Y, dev
         if not prov.fast_exact:  # dense: once more on the double grid, then stop
             Y[:, 0] = on_residual_grid(Y[:, 0] + corr)
-            yint, last = [int(v) for v in np.ldexp(Y[:, 0], _S_Y)], True
+            yint, last = [int(v) for v in np.ldexp(Y[:, 0], Y0_BITS)], True
         else:
-            s, last = s + 52, s + 104 > MAX_Y0_BITS
-            yint = [(v << 52) + int(w) for v, w in zip(yint, np.rint(np.ldexp(corr, s)).tolist())]
+            yint, s = refined_y0(yint, s, corr)
+            last = s + 52 > MAX_Y0_BITS
 
 
 def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, omega: float,
@@ -353,7 +289,8 @@ def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, om
     within ``dev`` of it entrywise (Σ ω^k|y_k| and the lower bound of y_0 widen by dev).
 
     With exact tables (``tab.exact``) every |ρ_m| and the remainder product are bounded by
-    exact integer products (:func:`_exact_rho_bounds`), else by the float rounding model."""
+    exact integer products (:func:`~exactdp.threshold.taylor_exact.exact_rho_bounds`), else by
+    the float rounding model."""
     n, absY, omegas = prov.n, np.abs(Y), [1.0]
     for _ in range(2 * K + 2):
         omegas.append(float(succ(omegas[-1] * omega)))
@@ -363,7 +300,7 @@ def _piece(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad: float, om
     if y0x is not None:
         Ysum = succ(Ysum + y0x[2])
     if tab.exact is not None:
-        bounds, PY = _exact_rho_bounds(prov, tab.exact, b, b_rad, K, Y, Ysum, y0x)
+        bounds, PY = exact_rho_bounds(prov, tab.exact, b, b_rad, K, Y, Ysum, y0x)
     elif y0x is not None:
         raise InvalidArgument("an integer y_0 needs the exact tables (providers with fast_exact)")
     else:
@@ -431,147 +368,6 @@ def _float_rho_bounds(prov: PhiProvider, tab: TaylorTables, b: np.ndarray, b_rad
         bounds.append(np.asarray(bound))
     PY = prov.matvec(tab.rem_up, Ysum[:, None])[:, 0]
     return bounds, np.asarray(succ(succ(PY + tail) * inv1g))
-
-
-def _column_scale(col: np.ndarray) -> int:
-    """s with the column's entries on the grid 2^-s: max|y|·2^s < 2^64, at least 2^-64 fine
-    (so a y_0 already on :func:`on_residual_grid` stays put), at most 2^-1074."""
-    top = float(np.max(np.abs(col))) if len(col) else 0.0
-    e = int(np.frexp(top)[1]) if top > 0 else 0
-    return min(1074, max(_S_Y, 64 - e))
-
-
-def on_column_grids(Y: np.ndarray) -> np.ndarray:
-    """Each Taylor vector (column) rounded to its grid 2^-s (:func:`_column_scale`): the
-    vectors whose products the exact route computes (exact in float; idempotent).
-
-    >>> Y = np.array([[1.0, 2.0**-80], [1 / 3, 3.0]])
-    >>> Z = on_column_grids(Y)
-    >>> bool(Z[0, 0] == 1.0 and Z[0, 1] == 0.0 and abs(Z[1, 0] - 1 / 3) < 2.0**-63)
-    True
-    >>> bool(np.all(on_column_grids(Z) == Z))
-    True
-    """
-    Y = np.array(Y, dtype=np.float64)
-    for k in range(Y.shape[1]):
-        s = _column_scale(Y[:, k])
-        Y[:, k] = np.ldexp(np.rint(np.ldexp(Y[:, k], s)), -s)
-    return Y
-
-
-def _exact_rho_bounds(prov: PhiProvider, ex: ExactTables, b: np.ndarray, b_rad: float, K: int,
-                      Y: np.ndarray, Ysum: np.ndarray,
-                      y0x: tuple[list[int], int, np.ndarray] | None = None
-                      ) -> tuple[list[np.ndarray], np.ndarray]:
-    """bounds[m] ≥ |ρ_m| (m ≤ 2K) and PY ≥ P·Ysum from exact integer products.
-
-    With Φ_j ∈ [A_j, A_j + R_j]·2^-T entrywise (T = 100), y_k = Y_k·2^-s_k (integers, the
-    columns on their grids) and b exact as a float up to ``b_rad``:
-    ρ_m = [m=0]b − Σ_{j+k=m} (A_jY_k + Δ_jY_k)·2^{−T−s_k} with 0 ≤ Δ_j ≤ R_j, so
-    |ρ_m| ≤ |[m=0]b − Σ A_jY_k 2^{−T−s_k}| + Σ max R_j·‖Y_k‖₁·2^{−T−s_k} (+ b_rad) for
-    every m ≤ 2K, all the Cauchy sums Σ A_jY_k exact from one blocked product
-    (``prov.exact_block_products``, ``proofs/grid_taylor_blocks.py`` Lemmas 4–5).
-    The remainder: Ysum rounded *up* to its grid, P ≤ rem·2^-T, PY ≤ rem·⌈Ysum⌉ exactly.
-    Every quotient is a correctly rounded int/int division, then one ``succ``
-    (``proofs/grid_exact_convolution.py``). ``y0x = (Y0, s, _)``: y_0 = Y0·2^-s exactly
-    replaces column 0 (a refined y_0 finer than one double; the same lemmas, s_0 = s).
-    """
-    n = prov.n
-    if not (np.all(np.isfinite(Y)) and np.all(np.isfinite(Ysum))):  # no bound: the piece fails
-        return [np.full(n, math.inf)] * (2 * K + 1), np.full(n, math.inf)
-    if not np.all(on_column_grids(Y)[:, (y0x is not None):] == Y[:, (y0x is not None):]):
-        raise InvalidArgument("the exact piece bound needs the Taylor vectors on their grids "
-                              "(round them with on_column_grids first)")
-    T = _S_TAB
-    scales = [_column_scale(Y[:, k]) for k in range(K + 1)]
-    yint = [list(map(int, np.ldexp(Y[:, k], scales[k]).tolist())) for k in range(K + 1)]
-    if y0x is not None:
-        yint[0], scales[0] = list(y0x[0]), y0x[1]
-    l1 = [sum(map(abs, col)) for col in yint]
-    smax = max(scales)
-    # b = num/2^eb exactly (floats are dyadic); common denominator 2^E
-    ratios: dict[float, tuple[int, int]] = {}
-    for bi in b.tolist():
-        if bi not in ratios:
-            q = Fraction(bi)  # exact: b_i = num / 2^e
-            ratios[bi] = (q.numerator, q.denominator.bit_length() - 1)
-    E = max(T + smax, max((e for _, e in ratios.values()), default=0))
-    D = 1 << E
-    # every Cauchy sum Σ_{j+k=m} A_j·Y_k·2^{smax−s_k}, m ≤ 2K, in one blocked exact product
-    # (proofs/grid_taylor_blocks.py); signed for every m, the radii added separately
-    cauchy = prov.exact_block_products(
-        ex.lo, [[v << (smax - scales[k]) for v in yint[k]] for k in range(K + 1)])
-    rmax = [max(h - lo for lo, h in zip(ex.lo[j], ex.hi[j])) for j in range(K + 1)]
-    sh = E - T - smax
-    bvals = [ratios[bi][0] << (E - ratios[bi][1]) for bi in b.tolist()]
-    bounds = []
-    for m in range(2 * K + 1):
-        pairs = [(j, m - j) for j in range(K + 1) if 0 <= m - j <= K]
-        rad = sum(rmax[j] * l1[k] << (E - T - scales[k]) for j, k in pairs)
-        col = cauchy[m]
-        if m == 0:
-            vals = [(abs(bv - (c << sh)) + rad) / D for bv, c in zip(bvals, col)]
-        else:
-            vals = [((abs(c) << sh) + rad) / D for c in col]
-        bound = np.asarray(succ(np.array(vals)))
-        if m == 0 and b_rad:
-            bound = np.asarray(succ(bound + b_rad))
-        bounds.append(bound)
-    # remainder: Ysum on its grid, rounded up (P ≥ 0, so the product only grows)
-    sr = _column_scale(Ysum)
-    ysum_int = [int(v) for v in np.ceil(np.ldexp(Ysum, sr)).tolist()]
-    py = prov.exact_matvec(ex.rem, [ysum_int])[0]
-    Dr = 1 << (T + sr)
-    return bounds, np.asarray(succ(np.array([v / Dr for v in py])))
-
-
-def on_residual_grid(y: np.ndarray) -> np.ndarray:
-    """y rounded to the grid 2^-64 (exact in float): the y_0 of :func:`exact_residual_bound`."""
-    return np.asarray(np.ldexp(np.rint(np.ldexp(y, _S_Y)), -_S_Y))
-
-
-@proved_by("grid_exact_products", "grid_exact_convolution", "grid_taylor_blocks")
-def exact_residual_bound(prov: PhiProvider, values: list[Any], rhs: tuple[Fraction, ...],
-                         c: Fraction, y0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(center, upper): |b − Φ(c)y0| ≤ upper componentwise, exactly; center ≈ b − Φ(c)y0.
-
-    Entries e^{−cd} ∈ [A_k, A_k + r_k]·2^-100 (arb, outward; far ones [0, 1]·2^-100), y0 =
-    Y·2^-64 (on the grid 2^-64), A·Y exact (``prov.exact_matvec``: grids an integer 2-D
-    convolution, dense metrics integer limbs), B the common denominator of b:
-    |b − Φy0|_i ≤ (|B·b_i·2^164 − B·(AY)_i| + B·max_k r_k·‖Y‖₁)/(B·2^164), one correctly
-    rounded int/int division and ``succ`` (``proofs/grid_exact_products.py``,
-    ``proofs/grid_exact_convolution.py``, ``proofs/grid_taylor_blocks.py``). Memory O(n).
-    """
-    if len(rhs) != prov.n or len(y0) != prov.n:
-        raise InvalidArgument(f"exact_residual_bound: rhs has {len(rhs)} and y0 {len(y0)} entries; "
-                              f"Φ is {prov.n}×{prov.n}: pass vectors of length {prov.n}.")
-    scaled = np.ldexp(np.asarray(y0, dtype=np.float64), _S_Y)
-    if not np.all(scaled == np.rint(scaled)):
-        raise PrecisionLimitReached("exact_residual_bound: y0 is not on the grid 2^-64 "
-                                    "(round it with on_residual_grid first)")
-    return _exact_residual(prov, values, rhs, c, [int(v) for v in scaled], _S_Y)
-
-
-def _exact_residual(prov: PhiProvider, values: list[Any], rhs: tuple[Fraction, ...],
-                    c: Fraction, yint: list[int], s: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`exact_residual_bound` for y0 = yint·2^-s exactly (any s ≥ 0: the same proof
-    with 2^-64 replaced by 2^-s)."""
-    ex = exact_taylor_tables(values, c, c, 0)  # e^{−cd} ∈ [lo, hi]·2^-100 (far: [0, 1])
-    lo_int = ex.lo[0]
-    radmax = max((h - lo for lo, h in zip(ex.lo[0], ex.hi[0])), default=0)
-    prod = prov.exact_matvec(lo_int, [yint])[0]
-    bden = math.lcm(*(Fraction(x).denominator for x in rhs))
-    sh = _S_TAB + s
-    den = bden << sh
-    radterm = bden * radmax * sum(abs(v) for v in yint)
-    center = np.empty(prov.n)
-    upper = np.empty(prov.n)
-    for i, (bi, p) in enumerate(zip(rhs, prod)):
-        bq = Fraction(bi)
-        r = ((bq.numerator * (bden // bq.denominator)) << sh) - bden * p
-        center[i] = r / den
-        upper[i] = (abs(r) + radterm) / den
-    return center, np.asarray(succ(upper))
 
 
 def point_bounds(prov: PhiProvider, values: list[Any], b: np.ndarray, b_rad: float,
