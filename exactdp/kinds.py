@@ -115,6 +115,7 @@ class CertificateKind(enum.StrEnum):
     HAMMING_UNIFORM = "hamming-uniform"
     PROP9 = "prop9"
     EXACT_THRESHOLD = "exact"
+    EXACT_SCALED = "exact-scaled"
     CERTIFIED_COVER = "certified-cover"
     KRONECKER_THRESHOLD = "kronecker-threshold"
     SPD_POINT = "spd-point"
@@ -134,6 +135,9 @@ class CertificateKind(enum.StrEnum):
     PUFFERFISH_CLASS_PAIR = "pufferfish-class-pair"
     PUFFERFISH_RENYI = "pufferfish-renyi"
     PUFFERFISH_DISCRETE_RENYI = "pufferfish-discrete-renyi"
+    PUFFERFISH_STAIRCASE = "pufferfish-staircase"
+    PUFFERFISH_GAUSSIAN_DELTA = "pufferfish-gaussian-delta"
+    PUFFERFISH_GAUSSIAN_SCALE = "pufferfish-gaussian-scale"
 
 
 @runtime_checkable

@@ -29,6 +29,7 @@ from exactdp.kernel.privacy import PRIVACY_KINDS, PRIVACY_LEVEL, check_privacy, 
 from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
 from exactdp.kernel.pufferfish import PUFFERFISH_KINDS, check_pufferfish
 from exactdp.kernel.pufferfish_integrals import INTEGRAL_KINDS, check_pufferfish_integrals
+from exactdp.kernel.pufferfish_mechanisms import MECHANISM_KINDS, check_pufferfish_mechanisms
 from exactdp.kernel.pufferfish_more import MORE_KINDS, check_pufferfish_more
 from exactdp.kernel.remap import REMAP_KINDS, check_remap, read_remap
 from exactdp.kernel.sets import SET_PRIVACY, check_set_privacy_document
@@ -36,6 +37,7 @@ from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
 from exactdp.kernel.threshold_grid import GRID_THRESHOLD, check_grid_threshold, read_grid_threshold
 from exactdp.kernel.threshold_json import read_threshold
 from exactdp.kernel.threshold_quotient import QUOTIENT_KIND, check_quotient, read_quotient
+from exactdp.kernel.threshold_scaled import SCALED_KIND, check_scaled, read_scaled
 from exactdp.kernel.threshold_spd import SPD_POINT, check_spd_point
 from exactdp.kernel.threshold_spd_json import read_spd_point
 from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structured, read_structured
@@ -45,9 +47,9 @@ __all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
 #: The certificate kinds whose JSON documents the kernel re-checks.
 SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS
                    + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD, SET_PRIVACY,
-                      GRID_POINT_EXACT)
+                      GRID_POINT_EXACT, SCALED_KIND)
                    + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS + MORE_KINDS
-                   + INTEGRAL_KINDS)
+                   + INTEGRAL_KINDS + MECHANISM_KINDS)
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,12 @@ def verify_document(doc: Any) -> KernelVerdict:
             ok = check_pufferfish_more(doc)
         elif kind in INTEGRAL_KINDS:
             ok = check_pufferfish_integrals(doc)
+        elif kind in MECHANISM_KINDS:
+            ok = check_pufferfish_mechanisms(doc)
         elif kind in REMAP_KINDS:
             ok = check_remap(read_remap(doc))
+        elif kind == SCALED_KIND:
+            ok = check_scaled(read_scaled(doc))
         elif kind == QUOTIENT_KIND:
             ok = check_quotient(read_quotient(doc))
         elif kind == STRUCTURED_KIND:
