@@ -173,6 +173,9 @@ def discrete_renyi_work(P: Dist, Q: Dist, a: Fraction, order: int) -> int:
     the exact discrete Rényi sums need 10001·4·(30002)
     """
     pts = sorted(set(P) | set(Q))
+    if any(p.denominator != 1 for p in pts):
+        raise InvalidArgument("the discrete Laplace Rényi sums need integer support points; "
+                              f"got {next(p for p in pts if p.denominator != 1)}.")
     span, m = int(pts[-1] - pts[0]), len(pts)
     bits = span * (a.numerator.bit_length() + a.denominator.bit_length()) + sum(
         math.lcm(*(w.denominator for w in D.values())).bit_length() for D in (P, Q))

@@ -199,3 +199,19 @@ def test_kernel_cli_exit_codes(tmp_path, capsys):
 def test_labels_that_are_not_labels(label):
     with pytest.raises(InvalidArgument, match=r"nodes\[1\]"):
         build_builtin("from_graph", {"nodes": ["a", label], "edges": []}, 2)
+
+
+def test_spd_point_index_out_of_range_is_malformed() -> None:
+    # review 11K1 m5: the spd-point reader's claim.index range check had no test
+    from exactdp.kernel.verify import verify_document
+    from exactdp.metrics import sum_query
+    from exactdp.threshold import epsilon_threshold
+
+    m = sum_query(3, 3)
+    doc = epsilon_threshold(m, method="certified").certificate.fail.to_json()
+    verify_document(doc)  # the genuine document reads
+    for bad in (m.n, m.n + 5, 10**17):
+        forged = copy.deepcopy(doc)
+        forged["claim"]["index"] = bad
+        with pytest.raises(InvalidArgument, match="claim.index"):
+            verify_document(forged)
