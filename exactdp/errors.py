@@ -185,3 +185,9 @@ class InvalidOrder(InvalidArgument):
 class ExponentTooLarge(InstanceTooLarge):
     """A distance whose exponent q·d (Φ = s^{q·d}, s = e^{-ε/q}) does not fit in a signed
     64-bit integer, which the exact polynomial threshold routes need."""
+
+
+class ToleranceTooFine(PrecisionLimitReached):
+    """An absolute ``tol`` finer than the certificate's checker can resolve (the kernel's
+    exact threshold check encloses s = e^{-ε/q} to a bounded number of bits); the message
+    names the finest ``tol`` that can be certified."""

@@ -35,10 +35,11 @@ import sympy as sp
 from flint import fmpq, fmpq_mat
 
 from exactdp.algebra.symbolic import solve_symbolic
+from exactdp.kernel.threshold import check_threshold
 from exactdp.kernel.verify import verify_document
 from exactdp.spaces.metrics import grid
 from exactdp.spaces.metrics.masked import masked_grid
-from exactdp.threshold.exact import ScaledExactCertificate, exact_threshold, exponent_stride, unit_metric
+from exactdp.threshold.exact import ScaledExactCertificate, exact_route, exact_threshold, exponent_stride, unit_metric
 
 PROVES = [
     "exactdp.threshold.exact.unit_metric",
@@ -63,6 +64,10 @@ check(sp.simplify(sp.exp(-eps * d) - sp.exp(-(c * eps) * (d / c))) == 0, "e^{-ε
 # u = s^g with s = e^{-ε/q}, u = e^{-cε}, c = g/q
 g, q = sp.symbols("g q", positive=True, integer=True)
 check(sp.simplify(sp.exp(-eps / q) ** g - sp.exp(-(g / q) * eps)) == 0, "s^g = e^{-(g/q)ε}")
+# an inner metric with its own denominator q′ (ε′ = c·ε, s′ = e^{-ε′/q′}): s′ = s^{c·q/q′}
+# (ScaledExactCertificate.threshold_claim's stride; an integer, else no polynomial in s)
+q1 = sp.symbols("q1", positive=True, integer=True)
+check(sp.simplify(sp.exp(-eps / q) ** (c * q / q1) - sp.exp(-(c * eps) / q1)) == 0, "s′ = s^{c·q/q′}")
 
 
 # ---- exact solutions at rational t: spacing h at t vs spacing 1 at t^h (h integer) / t^{1/h}
@@ -122,6 +127,14 @@ check(all(Fraction(doc["claim"]["eps"][k]) * 1000 == Fraction(inner_eps[k]) for 
 doc["evidence"]["unit"] = "999"
 doc["claim"]["eps"] = {k: str(Fraction(v) / 999) for k, v in inner_eps.items()}
 check(not verify_document(doc).verified, "a wrong unit c is rejected")
+
+# ---- the stride with q′ ≠ 1: d = 7·d′ with d′ of spacing 1/2 (q′ = 2), outer q = 2: g = 7 ---------
+m_half = masked_grid(4, 4, "manhattan", Fraction(1, 2), mask=mask)
+inner = exact_route(m_half, None, tol, None, [], 160)[0].certificate
+sc = ScaledExactCertificate(masked_grid(4, 4, "manhattan", Fraction(7, 2), mask=mask), None, Fraction(7), inner,
+                            inner.eps_lower / 7, inner.eps_upper / 7)
+check(inner.solution.q == 2 and sc.verify() and check_threshold(sc.threshold_claim()),
+      "the expanded claim of a q′ = 2 inner certificate (stride c·q/q′ = 7) re-checks")
 
 print("grid_spacing_scaling:", "all checks passed" if ok else "FAILED")
 sys.exit(0 if ok else 1)

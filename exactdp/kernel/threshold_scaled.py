@@ -34,7 +34,7 @@ from exactdp.kernel.threshold import ThresholdClaim, check_threshold
 from exactdp.kernel.threshold_json import read_threshold, read_threshold_parts
 from exactdp.spaces.metrics import FiniteMetric
 
-__all__ = ["SCALED_KIND", "ScaledClaim", "read_scaled", "read_unit", "check_scaled", "same_scaled_metric"]
+__all__ = ["SCALED_KIND", "ScaledClaim", "read_scaled", "read_unit", "check_scaled", "same_scaled_metric", "size"]
 
 #: The ``kind`` of a scaled exact threshold document (``CertificateKind.EXACT_SCALED``).
 SCALED_KIND = "exact-scaled"
@@ -51,11 +51,22 @@ class ScaledClaim:
     inner: ThresholdClaim
 
 
+def size(x: Any) -> str:
+    """x itself when short, else its magnitude (str() of a huge Fraction raises).
+
+    >>> size(Fraction(7, 2)), size(Fraction(-1, 10**5000)), size(None)
+    ('7/2', '-2^-16609 (about)', 'None')
+    """
+    if not isinstance(x, Fraction) or max(x.numerator.bit_length(), x.denominator.bit_length()) <= 64:
+        return str(x) if isinstance(x, Fraction) else repr(x)
+    return f"{'-' if x < 0 else ''}2^{x.numerator.bit_length() - x.denominator.bit_length()} (about)"
+
+
 def read_unit(value: Any) -> Fraction:
     """``evidence.unit``: a rational c > 0 (else malformed)."""
     c = read_rational(value, "evidence.unit")
     if c <= 0:
-        raise InvalidArgument(f"evidence.unit: c = {c}; the unit must be a rational > 0 (every "
+        raise InvalidArgument(f"evidence.unit: c = {size(c)}; the unit must be a rational > 0 (every "
                               "distance is c times the inner metric's).")
     return c
 
@@ -66,7 +77,10 @@ def read_scaled(doc: Any) -> ScaledClaim:
     q, rhs, eps, _, evid = read_threshold_parts(read_envelope(doc), SCALED_KIND, ("verdict", "eps"),
                                                 ("unit", "inner"))
     unit = read_unit(evid["unit"])
-    inner = read_threshold(evid["inner"], 1)
+    try:
+        inner = read_threshold(evid["inner"], 1)
+    except InvalidArgument as err:  # the location: the inner document's own paths are relative
+        raise type(err)(f"evidence.inner: {err}") from err
     if inner.kind != "exact":
         raise InvalidArgument(f"evidence.inner: kind {inner.kind!r}; a scaled certificate carries "
                               "an \"exact\" threshold document of the unit metric.")
@@ -92,13 +106,13 @@ def check_scaled(c: ScaledClaim) -> bool:
     CertificateInvalid (with the reason) for a claim not bound to its inner document."""
     inner, unit = c.inner, c.unit
     if not isinstance(unit, Fraction) or unit <= 0 or not isinstance(inner, ThresholdClaim) or inner.kind != "exact":
-        raise CertificateInvalid(f"unit c = {unit!r} is not a rational > 0, or the inner claim is not exact.")
+        raise CertificateInvalid(f"unit c = {size(unit)} is not a rational > 0, or the inner claim is not exact.")
     if not same_scaled_metric(c.metric, inner.metric, unit):
         raise CertificateInvalid(f"evidence.inner: its metric is not the question's metric with every "
-                                 f"distance divided by c = {unit} (same points, same order).")
+                                 f"distance divided by c = {size(unit)} (same points, same order).")
     if tuple(inner.rhs) != tuple(c.rhs):
         raise CertificateInvalid("evidence.inner: its right-hand side is not the question's.")
     if c.eps.lo != inner.eps.lo / unit or c.eps.hi != inner.eps.hi / unit:
-        raise CertificateInvalid(f"claim.eps = [{c.eps.lo}, {c.eps.hi}] is not the inner "
-                                 f"[{inner.eps.lo}, {inner.eps.hi}] divided by c = {unit}.")
+        raise CertificateInvalid(f"claim.eps = [{size(c.eps.lo)}, {size(c.eps.hi)}] is not the inner "
+                                 f"[{size(inner.eps.lo)}, {size(inner.eps.hi)}] divided by c = {size(unit)}.")
     return check_threshold(inner)

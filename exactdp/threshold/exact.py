@@ -21,38 +21,46 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import sympy
 
 from exactdp.algebra.algebraic import AlgebraicNumber
 from exactdp.algebra.symbolic import SignPattern, sign_pattern, solve_symbolic
 from exactdp.errors import (
+    InstanceTooLarge,
     InvalidArgument,
     InvalidPrior,
     PrecisionLimitReached,
     PropertyNeverHolds,
+    ToleranceTooFine,
 )
+from exactdp.kernel.threshold import CHECK_PRECISIONS
 from exactdp.kinds import proved_by
 from exactdp.progress import Progress, report
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.threshold.certificates import ExactThresholdCertificate, s_enclosure_of_eps
-from exactdp.threshold.exact_certificate import MAX_EXPANDED_DEGREE, ScaledExactCertificate
+from exactdp.threshold.exact_certificate import (
+    MAX_EXPANDED_DEGREE,
+    ScaledExactCertificate,
+    portable_question,
+    short_name,
+    unit_text,
+)
 from exactdp.threshold.results import (
     EpsilonInterval,
     EpsilonSet,
+    ScaledThresholdResult,
     ThresholdResult,
-    eps_closed_form,
     eps_enclosure,
     property_name,
     short_rational,
 )
 
 __all__ = ["exact_route", "exact_set", "set_from_pattern", "exponent_stride", "unit_metric", "unit_text",
-           "exact_threshold", "ScaledExactCertificate", "ScaledThresholdResult", "MAX_EXPANDED_DEGREE"]
+           "exact_threshold", "ScaledExactCertificate", "ScaledThresholdResult", "MAX_EXPANDED_DEGREE",
+           "checkable_width", "too_fine", "threshold_enclosure"]
 
 
 
@@ -87,12 +95,69 @@ def set_from_pattern(pat: SignPattern, q: int, prop: str, method: str,
     return EpsilonSet(tuple(intervals), tuple(singular), monotone, prop, method, seconds, q)
 
 
+def checkable_width(eps: Fraction, q: int) -> Fraction:
+    """The finest width of an ε-enclosure near ε the kernel's ``exact`` check resolves:
+    it encloses s = e^(-ε/q) with arb at up to ``CHECK_PRECISIONS[-1]`` = 8192 bits, so ε/q
+    to about 2^-8192·max(1, ε/q); 64 bits of margin on top.
+
+    >>> checkable_width(Fraction(1), 1) == Fraction(1, 2**8128)
+    True
+    """
+    return Fraction(max(q, math.ceil(eps)), 2 ** (CHECK_PRECISIONS[-1] - 64))
+
+
+def too_fine(name: str, tol: Fraction, finest: Fraction, eps: Fraction, scale: Fraction) -> ToleranceTooFine:
+    """The refusal of a ``tol`` below :func:`checkable_width` (all in the asked metric's ε,
+    the route's values divided by ``scale``)."""
+    tol, finest, eps = tol / scale, finest / scale, eps / scale
+    name = short_name(name)
+    k = math.ceil(math.log10(finest.numerator) - math.log10(finest.denominator))
+    fix = f"Fraction(10**{k})" if k >= 0 else f"Fraction(1, 10**{-k})"
+    unit = ("" if scale == 1 else f" (its distances are multiples of c = {unit_text(scale)}: ε* is "
+            f"solved as ε*(unit metric)/c, so the unit metric would need width tol·c = "
+            f"{unit_text(tol * scale)})")
+    return ToleranceTooFine(
+        f"{name}: tol = {unit_text(tol)} asks for ε* (≤ {unit_text(eps)}) to an absolute width "
+        f"the kernel's exact check cannot resolve{unit}; it encloses s = e^(-ε/q) to at most "
+        f"{CHECK_PRECISIONS[-1]} bits, i.e. ε to widths down to {unit_text(finest)} here, so the certificate "
+        f"would not verify and none is returned. Pass a coarser absolute tol, e.g. tol={fix} "
+        f"(relative width {unit_text(finest / eps) if eps else '?'}; that is all the "
+        "kernel can check).")
+
+
+def threshold_enclosure(s_star: AlgebraicNumber, q: int, tol: Fraction,
+                        nxt_lo: Fraction) -> tuple[Fraction, Fraction, AlgebraicNumber]:
+    """(e_lo, e_hi, s*) with e_lo ≤ ε* = −q·ln s* ≤ e_hi, e_hi − e_lo ≤ tol, short dyadic
+    ends, and s = e^(-e_lo/q) below ``nxt_lo`` (the next breakpoint: e_lo must fail).
+
+    >>> s = AlgebraicNumber((-1, 1, 1), (Fraction(1, 2), Fraction(1)))  # s² + s − 1 = 0
+    >>> lo, hi, _ = threshold_enclosure(s, 1, Fraction(1, 10**6), Fraction(1))
+    >>> lo < Fraction(481211825, 10**9) < hi and hi - lo <= Fraction(1, 10**6)
+    True
+    """
+    if s_star.width > 0 and s_star.isolating_interval[0] > 0:  # ε = −q·ln s: width_ε ≈ q·width_s/s
+        s_star = s_star.refine(tol * s_star.isolating_interval[0] / (8 * q))  # one bisection run
+    inner = tol / 4
+    while True:
+        e_lo, e_hi = eps_enclosure(s_star, q, inner)
+        e_lo = short_rational(e_lo, tol / 8, -1)
+        e_hi = short_rational(e_hi, tol / 8, +1)
+        if s_enclosure_of_eps(e_lo, q)[1] < nxt_lo:  # s at eps_lower below the next breakpoint
+            return e_lo, e_hi, s_star
+        if s_star.width > 0:  # a rational s* is exact already (refine(0) would raise)
+            s_star = s_star.refine(s_star.width / 16)
+        inner = inner / 4
+
+
 def exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
                 progress: Progress, timings: list[tuple[str, float]],
-                max_exact_n: int) -> tuple[ThresholdResult, EpsilonSet]:
+                max_exact_n: int, *, scale: Fraction = Fraction(1),
+                asked: str | None = None) -> tuple[ThresholdResult, EpsilonSet]:
     """ε* enclosed within ``tol`` from the exact z(s), with the whole exact ε-set.
 
-    ``timings`` receives (stage, seconds) pairs.
+    ``timings`` receives (stage, seconds) pairs. ``scale`` and ``asked`` only word the
+    ToleranceTooFine message when ``metric`` is another metric divided by ``scale``
+    (:func:`exact_threshold`).
 
     Raises
     ------
@@ -100,6 +165,8 @@ def exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fra
         The property fails for every large ε.
     PrecisionLimitReached
         The first change of the property is at a pole of z(s) or an isolated point.
+    ToleranceTooFine
+        ``tol`` is below :func:`checkable_width` at ε*: the certificate would not verify.
     """
     t0 = time.perf_counter()
     sol = solve_symbolic(metric, rhs, max_n=max_exact_n, progress=progress)
@@ -114,7 +181,7 @@ def exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fra
         sample = pat.gap_samples[0]
         i = pat.gap_witness[0]
         raise PropertyNeverHolds(
-            f"On {metric.name}, {prop} for no large ε: z_{i}(s) < 0 on the whole first "
+            f"On {short_name(metric.name)}, {prop} for no large ε: z_{i}(s) < 0 on the whole first "
             f"interval of s = e^(-ε/{q}) (exactly, e.g. at s = {sample}: "
             f"z_{i} = {sol.value_at(sample)[i] if i is not None else '?'}); "
             "a prior with a zero entry is never regular (Prop. 1).",
@@ -143,25 +210,15 @@ def exact_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fra
             f"the property fails only at the isolated point s ≈ {float(bp.s):.12g}; no "
             "rational eps_lower can witness it. The exact ε-set is in .eps_set.",
         )
+    e_rough = eps_enclosure(bp.s, q, Fraction(1))[1]
+    finest = checkable_width(e_rough, q)
+    if tol < finest:
+        raise too_fine(metric.name if asked is None else asked, tol, finest, e_rough, scale)
     fail_i = pat.gap_witness[star + 1]
     nxt_lo = (pat.breakpoints[star + 1].s.isolating_interval[0]
               if star + 1 < len(pat.breakpoints) else Fraction(1))
-    s_star = bp.s
-    if s_star.width > 0 and s_star.isolating_interval[0] > 0:  # ε = −q·ln s: width_ε ≈ q·width_s/s
-        s_star = s_star.refine(tol * s_star.isolating_interval[0] / (8 * q))  # one bisection run
-    inner = tol / 4
-    while True:
-        e_lo, e_hi = eps_enclosure(s_star, q, inner)
-        e_lo = short_rational(e_lo, tol / 8, -1)
-        e_hi = short_rational(e_hi, tol / 8, +1)
-        # s at eps_lower must stay below the next breakpoint
-        _, s_at_lower = s_enclosure_of_eps(e_lo, q)
-        if s_at_lower < nxt_lo:
-            break
-        if s_star.width > 0:  # a rational s* is exact already (refine(0) would raise)
-            s_star = s_star.refine(s_star.width / 16)
-        inner = inner / 4
     t2 = time.perf_counter()
+    e_lo, e_hi, s_star = threshold_enclosure(bp.s, q, tol, nxt_lo)
     cert = ExactThresholdCertificate(sol, e_lo, e_hi, fail_i, s_star)
     timings.append(("threshold enclosure", time.perf_counter() - t2))
     res = ThresholdResult(metric.name, rhs, e_lo, e_hi, cert, s_star, q, "exact",
@@ -198,19 +255,6 @@ def exponent_stride(metric: FiniteMetric) -> int:
     return math.gcd(*metric.exponents) or 1
 
 
-def unit_text(c: Fraction) -> str:
-    """c exactly when short, else its magnitude (names and messages stay readable).
-
-    >>> unit_text(Fraction(7, 2)), unit_text(Fraction(1, 10**400))
-    ('7/2', '≈ 1e-400')
-    """
-    if max(c.numerator.bit_length(), c.denominator.bit_length()) <= 64:
-        return str(c)
-    lg = math.log10(c.numerator) - math.log10(c.denominator)
-    e = math.floor(lg)
-    return f"≈ {10 ** (lg - e):.6g}e{e}"
-
-
 @proved_by("grid_spacing_scaling")
 def unit_metric(metric: FiniteMetric) -> tuple[FiniteMetric, Fraction]:
     """(m', c): the same points and index with every distance divided by the unit
@@ -228,7 +272,7 @@ def unit_metric(metric: FiniteMetric) -> tuple[FiniteMetric, Fraction]:
     c = Fraction(exponent_stride(metric), q)
     cs = unit_text(c)
     values = [Distance(v.coef / c, v.radicand) for v in metric.values]
-    m1 = FiniteMetric(f"{metric.name} in units of {cs}", metric.points, values,
+    m1 = FiniteMetric(f"{short_name(metric.name)} in units of {cs}", metric.points, values,
                       np.asarray(metric.index))
     return m1, c
 
@@ -246,19 +290,34 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
     >>> r = exact_threshold(line_scaled(5, Fraction(1000)), None, Fraction(1, 10**9), None, [], 160)
     >>> r.holds_everywhere, r.certificate.scale, r.verify()
     (True, Fraction(1000, 1), True)
+
+    Raises InstanceTooLarge when no document can hold ``metric`` (the kernel reads
+    distances below 10^300), ToleranceTooFine when ``tol`` is below :func:`checkable_width`
+    of the unit metric divided by c (a tiny spacing at the default tol: the message names
+    the finest tol), and what :func:`exact_route` raises.
     """
     g = exponent_stride(metric)
     if metric.q is None or g == metric.q:  # irrational (refused below), or already in unit 1
         return exact_route(metric, rhs, tol, progress, timings, max_exact_n)[0]
     m1, c = unit_metric(metric)
     cs = unit_text(c)
-    report(progress, "threshold", f"{metric.name}: distances are multiples of {cs}; solving "
+    report(progress, "threshold", f"{short_name(metric.name)}: distances are multiples of {cs}; solving "
            "in that unit (ε* scales by 1/c)")
-    units = (f" [solved with every distance of {metric.name} divided by c = {cs}: the ε and "
+    units = (f" [solved with every distance of {short_name(metric.name)} divided by c = {cs}: the ε and "
              f"s = e^(-ε) above are the unit metric's; in your units ε = (that ε)/{cs} and "
              f"s = e^(-ε/{metric.q}) = (that s)^(1/{g})]")
+    try:  # the certificate's document must be readable: refuse up front (distances ≥ 10^300)
+        portable_question(metric, None)  # the metric only (rhs errors are the route's)
+    except InstanceTooLarge as err:
+        raise InstanceTooLarge(f"{err} Solve the unit metric instead: m1, c = "
+                               "exactdp.threshold.exact.unit_metric(metric); its certificate is "
+                               "portable and ε*(metric) = ε*(m1)/c exactly "
+                               "(proofs/grid_spacing_scaling.py).") from err
     try:
-        inner, _ = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n)
+        inner, _ = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n, scale=c,
+                               asked=metric.name)
+    except ToleranceTooFine:
+        raise  # worded in the asked metric's ε already
     except PropertyNeverHolds as err:
         raise PropertyNeverHolds(f"{err}{units}; .evidence is the unit metric's ε-set (divide "
                                  f"its ε by {cs})", evidence=err.evidence) from err
@@ -269,28 +328,3 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
     return ScaledThresholdResult(metric.name, rhs, cert.eps_lower, cert.eps_upper, cert, None,
                                  metric.q, f"exact (distances in units of {cs})", inner.seconds,
                                  inner.timings, inner.question, None)
-
-
-@dataclass(frozen=True)
-class ScaledThresholdResult(ThresholdResult):
-    """A :class:`ThresholdResult` of the scaled exact route (:func:`exact_threshold`): its
-    certificate is a :class:`ScaledExactCertificate`, whose inner exact s* (of the unit
-    metric) gives the closed form ε* = ε*(unit metric)/c.
-
-    >>> from exactdp.spaces.metrics.masked import masked_grid
-    >>> g = masked_grid(4, 4, "manhattan", Fraction(7, 2), mask=["1111", "1111", "1100", "1100"])
-    >>> exact_threshold(g, None, Fraction(1, 10**9), None, [], 160).as_sympy()
-    2*log(2)/7
-    """
-
-    def as_sympy(self) -> sympy.Expr:
-        """ε* = ε*(unit metric)/c exactly (0 when the property holds for every ε)."""
-        cert = self.certificate
-        if self.holds_everywhere or not isinstance(cert, ScaledExactCertificate):
-            return super().as_sympy()
-        inner = cert.inner
-        if not isinstance(inner, ExactThresholdCertificate) or inner.s_star is None:
-            return super().as_sympy()
-        c = cert.scale
-        q1 = inner.solution.q
-        return eps_closed_form(inner.s_star, q1) * sympy.Rational(c.denominator, c.numerator)

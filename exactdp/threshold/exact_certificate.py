@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -32,15 +33,16 @@ from exactdp.algebra.algebraic import AlgebraicNumber
 from exactdp.algebra.symbolic import RationalSolution
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.documents import threshold_question, write_threshold
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.errors import REJECTED_ERRORS, CertificateInvalid, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import envelope, loads, write_enclosure, write_rational
+from exactdp.kernel.question import Question
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold, s_enclosure
 from exactdp.kernel.threshold_scaled import ScaledClaim, check_scaled, read_scaled
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["ExactThresholdCertificate", "s_enclosure_of_eps", "ScaledExactCertificate",
-           "MAX_EXPANDED_DEGREE"]
+           "MAX_EXPANDED_DEGREE", "portable_question", "unit_text", "short_name"]
 
 #: :meth:`ScaledExactCertificate.threshold_claim` (the ``exact`` claim of the original metric,
 #: used inside a Kronecker document) substitutes s^g into z(s) up to this degree; the
@@ -51,6 +53,56 @@ MAX_EXPANDED_DEGREE = 4_000
 def s_enclosure_of_eps(eps: Fraction, q: int, prec: int = 128) -> tuple[Fraction, Fraction]:
     """Rational enclosure [lo, hi] of s = e^{-eps/q} (the kernel's :func:`~exactdp.kernel.threshold.s_enclosure`)."""
     return s_enclosure(eps, q, prec)
+
+
+def unit_text(c: Fraction) -> str:
+    """c exactly when short, else its magnitude (names and messages stay readable; a
+    Fraction of more than 4300 digits cannot even be printed).
+
+    >>> unit_text(Fraction(7, 2)), unit_text(Fraction(1, 10**400)), unit_text(Fraction(0))
+    ('7/2', '≈ 1e-400', '0')
+    """
+    if max(c.numerator.bit_length(), c.denominator.bit_length()) <= 64:
+        return str(c)
+    lg = math.log10(abs(c.numerator)) - math.log10(c.denominator)
+    e = math.floor(lg)
+    return f"≈ {'-' if c < 0 else ''}{10 ** (lg - e):.6g}e{e}"
+
+
+def short_name(name: str) -> str:
+    """A metric's name for messages: a grid at spacing 10^-2600 has a 2600-digit name.
+
+    >>> short_name("line(3)"), len(short_name("x" * 5000))
+    ('line(3)', 141)
+    """
+    return name if len(name) <= 160 else f"{name[:100]}…{name[-40:]}"
+
+
+def portable_question(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None) -> dict[str, Any]:
+    """The threshold question of (metric, rhs) as JSON, once the kernel's question reader
+    (:meth:`~exactdp.kernel.question.Question.from_json`, the one ``exactdp verify`` runs)
+    reads it back; InstanceTooLarge when it refuses it (a distance ≥ 10^300: its bound).
+
+    >>> from exactdp.spaces.metrics import line, line_scaled
+    >>> portable_question(line(3), None)["property"]
+    'threshold-tight'
+    >>> portable_question(line_scaled(3, Fraction(10**400)), None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    exactdp.errors.InstanceTooLarge: ... largest distance is ≈ 2^1329, ...
+    """
+    b = (Fraction(1),) * metric.n if rhs is None else tuple(rhs)
+    doc = threshold_question(ThresholdClaim("exact", metric, b, Enclosure(Fraction(0), Fraction(0)), {})).to_json()
+    try:
+        Question.from_json(doc)
+    except (ValueError, CertificateInvalid) as err:  # str() of a huge distance is a ValueError too
+        big = max(v.square for v in metric.values)
+        bits = (big.numerator.bit_length() - big.denominator.bit_length()) // 2
+        raise InstanceTooLarge(
+            f"{short_name(metric.name)}: the kernel's question reader refuses this metric "
+            f"({type(err).__name__}: {str(err)[:120]}…; its largest distance is ≈ 2^{bits}, and "
+            "documents hold distances below 10^300 only), so no certificate of it can be "
+            "written or re-checked by exactdp verify.") from err
+    return doc
 
 
 def descending(poly: Any) -> tuple[int, ...]:
@@ -184,9 +236,11 @@ class ScaledExactCertificate:
                            self.inner.threshold_claim())
 
     def verify(self) -> bool:
-        """The kernel's ``exact-scaled`` check (class doc). Never raises."""
+        """The kernel's ``exact-scaled`` check of :meth:`to_json`'s document, read back as
+        ``exactdp verify`` reads it (class doc): False when no document can hold the metric
+        (distances ≥ 10^300). Never raises."""
         try:
-            return check_scaled(self.scaled_claim())
+            return check_scaled(read_scaled(self.to_json()))
         except REJECTED_ERRORS:
             return False
 
@@ -198,14 +252,27 @@ class ScaledExactCertificate:
         if (not isinstance(self.inner, ExactThresholdCertificate) or not isinstance(self.scale, Fraction)
                 or not isinstance(self.metric, FiniteMetric) or self.metric.q is None):
             raise InvalidArgument("not a well-formed scaled exact certificate.")
-        g = self.scale * self.metric.q
         sol = self.inner.solution
+        # the inner z is in s′ = e^{-ε′/q′} with ε′ = c·ε, so s′ = s^g with s = e^{-ε/q}
+        # and g = c·q/q′ (an integer, else z has no polynomial form in s)
+        g = self.scale * self.metric.q / sol.q
         deg = max(p.degree() for p in (*sol.numerators, sol.denominator))
-        if g.denominator != 1 or g * deg > MAX_EXPANDED_DEGREE:
+        name = short_name(self.metric.name)
+        if g.denominator != 1:
             raise InvalidArgument(
-                f"{self.metric.name}: the exact document would hold polynomials of degree "
-                f"{g * deg} in s = e^(-ε/{self.metric.q}) (> {MAX_EXPANDED_DEGREE}); write this "
-                f"certificate alone (to_json(): kind exact-scaled, unit {self.scale}).")
+                f"{name}: s′ = e^(-ε′/{sol.q}) of the unit metric is s^g with g = c·q/q′ = "
+                f"{unit_text(g)}, not an integer: this certificate has no exact document of "
+                "the original metric (its own to_json() document is kind exact-scaled).")
+        if g * deg > MAX_EXPANDED_DEGREE:
+            raise InvalidArgument(
+                f"{name}: as an ``exact`` document (which a Kronecker document needs for each "
+                f"factor) this certificate would hold polynomials of degree ≈ {unit_text(g * deg)} "
+                f"in s = e^(-ε/{self.metric.q}) (> {MAX_EXPANDED_DEGREE}). Instead: solve each "
+                "factor alone (epsilon_threshold(factor).to_json() writes a compact exact-scaled "
+                "document; the product holds iff every factor holds, so its ε* is the largest "
+                "factor ε*), or rescale: solve the product with every distance divided by "
+                f"c = {unit_text(self.scale)} (exactdp.threshold.exact.unit_metric) and divide "
+                "its ε* by c (proofs/grid_spacing_scaling.py).")
         k = int(g)
 
         def expand(p: Any) -> fmpz_poly:
@@ -220,10 +287,11 @@ class ScaledExactCertificate:
                                          self.inner.fail_index, None).threshold_claim()
 
     def to_json(self) -> dict[str, Any]:
-        """The ``exact-scaled`` document (:mod:`exactdp.kernel.threshold_scaled`)."""
+        """The ``exact-scaled`` document (:mod:`exactdp.kernel.threshold_scaled`);
+        InstanceTooLarge when the kernel's reader would refuse the metric
+        (:func:`portable_question`: distances ≥ 10^300)."""
         c = self.scaled_claim()
-        outer = ThresholdClaim("exact", c.metric, c.rhs, c.eps, {})
-        return envelope(CertificateKind.EXACT_SCALED, threshold_question(outer).to_json(),
+        return envelope(CertificateKind.EXACT_SCALED, portable_question(c.metric, c.rhs),
                         {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)},
                         {"unit": write_rational(c.unit, "unit"), "inner": write_threshold(c.inner)})
 

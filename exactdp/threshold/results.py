@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -31,6 +32,7 @@ from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import same_distances
 from exactdp.threshold.binding import certificate_bounds, certificate_question, same_rhs
 from exactdp.threshold.certificates import threshold_certificate_from_json
+from exactdp.threshold.exact_certificate import ExactThresholdCertificate, ScaledExactCertificate, unit_text
 
 __all__ = [
     "DEFAULT_TOL",
@@ -43,6 +45,8 @@ __all__ = [
     "rational_functions_sympy",
     "property_name",
     "short_rational",
+    "decimal_text",
+    "ScaledThresholdResult",
 ]
 
 #: Default width of a threshold enclosure [eps_lower, eps_upper].
@@ -90,6 +94,27 @@ def rational_functions_sympy(sol: RationalSolution, var: sympy.Symbol = S_SYMBOL
 def property_name(rhs: tuple[Fraction, ...] | None) -> str:
     """The question in words: b = 1 (tight constraints) or b = π (regularity)."""
     return "tight constraints exist" if rhs is None else "the prior is regular"
+
+
+def decimal_text(x: Fraction, digits: int) -> str:
+    """x with ``digits`` decimals while a float holds it comfortably, else in scientific
+    notation with ``digits`` decimals of its exact mantissa (a float of ε ≈ 10^2400 overflows).
+
+    >>> decimal_text(Fraction(1, 3), 4), decimal_text(Fraction(10**400, 3), 4)
+    ('0.3333', '3.3333e399')
+    >>> decimal_text(Fraction(-1, 3 * 10**400), 2)
+    '-3.33e-401'
+    """
+    if x == 0 or 1e-300 < abs(x) < 1e300:
+        return f"{float(x):.{digits}f}"
+    e = x.numerator.bit_length() - x.denominator.bit_length()  # |x| ∈ [2^(e-1), 2^(e+1))
+    e10 = math.floor(e * math.log10(2))
+    m = x / Fraction(10) ** e10  # exact; |m| ∈ [0.2, 20): normalise to [1, 10)
+    while abs(m) >= 10:
+        m, e10 = m / 10, e10 + 1
+    while abs(m) < 1:
+        m, e10 = m * 10, e10 - 1
+    return f"{float(m):.{digits}f}e{e10}"
 
 
 def short_rational(x: Fraction, slack: Fraction, direction: int) -> Fraction:
@@ -414,11 +439,12 @@ class ThresholdResult:
     def __str__(self) -> str:
         if self.holds_everywhere:
             return f"{self.metric_name}: {self.question} for every ε > 0 ({self.method})"
-        mid = float((self.eps_lower + self.eps_upper) / 2)
+        mid = decimal_text((self.eps_lower + self.eps_upper) / 2, 10)  # no float overflow at huge ε
+        width = self.eps_upper - self.eps_lower
+        wtxt = f"{float(width):.2e}" if width == 0 or 1e-300 < width < 1e300 else unit_text(width)
         txt = (f"{self.metric_name}: {self.question} for every ε ≥ ε*, "
-               f"ε* ∈ [{float(self.eps_lower):.12f}, {float(self.eps_upper):.12f}] "
-               f"(≈ {mid:.10f}; width {float(self.eps_upper - self.eps_lower):.2e}; "
-               f"{self.method}, {self.seconds:.2f} s)")
+               f"ε* ∈ [{decimal_text(self.eps_lower, 12)}, {decimal_text(self.eps_upper, 12)}] "
+               f"(≈ {mid}; width {wtxt}; {self.method}, {self.seconds:.2f} s)")
         if self.exact is not None:
             art = "" if self.exact.degree == 1 else "the "
             txt += f"\n  s* = e^(-ε*/{self.q}) is {art}{self.exact}"
@@ -466,6 +492,8 @@ class ThresholdResult:
         rhs_opt = None if rhs is None or all(v == 1 for v in rhs) else tuple(rhs)
         lo, hi = certificate_bounds(cert) or (cert.eps_lower, cert.eps_upper)
         exact = _certified_s_star(cert)
+        if cls is ThresholdResult and isinstance(cert, ScaledExactCertificate):
+            cls = ScaledThresholdResult  # keeps the closed form ε*(unit metric)/c (as_sympy)
         result = cls(metric.name, rhs_opt, lo, hi, cert, exact,
                      metric.q, f"{_ROUTES.get(str(kind), str(kind))} (read from JSON)", 0.0, (),
                      property_name(rhs_opt), None, metric=metric)
@@ -510,3 +538,30 @@ def _certified_s_star(cert: Any) -> AlgebraicNumber | None:
         sub = factors[binding]
         return _certified_s_star(getattr(sub, "certificate", None)) if sub is not None else None
     return None
+
+
+@dataclass(frozen=True)
+class ScaledThresholdResult(ThresholdResult):
+    """A :class:`ThresholdResult` of the scaled exact route
+    (:func:`exactdp.threshold.exact.exact_threshold`), or read back from an ``exact-scaled``
+    document: its certificate is a :class:`ScaledExactCertificate`, whose inner exact s*
+    (of the unit metric) gives the closed form ε* = ε*(unit metric)/c.
+
+    >>> from exactdp.spaces.metrics.masked import masked_grid
+    >>> from exactdp.threshold.exact import exact_threshold
+    >>> g = masked_grid(4, 4, "manhattan", Fraction(7, 2), mask=["1111", "1111", "1100", "1100"])
+    >>> r = exact_threshold(g, None, Fraction(1, 10**9), None, [], 160)
+    >>> r.as_sympy(), ThresholdResult.from_json(r.to_json()).as_sympy()
+    (2*log(2)/7, 2*log(2)/7)
+    """
+
+    def as_sympy(self) -> sympy.Expr:
+        """ε* = ε*(unit metric)/c exactly (0 when the property holds for every ε)."""
+        cert = self.certificate
+        if self.holds_everywhere or not isinstance(cert, ScaledExactCertificate):
+            return super().as_sympy()
+        inner = cert.inner
+        if not isinstance(inner, ExactThresholdCertificate) or inner.s_star is None:
+            return super().as_sympy()
+        c = cert.scale
+        return eps_closed_form(inner.s_star, inner.solution.q) * sympy.Rational(c.denominator, c.numerator)

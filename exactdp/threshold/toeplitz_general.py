@@ -32,9 +32,9 @@ from exactdp.algebra.toeplitz_general import (
 from exactdp.errors import PrecisionLimitReached, PropertyNeverHolds
 from exactdp.progress import Progress, report
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.threshold.certificates import ExactThresholdCertificate, s_enclosure_of_eps
-from exactdp.threshold.exact import set_from_pattern
-from exactdp.threshold.results import ThresholdResult, eps_enclosure, property_name, short_rational
+from exactdp.threshold.certificates import ExactThresholdCertificate
+from exactdp.threshold.exact import set_from_pattern, threshold_enclosure
+from exactdp.threshold.results import ThresholdResult, property_name
 
 __all__ = ["toeplitz_general_route", "toeplitz_general_applies"]
 
@@ -93,14 +93,7 @@ def toeplitz_general_route(metric: FiniteMetric, tol: Fraction, progress: Progre
     fail_i = pat.gap_witness[star + 1]
     nxt_lo = (pat.breakpoints[star + 1].s.isolating_interval[0]
               if star + 1 < len(pat.breakpoints) else Fraction(1))
-    s_star, inner = bp.s, tol / 4
-    while True:  # eps_lower's s must stay below the next breakpoint
-        e_lo, e_hi = eps_enclosure(s_star, q, inner)
-        e_lo = short_rational(e_lo, tol / 8, -1)
-        e_hi = short_rational(e_hi, tol / 8, +1)
-        if s_enclosure_of_eps(e_lo, q)[1] < nxt_lo:
-            break
-        s_star, inner = s_star.refine(s_star.width / 16), inner / 4
+    e_lo, e_hi, s_star = threshold_enclosure(bp.s, q, tol, nxt_lo)  # the exact route's enclosure
     cert = ExactThresholdCertificate(sol, e_lo, e_hi, fail_i, s_star)
     return ThresholdResult(metric.name, None, e_lo, e_hi, cert, s_star, q, METHOD,
                            time.perf_counter() - t0, tuple(timings), prop, eps_set)
