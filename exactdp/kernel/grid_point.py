@@ -18,7 +18,9 @@ Evidence: a dyadic vector y = Y·2^-s (integer mantissas Y, one exponent s) and 
 3. ‖z − y‖∞ ≤ ‖z − y‖₂ ≤ ‖b − Φy‖₂/λ_min ≤ ρ, so "holds" needs y_i ≥ ρ for every i and
    "fails" needs y_w + ρ < 0 at the stated witness w (Φ is nonsingular since λ > 0).
 
-No floating point anywhere. Memory O(n); time one flint product and n arb exponentials.
+No floating point anywhere. Memory O(n); time one flint product and n arb exponentials. The
+work is bounded before any product (:func:`require_point_work`: mantissas no longer than a
+genuine y needs, λ ≥ 2^-MAX_BITS, the product's size; InstanceTooLarge, "undecided").
 
 Examples
 --------
@@ -50,7 +52,7 @@ from scipy.fft import irfft2, next_fast_len, rfft2
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument, PrecisionLimitReached
+from exactdp.errors import REJECTED_ERRORS, InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import (
     Envelope,
     read_envelope,
@@ -74,13 +76,17 @@ __all__ = ["GRID_POINT", "GRID_NORMS", "GridHeader", "GridPointClaim", "GridProd
            "ResidualBound", "check_grid_point", "check_grid_point_document", "grid_residual",
            "grid_lambda_bound", "lambda_proved", "manhattan_lambda_lower", "radius",
            "read_grid_point", "MAX_GRID_POINTS", "MAX_BITS", "read_grid_shape", "read_grid_header",
-           "read_grid_question", "grid_table", "shape_ok", "verdict_ok"]
+           "read_grid_question", "grid_table", "shape_ok", "verdict_ok", "require_point_work",
+           "MAX_POINT_BYTES"]
 
 GRID_POINT = CertificateKind.GRID_POINT.value
 #: Most points of a grid-point question (a 2000×2000 grid).
 MAX_GRID_POINTS = 4_000_000
 #: Largest exponent s and table scale T accepted (bits).
 MAX_BITS = 1 << 14
+#: Most bytes of each factor of the one exact product of a grid-point check (as
+#: ``grid-point-exact``: 400×400 up to s ≈ 780 bits, 1000×1000 at the writer's first y).
+MAX_POINT_BYTES = 1 << 28
 #: The norms of the grids ``grid-point`` and ``grid-threshold`` answer.
 GRID_NORMS = ("euclidean", "manhattan")
 _CG_TOL = 1e-15
@@ -328,7 +334,8 @@ def grid_lambda_bound(shape: GridShape, level: PrivacyLevel,
 def lambda_proved(shape: GridShape, level: PrivacyLevel, lam: Fraction,
                   eps_range: tuple[Fraction, Fraction] | None = None) -> bool:
     """True only if λ_min(Φ(ε)) ≥ ``lam`` is proved for the grid (and every subset of its
-    lattice) at the level — with ``eps_range`` = (level's ε, b), for every ε in it:
+    lattice) at the level — with ``eps_range`` = (level's ε, b), for every ε in it (False
+    when the level's ε is not exactly the range's lower end):
     Manhattan by the closed form at the level (the largest t of the range), Euclidean by
     :func:`~exactdp.kernel.lattice.euclidean_lambda_ok` on ``eps_range`` or a rational
     bracket of ε.
@@ -338,6 +345,8 @@ def lambda_proved(shape: GridShape, level: PrivacyLevel, lam: Fraction,
     >>> lambda_proved(sh, parse_level(eps=1), Fraction(1, 3)), lambda_proved(sh, parse_level(eps=1), Fraction(1, 2))
     (True, False)
     """
+    if eps_range is not None and level.eps_rational != eps_range[0]:
+        return False  # one ε: the level's must be the range's lower end
     if shape.norm == "manhattan":
         return lam <= manhattan_lambda_lower(level, shape.spacing)
     return shape.norm == "euclidean" and euclidean_lambda_ok(*(eps_range or _eps_bracket(level)),
@@ -396,18 +405,56 @@ def verdict_ok(c: GridHeader, values: Sequence[int], bound: Fraction) -> bool:
     return is_index(c.witness, c.shape.n) and values[c.witness] < -bound
 
 
+def require_point_work(shape: GridShape, rhs: tuple[Fraction, ...], lam: Fraction,
+                       mantissas: tuple[int, ...], exponent: int, table_bits: int) -> None:
+    """Refuse (:class:`~exactdp.errors.InstanceTooLarge`) evidence far larger than a genuine
+    y needs — before any product. A genuine y is z (|z_i| ≤ ‖b‖₂/λ_min ≤ ‖b‖₁/λ) rounded to
+    2^-s, so max|Y| < 2^(s + 64)·(‖b‖₁/λ + 1) (the writer's y: 52 significant bits, then
+    40 more per round); λ ≥ 2^-MAX_BITS; and each factor of the exact product (2·(2W − 1)·
+    (2H − 1) slots of T + bits(Y) + bits(n) bits) within :data:`MAX_POINT_BYTES`.
+
+    >>> sh = GridShape(2, 1, "manhattan", Fraction(1))
+    >>> require_point_work(sh, (Fraction(1),) * 2, Fraction(1, 9), (3, 3), 2, 64)
+    >>> require_point_work(sh, (Fraction(1),) * 2, Fraction(1, 9), (10**100, 3), 2, 64)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InstanceTooLarge: evidence.mantissas: a 333-bit mantissa; a genuine y ...
+    """
+    W, H, n = shape.width, shape.height, shape.n
+    ybits = max(abs(m) for m in mantissas).bit_length()
+    need = exponent + math.ceil(sum(abs(b) for b in rhs) / lam).bit_length() + 64
+    size = 2 * (2 * W - 1) * (2 * H - 1) * ((table_bits + ybits + n.bit_length() + 16) // 8)
+    if ybits > need:
+        raise InstanceTooLarge(f"evidence.mantissas: a {ybits}-bit mantissa; a genuine y on "
+                               f"2^-{exponent} needs at most {need} bits (s + bits(‖b‖₁/λ) + "
+                               "64); re-certify with the library writer.")
+    if lam < Fraction(1, 1 << MAX_BITS) or size > MAX_POINT_BYTES:
+        lb = lam.numerator.bit_length() - lam.denominator.bit_length()
+        raise InstanceTooLarge(f"evidence: checking a {W}×{H} grid with {ybits}-bit mantissas, "
+                               f"T = {table_bits} and λ ≈ 2^{lb} needs ≈ {size} bytes per integer "
+                               f"(limits: {MAX_POINT_BYTES} bytes, λ ≥ 2^-{MAX_BITS}); certify a "
+                               "smaller grid or a larger ε.")
+
+
 def check_grid_point(claim: GridPointClaim) -> bool:
     """Re-check a grid-point claim from its question (module docstring); False, never an
-    exception, on tampered or malformed data. λ is re-proved in the kernel for both norms
-    (:func:`lambda_proved`); y_i ≥ ρ ⟺ Y_i ≥ ρ·2^s (exact)."""
+    exception, on tampered or malformed data (mantissas must be ints); InstanceTooLarge
+    (undecided) beyond :func:`require_point_work`. λ is re-proved in the kernel for both
+    norms (:func:`lambda_proved`); y_i ≥ ρ ⟺ Y_i ≥ ρ·2^s (exact)."""
     try:
-        c = claim
-        Y = tuple(int(m) for m in c.mantissas)
+        c, Y = claim, claim.mantissas
         if (not shape_ok(c.shape, c.rhs) or not isinstance(c.lam, Fraction) or c.lam <= 0
-                or len(Y) != c.shape.n or not lambda_proved(c.shape, c.level, c.lam)):
+                or not isinstance(Y, tuple) or len(Y) != c.shape.n
+                or not all(type(m) is int for m in Y) or not is_index(c.exponent, MAX_BITS + 1)
+                or not is_index(c.table_bits, MAX_BITS + 1)):
             return False
-        res = grid_residual(c.shape, c.level, c.rhs, Y, int(c.exponent), int(c.table_bits))
-        return verdict_ok(c, Y, radius(res, c.lam) * (1 << int(c.exponent)))
+        require_point_work(c.shape, c.rhs, c.lam, Y, c.exponent, c.table_bits)
+        if not lambda_proved(c.shape, c.level, c.lam):
+            return False
+        res = grid_residual(c.shape, c.level, c.rhs, Y, c.exponent, c.table_bits)
+        return verdict_ok(c, Y, radius(res, c.lam) * (1 << c.exponent))
+    except InstanceTooLarge:
+        raise
     except REJECTED_ERRORS:
         return False
 
@@ -486,10 +533,11 @@ def read_grid_point(doc: Any) -> GridPointClaim:
     mans = read_list(ev["mantissas"], "evidence.mantissas", length=shape.n)
     mant = tuple(int(read_rational(x, f"evidence.mantissas[{k}]", integer=True))
                  for k, x in enumerate(mans))
-    return GridPointClaim(shape, level, rhs, holds, wit, mant,
-                          read_int(ev["exponent"], "evidence.exponent", 0, MAX_BITS),
-                          read_rational(ev["lam"], "evidence.lam"),
-                          read_int(ev["table_bits"], "evidence.table_bits", 1, MAX_BITS))
+    s, lam = read_int(ev["exponent"], "evidence.exponent", 0, MAX_BITS), read_rational(ev["lam"], "evidence.lam")
+    T = read_int(ev["table_bits"], "evidence.table_bits", 1, MAX_BITS)
+    if lam > 0:  # else check_grid_point rejects it
+        require_point_work(shape, rhs, lam, mant, s, T)
+    return GridPointClaim(shape, level, rhs, holds, wit, mant, s, lam, T)
 
 
 def check_grid_point_document(doc: Any) -> bool:
