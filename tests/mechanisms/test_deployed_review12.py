@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import pickle
-import time
 import warnings
 from fractions import Fraction
 from pathlib import Path
@@ -36,6 +35,7 @@ from exactdp.mechanisms.files import from_json, from_numpy, load_mechanism, to_c
 from exactdp.mechanisms.rectangular import exponential_rectangular, geometric_rectangular
 from exactdp.mechanisms.structure import structure_matches
 from exactdp.spaces.metrics import grid, line
+from exactdp.testing.budget import call_budget
 
 
 @pytest.fixture(autouse=True)
@@ -256,10 +256,8 @@ def test_m7_exact_decimal_floats_load_without_a_per_entry_scan(
 
 
 def test_m8_far_offset_is_refused_quickly() -> None:
-    t = time.perf_counter()
-    with pytest.raises(InvalidArgument, match="first_y=10000000"):
+    with call_budget(20_000), pytest.raises(InvalidArgument, match="first_y=10000000"):
         geometric_rectangular(3, t="1/2", n_cols=2, first_y=10**7)
-    assert time.perf_counter() - t < 1.0
     H = geometric_rectangular(3, t="1/2", n_cols=2, first_y=50)  # a near offset still works
     assert privacy_level(H, line(3)).verify()
 

@@ -16,7 +16,6 @@ import json
 import math
 import subprocess
 import sys
-import time
 from fractions import Fraction as F
 
 import mpmath
@@ -32,6 +31,7 @@ from exactdp.pufferfish.documents import from_document, to_document
 from exactdp.pufferfish.gaussian import GaussianDelta, GaussianScale, gaussian_delta, gaussian_scale
 from exactdp.pufferfish.secrets import ValuePair
 from exactdp.pufferfish.staircase import StaircaseLoss, staircase_loss
+from exactdp.testing.budget import call_budget
 
 P3 = DiscreteDistribution.from_lists([0, 1, 3], ["1/2", "1/4", "1/4"])
 Q3 = DiscreteDistribution.from_lists([0, 2], ["1/3", "2/3"])
@@ -276,18 +276,16 @@ def test_huge_inputs_are_refused_quickly():
     for name, edit in edits:
         d = doc(name)
         edit(d)
-        t = time.process_time()
-        with pytest.raises(InstanceTooLarge):
+        with call_budget(10_000), pytest.raises(InstanceTooLarge):  # refused before any big work
             verify_document(d)
-        assert time.process_time() - t < 1, name
     d = doc("delta")  # ε = 10⁴⁰⁰ written out: over the closed-form limit, malformed at once
     d["question"]["level"] = {"eps": "1" + "0" * 400}
     with pytest.raises(InvalidArgument):
         verify_document(d)
     d = doc("delta")  # σ = 10⁴⁰⁰: δ is below e^−10⁷⁹⁹, the claim is false and decided fast
     d["question"]["sigma"] = "1" + "0" * 400
-    t = time.process_time()
-    assert not verified(d) and time.process_time() - t < 2
+    with call_budget(10_000):
+        assert not verified(d)
     with pytest.raises(InstanceTooLarge):
         staircase_loss(ValuePair(1, 0), "1/" + "1" + "0" * 400, "ln(2)", "1/2")
 
