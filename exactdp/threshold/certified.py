@@ -58,7 +58,7 @@ from exactdp.threshold.providers import GridProvider, PhiProvider, provider_for
 from exactdp.threshold.results import ThresholdResult, property_name, short_rational
 from exactdp.threshold.spd_cover import float_zmin, spd_cover, spd_fail_point
 
-__all__ = ["float_find", "certified_route"]
+__all__ = ["float_find", "certified_route", "refuse_far_scale", "smallest_square", "MAX_SMALLEST_DISTANCE"]
 
 #: Euclidean grids with at least this many points run the float search with FFT + PCG
 #: solves (O(n log n) each) even when the certificate uses the dense provider.
@@ -184,10 +184,54 @@ def _scaled_tol(metric: FiniteMetric, tol: Fraction) -> Fraction:
     >>> _scaled_tol(grid(3, 3), tol), _scaled_tol(grid(3, 3, spacing=10**30), tol) < tol / 10**30
     (Fraction(1, 1000000000), True)
     """
-    u = min((float(v) for v in metric.values if float(v) > 0), default=1.0)
-    if not tol * Fraction(u) > Fraction(1, 1024):
+    u2 = smallest_square(metric)  # exact: no float overflow
+    if not tol * tol * u2 > Fraction(1, 1 << 20):  # tol·u ≤ 2^-10
         return tol
-    return min(tol, Fraction(1, 2 ** math.ceil(math.log2(u / float(tol)) + 1)))
+    r2 = u2 / (tol * tol)  # (u/tol)²
+    k = max(0, binade(r2) // 2)  # then the least k with 4^k ≥ (u/tol)²: 2^k = ⌈u/tol⌉₂
+    while Fraction(4) ** k < r2:
+        k += 1
+    return min(tol, Fraction(1, 2 ** (k + 1)))
+
+
+#: The largest smallest-distance u the certified route accepts: 10^35. Beyond it the
+#: perturbation lemma's t0 = e^{-s/u} lies within ~2^-116 of 1 and its float guide loses the
+#: digits of s/u (measured on grid(5, 5): spacing 10^40 still verifies, 10^41 and 10^42 give a
+#: certificate the kernel rejects, 10^45 an unusable one, 10^50 a MemoryError, 10^60 a hang).
+MAX_SMALLEST_DISTANCE = 10**35
+
+
+def smallest_square(metric: FiniteMetric) -> Fraction:
+    """The exact square u² of the smallest positive distance (1 when there is none).
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> smallest_square(grid(3, 3, spacing=Fraction(3, 2)))
+    Fraction(9, 4)
+    """
+    return min((v.coef * v.coef * v.radicand for v in metric.values if v.coef != 0),
+               default=Fraction(1))
+
+
+def refuse_far_scale(metric: FiniteMetric) -> None:
+    """PrecisionLimitReached when the smallest positive distance exceeds
+    :data:`MAX_SMALLEST_DISTANCE` (a grid spacing far above 1), before any work.
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> refuse_far_scale(grid(3, 3, spacing=10**30))
+    >>> refuse_far_scale(grid(3, 3, spacing=10**36))
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.PrecisionLimitReached: certified threshold route on ...
+    """
+    u2 = smallest_square(metric)
+    if u2 > MAX_SMALLEST_DISTANCE ** 2:
+        digits = (math.log10(u2.numerator) - math.log10(u2.denominator)) / 2  # big ints: ok
+        raise PrecisionLimitReached(
+            f"certified threshold route on {metric.name}: the smallest distance (a grid's "
+            f"spacing) is about 10^{digits:.1f}, above the limit 10^35 where the perturbation "
+            "lemma's t0 stays resolvable and the certificate checkable. Rescale: solve at "
+            "spacing 1 (divide the distances by the spacing h) and divide the result, "
+            "ε*(h) = ε*(1)/h exactly (proofs/grid_spacing_scaling.py).")
 
 
 def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,
@@ -195,6 +239,7 @@ def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None
                           timings: list[tuple[str, float]],
                           max_pieces: int,
                           everywhere: Callable[[], ThresholdResult] | None) -> ThresholdResult:
+    refuse_far_scale(metric)
     t0 = time.perf_counter()
     b = rhs if rhs is not None else tuple(Fraction(1) for _ in range(metric.n))
     prop = property_name(rhs)

@@ -246,7 +246,9 @@ def _exp_neg_below(u: float, name: str = "metric", unit: object = 1) -> Fraction
             f"(the smallest distance is {unit}), beyond the {T0_MAX_BITS}-bit budget of an exact t0. "
             "Rescale the distances so that the smallest is about 1 (a grid's threshold scales as "
             "ε*(h) = ε*(1)/h: compute it at spacing 1 and divide by h).")
-    with workprec(128 + k.bit_length()):  # e^{k ln 2 − u} ≈ 2^{30 + extra}: a moderate number
+    # e^{k ln 2 − u} ≈ 2^{30 + extra}: a moderate number; + extra bits so that a tiny u
+    # (≈ 2^-extra) is resolved against k ln 2 (review 15E11 F1: 1 − t0 was 25·u at u = 2.5e-40)
+    with workprec(128 + k.bit_length() + extra):
         x = (arb(k) * arb.const_log2() - arb(to_fmpq(Fraction(u)))).exp()
         lo, _ = arb_to_fraction_interval(x)
     m = math.floor(lo)

@@ -243,17 +243,28 @@ def quotients_up(vals: list[int], e: int) -> np.ndarray:
     """Floats u_i ≥ |vals_i|/2^e for Python integers of any size, without big-int divisions:
     the float of |v| is within one ulp (a faithful conversion), so two ``succ`` bound |v|;
     the scaling by 2^-e (``ldexp``) is exact unless it underflows, where it rounds to
-    nearest, so one more ``succ`` (``proofs/exact_bounds_float_up.py``). Values beyond the
-    float range give inf (a bound that fails, never a wrong one).
+    nearest, so one more ``succ`` (``proofs/exact_bounds_float_up.py``). Integers of more
+    than 64 bits beyond the float range are first shifted right exactly, rounding up
+    (m = ⌈|v|/2^b⌉ ≥ |v|/2^b, b = bit_length − 64), and 2^(b−e) goes into the ``ldexp``:
+    only a quotient beyond the float range gives inf.
 
     >>> quotients_up([3, -(1 << 200)], 1).tolist() >= [1.5, 2.0**199]
+    True
+    >>> quotients_up([2**1100, 3**700], 1100).tolist()[0] >= 1.0 > 0 < math.inf
     True
     """
     try:
         f = np.abs(np.array(vals, dtype=np.float64)) if len(vals) else np.zeros(0)
+        shift = np.zeros(len(f), dtype=np.int64)
     except OverflowError:
-        f = np.array([float(abs(v)) if abs(v).bit_length() <= 1000 else math.inf for v in vals])
-    return np.asarray(succ(np.ldexp(succ(succ(f)), -e)))
+        b = [max(0, abs(int(v)).bit_length() - 64) for v in vals]
+        f = np.array([float(-(-abs(int(v)) >> k)) for v, k in zip(vals, b)])  # ⌈|v|/2^k⌉
+        shift = np.array(b, dtype=np.int64)
+    # exponents clipped to ±4000 (e first to ±8000, shift ≥ 0): beyond, the result is 0
+    # (then succ) or inf either way; a larger exponent only raises the bound
+    ex = np.clip(shift - max(-8000, min(8000, int(e))), -4000, 4000).astype(np.int32)
+    with np.errstate(over="ignore"):
+        return np.asarray(succ(np.ldexp(succ(succ(f)), ex)))
 
 
 def on_residual_grid(y: np.ndarray) -> np.ndarray:
