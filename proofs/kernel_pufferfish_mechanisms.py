@@ -9,7 +9,10 @@ Staircase (b = e^{−ε₀}, e(r) = k + [r − kΔ ≥ γΔ] on [kΔ, (k + 1)Δ)
      the same at every point of the piece (its value at the midpoint), and by
      ``proofs/pufferfish_staircase.py`` (2)–(3) L = max over the pieces of |ln R|;
  (b) [equal pieces] |ln R_k| = |ln R_w| when R_k = R_w or R_k = 1/R_w as rational functions
-     (cross-multiplied polynomials equal), whatever b is.
+     (cross-multiplied polynomials equal), whatever b is;
+ (a') [integers] with L a common denominator of the points, y, Δ and γΔ, divmod(L|y − d|, LΔ)
+     = (k, L·rest) with |y − d| = kΔ + rest, 0 ≤ rest < Δ, so e = k + [rest ≥ γΔ] is read off in
+     integers (``staircase_keys``; the masses summed over a common denominator, the same sums).
 
 Gaussian (y = s_0 + σz, c_d = (d − s_0)/σ, v_d = A(d) − e^ε B(d), h(z) = Σ_d v_d e^{−(z − c_d)²/2},
 so g_A − e^ε g_B = h/(σ√(2π)) in y, and ∫ (g_A − e^ε g_B)_+ dy = ∫ (h)_+ dz/√(2π)):
@@ -24,7 +27,11 @@ so g_A − e^ε g_B = h/(σ√(2π)) in y, and ∫ (g_A − e^ε g_B)_+ dy = ∫
      (b − a)·max|h|/√(2π) ≤ (b − a)·|k|·e^{|m − s|r} (|u| ≤ r, and −u²/2 − u(m − s) ≤ |m − s|r);
  (d') [clip] 0 ≤ ∫ (g_A − e^ε g_B)_+ ≤ ∫ g_A = 1, so an enclosure's ends may be clipped to [0, 1];
  (e) [tails] beyond [−T, ⌈c_m⌉ + T] it adds at most Σ_d A(d)(Q(T + c_d) + Q(⌈c_m⌉ + T − c_d))
-     ≤ 2Q(T), and Q(48) < 2^−1660 (below every precision of the ladder).
+     ≤ 2Q(T), and Q(48) < 2^−1660 (below every precision of the ladder);
+ (f) [equal laws] P = Q gives (g_P − e^ε g_P)_+ = ((1 − e^ε) g_P)_+ = 0 for ε > 0: δ(σ) = 0 exactly.
+The kernel's work estimate (``gaussian_work``: S = sign changes of v_d in d bounds the roots of
+h = e^{−z²/2} Σ_d v_d e^{−c_d²/2} e^{c_d z}, Laguerre's rule of signs) only decides when to refuse
+(InstanceTooLarge); no verdict rests on it.
 
 Checked below: (c)–(d) symbolically with sympy, (e) with mpmath, and the kernel's functions
 against 60-digit mpmath computations from the DEFINITIONS: the staircase maximum against a
@@ -44,7 +51,14 @@ import mpmath
 import sympy as sp
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
-from exactdp.kernel.pufferfish_mechanisms import gaussian_hockey, staircase_key, staircase_mids
+from exactdp.kernel.jsonio import envelope
+from exactdp.kernel.pufferfish_mechanisms import (
+    check_pufferfish_mechanisms,
+    gaussian_hockey,
+    staircase_key,
+    staircase_keys,
+    staircase_mids,
+)
 from exactdp.spaces.levels import parse_level
 
 PROVES = [
@@ -153,6 +167,27 @@ def key_ok() -> bool:
 check("(a) each piece's exact ratio is constant on the piece", key_ok())
 
 
+def keys_ok() -> bool:
+    """(a') the integer keys equal the rule e = ⌊r⌋ + [r − ⌊r⌋ ≥ γ] applied in Fractions."""
+    rr = random.Random(8)
+    for _ in range(15):
+        P, Q = law(rr), law(rr)
+        delta, gamma = F(rr.randint(1, 7), rr.randint(1, 5)), F(rr.randint(0, 5), 5)
+        mids = staircase_mids(P, Q, delta, gamma)
+        for yy, (num, den) in zip(mids, staircase_keys(P, Q, delta, gamma, mids)):
+            es: list[dict[int, F]] = [{}, {}]
+            for e, D in zip(es, (P, Q)):
+                for d, w in D.items():
+                    e[step(yy - d, delta, gamma)] = e.get(step(yy - d, delta, gamma), F(0)) + w
+            low = min(min(es[0]), min(es[1]))
+            if (num, den) != tuple(tuple(sorted((k - low, w) for k, w in e.items())) for e in es):
+                return False
+    return True
+
+
+check("(a') the integer keys equal the Fraction rule", keys_ok())
+
+
 # Gaussian: the kernel's enclosure against 60-digit quadrature between the roots.
 def gauss_truth(A: dict, B: dict, sigma: F, eps: F) -> mpmath.mpf:
     E, s = mpmath.exp(mp(eps)), mp(sigma)
@@ -187,6 +222,11 @@ with workprec(256):
     low, high = arb_to_fraction_interval(lo)[0], arb_to_fraction_interval(hi)[1]
 check("point masses: the enclosure contains the closed form (proofs/pufferfish_gaussian.py (3))",
       mp(low) - TOL <= closed <= mp(high) + TOL and high - low < F(1, 10**60))
+
+same = {"support": ["0", "3/2", "5"], "probs": ["1/2", "1/3", "1/6"]}
+zero = envelope("pufferfish-gaussian-delta", {"P": same, "Q": same, "level": {"eps": "1/1000"}, "sigma": "1/7"},
+                {"delta": {"lo": "0", "hi": "0"}}, {"prec": 128, "rel_tol": "1/1000"})
+check("(f) P = Q: the claim δ = 0 verifies exactly", check_pufferfish_mechanisms(zero) is True)
 
 if failures:
     print(f"{len(failures)} check(s) failed")

@@ -20,9 +20,13 @@ Kinds (laws P, Q as ``{"support", "probs"}``, every parameter an exact rational)
   ``least`` {lo, hi} and ``at_lo``, ``at_hi`` ∋ δ(lo), δ(hi) with at_lo.lo > δ > at_hi.hi
   (δ(σ) is non-increasing: ``proofs/pufferfish_gaussian.py`` (2)); evidence the notes of both.
 
-δ is enclosed by :func:`gaussian_hockey` (``proofs/kernel_pufferfish_mechanisms.py``). Every
-enclosure is accepted iff it CONTAINS the kernel's ball at one of :data:`PRECS`, rejected
-when disjoint from it, else undecided (PrecisionLimitReached, exit 2).
+δ is enclosed by :func:`gaussian_hockey` (``proofs/kernel_pufferfish_mechanisms.py``); δ = 0
+exactly when P = Q as laws. Every enclosure is accepted iff it CONTAINS the kernel's ball at one
+of :data:`PRECS`, rejected when disjoint from it, else undecided (PrecisionLimitReached, exit 2).
+Gaussian limits (InstanceTooLarge, exit 2): ≤ :data:`MAX_SUPPORT` points, but the limit that
+binds is the work: :func:`gaussian_work`'s estimate, which grows with the points and the sign
+changes of P − e^ε Q (:func:`sign_changes`, ≤ m − 1), is checked first, here and by the writers,
+and the whole check then spends at most :data:`MAX_GAUSS_WORK` piece × point evaluations.
 
 >>> from exactdp.kernel.jsonio import envelope
 >>> law = lambda x: {"support": [x], "probs": ["1"]}
@@ -56,7 +60,8 @@ from exactdp.kinds import CertificateKind, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["MECHANISM_KINDS", "check_pufferfish_mechanisms", "staircase_work", "staircase_mids", "staircase_key",
-           "gaussian_hockey", "gaussian_work", "PRECS", "MAX_PIECES", "MAX_STAIR_WORK", "MAX_GAUSS_WORK"]
+           "staircase_keys", "sign_changes", "gaussian_hockey", "gaussian_work", "PRECS", "MAX_PIECES",
+           "MAX_STAIR_WORK", "MAX_GAUSS_WORK", "PIECES_PER_LEVEL"]
 
 MECHANISM_KINDS = STAIRCASE, DELTA, SCALE = tuple(k.value for k in (CertificateKind.PUFFERFISH_STAIRCASE,
                                                    CertificateKind.PUFFERFISH_GAUSSIAN_DELTA,
@@ -65,14 +70,18 @@ MECHANISM_KINDS = STAIRCASE, DELTA, SCALE = tuple(k.value for k in (CertificateK
 PRECS = (128, 256, 512, 1024)
 #: Most candidate break points of a staircase window, 4·m·(⌈span/Δ⌉ + 4) (the search's limit).
 MAX_PIECES = 200_000
-#: Most candidate points × support points × (1 + candidates/m × bits(b)/4096), staircase.
+#: Most candidate points × support points × (1 + candidates/m × bits(b)/4096) × (1 + bits of the
+#: denominators/512), staircase (:func:`staircase_work`; about 1 µs each).
 MAX_STAIR_WORK = 4_000_000
 #: Most support points (union of P and Q) of a Gaussian document.
 MAX_SUPPORT = 64
 #: Largest (s_m − s_0)/σ of a Gaussian document (the range to cover, in units of σ).
 MAX_RANGE = 10_000
-#: Most pieces × support points per direction and precision (beyond: undecided).
-MAX_GAUSS_WORK = 200_000
+#: Most piece evaluations × support points of one Gaussian document, all directions, σ's and
+#: precisions together (a 1024-bit piece counts twice): about 12 µs each, so at most ~12 s of CPU.
+MAX_GAUSS_WORK = 1_000_000
+#: Pieces the work estimate of :func:`gaussian_work` allows per root of h and bisection level.
+PIECES_PER_LEVEL = 4
 #: Largest ε of a Gaussian document (e^ε must stay a finite ball).
 MAX_EPS = 10_000
 #: The Gaussian range is [s_0 − Tσ, s_m + Tσ]; each tail beyond holds at most Φ(−T) < 2^−1660.
@@ -99,13 +108,18 @@ def _interval(ball: arb) -> tuple[Fraction, Fraction] | None:
 
 
 # ------------------------------------------------------------------------ staircase
-def staircase_work(P: Dist, Q: Dist, delta: Fraction, b: Fraction | None) -> int:
-    """The work bound, checked before any enumeration (InstanceTooLarge beyond the limits)."""
+def staircase_work(P: Dist, Q: Dist, delta: Fraction, b: Fraction | None, gamma: Fraction = Fraction(0)) -> int:
+    """The work bound, checked before any enumeration (InstanceTooLarge beyond the limits): candidate
+    break points × points × (1 + candidates/m × bits(b)/4096) × (1 + bits of the common denominators/512)."""
     pts, bits = set(P) | set(Q), 0 if b is None else b.numerator.bit_length() + b.denominator.bit_length()
+    size = sum(n.bit_length() for n in {x.denominator for x in (*pts, delta, gamma * delta)}) + sum(
+        n.bit_length() for n in {w.denominator for w in (*P.values(), *Q.values())})
     cand = 4 * len(pts) * (math.ceil((max(pts) - min(pts)) / delta) + 4)
-    work = cand * len(pts) * (1 + cand // len(pts) * bits // 4096)
+    work = cand * len(pts) * (1 + cand // len(pts) * bits // 4096) * (1 + size // 512)
     if cand > MAX_PIECES or work > MAX_STAIR_WORK:
-        raise InstanceTooLarge(f"about {cand} staircase break points: over MAX_PIECES / MAX_STAIR_WORK; use larger Δ.")
+        raise InstanceTooLarge(f"about {cand} staircase break points, work {work}: over MAX_PIECES = {MAX_PIECES} "
+                               f"/ MAX_STAIR_WORK = {MAX_STAIR_WORK}; use a larger Δ, fewer points or smaller "
+                               "denominators.")
     return work
 
 
@@ -125,15 +139,27 @@ def staircase_mids(P: Dist, Q: Dist, delta: Fraction, gamma: Fraction) -> list[F
 def staircase_key(P: Dist, Q: Dist, delta: Fraction, gamma: Fraction, y: Fraction) -> Key:
     """G_P(y)/G_Q(y) as sparse (exponent, mass) polynomials in b, lowest exponent 0
     (e(r) = k + [r/Δ − k ≥ γ], k = ⌊r/Δ⌋)."""
-    polys: list[dict[int, Fraction]] = [{}, {}]
-    for poly, D in zip(polys, (P, Q)):
-        for d, w in D.items():
-            r = abs(y - d) / delta
-            e = math.floor(r) + (r - math.floor(r) >= gamma)
-            poly[e] = poly.get(e, Fraction(0)) + w
-    low = min(min(polys[0]), min(polys[1]))
-    num, den = (tuple(sorted((e - low, w) for e, w in p.items())) for p in polys)
-    return num, den
+    return staircase_keys(P, Q, delta, gamma, [y])[0]
+
+
+def staircase_keys(P: Dist, Q: Dist, delta: Fraction, gamma: Fraction, ys: list[Fraction]) -> list[Key]:
+    """:func:`staircase_key` at each of ``ys``, in integers over one common denominator (the same values)."""
+    scale = math.lcm(*(x.denominator for x in (*P, *Q, delta, gamma * delta, *ys)))
+    mass = math.lcm(*(w.denominator for w in (*P.values(), *Q.values())))
+    laws = [[(int(d * scale), int(w * mass)) for d, w in D.items()] for D in (P, Q)]
+    step, unit = int(gamma * delta * scale), int(delta * scale)  # |y − d| = kΔ + rest: e = k + [rest ≥ γΔ]
+    out: list[Key] = []
+    for y in ys:
+        yi, polys = int(y * scale), [dict[int, int](), dict[int, int]()]
+        for poly, law in zip(polys, laws):
+            for d, w in law:
+                k, rest = divmod(abs(yi - d), unit)
+                e = k + (rest >= step)
+                poly[e] = poly.get(e, 0) + w
+        low = min(min(polys[0]), min(polys[1]))
+        num, den = (tuple(sorted((e - low, Fraction(w, mass)) for e, w in p.items())) for p in polys)
+        out.append((num, den))
+    return out
 
 
 def _mul(a: Poly, b: Poly) -> dict[int, Fraction]:
@@ -155,11 +181,12 @@ def _check_staircase(q: dict[str, Any], c: dict[str, Any]) -> bool:
     claim: Key = tuple(tuple((len(p) - 1 - i, v) for i, v in reversed(list(enumerate(p))) if v) for p in polys)  # type: ignore[assignment]
     ratio, loss, b = None if c["ratio"] is None else rat(c["ratio"], "claim.ratio"), read_enclosure(c["loss"]), level.t
     pieces, y = read_int(c["pieces"], "claim.pieces", 1), rat(c["worst_output"], "claim.worst_output")
-    staircase_work(P, Q, delta, b)
+    staircase_work(P, Q, delta, b, gamma)
     mids = staircase_mids(P, Q, delta, gamma)
-    if pieces != len(mids) or y not in set(mids) or staircase_key(P, Q, delta, gamma, y) != claim:
+    at = dict(zip(mids, staircase_keys(P, Q, delta, gamma, mids)))  # each key once: the bulk of the work
+    if pieces != len(mids) or at.get(y) != claim:
         return False
-    keys = {staircase_key(P, Q, delta, gamma, m) for m in mids} - {claim}
+    keys = set(at.values()) - {claim}
     if b is not None:  # exact: R = num(b)/den(b), the loss is ln max(R, 1/R)
         def exact(k: Key) -> Fraction:
             r = sum((w * b**e for e, w in k[0]), Fraction(0)) / sum((w * b**e for e, w in k[1]), Fraction(0))
@@ -182,13 +209,43 @@ def _check_staircase(q: dict[str, Any], c: dict[str, Any]) -> bool:
 
 
 # ------------------------------------------------------------------------- Gaussian
-def gaussian_work(P: Dist, Q: Dist, sigma: Fraction) -> int:
-    """Pieces allowed per direction and precision; InstanceTooLarge beyond the limits."""
+def sign_changes(P: Dist, Q: Dist, level: PrivacyLevel) -> int:
+    """S ≥ the number of roots of h, both directions: the sign changes of v_d = A(d) − e^ε B(d) in
+    the order of d (h = e^{−z²/2} Σ v_d e^{−c_d²/2} e^{c_d z}: Laguerre's rule of signs), a v_d of
+    sign open at 128 bits counted as a change on both sides.
+
+    >>> from exactdp.spaces.levels import parse_level
+    >>> law = lambda *x: {Fraction(v): Fraction(1, len(x)) for v in x}
+    >>> sign_changes(law(0, 2, 4), law(1, 3, 5), parse_level(eps=1)), sign_changes(law(0), law(1), parse_level(eps=1))
+    (5, 1)
+    """
+    with workprec(128):
+        e = level.eps_ball().exp()
+        sg = [[-1 if v < 0 else 1 if v > 0 else 0 for d in sorted(set(P) | set(Q)) if not (v := arb_from_fraction(
+            A.get(d, Fraction(0))) - e * arb_from_fraction(B.get(d, Fraction(0)))).is_exact() or v != 0]
+              for A, B in ((P, Q), (Q, P))]
+    return max(sum(x * y <= 0 for x, y in zip(s, s[1:])) for s in sg)
+
+
+def gaussian_work(P: Dist, Q: Dist, sigma: Fraction, level: PrivacyLevel | None = None, sigmas: int = 1) -> int:
+    """The work estimate of a document with ``sigmas`` values of σ (the least one given) at its first
+    precision, 2·sigmas·m·(PIECES_PER_LEVEL·(S + 1)·(72 + log₂ R) + R/2), R = (s_m − s_0)/σ + 2·TAIL:
+    InstanceTooLarge, checked before any computation (here and by the writers), when over
+    :data:`MAX_GAUSS_WORK`, or over MAX_SUPPORT / MAX_RANGE. S = :func:`sign_changes` (1 without
+    ``level``). The kernel then spends at most MAX_GAUSS_WORK in all (:func:`gaussian_hockey`)."""
     pts = set(P) | set(Q)
-    if len(pts) > MAX_SUPPORT or (max(pts) - min(pts)) / sigma > MAX_RANGE:
+    span = (max(pts) - min(pts)) / sigma
+    if len(pts) > MAX_SUPPORT or span > MAX_RANGE:
         raise InstanceTooLarge(f"{len(pts)} support points, σ = {str(sigma)[:40]}: the kernel covers at most "
                                f"MAX_SUPPORT = {MAX_SUPPORT} points spanning MAX_RANGE = {MAX_RANGE} σ; use larger σ.")
-    return MAX_GAUSS_WORK // len(pts)
+    changes = 1 if level is None else sign_changes(P, Q, level)
+    reach = math.ceil(span + 2 * TAIL)  # pieces: about PIECES_PER_LEVEL per root and level, 1/2 per unit of range
+    work = 2 * sigmas * len(pts) * (PIECES_PER_LEVEL * (changes + 1) * (72 + reach.bit_length()) + reach // 2)
+    if work > MAX_GAUSS_WORK:
+        raise InstanceTooLarge(f"{len(pts)} support points with S = {changes} sign changes of P − e^ε Q: about {work} "
+                               f"piece-point evaluations, over MAX_GAUSS_WORK = {MAX_GAUSS_WORK}; use fewer points "
+                               "or laws whose difference changes sign less often.")
+    return work
 
 
 def _upper(x: arb) -> arb:
@@ -202,13 +259,17 @@ def _up(x: Fraction) -> arb:
 
 
 @proved_by("kernel_pufferfish_mechanisms")
-def gaussian_hockey(A: Dist, B: Dist, sigma: Fraction, level: PrivacyLevel, prec: int) -> tuple[arb, arb]:
+def gaussian_hockey(A: Dist, B: Dist, sigma: Fraction, level: PrivacyLevel, prec: int,
+                    budget: list[int] | None = None) -> tuple[arb, arb]:
     """(lower, upper) balls with ∫ (g_A − e^ε g_B)_+ in [lower, upper] (inside ``workprec``):
     in z = (y − s_0)/σ, h(z) = Σ v_d e^{−(z − c_d)²/2}, v_d = A(d) − e^ε B(d), on [−T, c_m + T];
     the mean-value form of k (h's sign, with s the center nearest the piece, (c)) decides each piece's sign (bisected to
     width 2^−(prec/2+8)); positive pieces add their exact Φ-differences, undecided ones
-    [0, w·|h|], the tails [0, ∫ g_A] (``proofs/kernel_pufferfish_mechanisms.py``)."""
-    budget, pts = gaussian_work(A, B, sigma), sorted(set(A) | set(B))
+    [0, w·|h|], the tails [0, ∫ g_A] (``proofs/kernel_pufferfish_mechanisms.py``). ``budget`` = [the
+    piece-point evaluations left] (default :data:`MAX_GAUSS_WORK`), spent here: InstanceTooLarge when gone."""
+    gaussian_work(A, B, sigma)
+    pts, left = sorted(set(A) | set(B)), [MAX_GAUSS_WORK] if budget is None else budget
+    unit = len(pts) * (1 + prec // 1024)
     if not level.eps_ball() < MAX_EPS:
         raise InstanceTooLarge(f"ε = {level.eps} is over MAX_EPS = {MAX_EPS}: e^ε overflows the kernel's balls.")
     cs = [(d - pts[0]) / sigma for d in pts]
@@ -225,8 +286,10 @@ def gaussian_hockey(A: Dist, B: Dist, sigma: Fraction, level: PrivacyLevel, prec
     end, slack, positive = math.ceil(cs[-1]) + TAIL, arb(0), list[tuple[Fraction, Fraction]]()
     stack, leaves = [(Fraction(-TAIL), Fraction(end))], 0
     while stack:
-        if (budget := budget - 1) < 0:  # more precision would not help: refuse
-            raise InstanceTooLarge(f"the sign of g_A − e^ε g_B needs over MAX_GAUSS_WORK = {MAX_GAUSS_WORK} / m pieces")
+        left[0] -= unit
+        if left[0] < 0:  # more precision would not help: refuse
+            raise InstanceTooLarge(f"the sign of g_A − e^ε g_B needs over MAX_GAUSS_WORK = {MAX_GAUSS_WORK} "
+                                   "piece-point evaluations: use fewer points or laws with fewer sign changes.")
         if leaves > 8 * len(pts):  # h has at most m − 1 roots: so many open pieces need more precision
             raise PrecisionLimitReached(f"undecided at {prec} bits: the sign of g_A − e^ε g_B stays open.")
         a, b = stack.pop()
@@ -244,10 +307,14 @@ def gaussian_hockey(A: Dist, B: Dist, sigma: Fraction, level: PrivacyLevel, prec
     return lower, lower + slack + tail
 
 
-def _delta(P: Dist, Q: Dist, sigma: Fraction, level: PrivacyLevel, prec: int) -> tuple[Fraction, Fraction] | None:
-    """[lo, hi] ∋ δ(σ) = max of both directions; 0 ≤ δ ≤ ∫ g_A = 1 clips the ends; None if open."""
+def _delta(P: Dist, Q: Dist, sigma: Fraction, level: PrivacyLevel, prec: int,
+           budget: list[int]) -> tuple[Fraction, Fraction] | None:
+    """[lo, hi] ∋ δ(σ) = max of both directions; 0 ≤ δ ≤ ∫ g_A = 1 clips the ends; None if open.
+    P = Q as laws: δ = ∫ (1 − e^ε)_+ g_P = 0 exactly (ε > 0)."""
+    if P == Q:
+        return Fraction(0), Fraction(0)
     try:
-        (l1, u1), (l2, u2) = (gaussian_hockey(A, B, sigma, level, prec) for A, B in ((P, Q), (Q, P)))
+        (l1, u1), (l2, u2) = (gaussian_hockey(A, B, sigma, level, prec, budget) for A, B in ((P, Q), (Q, P)))
     except PrecisionLimitReached:
         return None
     lo, hi = arb_to_fraction_interval(l1.max(l2))[0], arb_to_fraction_interval(u1.max(u2))[1]
@@ -269,9 +336,10 @@ def _check_gaussian(scale: bool, q: dict[str, Any], c: dict[str, Any], ev: dict[
     if bad or not isinstance(level, PrivacyLevel):
         raise InvalidArgument("need a level, σ > 0 (least: 0 < lo < hi) and 0 < question.delta < 1.")
     claims = [read_enclosure(c[k], f"claim.{k}") for k in (("at_lo", "at_hi") if scale else ("delta",))]
-    gaussian_work(P, Q, sigmas[0])
+    gaussian_work(P, Q, sigmas[0], level, len(sigmas))
+    budget = [MAX_GAUSS_WORK]  # shared by every direction, σ and precision
     return (not scale or claims[0].lo > target > claims[1].hi) and _ladder(
-        claims, lambda p: [_delta(P, Q, s, level, p) for s in sigmas])
+        claims, lambda p: [_delta(P, Q, s, level, p, budget) for s in sigmas])
 
 
 def check_pufferfish_mechanisms(doc: Any) -> bool:

@@ -24,13 +24,14 @@ from exactdp.arithmetic.validate import read_positive, read_probability, read_to
 from exactdp.engine.documents import write_dist
 from exactdp.errors import (
     REJECTED_ERRORS,
+    CertificateInvalid,
     InvalidPrivacyLevel,
     InvalidScale,
     NoNoiseNeeded,
     PrecisionLimitReached,
 )
 from exactdp.kernel.jsonio import envelope, read_enclosure, write_enclosure, write_rational
-from exactdp.kernel.pufferfish_mechanisms import gaussian_work
+from exactdp.kernel.pufferfish_mechanisms import check_pufferfish_mechanisms, gaussian_work
 from exactdp.kernel.question import read_level, write_level
 from exactdp.kinds import CertificateKind, Sign, Verdict, proved_by
 from exactdp.pufferfish.bernoulli_forms import exact_sign
@@ -66,6 +67,19 @@ def _read_delta(delta: Any) -> Fraction:
 
 def _pair(P: DiscreteDistribution, Q: DiscreteDistribution, eps: sympy.Expr) -> dict[str, Any]:
     return {"P": write_dist(P.as_dict()), "Q": write_dist(Q.as_dict()), "level": write_level(parse_level(eps=eps))}
+
+
+def _decidable(doc: dict[str, Any], P: DiscreteDistribution, Q: DiscreteDistribution, eps: sympy.Expr,
+               sigma: Fraction, sigmas: int) -> dict[str, Any]:
+    """``doc`` once the kernel decides it: first its work estimate (:func:`gaussian_work`, cheap), then
+    the kernel's own check within its budget. InstanceTooLarge (naming MAX_GAUSS_WORK) or
+    PrecisionLimitReached when the kernel would leave it undecided, CertificateInvalid if it rejects it."""
+    level = parse_level(eps=eps)
+    assert isinstance(level, PrivacyLevel)  # parse_level(eps=...) gives one
+    gaussian_work(P.as_dict(), Q.as_dict(), sigma, level, sigmas)
+    if not check_pufferfish_mechanisms(doc):
+        raise CertificateInvalid(f"the kernel rejects this {doc['kind']} document; do not use it.")
+    return doc
 
 
 def _read_pair(q: dict[str, Any]) -> tuple[DiscreteDistribution, DiscreteDistribution, sympy.Expr]:
@@ -113,19 +127,21 @@ class GaussianDelta:
     def to_document(self) -> dict[str, Any]:
         """The ``pufferfish-gaussian-delta`` kernel document (question P, Q, σ, ε; claim the δ
         enclosure; ``prec`` and ``rel_tol`` as the writer's notes), re-checked by
-        ``exactdp verify`` (``exactdp/kernel/pufferfish_mechanisms.py``); InstanceTooLarge
-        beyond the kernel's limits.
+        ``exactdp verify`` (``exactdp/kernel/pufferfish_mechanisms.py``) before it is returned:
+        InstanceTooLarge beyond the kernel's limits (at most 64 points; the work estimate and
+        budget ``MAX_GAUSS_WORK``, which grow with the points and with the sign changes of
+        P − e^ε Q, at most m − 1: e.g. two interleaved uniform laws of 20 points each are over it).
 
         >>> from exactdp.pufferfish.secrets import ValuePair
         >>> r = gaussian_delta(ValuePair(1, 0), 1, 1)
         >>> GaussianDelta.from_document(r.to_document()) == r
         True
         """
-        gaussian_work(self.P.as_dict(), self.Q.as_dict(), self.sigma)
-        return envelope(CertificateKind.PUFFERFISH_GAUSSIAN_DELTA,
-                        {**_pair(self.P, self.Q, self.eps), "sigma": write_rational(self.sigma)},
-                        {"delta": write_enclosure(self.delta)},
-                        {"prec": self.prec, "rel_tol": write_rational(self.rel_tol)})
+        return _decidable(envelope(CertificateKind.PUFFERFISH_GAUSSIAN_DELTA,
+                                   {**_pair(self.P, self.Q, self.eps), "sigma": write_rational(self.sigma)},
+                                   {"delta": write_enclosure(self.delta)},
+                                   {"prec": self.prec, "rel_tol": write_rational(self.rel_tol)}),
+                          self.P, self.Q, self.eps, self.sigma, 1)
 
     @classmethod
     def from_document(cls, doc: Any) -> GaussianDelta:
@@ -227,20 +243,22 @@ class GaussianScale:
     def to_document(self) -> dict[str, Any]:
         """The ``pufferfish-gaussian-scale`` kernel document (question P, Q, ε, the target δ;
         claim the bracket and both δ enclosures; the two sides' ``prec`` / ``rel_tol`` as
-        notes), re-checked by ``exactdp verify``.
+        notes), re-checked by ``exactdp verify`` before it is returned (limits: as
+        :meth:`GaussianDelta.to_document`, for two values of σ).
 
         >>> from exactdp.pufferfish.secrets import ValuePair
         >>> r = gaussian_scale(ValuePair(1, 0), 1, "1/100", rel_tol=Fraction(1, 1000))
         >>> GaussianScale.from_document(r.to_document()) == r
         True
         """
-        gaussian_work(self.P.as_dict(), self.Q.as_dict(), self.lo)
         sides = (self.at_lo, self.at_hi)
-        return envelope(CertificateKind.PUFFERFISH_GAUSSIAN_SCALE,
-                        {**_pair(self.P, self.Q, self.eps), "delta": write_rational(self.target_delta)},
-                        {"least": write_enclosure(Enclosure(self.lo, self.hi)),
-                         "at_lo": write_enclosure(self.at_lo.delta), "at_hi": write_enclosure(self.at_hi.delta)},
-                        {"prec": [r.prec for r in sides], "rel_tol": [write_rational(r.rel_tol) for r in sides]})
+        return _decidable(envelope(
+            CertificateKind.PUFFERFISH_GAUSSIAN_SCALE,
+            {**_pair(self.P, self.Q, self.eps), "delta": write_rational(self.target_delta)},
+            {"least": write_enclosure(Enclosure(self.lo, self.hi)),
+             "at_lo": write_enclosure(self.at_lo.delta), "at_hi": write_enclosure(self.at_hi.delta)},
+            {"prec": [r.prec for r in sides], "rel_tol": [write_rational(r.rel_tol) for r in sides]}),
+            self.P, self.Q, self.eps, self.lo, 2)
 
     @classmethod
     def from_document(cls, doc: Any) -> GaussianScale:

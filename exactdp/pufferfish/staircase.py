@@ -303,7 +303,7 @@ class StaircaseLoss:
         ('2', True)
         """
         P, Q = self.P.as_dict(), self.Q.as_dict()
-        staircase_work(P, Q, self.noise.delta, self.noise.b)
+        staircase_work(P, Q, self.noise.delta, self.noise.b, self.noise.gamma)
         return envelope(CertificateKind.PUFFERFISH_STAIRCASE,
                         {"P": write_dist(P), "Q": write_dist(Q), "delta": write_rational(self.noise.delta),
                          "eps0": write_level(parse_level(eps=self.noise.eps)),
