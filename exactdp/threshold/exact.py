@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -314,8 +315,8 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
                                "portable and ε*(metric) = ε*(m1)/c exactly "
                                "(proofs/grid_spacing_scaling.py).") from err
     try:
-        inner, _ = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n, scale=c,
-                               asked=metric.name)
+        inner, inner_set = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n, scale=c,
+                                       asked=metric.name)
     except ToleranceTooFine:
         raise  # worded in the asked metric's ε already
     except PropertyNeverHolds as err:
@@ -325,6 +326,10 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
         raise PrecisionLimitReached(f"{err}{units}") from err
     cert = ScaledExactCertificate(metric, rhs, c, inner.certificate, inner.eps_lower / c,
                                   inner.eps_upper / c)
+    eps_set = None  # g = 1: s' = e^(-ε') = e^(-ε/q) is the metric's own s, so the set carries over
+    if g == 1:
+        eps_set = replace(inner_set, q=metric.q, intervals=tuple(
+            replace(i, q=metric.q) for i in inner_set.intervals))
     return ScaledThresholdResult(metric.name, rhs, cert.eps_lower, cert.eps_upper, cert, None,
                                  metric.q, f"exact (distances in units of {cs})", inner.seconds,
-                                 inner.timings, inner.question, None)
+                                 inner.timings, inner.question, eps_set)
