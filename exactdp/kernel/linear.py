@@ -181,8 +181,7 @@ def _fractions(value: Any, n: int) -> tuple[Fraction, ...] | None:
 
 # ------------------------------------------------------------------------------ the checks
 def _check_exact_solution(c: LinearClaim) -> bool:
-    x = _fractions(c.evidence["x"], c.metric.n)
-    s = _s_exact(c.metric, c.level)
+    x, s = _fractions(c.evidence["x"], c.metric.n), _s_exact(c.metric, c.level)
     if x is None or s is None or _times(c.metric, s, x) != list(c.rhs):
         return False
     if c.holds:
@@ -191,8 +190,7 @@ def _check_exact_solution(c: LinearClaim) -> bool:
 
 
 def _check_farkas(c: LinearClaim) -> bool:
-    y = _fractions(c.evidence["y"], c.metric.n)
-    s = _s_exact(c.metric, c.level)
+    y, s = _fractions(c.evidence["y"], c.metric.n), _s_exact(c.metric, c.level)
     if c.holds or y is None or s is None:
         return False
     return (all(v >= 0 for v in _times(c.metric, s, y)) and sum((b * v for b, v in zip(c.rhs, y)), Fraction(0)) < 0)
@@ -263,10 +261,8 @@ def _approximate_inverse(phi: flint.arb_mat, n: int, prec: int, hint: Any = None
 
 def _poly(coeffs: Any) -> flint.fmpz_poly | None:
     """An integer polynomial from its descending coefficient list (leading one nonzero)."""
-    if not isinstance(coeffs, tuple) or not coeffs or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in coeffs):
-        return None
-    if coeffs[0] == 0 and len(coeffs) > 1:
+    if (not isinstance(coeffs, tuple) or not coeffs or (coeffs[0] == 0 and len(coeffs) > 1)
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in coeffs)):
         return None
     return flint.fmpz_poly(list(reversed(coeffs)))
 

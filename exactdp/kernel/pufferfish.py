@@ -55,12 +55,12 @@ from exactdp.kernel.jsonio import (
     read_verdict,
 )
 from exactdp.kernel.privacy import sign_in_balls
-from exactdp.kernel.question import big_power, read_form, read_level, write_level
+from exactdp.kernel.question import big_power, read_form, read_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "Dist", "check_pufferfish", "decide_laplace", "brackets", "integer_sweep",
-           "wasserstein", "query_laws", "write_level", "read_dist", "read_parts", "read_least", "read_theta",
+           "wasserstein", "query_laws", "read_dist", "read_laws", "read_parts", "read_least", "read_theta",
            "strict_level"]
 
 PUFFERFISH_KINDS = (CertificateKind.PUFFERFISH_SCALE.value,
@@ -77,9 +77,9 @@ Dist = Mapping[Fraction, Fraction]
 
 
 # ------------------------------------------------------------------------------ JSON
-def strict_level(value: Any) -> PrivacyLevel:
+def strict_level(value: Any, where: str = "question.level") -> PrivacyLevel:
     """A level read with :func:`~exactdp.kernel.question.read_level` (``strict``, no ranges)."""
-    level = read_level(value, strict=True)
+    level = read_level(value, where, strict=True)
     assert isinstance(level, PrivacyLevel)
     return level
 
@@ -126,16 +126,21 @@ def read_parts(env: Envelope, question: Collection[str], claim: Collection[str],
             read_object(env.evidence, "evidence", evidence))
 
 
+def read_laws(q: Mapping[str, Any], integer: bool = False) -> tuple[dict[Fraction, Fraction], dict[Fraction, Fraction]]:
+    """The question's laws ``P`` and ``Q`` (:func:`read_dist`)."""
+    return read_dist(q["P"], "question.P", integer), read_dist(q["Q"], "question.Q", integer)
+
+
 def read_least(value: Any) -> Enclosure | None:
     """The claimed least scale: ``"0"`` (None here) or a bracket {lo, hi}."""
     return None if value == "0" else read_enclosure(value, "claim.least")
 
 
 def read_theta(value: Any, where: str = "question.theta") -> Fraction:
-    """A rational scale θ > 0."""
+    """A rational scale (θ, Δ) > 0."""
     theta = read_rational(value, where)
     if theta <= 0:
-        raise InvalidArgument(f"{where}: got {theta}; need θ > 0.")
+        raise InvalidArgument(f"{where}: got {theta}; need a value > 0.")
     return theta
 
 
@@ -340,8 +345,7 @@ def check_pufferfish(doc: Any) -> bool:
     wass = env.kind == CertificateKind.PUFFERFISH_WASSERSTEIN.value
     q, c, ev = read_parts(env, ("P", "Q", "level", "releases"), ("theta", "w1", "winf") if wass else
                           ("least", "closed_form"), () if wass else ("tol", "prec"))
-    P, Q = read_dist(q["P"], "question.P"), read_dist(q["Q"], "question.Q")
-    level, k = strict_level(q["level"]), read_int(q["releases"], "question.releases", 1, 10**6)
+    (P, Q), level, k = read_laws(q), strict_level(q["level"]), read_int(q["releases"], "question.releases", 1, 10**6)
     if wass:
         theta = read_form(c["theta"], "claim.theta", strict=True)
         w1, winf = wasserstein(P, Q)

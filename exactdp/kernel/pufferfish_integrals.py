@@ -53,12 +53,12 @@ from typing import Any
 
 from flint import acb, arb, fmpq, fmpz
 
-from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
-from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.ball import arb_from_fraction
 from exactdp.arithmetic.rationals import fmpq_to_fraction
-from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import Envelope, read_enclosure, read_envelope, read_int, read_rational
-from exactdp.kernel.pufferfish import integer_sweep, read_dist, read_parts, read_theta
+from exactdp.kernel.pufferfish import Dist, integer_sweep, read_laws, read_parts, read_theta
+from exactdp.kernel.pufferfish_mechanisms import PRECS, interval, ladder
 from exactdp.kinds import CertificateKind, proved_by
 
 __all__ = ["INTEGRAL_KINDS", "MAX_SUPPORT", "MAX_ORDER", "MAX_STEEP", "MAX_WORK", "PRECS",
@@ -74,14 +74,11 @@ MAX_SUPPORT = 64
 MAX_ORDER = 10_000
 #: Largest α·(s_m − s_0)/θ: the integrand spans up to e^{±α·gap/θ}.
 MAX_STEEP = 20_000
-#: Precisions (bits) at which a claimed enclosure must contain the kernel's ball.
-PRECS = (128, 256, 512, 1024)
 #: Largest cost of the precision ladder, Σ_p (m + ⌈span/θ⌉)·(p/128)² over the precisions
 #: tried (one unit ≈ 1 ms of CPU for both directions, measured).
 MAX_WORK = 20_000
 #: Largest (S + 1)·(m + α)·(bits) of a discrete Rényi document.
 MAX_DISCRETE_BITS = 2**22
-Dist = dict[Fraction, Fraction]
 
 
 def renyi_work(P: Dist, Q: Dist, theta: Fraction, order: int) -> int:
@@ -97,12 +94,9 @@ def renyi_work(P: Dist, Q: Dist, theta: Fraction, order: int) -> int:
     steep = -(-order * (pts[-1] - pts[0]) // theta)
     unit = len(pts) + int(-(-(pts[-1] - pts[0]) // theta))
     if len(pts) > MAX_SUPPORT or order > MAX_ORDER or steep > MAX_STEEP or unit > MAX_WORK:
-        raise InstanceTooLarge(f"{len(pts)} support points, order {order}, α·span/θ ≈ {steep}, "
-                               f"points + span/θ ≈ {unit}: the kernel integrates at most "
-                               f"MAX_SUPPORT = {MAX_SUPPORT} points, order ≤ MAX_ORDER = "
-                               f"{MAX_ORDER}, α·span/θ ≤ MAX_STEEP = {MAX_STEEP}, points + "
-                               f"span/θ ≤ MAX_WORK = {MAX_WORK}; use a larger θ, a lower order "
-                               "or fewer points.")
+        raise InstanceTooLarge(f"{len(pts)} points, order {order}, α·span/θ ≈ {steep}, points + span/θ ≈ {unit}: over "
+                               f"MAX_SUPPORT = {MAX_SUPPORT}, MAX_ORDER = {MAX_ORDER}, MAX_STEEP = {MAX_STEEP} "
+                               f"or MAX_WORK = {MAX_WORK}; use a larger θ, a lower order or fewer points.")
     cum = [sum(unit * (p // 128) ** 2 for p in PRECS[:i + 1]) for i in range(len(PRECS))]
     return max(p for p, w in zip(PRECS, cum) if w <= MAX_WORK)
 
@@ -149,17 +143,6 @@ def laplace_renyi_ball(A: Dist, B: Dist, theta: Fraction, order: int) -> arb:
     return (total / (2 * th)).log() / (order - 1)
 
 
-def _contained(claims: list[Enclosure], balls: list[arb]) -> bool | None:
-    """True: every claim contains its ball (lower ends raised to 0); False: one is disjoint
-    from it; None: not decided at this precision."""
-    if not all(b.is_finite() for b in balls):
-        return None
-    got = [tuple(max(v, Fraction(0)) for v in arb_to_fraction_interval(b)) for b in balls]
-    if any(c.hi < lo or hi < c.lo for c, (lo, hi) in zip(claims, got)):
-        return False
-    return True if all(c.lo <= lo and hi <= c.hi for c, (lo, hi) in zip(claims, got)) else None
-
-
 def discrete_renyi_work(P: Dist, Q: Dist, a: Fraction, order: int) -> int:
     """(S + 1)·(m + α)·(S·bits(a) + bits of the masses' denominators), InstanceTooLarge
     beyond :data:`MAX_DISCRETE_BITS` (checked before any exact work).
@@ -172,18 +155,18 @@ def discrete_renyi_work(P: Dist, Q: Dist, a: Fraction, order: int) -> int:
     ...     print(str(exc)[:50])
     the exact discrete Rényi sums need 10001·4·(30002)
     """
+    for name, D in (("P", P), ("Q", Q)):  # named as in the document (P is the first argument)
+        for x in (x for x in sorted(D) if x.denominator != 1):
+            raise InvalidArgument(f'question.{name}.support: "{x}" is not an integer; the discrete kind needs integer '
+                                  "support points (shift or scale the secrets to integers).")
     pts = sorted(set(P) | set(Q))
-    if any(p.denominator != 1 for p in pts):
-        raise InvalidArgument("the discrete Laplace Rényi sums need integer support points; "
-                              f"got {next(p for p in pts if p.denominator != 1)}.")
     span, m = int(pts[-1] - pts[0]), len(pts)
     bits = span * (a.numerator.bit_length() + a.denominator.bit_length()) + sum(
         math.lcm(*(w.denominator for w in D.values())).bit_length() for D in (P, Q))
     if (span + 1) * (m + order) * bits > MAX_DISCRETE_BITS:
-        raise InstanceTooLarge(f"the exact discrete Rényi sums need {span + 1}·{m + order}·"
-                               f"({bits}) bits, over MAX_DISCRETE_BITS = {MAX_DISCRETE_BITS}; use "
-                               "a narrower integer "
-                               "support, a shorter a or a lower order.")
+        raise InstanceTooLarge(f"the exact discrete Rényi sums need {span + 1}·{m + order}·({bits}) bits, over "
+                               f"MAX_DISCRETE_BITS = {MAX_DISCRETE_BITS}; use a narrower support, a shorter a or a "
+                               "lower order.")
     return (span + 1) * (m + order) * bits
 
 
@@ -211,20 +194,15 @@ def discrete_renyi_moment(A: Dist, B: Dist, a: Fraction, order: int) -> Fraction
 def _check_renyi(env: Envelope) -> bool:
     q, c, ev = read_parts(env, ("P", "Q", "theta", "order"), ("forward", "backward"), ("prec",))
     read_int(ev["prec"], "evidence.prec", 2, 2**16)  # the writer's note, not a claim
-    P, Q = read_dist(q["P"], "question.P"), read_dist(q["Q"], "question.Q")
+    P, Q = read_laws(q)
     theta, order = read_theta(q["theta"]), read_int(q["order"], "question.order", 2)
     claims = [read_enclosure(c[k], f"claim.{k}") for k in ("forward", "backward")]
-    top = renyi_work(P, Q, theta, order)
-    for prec in (p for p in PRECS if p <= top):
-        with workprec(prec):
-            ok = _contained(claims, [laplace_renyi_ball(P, Q, theta, order),
-                                     laplace_renyi_ball(Q, P, theta, order)])
-        if ok is not None:
-            return ok
-    raise PrecisionLimitReached(f"undecided: at {top} bits (the most MAX_WORK = {MAX_WORK} allows "
-                                "for this instance) the kernel's balls neither fit inside nor miss "
-                                "the claimed enclosures (or the integral did not converge); claim "
-                                "wider enclosures.")
+    top = renyi_work(P, Q, theta, order)  # the ladder stops at the last precision MAX_WORK allows
+
+    def balls(_: int) -> list[tuple[Fraction, Fraction] | None]:  # D ≥ 0: lower ends raised to 0
+        got = [interval(laplace_renyi_ball(A, B, theta, order)) for A, B in ((P, Q), (Q, P))]
+        return [g and (max(g[0], Fraction(0)), max(g[1], Fraction(0))) for g in got]
+    return ladder(claims, balls, precs=tuple(p for p in PRECS if p <= top))
 
 
 def check_pufferfish_integrals(doc: Any) -> bool:
@@ -234,14 +212,9 @@ def check_pufferfish_integrals(doc: Any) -> bool:
     if env.kind == CertificateKind.PUFFERFISH_RENYI.value:
         return _check_renyi(env)
     q, c, _ = read_parts(env, ("P", "Q", "a", "order"), ("forward", "backward"))
-    P, Q = read_dist(q["P"], "question.P"), read_dist(q["Q"], "question.Q")
+    P, Q = read_laws(q)
     a, order = read_rational(q["a"], "question.a"), read_int(q["order"], "question.order", 2)
     if not 0 < a < 1:
         raise InvalidArgument(f"question.a: got \"{a}\"; need a rational 0 < a < 1.")
-    for name, D in (("P", P), ("Q", Q)):
-        for x in (x for x in sorted(D) if x.denominator != 1):
-            raise InvalidArgument(f"question.{name}.support: \"{x}\" is not an integer; the "
-                                  "discrete kind needs integer support points (shift or scale "
-                                  "the secrets to integers).")
-    claimed = [read_rational(c[k], f"claim.{k}") for k in ("forward", "backward")]
+    claimed = [read_rational(c[k], f"claim.{k}") for k in ("forward", "backward")]  # support: discrete_renyi_work
     return claimed == [discrete_renyi_moment(P, Q, a, order), discrete_renyi_moment(Q, P, a, order)]

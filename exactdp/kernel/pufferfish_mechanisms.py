@@ -52,16 +52,15 @@ from flint import arb
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
-from exactdp.kernel.jsonio import read_enclosure, read_envelope, read_int, read_list, read_object, read_poly
+from exactdp.kernel.jsonio import Envelope, read_enclosure, read_envelope, read_int, read_list, read_poly
 from exactdp.kernel.jsonio import read_rational as rat
-from exactdp.kernel.pufferfish import Dist, query_laws
-from exactdp.kernel.question import read_level
+from exactdp.kernel.pufferfish import Dist, read_laws, read_parts, read_theta, strict_level
 from exactdp.kinds import CertificateKind, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["MECHANISM_KINDS", "check_pufferfish_mechanisms", "staircase_work", "staircase_mids", "staircase_key",
            "staircase_keys", "sign_changes", "gaussian_hockey", "gaussian_work", "PRECS", "MAX_PIECES",
-           "MAX_STAIR_WORK", "MAX_GAUSS_WORK", "PIECES_PER_LEVEL"]
+           "MAX_STAIR_WORK", "MAX_GAUSS_WORK", "PIECES_PER_LEVEL", "ladder", "interval"]
 
 MECHANISM_KINDS = STAIRCASE, DELTA, SCALE = tuple(k.value for k in (CertificateKind.PUFFERFISH_STAIRCASE,
                                                    CertificateKind.PUFFERFISH_GAUSSIAN_DELTA,
@@ -90,20 +89,23 @@ Poly = tuple[tuple[int, Fraction], ...]
 Key = tuple[Poly, Poly]
 
 
-def _ladder(claims: list[Enclosure], truth: Any, more: Any = lambda: True) -> bool:
-    """Each claim must contain its interval ``truth(prec)`` (None: not finite) at one of
-    :data:`PRECS`, and ``more()`` (called inside ``workprec``) hold: False as soon as one is disjoint."""
-    for prec in PRECS:
+def ladder(claims: list[Enclosure], truth: Any, more: Any = lambda: True, precs: tuple[int, ...] = PRECS) -> bool:
+    """Each claim must contain its interval ``truth(prec)`` (None: not finite) at one of ``precs``,
+    and ``more()`` (called inside ``workprec``) hold: False as soon as one is disjoint; undecided
+    (PrecisionLimitReached) after the last precision."""
+    for prec in precs:
         with workprec(prec):
             got, extra = truth(prec), more()
         if extra is False or any(g is not None and (c.hi < g[0] or g[1] < c.lo) for c, g in zip(claims, got)):
             return False
         if extra and all(g is not None and c.lo <= g[0] and g[1] <= c.hi for c, g in zip(claims, got)):
             return True
-    raise PrecisionLimitReached(f"undecided at {PRECS[-1]} bits: the kernel's balls neither fit in nor miss the claim.")
+    raise PrecisionLimitReached(f"undecided at {precs[-1] if precs else 0} bits (the last precision the work limits "
+                                "allow): the kernel's balls neither fit in nor miss the claim, or did not converge.")
 
 
-def _interval(ball: arb) -> tuple[Fraction, Fraction] | None:
+def interval(ball: arb) -> tuple[Fraction, Fraction] | None:
+    """The rational interval of a finite ball, else None."""
     return arb_to_fraction_interval(ball) if ball.is_finite() else None
 
 
@@ -118,8 +120,7 @@ def staircase_work(P: Dist, Q: Dist, delta: Fraction, b: Fraction | None, gamma:
     work = cand * len(pts) * (1 + cand // len(pts) * bits // 4096) * (1 + size // 512)
     if cand > MAX_PIECES or work > MAX_STAIR_WORK:
         raise InstanceTooLarge(f"about {cand} staircase break points, work {work}: over MAX_PIECES = {MAX_PIECES} "
-                               f"/ MAX_STAIR_WORK = {MAX_STAIR_WORK}; use a larger Δ, fewer points or smaller "
-                               "denominators.")
+                               f"/ MAX_STAIR_WORK = {MAX_STAIR_WORK}; use a larger Δ, fewer points or less digits.")
     return work
 
 
@@ -169,14 +170,14 @@ def _mul(a: Poly, b: Poly) -> dict[int, Fraction]:
     return out
 
 
-def _check_staircase(q: dict[str, Any], c: dict[str, Any]) -> bool:
-    read_object(q, "question", ("P", "Q", "delta", "eps0", "gamma"))
-    read_object(c, "claim", ("pieces", "worst_output", "numerator", "denominator", "ratio", "loss"))
-    P, Q = query_laws({"users": [], "P": q["P"], "Q": q["Q"]})
-    delta, gamma, level = rat(q["delta"], "question.delta"), rat(q["gamma"], "question.gamma"), read_level(
-        q["eps0"], "question.eps0", strict=True)
-    if delta <= 0 or not 0 <= gamma <= 1 or not isinstance(level, PrivacyLevel):
-        raise InvalidArgument("question: need delta > 0, 0 ≤ gamma ≤ 1 and a level eps0.")
+def _check_staircase(env: Envelope) -> bool:
+    q, c, ev = read_parts(env, ("P", "Q", "delta", "eps0", "gamma"),
+                          ("pieces", "worst_output", "numerator", "denominator", "ratio", "loss"), ("prec",))
+    read_int(ev["prec"], "evidence.prec", 2, 2**16)  # the writer's note, not a claim
+    (P, Q), delta, gamma = read_laws(q), read_theta(q["delta"], "question.delta"), rat(q["gamma"], "question.gamma")
+    level = strict_level(q["eps0"], "question.eps0")
+    if not 0 <= gamma <= 1:
+        raise InvalidArgument(f"question.gamma: got {gamma}; need 0 ≤ gamma ≤ 1.")
     polys = [read_poly(c[k], f"claim.{k}") for k in ("numerator", "denominator")]
     claim: Key = tuple(tuple((len(p) - 1 - i, v) for i, v in reversed(list(enumerate(p))) if v) for p in polys)  # type: ignore[assignment]
     ratio, loss, b = None if c["ratio"] is None else rat(c["ratio"], "claim.ratio"), read_enclosure(c["loss"]), level.t
@@ -193,7 +194,7 @@ def _check_staircase(q: dict[str, Any], c: dict[str, Any]) -> bool:
             return max(r, 1 / r)
         best = exact(claim)
         return (ratio == best and all(exact(k) <= best for k in keys)
-                and _ladder([loss], lambda _: [_interval(arb_from_fraction(best).log())]))
+                and ladder([loss], lambda _: [interval(arb_from_fraction(best).log())]))
 
     def ln(k: Key) -> arb:
         return abs((sum((arb_from_fraction(w) * level.t_ball() ** e for e, w in k[0]), arb(0))
@@ -205,7 +206,7 @@ def _check_staircase(q: dict[str, Any], c: dict[str, Any]) -> bool:
         keys = {k for k, v in balls.items() if not v < top and _mul(k[0], claim[1]) != _mul(k[1], claim[0])
                 and _mul(k[0], claim[0]) != _mul(k[1], claim[1])}
         return False if any(v > top for v in balls.values()) else None if keys else True
-    return ratio is None and _ladder([loss], lambda _: [_interval(ln(claim))], below)
+    return ratio is None and ladder([loss], lambda _: [interval(ln(claim))], below)
 
 
 # ------------------------------------------------------------------------- Gaussian
@@ -248,14 +249,9 @@ def gaussian_work(P: Dist, Q: Dist, sigma: Fraction, level: PrivacyLevel | None 
     return work
 
 
-def _upper(x: arb) -> arb:
-    """1 − Φ(x) = erfc(x/√2)/2 (accurate for large x)."""
-    return (x / arb(2).sqrt()).erfc() / 2
-
-
-def _up(x: Fraction) -> arb:
-    """1 − Φ(x) of an exact rational x."""
-    return _upper(arb_from_fraction(x))
+def _up(x: arb | Fraction) -> arb:
+    """1 − Φ(x) = erfc(x/√2)/2 (accurate for large x) of a ball or an exact rational."""
+    return ((x if isinstance(x, arb) else arb_from_fraction(x)) / arb(2).sqrt()).erfc() / 2
 
 
 @proved_by("kernel_pufferfish_mechanisms")
@@ -302,7 +298,7 @@ def gaussian_hockey(A: Dist, B: Dist, sigma: Fraction, level: PrivacyLevel, prec
             slack, leaves = slack + 2 * r * abs(rng) * (abs(zm - s) * r).exp(), leaves + 1
         elif not rng < 0:
             stack += [(mid, b), (a, mid)]
-    tail = sum((x * (_upper(TAIL + c) + _upper(end - c)) for x, c in zip(wa, cb)), arb(0))
+    tail = sum((x * (_up(TAIL + c) + _up(end - c)) for x, c in zip(wa, cb)), arb(0))
     lower = sum((mass(a, b) for a, b in positive), arb(0))
     return lower, lower + slack + tail
 
@@ -321,24 +317,22 @@ def _delta(P: Dist, Q: Dist, sigma: Fraction, level: PrivacyLevel, prec: int,
     return max(lo, Fraction(0)), min(hi, Fraction(1))
 
 
-def _check_gaussian(scale: bool, q: dict[str, Any], c: dict[str, Any], ev: dict[str, Any]) -> bool:
-    read_object(q, "question", ("P", "Q", "level", "delta" if scale else "sigma"))
-    read_object(c, "claim", ("least", "at_lo", "at_hi") if scale else ("delta",))
-    read_object(ev, "evidence", ("prec", "rel_tol"))  # the writer's notes, not claims
+def _check_gaussian(env: Envelope) -> bool:
+    scale = env.kind == SCALE
+    q, c, ev = read_parts(env, ("P", "Q", "level", "delta" if scale else "sigma"),
+                          ("least", "at_lo", "at_hi") if scale else ("delta",), ("prec", "rel_tol"))
     for p, r in zip(*(read_list(ev[k], f"evidence.{k}", 2) if scale else [ev[k]] for k in ("prec", "rel_tol"))):
-        if not 0 < rat(r, "evidence.rel_tol") < 1 or read_int(p, "evidence.prec", 2, 2**16) < 2:
+        if not 0 < rat(r, "evidence.rel_tol") < 1 or read_int(p, "evidence.prec", 2, 2**16) < 2:  # writer's notes
             raise InvalidArgument(f"evidence.rel_tol: got {r}; need 0 < rel_tol < 1.")
-    P, Q = query_laws({"users": [], "P": q["P"], "Q": q["Q"]})
-    level = read_level(q["level"], strict=True)
+    (P, Q), level = read_laws(q), strict_level(q["level"])
     sigmas = [rat(q["sigma"], "question.sigma")] if not scale else list(read_enclosure(c["least"], "claim.least"))
     target = rat(q["delta"], "question.delta") if scale else Fraction(1, 2)
-    bad = sigmas[0] <= 0 or (scale and sigmas[0] >= sigmas[1]) or not 0 < target < 1
-    if bad or not isinstance(level, PrivacyLevel):
-        raise InvalidArgument("need a level, σ > 0 (least: 0 < lo < hi) and 0 < question.delta < 1.")
+    if sigmas[0] <= 0 or (scale and sigmas[0] >= sigmas[1]) or not 0 < target < 1:
+        raise InvalidArgument("need σ > 0 (least: 0 < lo < hi) and 0 < question.delta < 1.")
     claims = [read_enclosure(c[k], f"claim.{k}") for k in (("at_lo", "at_hi") if scale else ("delta",))]
     gaussian_work(P, Q, sigmas[0], level, len(sigmas))
     budget = [MAX_GAUSS_WORK]  # shared by every direction, σ and precision
-    return (not scale or claims[0].lo > target > claims[1].hi) and _ladder(
+    return (not scale or claims[0].lo > target > claims[1].hi) and ladder(
         claims, lambda p: [_delta(P, Q, s, level, p, budget) for s in sigmas])
 
 
@@ -346,7 +340,4 @@ def check_pufferfish_mechanisms(doc: Any) -> bool:
     """Re-check a document of :data:`MECHANISM_KINDS` (InvalidArgument when malformed,
     InstanceTooLarge / PrecisionLimitReached when undecided, False when a claim fails)."""
     env = read_envelope(doc, MECHANISM_KINDS)
-    if env.kind != STAIRCASE:
-        return _check_gaussian(env.kind == SCALE, env.question, env.claim, env.evidence)
-    read_int(read_object(env.evidence, "evidence", ("prec",))["prec"], "evidence.prec", 2, 2**16)  # a note
-    return _check_staircase(env.question, env.claim)
+    return _check_staircase(env) if env.kind == STAIRCASE else _check_gaussian(env)

@@ -68,7 +68,7 @@ from exactdp.kernel.pufferfish import (
     brackets,
     closed_form_is_least,
     integer_sweep,
-    read_dist,
+    read_laws,
     read_least,
     read_parts,
     strict_level,
@@ -102,8 +102,7 @@ def _groups(value: Any, where: str, some_positive: bool = True) -> Groups:
                     read_int(obj["count"], f"{where}[{k}].count", 1, _MAX_COUNT)))
     ps = [p for p, _ in out]
     if not out or any(b <= a for a, b in zip(ps, ps[1:])) or ps[0] < 0 or ps[-1] > 1 or (some_positive and ps[-1] == 0):
-        raise InvalidArgument(f"{where}: need probabilities p in [0, 1], strictly "
-                              "increasing, not all 0 (merge equal p's into one count).")
+        raise InvalidArgument(f"{where}: need probabilities p in [0, 1], strictly increasing, not all 0.")
     return out
 
 
@@ -119,9 +118,8 @@ def discrete_work(P: dict[Fraction, Fraction], Q: dict[Fraction, Fraction], alph
     pts = sorted(set(P) | set(Q))
     span, bits = int(pts[-1] - pts[0]), alpha.numerator.bit_length() + alpha.denominator.bit_length()
     if len(pts) * span * bits > MAX_BITS:
-        raise InstanceTooLarge(f"α = {alpha} over {len(pts)} support points spanning {span}: "
-                               f"the exact ratios need {len(pts)}·{span}·{bits} bits, over "
-                               f"MAX_BITS = {MAX_BITS}; use a shorter α or a narrower support.")
+        raise InstanceTooLarge(f"α = {alpha} over {len(pts)} support points spanning {span}: the exact ratios need "
+                               f"{len(pts)}·{span}·{bits} bits, over MAX_BITS = {MAX_BITS}; use a shorter α.")
     return len(pts) * span * bits
 
 
@@ -162,7 +160,7 @@ def _within(R: tuple[fmpz, fmpz], level: PrivacyLevel) -> bool | None:
 
 def _check_discrete(env: Envelope) -> bool:
     q, c, _ = read_parts(env, ("P", "Q", "level"), ("least", "ratios", "closed_form"))
-    P, Q = read_dist(q["P"], "question.P", True), read_dist(q["Q"], "question.Q", True)
+    P, Q = read_laws(q, True)
     level, enc = strict_level(q["level"]), read_least(c["least"])
     if enc is None:  # α → 0 is θ → 0: no noise needed iff the limit holds
         return c["ratios"] is None and c["closed_form"] is None and brackets(P, Q, level, None)
@@ -187,8 +185,7 @@ def _law(groups: Groups) -> tuple[fmpz_poly, int]:
     n = sum(c for p, c in groups if p)  # p = 0 and p = 1 give 1 and x^count: no bits
     bits = max(1, sum(c * p.denominator.bit_length() for p, c in groups if 0 < p < 1))
     if (n + 1) * bits > MAX_BITS:
-        raise InstanceTooLarge(f"a class law of degree {n} with {bits}-bit coefficients exceeds "
-                               f"MAX_BITS = {MAX_BITS}; re-check a smaller class.")
+        raise InstanceTooLarge(f"a class law of degree {n} with {bits}-bit coefficients exceeds MAX_BITS = {MAX_BITS}.")
     num, den = fmpz_poly([1]), 1
     for p, c in groups:
         num *= fmpz_poly([p.denominator - p.numerator, p.numerator]) ** c
@@ -244,8 +241,7 @@ def _check_class_scale(env: Envelope) -> bool:
 def _pair_dist(groups: Groups) -> dict[Fraction, Fraction]:
     num, den = _law(groups)
     if num.degree() >= MAX_POINTS:
-        raise InstanceTooLarge(f"a class of {num.degree()} members; the kernel re-checks class "
-                               f"pairs of at most MAX_POINTS − 1 = {MAX_POINTS - 1}.")
+        raise InstanceTooLarge(f"a class of {num.degree()} members; at most MAX_POINTS − 1 = {MAX_POINTS - 1}.")
     return {Fraction(j): Fraction(int(v), den) for j, v in enumerate(num.coeffs()) if v}
 
 
