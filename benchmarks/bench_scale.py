@@ -2,7 +2,9 @@
 
 Run: ``python benchmarks/bench_scale.py [--sizes 50 100 200] [--verify] [--timeout S] [--progress]``
 (``--piece --sizes 200 400``: only the fail point and two cover pieces next to ε* per size —
-CPU seconds and peak RSS of each, cumulative RSS — the per-piece cost without the whole run)
+CPU seconds and peak RSS of each, cumulative RSS, the CPU of the pieces' exact grid products
+and their bounds in hex — the per-piece cost without the whole run; ``--baseline --repeat 3``
+alternates each run with session 11's flint-polynomial product, bounds bit-identical)
 (default sizes 50, 100, 200; 400×400 costs minutes of CPU and ≈ 1 GB: run it alone, e.g.
 ``--sizes 400 --timeout 1800``).
 
@@ -44,7 +46,7 @@ import numpy as np
 CHILD = r"""
 import json, resource, sys, time
 task, k, flags = sys.argv[1], int(sys.argv[2]), set(sys.argv[3:])
-unknown = flags - {"verify", "progress"}
+unknown = flags - {"verify", "progress", "old"}
 if unknown:
     raise SystemExit(f"bench_scale child: unknown flags {sorted(unknown)}")
 t0 = time.perf_counter()
@@ -93,6 +95,25 @@ elif task == "piece":  # the cost of the fail point and of two cover pieces next
     from exactdp.threshold.providers import provider_for
     from exactdp.threshold.spd_cover import lambda_for, spd_fail_point
     from exactdp.threshold.taylor import taylor_piece
+    from exactdp.threshold.providers import GridProvider
+    if "old" in flags:  # the baseline: session 11's flint-polynomial product, Python lists (full grids)
+        GridProvider.exact_block_products = lambda self, tables, columns: self.conv.block_products(tables, columns)
+        GridProvider.exact_matvec = lambda self, table, columns: self.conv.products(table, columns)
+    prod_cpu, depth = [0.0], [0]
+    def timed(inner):  # CPU of the exact grid products (blocked and single), blocks read included
+        def run(self, tables, columns):
+            depth[0] += 1
+            c0 = usage()[0]
+            try:
+                res = [list(b) for b in inner(self, tables, columns)]
+            finally:
+                depth[0] -= 1
+            if depth[0] == 0:  # the new exact_matvec calls exact_block_products: count once
+                prod_cpu[0] += usage()[0] - c0
+            return res
+        return run
+    GridProvider.exact_block_products = timed(GridProvider.exact_block_products)
+    GridProvider.exact_matvec = timed(GridProvider.exact_matvec)
     g = grid(k, k, "euclidean")
     prov = provider_for(g)
     rhs = tuple(Fraction(1) for _ in range(g.n))
@@ -106,7 +127,9 @@ elif task == "piece":  # the cost of the fail point and of two cover pieces next
         c0 = usage()[0]
         res, _ = taylor_piece(prov, list(g.values), b, brad, a, a + w, TAYLOR_ORDER,
                               lambda_for(prov, a, a + w), rhs=rhs)
-        out[f"piece{i}"] = [usage()[0] - c0, usage()[1], res.ok]
+        out[f"piece{i}"] = [usage()[0] - c0, usage()[1], res.ok, prod_cpu[0]]
+        out[f"bounds{i}"] = [res.min_lower.hex(), res.err.hex()]  # bit-identical old / new
+        prod_cpu[0] = 0.0
         a, w = a + w, 16 * w
 else:
     import numpy as np
@@ -138,9 +161,10 @@ print(json.dumps(out))
 """
 
 
-def run(task: str, k: int, verify: bool, timeout: float | None = None, progress: bool = False) -> dict:
+def run(task: str, k: int, verify: bool, timeout: float | None = None, progress: bool = False,
+        extra: list[str] | None = None) -> dict:
     args = ([sys.executable, "-c", CHILD, task, str(k)] + (["verify"] if verify else [])
-            + (["progress"] if progress else []))
+            + (["progress"] if progress else []) + (extra or []))
     t0 = time.perf_counter()
     try:
         # with progress the child's stderr (progress lines with the ETA) goes to ours
@@ -189,17 +213,25 @@ def main() -> None:
     ap.add_argument("--piece", action="store_true",
                     help="instead: per size (k ≥ 200), the CPU seconds and peak RSS of the fail point "
                          "at ε = 0.665351582 and of two cover pieces next to ε* (one child each)")
+    ap.add_argument("--baseline", action="store_true",
+                    help="with --piece: also run each size with session 11's blocked product (flint "
+                         "polynomials, Python lists) as the baseline, alternating new / old")
+    ap.add_argument("--repeat", type=int, default=1, help="with --piece: runs per size (and variant)")
     a = ap.parse_args()
     if a.piece:
         for k in a.sizes:
-            r = run("piece", k, False, a.timeout)
-            if "fail" not in r:
-                print(f"{k:>5}: {r.get('error')}", flush=True)
-                continue
-            print(f"{k:>5}: set-up {r['setup'][0]:.1f} s cpu / {r['setup'][1]:.0f} MB; fail point "
-                  f"{r['fail'][0]:.1f} s / {r['fail'][1]:.0f} MB (certified: {r['fail'][2]}); pieces "
-                  + "; ".join(f"{r[p][0]:.1f} s / {r[p][1]:.0f} MB (ok: {r[p][2]})" for p in ("piece0", "piece1")),
-                  flush=True)
+            for rep in range(a.repeat):
+                for old in ((False, True) if a.baseline else (False,)):
+                    r = run("piece", k, False, a.timeout, extra=["old"] if old else [])
+                    label = f"{k:>5} {'old' if old else 'new'} #{rep + 1}" if a.baseline else f"{k:>5}"
+                    if "fail" not in r:
+                        print(f"{label}: {r.get('error')}", flush=True)
+                        continue
+                    print(f"{label}: set-up {r['setup'][0]:.1f} s cpu / {r['setup'][1]:.0f} MB; fail point "
+                          f"{r['fail'][0]:.1f} s / {r['fail'][1]:.0f} MB (certified: {r['fail'][2]}); pieces "
+                          + "; ".join(f"{r[p][0]:.1f} s / {r[p][1]:.0f} MB (ok: {r[p][2]}, exact "
+                                      f"products {r[p][3]:.1f} s)" for p in ("piece0", "piece1"))
+                          + f"; bounds (min lower, err) {r['bounds0']} {r['bounds1']}", flush=True)
         return
     rows = []
     print(f"{'k':>5} {'n':>7} | {'cert s':>8} {'cert cpu':>8} {'cert MB':>8} {'esc':>4} "

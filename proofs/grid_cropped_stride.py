@@ -43,7 +43,9 @@ product on the same data, the tightness of S and L (S − 1 and L − 1 alias), 
 on real Taylor tables with far entries.
 
 Justifies: exactdp.linalg.grid_exact_conv.GridConvolution.block_products and .products
-(the cropped layout).
+(the cropped layout), and the same layout in
+exactdp.threshold.providers.GridProvider.exact_block_products (byte-packed digits:
+``proofs/packed_products.py``).
 """
 
 import random
@@ -60,6 +62,7 @@ from exactdp.threshold.providers import GridProvider
 PROVES = [
     "exactdp.linalg.grid_exact_conv.GridConvolution.block_products",
     "exactdp.linalg.grid_exact_conv.GridConvolution.products",
+    "exactdp.threshold.providers.GridProvider.exact_block_products",
 ]
 
 ok = True

@@ -14,7 +14,8 @@ Proof: fix an exponent e. Each of the ≤ ny·n slots of p_Y pairs with at most 
 p_T (slots of p_T are distinct), so c is a sum of ≤ ny·n products with |T·y| ≤ max|T|·max|y|:
 |c| ≤ ny·n·max|T|·max|y| ≤ (2^bN − 1)(2^bT − 1)(2^by − 1) < 2^(bT+by+bN) when all three are
 ≥ 1 (else c = 0); and 8nb ≥ 8·((B + 8) − 7)/8 = B + 1 for B = bT + by + bN, so
-2^B ≤ 2^(8nb − 1). Also every |T|, |y| < 2^B ≤ 2^(8nb − 1): each fits in nb bytes (``_packed``). ∎
+2^B ≤ 2^(8nb − 1). Also every |T|, |y| < 2^B ≤ 2^(8nb − 1): each fits in nb bytes
+(``exactdp.arithmetic.packed.pack_signed``). ∎
 
 Lemma 2 (biased read-back). Let z = 2^(8nb), nout = (J + ny)·L and c_e (0 ≤ e < nout) the
 coefficients of p_T·p_Y (no exponent reaches nout: the largest is (J + ny − 2)L + D with

@@ -1,5 +1,6 @@
 """Shared validators of numeric arguments: tolerances, positive rationals, probabilities,
-precisions. Each raises the specific error of :mod:`exactdp.errors`, naming the value and the fix.
+precisions, exact integer vectors. Each raises the specific error of :mod:`exactdp.errors`,
+naming the value and the fix.
 
 Examples
 --------
@@ -9,6 +10,8 @@ Fraction(1, 1000000000)
 Fraction(1, 3)
 >>> read_precision(128)
 128
+>>> read_integers([3, 2.0], "the vector", "GridConvolution")
+[3, 2]
 >>> read_precision("a")
 Traceback (most recent call last):
 ...
@@ -18,13 +21,14 @@ exactdp.errors.InvalidArgument: Got max_prec='a'; pass a whole number of bits â‰
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument, InvalidTolerance
 
-__all__ = ["read_tol", "read_positive", "read_probability", "read_precision"]
+__all__ = ["read_tol", "read_positive", "read_probability", "read_precision", "read_integers"]
 
 
 def read_tol(tol: Any, name: str = "tol", *, below_one: bool = False) -> Fraction:
@@ -84,3 +88,37 @@ def read_precision(value: Any, name: str = "max_prec", minimum: int = 53) -> int
             f"Got {name}={value!r}; pass a whole number of bits â‰¥ {minimum}, e.g. 4096."
         )
     return value
+
+
+def read_integers(values: Sequence[Any], what: str, who: str) -> list[int]:
+    """The values as Python ints, for exact integer products (``who``: the caller, named in
+    the error). An integral value of any integer-like type (``np.int64``, ``2.0``,
+    ``Fraction(3)``) is read exactly; a non-integer (0.5, NaN, inf, None, a string) or a bool
+    is refused, never truncated, and so is an iterator (a table or vector is read more than
+    once: pass a list or an array).
+
+    >>> import numpy as np
+    >>> read_integers(np.arange(3), "the vector", "f")
+    [0, 1, 2]
+    >>> read_integers([1, 0.5], "the vector", "f")
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: f: the vector has entry [1] = 0.5; exact grid products take ...
+    """
+    if not hasattr(values, "__len__"):
+        raise InvalidArgument(f"{who}: {what} is a {type(values).__name__}, not a "
+                              "sequence; pass a list (or array) of integers.")
+    vals = list(values)
+    if set(map(type, vals)) <= {int}:  # fast path (a C-level scan): already exact Python ints
+        return vals
+    out = []
+    for k, x in enumerate(vals):
+        try:
+            i: int | None = int(x)
+        except (ValueError, OverflowError, TypeError):
+            i = None
+        if i is None or isinstance(x, bool) or i != x:
+            raise InvalidArgument(f"{who}: {what} has entry [{k}] = {x!r}; exact grid "
+                                  "products take integers (scale and round the values first).")
+        out.append(i)
+    return out

@@ -47,10 +47,11 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
-from flint import arb, fmpz, fmpz_mat
+from flint import arb, fmpz_mat
 from scipy.fft import irfft2, next_fast_len, rfft2
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.packed import biased_digits, digit_bytes, pack_signed, signed_values
 from exactdp.arithmetic.rounding import dyadic_down, dyadic_up
 from exactdp.errors import REJECTED_ERRORS, InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import (
@@ -178,7 +179,8 @@ class GridProducts:
         as flint integers: every coefficient has |c| < 2^(8·nb − 1) (≤ #vector entries ×
         max|T| × max|y|), so the digits of p_T(z)·p_Y(z) + Σ_m 2^(8·nb − 1)·z^m are the
         coefficients + 2^(8·nb − 1), read from that integer's bytes (digit bound, read-back
-        and crop bound: ``proofs/kernel_grid_kronecker.py``, Lemmas 1–3)."""
+        and crop bound: ``proofs/kernel_grid_kronecker.py``, Lemmas 1–3; the packing and the
+        read-back are :mod:`exactdp.arithmetic.packed`, shared with the search)."""
         J, ny, W, H, n = table.ncols(), len(ys), self.shape.width, self.shape.height, self.n
         tv = [int(x) for x in table.entries()]
         mag = np.abs(np.array(tv, dtype=object).reshape(-1, J))
@@ -191,16 +193,14 @@ class GridProducts:
         kpos = (np.arange(2 * ry + 1)[:, None] * S + np.arange(2 * rx + 1)).ravel()
         vpos = (self.cells // W) * S + self.cells % W
         yv = [x for y in ys for x in y]
-        nb = (max(map(abs, tv)).bit_length() + max(map(abs, yv)).bit_length()
-              + (ny * n).bit_length() + 8) // 8
+        nb = digit_bytes(max(map(abs, tv)).bit_length() + max(map(abs, yv)).bit_length()
+                         + (ny * n).bit_length())
         blocks = np.arange(J)[:, None]
-        a = _packed(tv, (kf.ravel()[None, :] * J + blocks).ravel(), (blocks * L + kpos).ravel(), J * L, nb)
-        v = _packed(yv, np.arange(len(yv)), (np.arange(ny)[:, None] * L + vpos).ravel(), ny * L, nb)
-        nout, half = (J + ny) * L, 1 << (8 * nb - 1)
-        q = a * v + fmpz(int.from_bytes((bytes(nb - 1) + b"\x80") * nout, "little"))
-        digits = np.frombuffer(int(q).to_bytes(nout * nb, "little"), np.uint8).reshape(nout, nb)
-        raw = digits[(np.arange(J + ny - 1)[:, None] * L + vpos + ry * S + rx).ravel()].tobytes()
-        out = [int.from_bytes(raw[i:i + nb], "little") - half for i in range(0, len(raw), nb)]
+        a = pack_signed(tv, (kf.ravel()[None, :] * J + blocks).ravel(), (blocks * L + kpos).ravel(), J * L, nb)
+        v = pack_signed(yv, np.arange(len(yv)), (np.arange(ny)[:, None] * L + vpos).ravel(), ny * L, nb)
+        digits = biased_digits(a, v, (J + ny) * L, nb)
+        del a, v
+        out = signed_values(digits[(np.arange(J + ny - 1)[:, None] * L + vpos + ry * S + rx).ravel()])
         return np.array(out, dtype=object).reshape(J + ny - 1, n), err
 
     def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int = SY
@@ -254,18 +254,6 @@ class GridProducts:
             return solve, op
 
         return taylor_candidates(self, rhs, mids, K, sy, setup)
-
-
-def _packed(vals: list[int], idx: np.ndarray, pos: np.ndarray, nslots: int, nb: int) -> fmpz:
-    """Σ_t vals[idx[t]]·2^(8·nb·pos[t]) exactly (|vals| < 2^(8·nb), positions distinct)."""
-    mag = np.frombuffer(b"".join(abs(x).to_bytes(nb, "little") for x in vals), np.uint8)
-    mag, neg = mag.reshape(-1, nb)[idx], np.array([x < 0 for x in vals])[idx]
-    out = fmpz(0)
-    for sel, sign in ((~neg, 1), (neg, -1)):
-        buf = np.zeros((nslots, nb), np.uint8)
-        buf[pos[sel]] = mag[sel]
-        out += sign * fmpz(int.from_bytes(buf.tobytes(), "little"))
-    return out
 
 
 def shape_ok(shape: Any, rhs: Any, norms: tuple[str, ...] = GRID_NORMS) -> bool:

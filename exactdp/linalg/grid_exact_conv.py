@@ -45,34 +45,13 @@ from typing import Any
 import numpy as np
 from flint import fmpz_poly
 
+from exactdp.arithmetic.validate import read_integers
 from exactdp.errors import InvalidArgument
 from exactdp.kinds import proved_by
 
 __all__ = ["GridConvolution", "direct_grid_product", "block_stride"]
 
 _LIMB = 60  # limb width of the fast poly build (small ints enter flint ~30× faster)
-
-
-def _integers(values: Sequence[Any], what: str) -> list[int]:
-    """The values as Python ints; a non-integer (0.5, NaN, inf) is refused, never truncated,
-    and so is an iterator (a table or vector is read more than once: pass a list)."""
-    if not hasattr(values, "__len__"):
-        raise InvalidArgument(f"GridConvolution: {what} is a {type(values).__name__}, not a "
-                              "sequence; pass a list (or array) of integers.")
-    vals = list(values)
-    if set(map(type, vals)) <= {int}:  # fast path (a C-level scan): already exact Python ints
-        return vals
-    out = []
-    for k, x in enumerate(vals):
-        try:
-            i = int(x)
-        except (ValueError, OverflowError, TypeError):
-            i = None
-        if i is None or isinstance(x, bool) or i != x:
-            raise InvalidArgument(f"GridConvolution: {what} has entry [{k}] = {x!r}; exact grid "
-                                  "products take integers (scale and round the values first).")
-        out.append(i)
-    return out
 
 
 class GridConvolution:
@@ -112,7 +91,7 @@ class GridConvolution:
     def _table(self, table: Sequence[int], what: str) -> list[int]:
         """The whole table as Python ints (every entry checked), refused when it is shorter
         than the offset codes need."""
-        t = _integers(table, what)
+        t = read_integers(table, what, "GridConvolution")
         if len(t) < self._nvalues:
             raise InvalidArgument(f"GridConvolution: {what} has {len(t)} entries; the offset "
                                   f"codes need {self._nvalues} (one value per code 0 … "
@@ -129,7 +108,7 @@ class GridConvolution:
         return fmpz_poly([t[k] for k in self.code[b[None, :], a[:, None]].ravel().tolist()])
 
     def _vector(self, v: Sequence[int]) -> fmpz_poly:
-        vals = _integers(v, "the vector")
+        vals = read_integers(v, "the vector", "GridConvolution")
         if len(vals) != self.n:
             raise InvalidArgument(f"GridConvolution: the vector has length {len(vals)}; the "
                                   f"{self.W}×{self.H} grid has n = {self.n} points.")
@@ -202,7 +181,7 @@ class GridConvolution:
         W, H, n, nv = self.W, self.H, self.n, self._nvalues
         # every table read, checked and cut to the codes once: crop and the kernel see the same values
         tabs = [self._table(t, f"table [{j}]")[:nv] for j, t in enumerate(tables)]
-        cols = [_integers(v, f"vector [{k}]") for k, v in enumerate(columns)]
+        cols = [read_integers(v, f"vector [{k}]", "GridConvolution") for k, v in enumerate(columns)]
         if not tabs or not cols:
             raise InvalidArgument("GridConvolution.block_products: pass at least one table "
                                   "and one vector.")

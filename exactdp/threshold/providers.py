@@ -24,15 +24,19 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
 import numpy as np
 
 from exactdp.algebra.lattice_spectrum import euclidean_lattice_lambda_lower
+from exactdp.arithmetic.packed import PackedBlocks, biased_digits, digit_bytes, pack_signed
 from exactdp.arithmetic.rounding import dyadic_down
-from exactdp.errors import InvalidMetric
+from exactdp.arithmetic.validate import read_integers
+from exactdp.errors import InvalidArgument, InvalidMetric
 from exactdp.kernel.grid_point import manhattan_lambda_lower
+from exactdp.kinds import proved_by
 from exactdp.linalg.exact_products import exact_table_matvec
 from exactdp.linalg.grid_exact_conv import GridConvolution
 from exactdp.linalg.grid_pcg import grid_fft_matvec, grid_pcg_solver
@@ -65,7 +69,7 @@ class PhiProvider(Protocol):
         """M·v exactly for an integer table (any sign) and integer vectors."""
 
     def exact_block_products(self, tables: list[list[int]],
-                             columns: list[list[int]]) -> list[list[int]]:
+                             columns: list[list[int]]) -> Sequence[list[int]]:
         """The Cauchy sums Σ_{j+k=m} M_j·v_k exactly (m = 0 … len(tables) + len(columns) − 2)."""
 
     def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -235,8 +239,10 @@ class GridProvider:
     interlacing: :mod:`exactdp.algebra.lattice_spectrum` bounds every finite subset of the
     lattice; Manhattan: ((1 − t)/(1 + t))², ``proofs/grid_point_bounds.py``).
 
-    ``exact_matvec`` is the exact integer 2-D convolution of
-    :mod:`exactdp.linalg.grid_exact_conv` (one flint polynomial product, quasi-linear).
+    ``exact_block_products`` / ``exact_matvec`` are exact integer 2-D convolutions in the
+    cropped layout of :mod:`exactdp.linalg.grid_exact_conv`, computed as ONE flint integer
+    product of byte-packed digits (:mod:`exactdp.arithmetic.packed`, quasi-linear; the same
+    integers, less memory: the blocks stay bytes until read).
 
     ``matvec`` computes, for every row offset dy, a W×W Toeplitz matrix times all rows
     (BLAS, inner sums of W products) and accumulates at most 2H − 1 such partial sums:
@@ -302,23 +308,6 @@ class GridProvider:
         out[self.cells] = V
         return out
 
-    def _pad_ints(self, columns: list[list[int]]) -> list[list[int]]:
-        if self.cells is None:
-            return columns
-        out = []
-        for col in columns:
-            full = [0] * self.full_n
-            for c, v in zip(self.cells.tolist(), col):
-                full[c] = v
-            out.append(full)
-        return out
-
-    def _keep_ints(self, columns: list[list[int]]) -> list[list[int]]:
-        if self.cells is None:
-            return columns
-        cells = self.cells.tolist()
-        return [[col[c] for c in cells] for col in columns]
-
     def matvec(self, table: np.ndarray, V: np.ndarray) -> np.ndarray:
         W, H = self.W, self.H
         m = V.shape[1]
@@ -338,16 +327,70 @@ class GridProvider:
         return flat if self.cells is None else flat[self.cells]
 
     def exact_matvec(self, table: list[int], columns: list[list[int]]) -> list[list[int]]:
-        """Exact integer products by 2-D convolution (Kronecker substitution into flint) of
-        the zero-padded vectors, read on the kept cells."""
-        return self._keep_ints(self.conv.products(table, self._pad_ints(list(columns))))
+        """Exact integer products M·v, one :meth:`exact_block_products` per column."""
+        return [self.exact_block_products([table], [col])[0] for col in columns]
 
+    @proved_by("grid_cropped_stride", "packed_products")
     def exact_block_products(self, tables: list[list[int]],
-                             columns: list[list[int]]) -> list[list[int]]:
-        """All Cauchy sums Σ_{j+k=m} M_j·v_k exactly in one blocked flint product
-        (:meth:`exactdp.linalg.grid_exact_conv.GridConvolution.block_products`; zero-padded
-        vectors, read on the kept cells)."""
-        return self._keep_ints(self.conv.block_products(tables, self._pad_ints(list(columns))))
+                             columns: list[list[int]]) -> PackedBlocks:
+        """All Cauchy sums C_m = Σ_{j+k=m} M_j·v_k exactly, m = 0 … J + K − 2, from ONE
+        integer product of byte-packed digits (:mod:`exactdp.arithmetic.packed`).
+
+        The layout of :meth:`exactdp.linalg.grid_exact_conv.GridConvolution.block_products`:
+        outside the box |dy| ≤ Ry, |dx| ≤ Rx of ``GridConvolution.crop`` table j is its
+        constant c_j, so C_m = Σ M'_j v_k + Σ_{j+k=m} c_j·Σv_k with M'_j = M_j − c_j zero
+        outside the box (``proofs/grid_cropped_stride.py``, Lemma 1); stride S = W + Rx,
+        block stride L = (Ry + H − 1)S + Rx + W, kernel entry (a, b) of table j at slot
+        jL + (a + Ry)S + b + Rx, v_k[y, x] at kL + yS + x (only the kept cells of a masked
+        grid: a zero-padded cell adds nothing), C_m[y, x] read at mL + (y + Ry)S + x + Rx
+        (Lemmas 2–3; ``proofs/grid_taylor_blocks.py``, Lemma 4). The slots are base-2^(8nb)
+        digits, every product coefficient below min(‖a‖₁·max|b|, ‖b‖₁·max|a|) of the packed
+        integers a, b (``proofs/packed_products.py``, Lemma 1) and read back biased
+        (``proofs/kernel_grid_kronecker.py``, Lemmas 1–2: the product has (J + K)L digits;
+        ``proofs/packed_products.py``, Lemma 2). Exact, and the same integers as
+        ``GridConvolution.block_products``; the blocks stay bytes until read
+        (:class:`~exactdp.arithmetic.packed.PackedBlocks`).
+        """
+        W, H, n = self.W, self.H, self.n
+        # every entry an integer (numpy ints, 2.0 read exactly; 2.5, NaN, None, bool refused)
+        columns = [read_integers(v, f"vector [{k}]", "exact_block_products")
+                   for k, v in enumerate(columns)]
+        J, K = len(tables), len(columns)
+        if J == 0 or K == 0 or any(len(v) != n for v in columns):
+            raise InvalidArgument(f"exact_block_products: pass at least one table and vectors of "
+                                  f"length n = {n}; got {J} tables, vector lengths "
+                                  f"{sorted({len(v) for v in columns})}.")
+        consts, Ry, Rx = self.conv.crop(tables)  # checks every table entry is an integer
+        nv = int(self.code.max()) + 1
+        S = W + Rx
+        L = (Ry + H - 1) * S + Rx + W
+        a, b = np.arange(-Ry, Ry + 1), np.arange(-Rx, Rx + 1)
+        kcodes = self.code[np.abs(b)[None, :], np.abs(a)[:, None]].ravel()
+        kpos = ((a[:, None] + Ry) * S + (b[None, :] + Rx)).ravel()
+        flat = [int(v) - c for t, c in zip(tables, consts) for v in t[:nv]]
+        cells = np.arange(n) if self.cells is None else self.cells
+        vpos = (cells // W) * S + cells % W
+        vals = [x for v in columns for x in v]
+        # |every coefficient| ≤ min(‖a‖₁·max|b|, ‖b‖₁·max|a|) (proofs/packed_products.py, Lemma 1)
+        cnt = np.bincount(kcodes, minlength=nv).tolist()
+        amax, bmax = max(map(abs, flat)), max(map(abs, vals))
+        a1 = sum(c * abs(x) for c, x in zip(cnt * J, flat))
+        bound = max(min(a1 * bmax, sum(map(abs, vals)) * amax), amax, bmax)
+        nb = digit_bytes(bound.bit_length())
+        blocks = np.arange(J)[:, None]
+        pm = pack_signed(flat, (blocks * nv + kcodes[None, :]).ravel(),
+                         (blocks * L + kpos[None, :]).ravel(), J * L, nb)
+        del flat
+        pv = pack_signed(vals, np.arange(K * n), (np.arange(K)[:, None] * L + vpos).ravel(), K * L, nb)
+        del vals
+        digits = biased_digits(pm, pv, (J + K) * L, nb)
+        del pm, pv
+        M = J + K - 1
+        rows = digits[(np.arange(M)[:, None] * L + (vpos + Ry * S + Rx)).ravel()].reshape(M, n, nb)
+        del digits  # peak memory: only the read digits stay, nb bytes per value
+        sums = [sum(v) for v in columns] if any(consts) else [0] * K
+        adds = [sum(consts[j] * sums[m - j] for j in range(J) if 0 <= m - j < K) for m in range(M)]
+        return PackedBlocks(rows, adds)
 
     def approx_matvec(self, table: np.ndarray, v: np.ndarray) -> np.ndarray:
         """FFT product (uncertified; for the Taylor recurrence of the candidates)."""

@@ -1,6 +1,7 @@
 """The exact side of the Taylor pieces: integer tables at 2^-100 and exact residual bounds.
 
-Providers with fast exact products (grids: :mod:`exactdp.linalg.grid_exact_conv`) bound every
+Providers with fast exact products (grids: the layout of :mod:`exactdp.linalg.grid_exact_conv`
+on the byte-packed digits of :mod:`exactdp.arithmetic.packed`) bound every
 residual of a Taylor piece (:mod:`exactdp.threshold.taylor`) *exactly*: Φ_j = (−d)^j e^{−cd}/j!
 enclosed by integers at scale 2^-100 (outward-rounded arb, far entries below 2^-100 by one
 constant: :func:`exact_taylor_tables`), vectors on integer grids (:func:`on_column_grids`),
