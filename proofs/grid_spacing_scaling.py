@@ -23,9 +23,16 @@ grid at t^{c}; the substitution u = s^g on the real code's exact solution
 (exactdp.threshold.exact.unit_metric, exponent_stride); and a threshold of the real route at
 spacing h times h against spacing 1.
 
+The identity needs nothing of the route that solves d': any certificate of "ε*_d' ∈ [lo', hi']"
+(exact, Kronecker, SPD Taylor cover, matrix-free grid cover, …) proves ε*_d ∈ [lo'/c, hi'/c].
+For two grid shapes d = c·d' pair by pair iff they have the same width, height, norm and mask
+and spacing h = c·h' (every distance is h·‖(dx, dy)‖ of the same offsets).
+
 Justifies: exactdp.threshold.exact.unit_metric, exactdp.threshold.exact.exact_threshold,
-exactdp.threshold.exact_certificate.ScaledExactCertificate and the kernel kind exact-scaled
-(exactdp.kernel.threshold_scaled.check_scaled: lo = lo'/c, hi = hi'/c, d' = d/c pair by pair).
+exactdp.threshold.exact_certificate.ScaledExactCertificate, the general wrapper
+(exactdp.threshold.certified.unit_of / scaled_route: any route on the unit metric) and the
+kernel kind exact-scaled (exactdp.kernel.threshold_scaled.check_scaled: lo = lo'/c,
+hi = hi'/c, d' = d/c pair by pair or by the shapes, any inner threshold kind).
 """
 
 import sys
@@ -36,9 +43,12 @@ from flint import fmpq, fmpq_mat
 
 from exactdp.algebra.symbolic import solve_symbolic
 from exactdp.kernel.threshold import check_threshold
+from exactdp.kernel.threshold_scaled import scaled_question_ok, shape_metric
 from exactdp.kernel.verify import verify_document
 from exactdp.spaces.metrics import grid
-from exactdp.spaces.metrics.masked import masked_grid
+from exactdp.spaces.metrics.masked import GridShape, masked_grid
+from exactdp.threshold.api import epsilon_threshold
+from exactdp.threshold.certified import scaled_route, unit_of
 from exactdp.threshold.exact import ScaledExactCertificate, exact_route, exact_threshold, exponent_stride, unit_metric
 
 PROVES = [
@@ -46,6 +56,8 @@ PROVES = [
     "exactdp.threshold.exact.exact_threshold",
     "exactdp.threshold.exact_certificate.ScaledExactCertificate",
     "exactdp.kernel.threshold_scaled.check_scaled",
+    "exactdp.threshold.certified.unit_of",
+    "exactdp.threshold.certified.scaled_route",
 ]
 
 ok = True
@@ -135,6 +147,27 @@ sc = ScaledExactCertificate(masked_grid(4, 4, "manhattan", Fraction(7, 2), mask=
                             inner.eps_lower / 7, inner.eps_upper / 7)
 check(inner.solution.q == 2 and sc.verify() and check_threshold(sc.threshold_claim()),
       "the expanded claim of a q′ = 2 inner certificate (stride c·q/q′ = 7) re-checks")
+
+# ---- any inner route: a certified (SPD cover) inner at spacing 10^40, and grid shapes ----------
+
+g40 = grid(4, 3, "euclidean", spacing=10**40)
+r1 = epsilon_threshold(grid(4, 3, "euclidean"))
+r40 = scaled_route(g40, None, tol, None, unit_of(g40), lambda m, t: epsilon_threshold(m, tol=t))
+check(r40.eps_lower * 10**40 <= r1.eps_upper and r1.eps_lower <= r40.eps_upper * 10**40,
+      "spacing 10^40 through the SPD-cover route: 10^40·[lo, hi] overlaps the spacing-1 enclosure")
+d40 = r40.to_json()
+check(d40["evidence"]["inner"]["kind"] == "spd-taylor-cover" and verify_document(d40).verified,
+      "exact-scaled with an spd-taylor-cover inner document verifies")
+# shapes: the O(1) rule agrees with the pairwise identity on small grids (masked and not)
+for sh in (GridShape(3, 2, "manhattan", Fraction(7, 2)), GridShape(3, 3, "euclidean", Fraction(5), (0, 1, 3, 4, 8))):
+    for cc in (Fraction(7, 2), Fraction(5), Fraction(1, 3)):
+        unit_shape = GridShape(sh.width, sh.height, sh.norm, sh.spacing / cc, sh.mask)
+        pair = scaled_question_ok(shape_metric(sh), shape_metric(unit_shape), cc)
+        check(pair and scaled_question_ok(sh, unit_shape, cc), f"shape rule = pairwise ({sh}, c = {cc})")
+        wrong = GridShape(sh.width, sh.height, sh.norm, sh.spacing / cc * 2, sh.mask)
+        check(not scaled_question_ok(sh, wrong, cc)
+              and not scaled_question_ok(shape_metric(sh), shape_metric(wrong), cc),
+              f"a wrong spacing ratio is refused by both rules ({sh}, c = {cc})")
 
 print("grid_spacing_scaling:", "all checks passed" if ok else "FAILED")
 sys.exit(0 if ok else 1)

@@ -61,12 +61,13 @@ from exactdp.kernel.threshold_structured import STRUCTURED_KIND
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.levels import PrivacyLevel, parse_level
+from exactdp.spaces.metrics.masked import GridShape
 
 __all__ = ["linear_question", "write_linear", "write_int_poly", "write_spd_point",
            "threshold_question", "write_s_star", "write_threshold", "write_quotient",
            "write_structured", "write_level_value", "write_privacy_level", "write_privacy_check",
            "write_remap", "write_grid_point", "write_dist", "write_scale", "write_wasserstein",
-           "write_population", "write_level"]
+           "write_population", "write_level", "grid_threshold_question", "write_scaled"]
 
 
 def _rats(values: Sequence[Any], where: str) -> list[str]:
@@ -189,6 +190,30 @@ def write_threshold(c: ThresholdClaim) -> dict[str, Any]:
         raise InvalidArgument(f"Got kind={c.kind!r}; the threshold kinds are "
                               f"{list(THRESHOLD_KINDS)}.")
     return envelope(c.kind, threshold_question(c).to_json(), claim, evidence)
+
+
+def grid_threshold_question(shape: GridShape, rhs: tuple[Fraction, ...]) -> dict[str, Any]:
+    """``question`` of a threshold document about a grid written as its shape (no distance
+    limit, never n² data): ``threshold-tight`` with ``"ones"`` for b = 1, else
+    ``threshold-regular``; every ε > 0.
+
+    >>> grid_threshold_question(GridShape(2, 1, "manhattan", Fraction(10**40)), (Fraction(1),) * 2)["rhs"]
+    'ones'
+    """
+    ones = all(v == 1 for v in rhs)
+    return {"metric": write_grid_shape(shape),
+            "property": (Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR).value,
+            "rhs": ONES if ones else _rats(rhs, "rhs"), "level": write_level(ALL_EPS)}
+
+
+def write_scaled(question: dict[str, Any], eps: Enclosure, unit: Fraction,
+                 inner: dict[str, Any]) -> dict[str, Any]:
+    """An ``exact-scaled`` document (:mod:`exactdp.kernel.threshold_scaled`): the question
+    of d (a metric encoding or a grid shape), ε*(d) ∈ ``eps``, the unit c and the complete
+    threshold document ``inner`` of d/c."""
+    return envelope(CertificateKind.EXACT_SCALED, question,
+                    {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(eps)},
+                    {"unit": write_rational(unit, "unit"), "inner": inner})
 
 
 def _root_run(c: ThresholdClaim, kind: str, keys: tuple[str, ...]) -> dict[str, Any]:

@@ -29,6 +29,10 @@ Routes (the one that ran is named in ``.method``):
 ``exact``
     polynomial case, n ≤ ``max_exact_n``: :mod:`exactdp.threshold.exact` (the whole ε-set,
     ε* as an algebraic number, an exact certificate).
+``… (distances in units of c)``
+    a smallest distance outside [2⁻²⁰, 2²⁰] (off the small exact route), or a Kronecker grid
+    with spacing ≠ 1: the metric d/c (a grid at spacing 1) by the routes here, ε* divided by c
+    exactly, one ``exact-scaled`` certificate (:func:`exactdp.threshold.certified.scaled_route`).
 ``certified``
     everything else: :mod:`exactdp.threshold.certified` (float search, a certified failing
     point, a certified cover of [eps_upper, ∞) by the perturbation lemma and SPD Taylor or
@@ -73,7 +77,7 @@ from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.priors import read_prior
 from exactdp.threshold.binding import same_distances
 from exactdp.threshold.certificates import KroneckerThresholdCertificate, Prop9Certificate
-from exactdp.threshold.certified import certified_route
+from exactdp.threshold.certified import certified_route, far_from_one, scaled_route, unit_of
 from exactdp.threshold.exact import exact_set, exact_threshold
 from exactdp.threshold.quotient import MAX_QUOTIENT_DEGREE, quotient_partition, quotient_route
 from exactdp.threshold.results import DEFAULT_TOL, EpsilonSet, ThresholdResult, property_name
@@ -224,6 +228,9 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
     t0 = time.perf_counter()
     timings: list[tuple[str, float]] = []
     prop = property_name(rhs)
+
+    def _recurse(m1: FiniteMetric, tol1: Fraction) -> ThresholdResult:
+        return _threshold(m1, rhs, tol1, method, max_exact_n, progress, max_structured_n)
     if rhs is not None and min(rhs) == 0:
         i = rhs.index(Fraction(0))
         raise PropertyNeverHolds(
@@ -237,6 +244,11 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
         return ThresholdResult(metric.name, rhs, Fraction(0), Fraction(0), cert, None, metric.q,
                                "prop9", time.perf_counter() - t0, (("prop9", 0.0),), prop)
     if matrix_free:  # asked for: straight to the certified route (no n×n structure checks)
+        unit = unit_of(metric) if far_from_one(metric) else None
+        if unit is not None:  # a spacing far from 1: the same grid at spacing 1, divided by c
+            return scaled_route(metric, rhs, tol, progress, unit,
+                                functools.partial(_forced, rhs=rhs, method=method, max_exact_n=max_exact_n,
+                                                  progress=progress, max_structured_n=max_structured_n))
         report(progress, "threshold", f"{metric.name}: matrix-free certified route (asked for)")
         return certified_route(metric, rhs, tol, progress, timings,  # ε* = 0 (1×n): exact
                                everywhere=_everywhere(metric, rhs, tol, progress, timings,
@@ -244,7 +256,15 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
     if method == "auto":
         split = kronecker_split(metric, rhs)
         if split is not None:
+            unit = unit_of(metric) if metric.q is not None else None
+            if unit is not None and kronecker_split(unit[0], rhs) is not None:
+                # the whole product in its unit: unit factors, one exact-scaled document
+                return scaled_route(metric, rhs, tol, progress, unit, _recurse)
             return _kronecker_route(metric, rhs, split, tol, max_exact_n, progress, t0)
+    small_exact = metric.q is not None and metric.n <= max_exact_n and method in ("auto", "exact")
+    unit = None if small_exact or not far_from_one(metric) else unit_of(metric)
+    if unit is not None:  # a smallest distance far from 1: every other route in the unit
+        return scaled_route(metric, rhs, tol, progress, unit, _recurse)  # (exact: exact_threshold)
     if rhs is None and metric.n > max_exact_n and (
             method == "exact" or (method == "auto" and metric.n <= max_structured_n)):
         structured = structured_route(metric, tol, progress, timings)  # issue 18
@@ -274,6 +294,13 @@ def _threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Frac
         report(progress, "threshold", f"n = {metric.n} > max_exact_n = {max_exact_n}: certified route")
     everywhere = _everywhere(metric, rhs, tol, progress, timings, max_exact_n, max_structured_n)
     return certified_route(metric, rhs, tol, progress, timings, everywhere=everywhere)
+
+
+def _forced(m1: FiniteMetric, tol1: Fraction, *, rhs: tuple[Fraction, ...] | None, method: str,
+            max_exact_n: int, progress: Progress, max_structured_n: int) -> ThresholdResult:
+    """The matrix-free route on the unit grid ``m1`` (scaled_route's solver)."""
+    with force_matrix_free(m1):
+        return _threshold(m1, rhs, tol1, method, max_exact_n, progress, max_structured_n, matrix_free=True)
 
 
 def _everywhere(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,

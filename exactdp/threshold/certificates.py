@@ -162,7 +162,7 @@ def threshold_certificate_from_json(doc: Any) -> Any:
     if isinstance(doc, dict) and doc.get("kind") == SPD_POINT:
         return _from_fail(read_spd_point(doc))
     if isinstance(doc, dict) and doc.get("kind") == CertificateKind.EXACT_SCALED:
-        return ScaledExactCertificate.from_json(doc)
+        return ScaledExactCertificate.from_json(doc, threshold_certificate_from_json)
     if isinstance(doc, dict) and doc.get("kind") == GRID_THRESHOLD:
         g = read_grid_threshold(doc)
         metric = metric_of_shape(g.shape)

@@ -32,6 +32,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable
@@ -45,20 +46,34 @@ from exactdp.algebra.algebraic import log_enclosure
 from exactdp.algebra.structure import solve_float
 from exactdp.arithmetic.rounding import dyadic_up, require_subnormals
 from exactdp.engine.core import solve_nonnegative
-from exactdp.errors import PrecisionLimitReached, PropertyNeverHolds
+from exactdp.errors import ExactDPError, PrecisionLimitReached, PropertyNeverHolds, ToleranceTooFine
+from exactdp.kinds import proved_by
 from exactdp.progress import Progress, memory_note, report
+from exactdp.spaces.distances import Distance
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.masked import grid_shape
+from exactdp.threshold.binding import grid_structure_holds
 from exactdp.threshold.certificates import CoverCertificate, SpdCoverCertificate
+from exactdp.threshold.exact import unit_metric, unit_tol
+from exactdp.threshold.exact_certificate import ScaledExactCertificate, short_name, unit_text
 from exactdp.threshold.float_bounds import binade
 from exactdp.threshold.krawczyk import krawczyk_cover
 from exactdp.threshold.lemmas import lemma_t0
 from exactdp.threshold.providers import GridProvider, PhiProvider, provider_for
-from exactdp.threshold.results import ThresholdResult, property_name, short_rational
+from exactdp.threshold.results import (
+    DEFAULT_TOL,
+    EpsilonSet,
+    ScaledThresholdResult,
+    ThresholdResult,
+    property_name,
+    short_rational,
+)
+from exactdp.threshold.spd_certificates import metric_of_shape
 from exactdp.threshold.spd_cover import float_zmin, spd_cover, spd_fail_point
 
-__all__ = ["float_find", "certified_route", "refuse_far_scale", "smallest_square", "MAX_SMALLEST_DISTANCE"]
+__all__ = ["float_find", "certified_route", "refuse_far_scale", "smallest_square", "MAX_SMALLEST_DISTANCE",
+           "unit_of", "far_from_one", "scaled_route", "FAR_SCALE_BITS"]
 
 #: Euclidean grids with at least this many points run the float search with FFT + PCG
 #: solves (O(n log n) each) even when the certificate uses the dense provider.
@@ -214,7 +229,9 @@ def smallest_square(metric: FiniteMetric) -> Fraction:
 
 def refuse_far_scale(metric: FiniteMetric) -> None:
     """PrecisionLimitReached when the smallest positive distance exceeds
-    :data:`MAX_SMALLEST_DISTANCE` (a grid spacing far above 1), before any work.
+    :data:`MAX_SMALLEST_DISTANCE` (a grid spacing far above 1), before any work: the guard of
+    :func:`certified_route` itself. ``epsilon_threshold`` never gets here with such a metric:
+    it solves it in its unit (:func:`far_from_one`, :func:`scaled_route`).
 
     >>> from exactdp.spaces.metrics import grid
     >>> refuse_far_scale(grid(3, 3, spacing=10**30))
@@ -231,7 +248,132 @@ def refuse_far_scale(metric: FiniteMetric) -> None:
             f"spacing) is about 10^{digits:.1f}, above the limit 10^35 where the perturbation "
             "lemma's t0 stays resolvable and the certificate checkable. Rescale: solve at "
             "spacing 1 (divide the distances by the spacing h) and divide the result, "
-            "ε*(h) = ε*(1)/h exactly (proofs/grid_spacing_scaling.py).")
+            "ε*(h) = ε*(1)/h exactly (proofs/grid_spacing_scaling.py) — epsilon_threshold "
+            "does this itself (certified.scaled_route, an exact-scaled certificate).")
+
+
+#: A smallest distance u with |log2 u| > this is "far from 1": the API solves the metric in
+#: its unit (:func:`scaled_route`) instead of running a route at that scale.
+FAR_SCALE_BITS = 20
+
+
+def far_from_one(metric: FiniteMetric) -> bool:
+    """The smallest positive distance u lies outside [2^-20, 2^20] (exact, from u²).
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> far_from_one(grid(3, 3, spacing=10**4)), far_from_one(grid(3, 3, spacing=10**7))
+    (False, True)
+    >>> far_from_one(grid(3, 3, spacing=Fraction(1, 10**400)))
+    True
+    """
+    u2 = smallest_square(metric)
+    return not Fraction(1, 1 << 2 * FAR_SCALE_BITS) <= u2 <= 1 << 2 * FAR_SCALE_BITS
+
+
+@proved_by("grid_spacing_scaling")
+def unit_of(metric: FiniteMetric) -> tuple[FiniteMetric, Fraction] | None:
+    """(d′, c) with d = c·d′ exactly and c ≠ 1, or None (c = 1): a library grid at spacing h
+    gives the same grid at spacing 1 (its structure — shape, Kronecker factors — kept) and
+    c = h; a polynomial-case metric its common unit (:func:`~exactdp.threshold.exact.unit_metric`);
+    any other the rational coefficient of its smallest distance
+    (``proofs/grid_spacing_scaling.py``: ε*(d) = ε*(d′)/c).
+
+    >>> from exactdp.spaces.metrics import grid, line
+    >>> m1, c = unit_of(grid(3, 2, "euclidean", spacing=10**40))
+    >>> m1.name, c == 10**40, unit_of(line(3))
+    ('grid(3, 2, euclidean, spacing=1)', True, None)
+    """
+    shape = grid_shape(metric)
+    if shape is not None and (shape.mask is not None or grid_structure_holds(metric)):
+        if shape.spacing == 1:
+            return None
+        return metric_of_shape(dataclasses.replace(shape, spacing=Fraction(1))), shape.spacing
+    if metric.q is not None:
+        m1, c = unit_metric(metric)
+        return None if c == 1 else (m1, c)
+    u = min((v for v in metric.values if v.coef != 0), key=lambda v: v.square, default=None)
+    c = Fraction(1) if u is None else u.coef
+    if c == 1:
+        return None
+    m1 = FiniteMetric(f"{short_name(metric.name)} in units of {unit_text(c)}", metric.points,
+                      [Distance(v.coef / c, v.radicand) for v in metric.values], np.asarray(metric.index))
+    return m1, c
+
+
+@proved_by("grid_spacing_scaling")
+def scaled_route(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol: Fraction,
+                 progress: Progress, unit: tuple[FiniteMetric, Fraction],
+                 solve: Callable[[FiniteMetric, Fraction], ThresholdResult]) -> ThresholdResult:
+    """ε*(metric) = ε*(d′)/c: ``solve(d′, tol′)`` runs any route on the unit metric d′
+    (``unit`` = (d′, c) from :func:`unit_of`) with tol′ = :func:`~exactdp.threshold.results.unit_tol`
+    = min(tol·c, 10⁻⁹), and the result wraps its certificate in an ``exact-scaled`` one (inner
+    enclosure divided by c, exactly; ``proofs/grid_spacing_scaling.py``). Width ≤ tol·c/c = tol.
+    The exact ε-set (when the inner route has one) carries over with every ε divided by c
+    (:meth:`~exactdp.threshold.results.EpsilonSet.scaled`); every error of the inner solve
+    says that it was solved in units of c.
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> from exactdp.threshold.api import epsilon_threshold
+    >>> g = grid(4, 3, "euclidean", spacing=10**40)
+    >>> r = scaled_route(g, None, Fraction(1, 10**9), None, unit_of(g),
+    ...                  lambda m, t: epsilon_threshold(m, tol=t))
+    >>> r.certificate.kind.value, r.verify(), r.eps_upper * 10**40 < 1
+    ('exact-scaled', True, True)
+    """
+    m1, c = unit
+    cs = unit_text(c)
+    name = short_name(metric.name)
+    report(progress, "threshold", f"{name}: solving with every distance divided by c = {cs} "
+           "(ε* scales by 1/c)")
+    inner_tol = unit_tol(tol, c)
+    units = (f" [solved with every distance of {name} divided by c = {cs}: the ε above are the "
+             f"unit metric's; in your units ε = (that ε)/{cs}]")
+    try:
+        inner = solve(m1, inner_tol)
+    except ExactDPError as err:
+        if isinstance(err, PrecisionLimitReached) and not isinstance(err, ToleranceTooFine) \
+                and inner_tol < Fraction(1, 1 << 30):  # the absolute tol is a relative tol·c in the unit
+            raise ToleranceTooFine(
+                f"{name}: tol = {unit_text(tol)} asks for ε* (of the order 1/c = {unit_text(1 / c)}) "
+                f"to a relative width of about {unit_text(inner_tol)}; the route that ran on the "
+                f"unit metric could not reach it ({str(err)[:160]}…). Pass a coarser absolute tol, "
+                f"e.g. tol={_power_of_ten_at_least(DEFAULT_TOL / c)} (10⁻⁹ in the unit metric).") from err
+        raise _noted(err, units, c) from err
+    cert = ScaledExactCertificate(metric, rhs, c, inner.certificate, inner.eps_lower / c,
+                                  inner.eps_upper / c)
+    eps_set = None if inner.eps_set is None else inner.eps_set.scaled(c)
+    return ScaledThresholdResult(metric.name, rhs, cert.eps_lower, cert.eps_upper, cert, None, metric.q,
+                                 f"{inner.method} (distances in units of {cs})", inner.seconds,
+                                 inner.timings, inner.question, eps_set)
+
+
+def _noted(err: ExactDPError, note: str, c: Fraction) -> ExactDPError:
+    """``err`` (same type and attributes) with ``note`` appended to its message; a
+    PropertyNeverHolds' ε-set evidence in the asked metric's ε (divided by c)."""
+    new = type(err).__new__(type(err))
+    new.__dict__.update(err.__dict__)
+    new.args = (f"{err}{note}",)
+    evidence = getattr(err, "evidence", None)
+    if isinstance(err, PropertyNeverHolds) and isinstance(evidence, EpsilonSet):
+        new.evidence = evidence.scaled(c)  # type: ignore[attr-defined]
+        new.args = (f"{new.args[0]} (.evidence is your metric's ε-set)",)
+    return new
+
+
+def _power_of_ten_at_least(x: Fraction) -> str:
+    """The least 10^k ≥ x > 0 as a Fraction expression (the advice of ToleranceTooFine).
+
+    >>> _power_of_ten_at_least(Fraction(1, 10**2)), _power_of_ten_at_least(Fraction(10**49 + 1))
+    ('Fraction(1, 10**2)', 'Fraction(10**50)')
+    >>> _power_of_ten_at_least(Fraction(3, 10**500)), _power_of_ten_at_least(Fraction(1))
+    ('Fraction(1, 10**499)', 'Fraction(10**0)')
+    """
+    k = math.floor(math.log10(x.numerator) - math.log10(x.denominator))  # within 1 of the answer
+    while Fraction(10) ** k < x:
+        k += 1
+    while Fraction(10) ** (k - 1) >= x:
+        k -= 1
+    return f"Fraction(10**{k})" if k >= 0 else f"Fraction(1, 10**{-k})"
 
 
 def _certified_route_body(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None,

@@ -45,11 +45,12 @@ from exactdp.threshold.certificates import ExactThresholdCertificate, s_enclosur
 from exactdp.threshold.exact_certificate import (
     MAX_EXPANDED_DEGREE,
     ScaledExactCertificate,
-    portable_question,
+    scaled_question,
     short_name,
     unit_text,
 )
 from exactdp.threshold.results import (
+    DEFAULT_TOL,
     EpsilonInterval,
     EpsilonSet,
     ScaledThresholdResult,
@@ -61,7 +62,7 @@ from exactdp.threshold.results import (
 
 __all__ = ["exact_route", "exact_set", "set_from_pattern", "exponent_stride", "unit_metric", "unit_text",
            "exact_threshold", "ScaledExactCertificate", "ScaledThresholdResult", "MAX_EXPANDED_DEGREE",
-           "checkable_width", "too_fine", "threshold_enclosure"]
+           "checkable_width", "too_fine", "threshold_enclosure", "unit_tol"]
 
 
 
@@ -256,6 +257,18 @@ def exponent_stride(metric: FiniteMetric) -> int:
     return math.gcd(*metric.exponents) or 1
 
 
+def unit_tol(tol: Fraction, c: Fraction) -> Fraction:
+    """The tol for d′ = d/c: min(tol·c, 10⁻⁹ = ``DEFAULT_TOL``). An inner width ≤ tol·c gives
+    an outer one ≤ tol (ε = ε′/c); the unit enclosure is never coarser than 10⁻⁹ (at c = 10^40
+    tol·c = 10^31 would allow a useless one) and never finer than asked (an absolute tol is a
+    relative width of ε* ≈ ε′*/c: reading it as a unit tol asked c times too much at c > 1).
+
+    >>> unit_tol(Fraction(1, 10**16), Fraction(10**7)), unit_tol(DEFAULT_TOL, Fraction(1, 10**9))
+    (Fraction(1, 1000000000), Fraction(1, 1000000000000000000))
+    """
+    return min(tol * c, DEFAULT_TOL)
+
+
 @proved_by("grid_spacing_scaling")
 def unit_metric(metric: FiniteMetric) -> tuple[FiniteMetric, Fraction]:
     """(m', c): the same points and index with every distance divided by the unit
@@ -293,7 +306,8 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
     (True, Fraction(1000, 1), True)
 
     Raises InstanceTooLarge when no document can hold ``metric`` (the kernel reads
-    distances below 10^300), ToleranceTooFine when ``tol`` is below :func:`checkable_width`
+    distances below 10^300 in a metric encoding; a library grid travels as its shape),
+    ToleranceTooFine when ``tol`` is below :func:`checkable_width`
     of the unit metric divided by c (a tiny spacing at the default tol: the message names
     the finest tol), and what :func:`exact_route` raises.
     """
@@ -307,15 +321,16 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
     units = (f" [solved with every distance of {short_name(metric.name)} divided by c = {cs}: the ε and "
              f"s = e^(-ε) above are the unit metric's; in your units ε = (that ε)/{cs} and "
              f"s = e^(-ε/{metric.q}) = (that s)^(1/{g})]")
-    try:  # the certificate's document must be readable: refuse up front (distances ≥ 10^300)
-        portable_question(metric, None)  # the metric only (rhs errors are the route's)
+    try:  # the certificate's document must be readable: refuse up front (distances ≥ 10^300,
+        # not a library grid, whose shape travels at any spacing)
+        scaled_question(metric, (Fraction(1),) * metric.n, False)  # the metric only (rhs errors are the route's)
     except InstanceTooLarge as err:
         raise InstanceTooLarge(f"{err} Solve the unit metric instead: m1, c = "
                                "exactdp.threshold.exact.unit_metric(metric); its certificate is "
                                "portable and ε*(metric) = ε*(m1)/c exactly "
                                "(proofs/grid_spacing_scaling.py).") from err
     try:
-        inner, inner_set = exact_route(m1, rhs, tol * c, progress, timings, max_exact_n, scale=c,
+        inner, inner_set = exact_route(m1, rhs, unit_tol(tol, c), progress, timings, max_exact_n, scale=c,
                                        asked=metric.name)
     except ToleranceTooFine:
         raise  # worded in the asked metric's ε already
@@ -326,10 +341,10 @@ def exact_threshold(metric: FiniteMetric, rhs: tuple[Fraction, ...] | None, tol:
         raise PrecisionLimitReached(f"{err}{units}") from err
     cert = ScaledExactCertificate(metric, rhs, c, inner.certificate, inner.eps_lower / c,
                                   inner.eps_upper / c)
-    eps_set = None  # g = 1: s' = e^(-ε') = e^(-ε/q) is the metric's own s, so the set carries over
-    if g == 1:
-        eps_set = replace(inner_set, q=metric.q, intervals=tuple(
-            replace(i, q=metric.q) for i in inner_set.intervals))
+    # every ε divided by c (s stays the unit metric's); g = 1: s' = e^(-ε') = e^(-ε/q) is the
+    # metric's own s, so the set carries over as it is, with q
+    eps_set = inner_set.scaled(c) if g != 1 else replace(inner_set, q=metric.q, intervals=tuple(
+        replace(i, q=metric.q) for i in inner_set.intervals))
     return ScaledThresholdResult(metric.name, rhs, cert.eps_lower, cert.eps_upper, cert, None,
                                  metric.q, f"exact (distances in units of {cs})", inner.seconds,
                                  inner.timings, inner.question, eps_set)

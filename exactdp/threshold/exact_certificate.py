@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -32,17 +33,19 @@ from flint import fmpz_poly
 from exactdp.algebra.algebraic import AlgebraicNumber
 from exactdp.algebra.symbolic import RationalSolution
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.engine.documents import threshold_question, write_threshold
+from exactdp.engine.documents import grid_threshold_question, threshold_question, write_scaled, write_threshold
 from exactdp.errors import REJECTED_ERRORS, CertificateInvalid, InstanceTooLarge, InvalidArgument
-from exactdp.kernel.jsonio import envelope, loads, write_enclosure, write_rational
+from exactdp.kernel.jsonio import loads
 from exactdp.kernel.question import Question
 from exactdp.kernel.threshold import ThresholdClaim, check_threshold, s_enclosure
-from exactdp.kernel.threshold_scaled import ScaledClaim, check_scaled, read_scaled
+from exactdp.kernel.threshold_scaled import check_scaled, read_scaled, same_scaled_metric, shape_metric
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.metrics import FiniteMetric
+from exactdp.spaces.metrics.masked import GridShape, grid_shape
+from exactdp.threshold.binding import grid_structure_holds
 
 __all__ = ["ExactThresholdCertificate", "s_enclosure_of_eps", "ScaledExactCertificate",
-           "MAX_EXPANDED_DEGREE", "portable_question", "unit_text", "short_name"]
+           "MAX_EXPANDED_DEGREE", "portable_question", "scaled_question", "unit_text", "short_name"]
 
 #: :meth:`ScaledExactCertificate.threshold_claim` (the ``exact`` claim of the original metric,
 #: used inside a Kronecker document) substitutes s^g into z(s) up to this degree; the
@@ -193,16 +196,21 @@ class ExactThresholdCertificate:
 
 @dataclass(frozen=True)
 class ScaledExactCertificate:
-    """ε* ∈ [eps_lower, eps_upper] for ``metric`` from an exact certificate of the same
-    question with every distance divided by ``scale`` = c (``proofs/grid_spacing_scaling.py``:
-    Φ(ε) = Φ'(c·ε) entrywise, so the property holds at ε iff it holds at c·ε in the unit
-    metric, and ε* = ε'*/c).
+    """ε* ∈ [eps_lower, eps_upper] for ``metric`` from a threshold certificate ``inner`` of
+    the same question with every distance divided by ``scale`` = c
+    (``proofs/grid_spacing_scaling.py``: Φ(ε) = Φ'(c·ε) entrywise, so the property holds at
+    ε iff it holds at c·ε in the unit metric, and ε* = ε'*/c).
 
+    ``inner`` is any threshold certificate with a JSON form: exact (the scaled exact route,
+    z in u = e^{-c·ε}, degree g times smaller than in s = e^{-ε/q}), or the certificate of
+    any other route on the unit metric (Kronecker, SPD Taylor cover, matrix-free
+    ``grid-threshold``, …: grids at spacings far from 1, :func:`exactdp.threshold.certified.scaled_route`).
     ``verify()`` and ``to_json()`` go through the kernel kind ``exact-scaled``
     (:mod:`exactdp.kernel.threshold_scaled`): the inner certificate must be about the metric
-    divided by c (pair by pair) and the same right-hand side, re-check as an ``exact``
-    claim, and eps = eps'/c exactly. The document carries z in u = e^{-c·ε} (degree g times
-    smaller than in s = e^{-ε/q}), so it exists at every spacing.
+    divided by c (O(1) for two grid shapes, else pair by pair) and the same right-hand side,
+    re-check as its own kind, and eps = eps'/c exactly. A grid travels as its shape when the
+    inner document does (``grid-threshold``) or when its distances exceed what a metric
+    encoding holds (10^300), so the document exists at every spacing.
 
     >>> from fractions import Fraction
     >>> from exactdp.spaces.metrics.masked import masked_grid
@@ -217,41 +225,59 @@ class ScaledExactCertificate:
     metric: FiniteMetric = field(repr=False)
     rhs: tuple[Fraction, ...] | None = field(repr=False)
     scale: Fraction
-    inner: ExactThresholdCertificate = field(repr=False)
+    inner: Any = field(repr=False)
     eps_lower: Fraction
     eps_upper: Fraction
     kind: ClassVar[CertificateKind] = CertificateKind.EXACT_SCALED
 
     @property
     def verdict(self) -> Verdict:
-        """``HOLDS``: the claim is proved exactly (in the unit metric, then scaled)."""
+        """``HOLDS``: the claim is proved (in the unit metric, then scaled)."""
         return Verdict.HOLDS
 
-    def scaled_claim(self) -> ScaledClaim:
-        """This certificate as the kernel's claim (raises on malformed fields)."""
-        if not isinstance(self.metric, FiniteMetric) or not isinstance(self.inner, ExactThresholdCertificate):
-            raise InvalidArgument("not a well-formed scaled exact certificate.")
-        rhs = (Fraction(1),) * self.metric.n if self.rhs is None else tuple(self.rhs)
-        return ScaledClaim(self.metric, rhs, Enclosure(self.eps_lower, self.eps_upper), self.scale,
-                           self.inner.threshold_claim())
+    def _rhs(self) -> tuple[Fraction, ...]:
+        if not isinstance(self.metric, FiniteMetric) or not isinstance(self.scale, Fraction):
+            raise InvalidArgument("not a well-formed scaled certificate.")
+        return (Fraction(1),) * self.metric.n if self.rhs is None else tuple(self.rhs)
 
     def verify(self) -> bool:
         """The kernel's ``exact-scaled`` check of :meth:`to_json`'s document, read back as
-        ``exactdp verify`` reads it (class doc): False when no document can hold the metric
-        (distances ≥ 10^300). Never raises."""
+        ``exactdp verify`` reads it (class doc). An inner certificate without a JSON form
+        (a Kronecker product with an SPD-cover factor) is checked by the same rules in
+        Python: d = c·d′ pair by pair, the same rhs, eps = eps′/c exactly, the inner
+        ``verify()``. Never raises."""
         try:
-            return check_scaled(read_scaled(self.to_json()))
+            doc = self.to_json()
+        except InvalidArgument:
+            return self._verify_python()
+        except REJECTED_ERRORS:
+            return False
+        try:
+            return check_scaled(read_scaled(doc))
         except REJECTED_ERRORS:
             return False
 
+    def _verify_python(self) -> bool:
+        try:
+            inner, c, rhs = self.inner, self.scale, self._rhs()
+            im = getattr(inner, "metric", None)
+            irhs = getattr(inner, "rhs", None)
+            irhs = (Fraction(1),) * self.metric.n if irhs is None else tuple(irhs)
+            return bool(c > 0 and isinstance(im, FiniteMetric) and same_scaled_metric(self.metric, im, c)
+                        and irhs == rhs and self.eps_lower == inner.eps_lower / c
+                        and self.eps_upper == inner.eps_upper / c and inner.verify())
+        except REJECTED_ERRORS + (AttributeError, TypeError):
+            return False
+
     def threshold_claim(self) -> ThresholdClaim:
-        """The equivalent kernel claim of kind ``exact`` on the original metric:
-        N_i(s^g)/D(s^g) with s = e^{-ε/q} (u = s^g = e^{-c·ε}); InvalidArgument above
-        :data:`MAX_EXPANDED_DEGREE` (and for a malformed certificate). Used where a
-        document needs an ``exact`` claim (a Kronecker factor); :meth:`to_json` does not."""
+        """The equivalent kernel claim of kind ``exact`` on the original metric (an exact
+        inner certificate only): N_i(s^g)/D(s^g) with s = e^{-ε/q} (u = s^g = e^{-c·ε});
+        InvalidArgument above :data:`MAX_EXPANDED_DEGREE` (and for a malformed or non-exact
+        certificate). :meth:`to_json` does not use it."""
         if (not isinstance(self.inner, ExactThresholdCertificate) or not isinstance(self.scale, Fraction)
                 or not isinstance(self.metric, FiniteMetric) or self.metric.q is None):
-            raise InvalidArgument("not a well-formed scaled exact certificate.")
+            raise InvalidArgument("not a well-formed scaled exact certificate (an exact inner "
+                                  "certificate on a polynomial-case metric).")
         sol = self.inner.solution
         # the inner z is in s′ = e^{-ε′/q′} with ε′ = c·ε, so s′ = s^g with s = e^{-ε/q}
         # and g = c·q/q′ (an integer, else z has no polynomial form in s)
@@ -265,14 +291,10 @@ class ScaledExactCertificate:
                 "the original metric (its own to_json() document is kind exact-scaled).")
         if g * deg > MAX_EXPANDED_DEGREE:
             raise InvalidArgument(
-                f"{name}: as an ``exact`` document (which a Kronecker document needs for each "
-                f"factor) this certificate would hold polynomials of degree ≈ {unit_text(g * deg)} "
-                f"in s = e^(-ε/{self.metric.q}) (> {MAX_EXPANDED_DEGREE}). Instead: solve each "
-                "factor alone (epsilon_threshold(factor).to_json() writes a compact exact-scaled "
-                "document; the product holds iff every factor holds, so its ε* is the largest "
-                "factor ε*), or rescale: solve the product with every distance divided by "
-                f"c = {unit_text(self.scale)} (exactdp.threshold.exact.unit_metric) and divide "
-                "its ε* by c (proofs/grid_spacing_scaling.py).")
+                f"{name}: as an ``exact`` document this certificate would hold polynomials of "
+                f"degree ≈ {unit_text(g * deg)} in s = e^(-ε/{self.metric.q}) (> "
+                f"{MAX_EXPANDED_DEGREE}); its own to_json() document (kind exact-scaled) has no "
+                "such limit.")
         k = int(g)
 
         def expand(p: Any) -> fmpz_poly:
@@ -287,19 +309,62 @@ class ScaledExactCertificate:
                                          self.inner.fail_index, None).threshold_claim()
 
     def to_json(self) -> dict[str, Any]:
-        """The ``exact-scaled`` document (:mod:`exactdp.kernel.threshold_scaled`);
-        InstanceTooLarge when the kernel's reader would refuse the metric
-        (:func:`portable_question`: distances ≥ 10^300)."""
-        c = self.scaled_claim()
-        return envelope(CertificateKind.EXACT_SCALED, portable_question(c.metric, c.rhs),
-                        {"verdict": Verdict.HOLDS.value, "eps": write_enclosure(c.eps)},
-                        {"unit": write_rational(c.unit, "unit"), "inner": write_threshold(c.inner)})
+        """The ``exact-scaled`` document (:mod:`exactdp.kernel.threshold_scaled`). The question
+        is the metric's encoding, or its grid shape (:func:`scaled_question`); InstanceTooLarge
+        when neither can hold it, InvalidArgument when the inner certificate has no JSON form."""
+        rhs = self._rhs()
+        make = getattr(self.inner, "to_json", None)
+        if not callable(make):
+            raise InvalidArgument("the inner certificate has no JSON form (to_json).")
+        inner = make()
+        on_grid = inner.get("question", {}).get("metric", {}).get("encoding") == "grid"
+        return write_scaled(scaled_question(self.metric, rhs, on_grid),
+                            Enclosure(self.eps_lower, self.eps_upper), self.scale, inner)
 
     @staticmethod
-    def from_json(doc: Any) -> ScaledExactCertificate:
+    def from_json(doc: Any, inner_from_json: Callable[[Any], Any] | None = None) -> ScaledExactCertificate:
         """Rebuild from an ``exact-scaled`` document (parsed or text); only as good as its
-        ``verify()``. InvalidArgument: malformed; CertificateInvalid: an altered question."""
-        c = read_scaled(loads(doc) if isinstance(doc, (str, bytes)) else doc)
+        ``verify()``. An ``exact`` inner document is rebuilt here, any other kind by
+        ``inner_from_json`` (the library passes
+        :func:`~exactdp.threshold.certificates.threshold_certificate_from_json`).
+        InvalidArgument: malformed; CertificateInvalid: an altered question."""
+        doc = loads(doc) if isinstance(doc, (str, bytes)) else doc
+        c = read_scaled(doc)
         rhs = None if all(v == 1 for v in c.rhs) else c.rhs
-        return ScaledExactCertificate(c.metric, rhs, c.unit, ExactThresholdCertificate.from_claim(c.inner),
-                                      c.eps.lo, c.eps.hi)
+        metric = shape_metric(c.metric) if isinstance(c.metric, GridShape) else c.metric
+        if isinstance(c.inner, ThresholdClaim) and c.inner.kind == "exact":
+            inner: Any = ExactThresholdCertificate.from_claim(c.inner)
+        elif inner_from_json is None:
+            raise InvalidArgument(f"evidence.inner: kind {doc['evidence']['inner'].get('kind')!r}; pass "
+                                  "inner_from_json (threshold_certificate_from_json reads every kind).")
+        else:
+            inner = inner_from_json(doc["evidence"]["inner"])
+        return ScaledExactCertificate(metric, rhs, c.unit, inner, c.eps.lo, c.eps.hi)
+
+
+def scaled_question(metric: FiniteMetric, rhs: tuple[Fraction, ...], on_grid: bool) -> dict[str, Any]:
+    """The outer question of a scaled document: the grid shape of a library grid when
+    ``on_grid`` (the inner document is ``grid-threshold``) or when the metric encoding
+    cannot hold it (:func:`portable_question`: distances ≥ 10^300, more points than the
+    reader takes); else the metric's encoding. InstanceTooLarge when neither applies.
+
+    >>> from exactdp.spaces.metrics import grid
+    >>> from exactdp.spaces.metrics.masked import masked_grid
+    >>> one = (Fraction(1),) * 3
+    >>> L = masked_grid(2, 2, "manhattan", 10**400, mask=["11", "10"])  # distances ≥ 10^300
+    >>> scaled_question(L, one, False)["metric"]["encoding"]
+    'grid'
+    >>> scaled_question(grid(2, 2, spacing=10**400), one + one[:1], False)["metric"]["encoding"]
+    'builtin'
+    """
+    shape = grid_shape(metric)
+    if shape is not None and shape.mask is None and not grid_structure_holds(metric):
+        shape = None  # a plain grid's claim must reproduce its distances
+    if shape is not None and on_grid:
+        return grid_threshold_question(shape, rhs)
+    try:
+        return portable_question(metric, None if all(v == 1 for v in rhs) else rhs)
+    except (InstanceTooLarge, InvalidArgument):
+        if shape is None:
+            raise
+        return grid_threshold_question(shape, rhs)

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -35,17 +35,8 @@ from exactdp.threshold.certificates import threshold_certificate_from_json
 from exactdp.threshold.exact_certificate import ExactThresholdCertificate, ScaledExactCertificate, unit_text
 
 __all__ = [
-    "DEFAULT_TOL",
-    "EpsilonInterval",
-    "EpsilonSet",
-    "ThresholdResult",
-    "EPS_SYMBOL",
-    "eps_enclosure",
-    "eps_closed_form",
-    "rational_functions_sympy",
-    "property_name",
-    "short_rational",
-    "decimal_text",
+    "DEFAULT_TOL", "EpsilonInterval", "EpsilonSet", "ThresholdResult", "EPS_SYMBOL", "eps_enclosure",
+    "eps_closed_form", "rational_functions_sympy", "property_name", "short_rational", "decimal_text",
     "ScaledThresholdResult",
 ]
 
@@ -152,7 +143,8 @@ class EpsilonInterval:
     """A piece of an ε-set, stored by its s-endpoints (s = e^{-ε/q}; ε = −q·ln s).
 
     ``s_lo`` None means s → 0 (ε → ∞); ``s_hi`` None means s → 1 (ε → 0).
-    The ε-interval is [−q ln s_hi, −q ln s_lo] with the closedness of the s-ends swapped.
+    The ε-interval is [−q ln s_hi, −q ln s_lo]/scale with the closedness of the s-ends swapped;
+    ``scale`` = c ≠ 1: solved with every distance divided by c (s is the unit metric's, ε = ε′/c).
     """
 
     s_lo: AlgebraicNumber | None
@@ -160,20 +152,28 @@ class EpsilonInterval:
     s_lo_closed: bool
     s_hi_closed: bool
     q: int
+    scale: Fraction = Fraction(1)
+
+    def _eps(self, s: AlgebraicNumber, tol: Fraction) -> tuple[Fraction, Fraction]:
+        lo, hi = eps_enclosure(s, self.q, tol * min(self.scale, Fraction(1)))  # ≤ tol·c, ÷ c: ≤ tol
+        return lo / self.scale, hi / self.scale
+
+    def _text(self, s: AlgebraicNumber) -> str:  # 12 digits, also beyond floats (c = 10^400)
+        return f"{float(x):.12g}" if 1e-300 < (x := _eps_mid(s, self.q) / self.scale) < 1e300 else decimal_text(x, 11)
 
     def eps_lower_bounds(self, tol: Fraction = DEFAULT_TOL) -> tuple[Fraction, Fraction] | None:
         """Rational (lo, hi) enclosing the lower ε-end (None when it is 0).
 
         :meth:`eps_lower_enclosure` returns the same as an :class:`Enclosure`.
         """
-        return None if self.s_hi is None else eps_enclosure(self.s_hi, self.q, tol)
+        return None if self.s_hi is None else self._eps(self.s_hi, tol)
 
     def eps_upper_bounds(self, tol: Fraction = DEFAULT_TOL) -> tuple[Fraction, Fraction] | None:
         """Rational (lo, hi) enclosing the upper ε-end (None when it is ∞).
 
         :meth:`eps_upper_enclosure` returns the same as an :class:`Enclosure`.
         """
-        return None if self.s_lo is None else eps_enclosure(self.s_lo, self.q, tol)
+        return None if self.s_lo is None else self._eps(self.s_lo, tol)
 
     def eps_lower_enclosure(self, tol: Fraction = DEFAULT_TOL) -> Enclosure | None:
         """Enclosure of width ≤ tol of the lower ε-end (None when it is 0)."""
@@ -187,14 +187,15 @@ class EpsilonInterval:
 
     def as_sympy(self) -> sympy.Interval:
         """The exact ε-interval as a ``sympy.Interval`` (endpoints −q ln s, or 0 and ∞)."""
-        lo = sympy.Integer(0) if self.s_hi is None else eps_closed_form(self.s_hi, self.q)
-        hi = sympy.oo if self.s_lo is None else eps_closed_form(self.s_lo, self.q)
+        k = sympy.Rational(self.scale.denominator, self.scale.numerator)
+        lo = sympy.Integer(0) if self.s_hi is None else eps_closed_form(self.s_hi, self.q) * k
+        hi = sympy.oo if self.s_lo is None else eps_closed_form(self.s_lo, self.q) * k
         return sympy.Interval(lo, hi, not (self.s_hi is not None and self.s_hi_closed),
                               not (self.s_lo is not None and self.s_lo_closed))
 
     def __str__(self) -> str:
-        lo = "0" if self.s_hi is None else f"{float(_eps_mid(self.s_hi, self.q)):.12g}"
-        hi = "∞" if self.s_lo is None else f"{float(_eps_mid(self.s_lo, self.q)):.12g}"
+        lo = "0" if self.s_hi is None else self._text(self.s_hi)
+        hi = "∞" if self.s_lo is None else self._text(self.s_lo)
         left = "[" if (self.s_hi is not None and self.s_hi_closed) else "("
         right = "]" if (self.s_lo is not None and self.s_lo_closed) else ")"
         return f"ε ∈ {left}{lo}, {hi}{right}"
@@ -205,12 +206,10 @@ class EpsilonInterval:
             "s_high": None if self.s_hi is None else self.s_hi.to_json(),
             "s_low_closed": self.s_lo_closed,
             "s_high_closed": self.s_hi_closed,
-            "eps_low": None if self.s_hi is None
-            else [str(v) for v in eps_enclosure(self.s_hi, self.q, DEFAULT_TOL)],
-            "eps_high": None if self.s_lo is None
-            else [str(v) for v in eps_enclosure(self.s_lo, self.q, DEFAULT_TOL)],
+            "eps_low": None if self.s_hi is None else [str(v) for v in self._eps(self.s_hi, DEFAULT_TOL)],
+            "eps_high": None if self.s_lo is None else [str(v) for v in self._eps(self.s_lo, DEFAULT_TOL)],
             "q": self.q,
-        }
+        } | ({} if self.scale == 1 else {"scale": str(self.scale)})
 
 
 @dataclass(frozen=True)
@@ -260,6 +259,17 @@ class EpsilonSet:
         if not self.intervals:
             return f"{self.question}: for no ε > 0"
         return f"{self.question}: " + " ∪ ".join(str(i) for i in self.intervals)
+
+    def scaled(self, c: Fraction) -> EpsilonSet:
+        """This set of d′ as the set of c·d′: every ε divided by c exactly (s stays d′'s;
+        ``proofs/grid_spacing_scaling.py``). "(0, ∞)" stays "(0, ∞)".
+
+        >>> from exactdp.spaces.metrics import sum_query
+        >>> from exactdp.threshold import tight_constraints_epsilons as eps_set
+        >>> str(eps_set(sum_query(2, 2)).scaled(Fraction(1, 10**400)))[-26:]
+        'ε ∈ [4.81211825060e399, ∞)'
+        """
+        return replace(self, intervals=tuple(replace(i, scale=i.scale * c) for i in self.intervals))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -495,7 +505,7 @@ class ThresholdResult:
         if cls is ThresholdResult and isinstance(cert, ScaledExactCertificate):
             cls = ScaledThresholdResult  # keeps the closed form ε*(unit metric)/c (as_sympy)
         result = cls(metric.name, rhs_opt, lo, hi, cert, exact,
-                     metric.q, f"{_ROUTES.get(str(kind), str(kind))} (read from JSON)", 0.0, (),
+                     metric.q, f"{_route_of(cert, kind)} (read from JSON)", 0.0, (),
                      property_name(rhs_opt), None, metric=metric)
         if not result.verify():
             raise CertificateInvalid("the document's claim does not re-check (exactdp verify "
@@ -522,9 +532,18 @@ class ThresholdResult:
 
 
 #: The route named by a certificate kind (``ThresholdResult.method`` of a result read back).
-_ROUTES = {"exact": "exact", "prop9": "prop9", "certified-cover": "certified",
-           "spd-taylor-cover": "certified", "kronecker-threshold": "kronecker",
-           "grid-threshold": "certified"}
+_ROUTES = {"exact": "exact", "prop9": "prop9", "certified-cover": "certified", "spd-taylor-cover": "certified",
+           "kronecker-threshold": "kronecker", "grid-threshold": "certified", "structured-threshold": "structured",
+           "quotient-threshold": "quotient", "exact-scaled": "scaled"}
+
+
+def _route_of(cert: Any, kind: Any = None) -> str:
+    """The route named by a certificate (exact-scaled: its inner route and unit, as scaled_route)."""
+    kind = str(getattr(cert, "kind", "") if kind is None else kind)
+    if isinstance(cert, ScaledExactCertificate):
+        return f"{_route_of(cert.inner)} (distances in units of {unit_text(cert.scale)})"
+    return _ROUTES.get(kind, kind)
+
 
 
 def _certified_s_star(cert: Any) -> AlgebraicNumber | None:
@@ -565,3 +584,11 @@ class ScaledThresholdResult(ThresholdResult):
             return super().as_sympy()
         c = cert.scale
         return eps_closed_form(inner.s_star, inner.solution.q) * sympy.Rational(c.denominator, c.numerator)
+
+    def _no_s_star(self, what: str) -> ExactnessRequired:
+        s1 = getattr(getattr(self.certificate, "inner", None), "s_star", None)
+        if self.holds_everywhere or s1 is None:  # else s* = s′*^(q′/(c·q)): a root of no bounded degree
+            return super()._no_s_star(what)
+        return ExactnessRequired(f"{self.metric_name}: solved with every distance divided by c = "
+                                 f"{unit_text(self.certificate.scale)}; no {what} here: the unit metric's "
+                                 f"s′* = {s1} is .certificate.inner.s_star, and as_sympy() is ε* = ε′*/c.")

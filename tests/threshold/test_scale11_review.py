@@ -1,4 +1,5 @@
-"""Session 11, review 15E11 fixes: the certified route refuses a smallest distance (grid
+"""Session 11, review 15E11 fixes (session 12: the API solves such grids in their unit
+instead, see ``test_scaled_threshold12.py``): the certified route refuses a smallest distance (grid
 spacing) above 10^35 with a specific error naming the rescaling (it used to return a
 certificate the kernel rejects at 10^41–10^45, run out of memory at 10^50, hang at 10^60
 and raise a bare OverflowError at 10^300); ``_scaled_tol`` is exact; ``quotients_up`` is
@@ -22,18 +23,23 @@ from exactdp.threshold.certified import (
 from exactdp.threshold.taylor_exact import quotients_up
 
 
-@pytest.mark.parametrize("power", [41, 45, 50, 60, 100, 300, 400])
-def test_huge_spacing_refuses_with_the_rescaling(power):
+@pytest.mark.parametrize("power", [41, 100, 400])
+def test_huge_spacing_is_solved_in_its_unit(power):
+    """Session 12 (15H): the API no longer refuses; it solves grid(5, 5) at spacing 1 and
+    divides (exact-scaled). The certified route itself still refuses (its guard)."""
+    h = 10**power
+    r = epsilon_threshold(grid(5, 5, spacing=h))
+    assert r.certificate.kind.value == "exact-scaled" and r.verify()
+    assert r.eps_lower * h < Fraction(66982464494, 10**11) < r.eps_upper * h
     with pytest.raises(PrecisionLimitReached) as info:
-        epsilon_threshold(grid(5, 5, spacing=10**power))
-    msg = str(info.value)
-    assert f"10^{power}." in msg and "10^35" in msg
-    assert "ε*(h) = ε*(1)/h" in msg and "spacing 1" in msg
+        refuse_far_scale(grid(5, 5, spacing=h))
+    assert f"10^{power}." in str(info.value) and "ε*(h) = ε*(1)/h" in str(info.value)
 
 
-def test_huge_spacing_refuses_on_the_matrix_free_route():
-    with pytest.raises(PrecisionLimitReached, match="ε\\*\\(h\\) = ε\\*\\(1\\)/h"):
-        epsilon_threshold(grid(5, 5, spacing=10**45), matrix_free=True)
+def test_huge_spacing_on_the_matrix_free_route_is_solved_in_its_unit():
+    r = epsilon_threshold(grid(5, 5, spacing=10**45), matrix_free=True)
+    assert r.to_json()["evidence"]["inner"]["kind"] == "grid-threshold" and r.verify()
+    assert r.eps_lower * 10**45 < Fraction(66982464494, 10**11) < r.eps_upper * 10**45
 
 
 def test_limit_edge_is_exact():

@@ -16,7 +16,7 @@ from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReac
 from exactdp.kernel.jsonio import dumps
 from exactdp.kernel.threshold import check_threshold
 from exactdp.kernel.verify import verify_document
-from exactdp.spaces.metrics import grid
+from exactdp.spaces.metrics import grid, line_scaled
 from exactdp.spaces.metrics.masked import masked_grid
 from exactdp.threshold import ThresholdResult, epsilon_threshold
 from exactdp.threshold.exact import ScaledExactCertificate, ScaledThresholdResult, exact_route
@@ -67,18 +67,21 @@ def test_f1_just_inside_the_limit_still_certifies_and_unit_metrics_are_refused_t
 
 
 # ---------------------------------------------------------------- F2: huge spacing, the reader's bound
-def test_f2_huge_spacing_refused_up_front_and_verify_agrees_with_the_kernel():
+def test_f2_huge_spacing_travels_as_a_grid_shape_and_verify_agrees_with_the_kernel():
+    """Session 12 (15H): a library grid beyond the metric reader's 10^300 travels as its
+    shape (it was refused up front); a non-grid metric there is still refused."""
     r = epsilon_threshold(_L(F(10**299)))  # largest distance 6·10²⁹⁹: a document holds it
     assert r.verify() and verify_document(r.to_json()).verified
-    with pytest.raises(InstanceTooLarge, match=r"10\^300.*unit_metric"):
-        epsilon_threshold(_L(F(10**301)))
-    # a hand-made certificate at 10³⁰¹ (mathematically right): verify() is the kernel's answer
+    big = epsilon_threshold(_L(F(10**301)))
+    doc = big.to_json()
+    assert doc["question"]["metric"]["encoding"] == "grid" and verify_document(doc).verified
+    assert _ln2_inside(big.eps_lower * 10**301, big.eps_upper * 10**301, 320)
     c = F(10**301)
     inner = _unit_cert(1)
     cert = ScaledExactCertificate(_L(c), None, c, inner, inner.eps_lower / c, inner.eps_upper / c)
-    assert not cert.verify()
-    with pytest.raises(InstanceTooLarge, match="exactdp verify"):
-        cert.to_json()
+    assert cert.verify() and verify_document(cert.to_json()).verified
+    with pytest.raises(InstanceTooLarge, match=r"10\^300.*unit_metric"):
+        epsilon_threshold(line_scaled(3, F(10**301)), method="exact")
 
 
 # ---------------------------------------------------------------- F4: the stride uses the inner q′
@@ -130,12 +133,15 @@ def test_f7_closed_form_survives_json():
     assert str(back.as_sympy()) == str(r.as_sympy()) == "2*log(2)/7"
 
 
-# ---------------------------------------------------------------- F3: the Kronecker message
-def test_f3_kronecker_without_json_form_says_what_to_do():
+# ---------------------------------------------------------------- F3: the Kronecker document
+def test_f3_kronecker_at_a_huge_spacing_has_a_json_form():
+    """Session 12 (15H): the whole product is solved at spacing 1 and wrapped (it had no
+    JSON form: its factors' exact documents would have degree 10⁶·3)."""
     r = epsilon_threshold(grid(4, 3, "manhattan", spacing=10**6))
     assert r.verify()
-    with pytest.raises(InvalidArgument, match="solve each factor alone.*unit_metric"):
-        r.to_json()
+    doc = r.to_json()
+    assert doc["kind"] == "exact-scaled" and doc["evidence"]["inner"]["kind"] == "kronecker-threshold"
+    assert verify_document(doc).verified
 
 
 # ---------------------------------------------------------------- F6: printing at huge ε*
