@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-PROVES = ["exactdp.qif.capacity.subuniform_value"]
+PROVES = ["exactdp.qif.capacity.subuniform_value", "exactdp.kernel.qif._subuniform"]
 
 
 def check(cond: bool, what: str) -> None:

@@ -18,6 +18,8 @@ Modules (machinery; the public names are re-exported here):
 * :mod:`~exactdp.qif.optimal_lp`, :mod:`~exactdp.qif.optimal` — the optimal d-private
   mechanism by LP (float to find, exact to prove) with an LP-duality certificate;
 * :mod:`~exactdp.qif.distances` — total variation, multiplicative TV, Kantorovich.
+* :mod:`~exactdp.qif.documents` — the kernel documents of the exact results (``to_document()``;
+  ``verify()`` is the verdict of :mod:`exactdp.kernel.qif`, as ``exactdp verify FILE.json``).
 
 Examples
 --------

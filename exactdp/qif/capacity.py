@@ -39,7 +39,6 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import (
     CertificateInvalid,
-    ExactDPError,
     InstanceTooLarge,
     InvalidArgument,
     InvalidGainFunction,
@@ -51,15 +50,14 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
     write_rational,
 )
-from exactdp.kinds import proved_by
+from exactdp.kernel.qif import MAX_QIF_WORK, strategy_work, subset_work
+from exactdp.kinds import CertificateKind, proved_by
 from exactdp.qif.channel import (
     Matrix,
-    is_channel,
-    is_distribution,
-    is_exact,
     prior_values,
     read_channel,
 )
+from exactdp.qif.documents import checked_parts, document, gain_json, kernel_verifies, probabilities, rows
 from exactdp.qif.gain import GainFunction
 from exactdp.qif.measures import (
     additive_leakage,
@@ -78,6 +76,7 @@ MAX_EXACT_SECRETS = 14
 MAX_STRATEGIES = 4096
 #: Largest ``max_exact`` accepted (the search keeps 2^n column-maximum rows in memory).
 MAX_EXACT_LIMIT = 18
+CAPACITY = CertificateKind.QIF_CAPACITY.value
 #: The measures a :class:`Capacity` can state.
 MEASURES = ("multiplicative-bayes", "additive-bayes", "additive-g", "multiplicative-g")
 
@@ -131,45 +130,33 @@ class Capacity:
         return fn(g, self.channel, self.witness).value
 
     def verify(self) -> bool:
-        """Witness attains ``bounds.lo``; the maximum is recomputed from the channel.
+        """The kernel re-checks :meth:`to_document`: the witness prior's leakage is
+        ``bounds.lo`` and ``bounds.hi`` is re-derived from the channel (the closed form, the
+        sub-uniform search or its bound) or, for a g-capacity, proved by one exact dual per
+        strategy (:func:`g_duals`); ``value`` is None or both ends."""
+        return kernel_verifies(self.to_document)
 
-        The inputs are re-checked first (an exact channel, a distribution as witness, no gain
-        for the Bayes measures, a fitting gain for g-capacities). The upper end is recomputed
-        by the same code that found it (the subset search, or the exact strategy LPs, which
-        carry no dual certificate), so ``verify()`` guards against edited results, not
-        against a bug in that code; the proofs and the independent cross-checks of
-        ``tests/qif`` cover the code.
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-capacity``; the duals of a g-capacity are solved here).
+
+        >>> cap = additive_bayes_capacity([["3/4", "1/4"], ["1/4", "3/4"]])
+        >>> cap.to_document()["claim"]["bounds"], Capacity.from_document(cap.to_document()) == cap
+        ({'lo': '1/4', 'hi': '1/4'}, True)
         """
-        if self.measure not in MEASURES or not is_channel(self.channel):
-            return False
-        if not is_distribution(self.witness, len(self.channel)):
-            return False
-        if not isinstance(self.bounds, Enclosure) or not (
-                is_exact(self.bounds.lo) and is_exact(self.bounds.hi)):
-            return False
-        if self.value is not None and not (is_exact(self.value) and self.value == self.bounds.lo):
-            return False
-        if self.measure.endswith("bayes") != (self.gain is None):
-            return False
-        if self.gain is not None and (not isinstance(self.gain, GainFunction)
-                                      or self.gain.n_secrets != len(self.channel)):
-            return False
-        try:
-            at_witness = self.leakage_at_witness()
-        except ExactDPError:
-            return False
-        if at_witness != self.bounds.lo:
-            return False
-        if self.value is not None and self.bounds.lo != self.bounds.hi:
-            return False
-        if self.measure == "multiplicative-bayes":
-            return self.bounds.hi == sum((max(col) for col in zip(*self.channel)), Fraction(0))
-        if self.measure == "additive-bayes":
-            if self.method == "subsets":
-                return self.bounds.hi == _best_subset(self.channel)[0]
-            return self.bounds.hi == _additive_upper(self.channel)
-        assert self.gain is not None
-        return self.bounds.hi == _strategies(self.measure, self.gain, self.channel)[0]
+        duals = None
+        if self.gain is not None:
+            duals = [probabilities(d) for d in g_duals(self.measure, self.gain, self.channel)]
+        return document(CAPACITY, {"measure": self.measure, "channel": rows(self.channel),
+                                   "gain": None if self.gain is None else gain_json(self.gain)},
+                        {"value": None if self.value is None else write_rational(self.value),
+                         "bounds": write_enclosure(self.bounds), "witness": probabilities(self.witness)},
+                        {"method": self.method, "duals": duals})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> Capacity:
+        """Read a document the kernel verifies (else CertificateInvalid / InvalidArgument)."""
+        q, c, e = checked_parts(doc, CAPACITY)
+        return cls.from_json({**q, **c, "method": e["method"]})
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON.
@@ -277,8 +264,10 @@ def _uniform_on(S: tuple[int, ...], n: int) -> tuple[Fraction, ...]:
 def additive_bayes_capacity(channel: Any, *, max_exact: int = MAX_EXACT_SECRETS) -> Capacity:
     """max_π V[π, C] − V(π): exact by the sub-uniform rule up to ``max_exact`` secrets.
 
-    Above it, certified bounds (``value`` None): a greedy sub-uniform prior (its leakage is
-    the lower bound, it is the witness) and max_k (min(ML, k) − 1)/k above.
+    Above it, or when the search's counted work (``kernel.qif.subset_work``: 2^n × |Y|, weighted
+    by digits) exceeds ``MAX_QIF_WORK`` so that the kernel would refuse the document, certified
+    bounds (``value`` None unless they meet, method ``bounds``): a greedy sub-uniform prior (its
+    leakage is the lower bound, it is the witness) and max_k (min(ML, k) − 1)/k above.
 
     >>> r = additive_bayes_capacity([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
     >>> r.value, r.witness, r.verify()       # (3 − 1)/3 at the uniform prior
@@ -291,7 +280,7 @@ def additive_bayes_capacity(channel: Any, *, max_exact: int = MAX_EXACT_SECRETS)
             "(the exact search keeps a table of 2^n column maxima).")
     C = read_channel(channel)
     n = len(C)
-    if n <= max_exact:
+    if n <= max_exact and subset_work(C) <= MAX_QIF_WORK:
         value, S = _best_subset(C)
         return Capacity("additive-bayes", value, Enclosure(value, value), _uniform_on(S, n),
                         "subsets", C)
@@ -347,6 +336,36 @@ def _strategies(measure: str, gain: GainFunction, C: Matrix
     return best
 
 
+def g_duals(measure: str, gain: GainFunction, C: Matrix) -> list[tuple[Fraction, ...]]:
+    """One exact optimal dual per strategy σ (the order of :func:`_strategies`).
+
+    Additive: a distribution λ over actions minimising max_x Σ_w λ_w·sgn·(a_σ − G_w)[x];
+    multiplicative: μ ≥ 0 with Σ_w μ_w G_w ≥ a_σ minimising Σ μ (the duals of the
+    strategy LPs, checked by :mod:`exactdp.kernel.qif`).
+    """
+    n, m, W = len(C), len(C[0]), gain.n_actions
+    cols = [y for y in range(m) if any(C[x][y] for x in range(n))]
+    if W ** len(cols) > MAX_STRATEGIES:
+        raise InstanceTooLarge(f"{W}^{len(cols)} strategies (> {MAX_STRATEGIES}); use a smaller channel.")
+    G, sgn, out = gain.rows, -1 if gain.is_loss else 1, []
+    eye = [[Fraction(int(i == x)) for i in range(n)] for x in range(n)]
+    for sigma in itertools.product(range(W), repeat=len(cols)):
+        a = [sum((C[x][y] * G[w][x] for y, w in zip(cols, sigma)), Fraction(0)) for x in range(n)]
+        if measure == "multiplicative-g":  # Σ_w μ_w G_w[x] − s_x = a[x]; min Σ μ
+            res = solve_lp([[G[w][x] for w in range(W)] + [-v for v in eye[x]] for x in range(n)], a,
+                           [Fraction(1)] * W + [Fraction(0)] * n)
+        else:  # Σ_w λ_w H_w[x] − v⁺ + v⁻ + s_x = 0, Σ λ = 1; min v⁺ − v⁻
+            A = [[sgn * (a[x] - G[w][x]) for w in range(W)] + [Fraction(-1), Fraction(1)] + eye[x]
+                 for x in range(n)]
+            A.append([Fraction(1)] * W + [Fraction(0)] * (2 + n))
+            res = solve_lp(A, [Fraction(0)] * n + [Fraction(1)], [Fraction(0)] * W + [Fraction(1), Fraction(-1)]
+                           + [Fraction(0)] * n)
+        if res.x is None:
+            raise InvalidGainFunction(f"the dual of strategy {sigma} is infeasible; the capacity is unbounded.")
+        out.append(tuple(res.x[:W]))
+    return out
+
+
 def g_capacity(gain: Any, channel: Any, kind: str = "additive") -> Capacity:
     """Exact additive or multiplicative g-capacity of a small channel, with its witness prior.
 
@@ -376,5 +395,10 @@ def g_capacity(gain: Any, channel: Any, kind: str = "additive") -> Capacity:
             "multiplicative leakage (a ratio) is undefined; use kind='additive' or a gain with "
             "a positive entry."
         )
+    work = strategy_work(C, gain.rows)  # the kernel's count: it refuses the same documents
+    if work > MAX_QIF_WORK:
+        raise InstanceTooLarge(f"the exact g-capacity's document asks for {work} counted operations "
+                               f"(|W|^|Y| strategies × n·(|Y| + |W|) × digits; limit MAX_QIF_WORK = "
+                               f"{MAX_QIF_WORK}); use a smaller channel or gain.")
     value, pi = _strategies(measure, gain, C)
     return Capacity(measure, value, Enclosure(value, value), pi, "strategies-lp", C, gain)

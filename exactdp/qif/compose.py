@@ -29,15 +29,17 @@ from typing import Any
 
 from exactdp.algebra.lp import solve_lp
 from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidChannel
-from exactdp.kernel.jsonio import read_bool, read_rational, write_rational
-from exactdp.kinds import Verdict
+from exactdp.kernel.jsonio import read_bool, read_rational, write_rational, write_verdict
+from exactdp.kinds import CertificateKind, Verdict
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.mechanism import Mechanism
-from exactdp.qif.channel import Matrix, is_channel, is_exact, matmul, read_channel
+from exactdp.qif.channel import Matrix, matmul, read_channel
+from exactdp.qif.documents import checked_parts, document, kernel_verifies, probabilities, rows
 from exactdp.qif.measures import read_matrix_json, write_matrix
 
 __all__ = ["cascade", "post_process", "parallel", "is_refined_by", "Refinement"]
 
+REFINEMENT = CertificateKind.QIF_REFINEMENT.value
 #: Largest number of unknowns |Y_A|·|Y_B| of the exact refinement LP.
 MAX_REFINEMENT_UNKNOWNS = 900
 #: Largest size (rows × columns = (n·|Y_B| + |Y_A|)·|Y_A|·|Y_B|) of the dense exact simplex
@@ -132,31 +134,28 @@ class Refinement:
         return Verdict.from_bool(self.refined)
 
     def verify(self) -> bool:
-        """Re-check the remap (A·R = B, R a channel) or the Farkas vector, exactly.
+        """The kernel re-checks :meth:`to_document`: A and B channels on the same secrets,
+        and the remap (R ≥ 0, R·1 = 1, A·R = B) or the Farkas vector of that system, exactly.
+        A float or non-channel entry gives False."""
+        return isinstance(self.refined, bool) and kernel_verifies(self.to_document)
 
-        A and B must be exact channels on the same secrets and every certificate entry an
-        exact number (a float or a non-channel gives False).
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-refinement``; verdict ``holds`` for A ⊑ B).
+
+        >>> r = is_refined_by([["1/2", "1/2"], [0, 1]], [[1], [1]])
+        >>> r.to_document()["evidence"]["remap"], Refinement.from_document(r.to_document()) == r
+        ([['1'], ['1']], True)
         """
-        if not (is_channel(self.A) and is_channel(self.B) and len(self.A) == len(self.B)):
-            return False
-        if not isinstance(self.refined, bool):
-            return False
-        if self.refined:
-            R = self.remap
-            if R is None or not is_channel(R) or len(R) != len(self.A[0]) or any(
-                    len(r) != len(self.B[0]) for r in R):
-                return False
-            return matmul(self.A, R) == self.B
-        if self.farkas is None:
-            return False
-        M, b = _system(self.A, self.B)
-        w = self.farkas
-        if not isinstance(w, tuple) or len(w) != len(M) or not all(is_exact(v) for v in w):
-            return False
-        for j in range(len(M[0])):
-            if sum((M[i][j] * w[i] for i in range(len(M)) if M[i][j]), Fraction(0)) < 0:
-                return False
-        return sum((bi * wi for bi, wi in zip(b, w)), Fraction(0)) < 0
+        return document(REFINEMENT, {"A": rows(self.A), "B": rows(self.B)},
+                        {"verdict": write_verdict(self.verdict)},
+                        {"remap": rows(self.remap) if self.refined else None,
+                         "farkas": None if self.refined or self.farkas is None else probabilities(self.farkas)})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> Refinement:
+        """Read a document the kernel verifies (else CertificateInvalid / InvalidArgument)."""
+        q, c, e = checked_parts(doc, REFINEMENT)
+        return cls.from_json({**q, **e, "refined": c["verdict"] == "holds"})
 
     def to_json(self) -> dict[str, Any]:
         return {"refined": self.refined, "remap": write_matrix(self.remap),

@@ -87,6 +87,7 @@ class GainFunction:
     is_loss : bool
         True for a loss function (the adversary minimises expected loss).
     name : str
+        A label: kernel documents carry it but do not certify it.
     """
 
     rows: Matrix

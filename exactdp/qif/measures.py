@@ -37,8 +37,9 @@ from flint import arb
 from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import CertificateInvalid, ExactDPError, InvalidArgument, InvalidGainFunction
+from exactdp.errors import CertificateInvalid, InvalidArgument, InvalidGainFunction
 from exactdp.kernel.jsonio import (
+    loads,
     read_closed_form,
     read_enclosure,
     read_int,
@@ -47,6 +48,7 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
     write_rational,
 )
+from exactdp.kinds import CertificateKind
 from exactdp.qif.channel import (
     Matrix,
     is_channel,
@@ -55,6 +57,7 @@ from exactdp.qif.channel import (
     prior_values,
     read_channel,
 )
+from exactdp.qif.documents import checked_parts, document, gain_json, kernel_verifies, probabilities, rows
 from exactdp.qif.gain import GainFunction
 
 __all__ = [
@@ -66,6 +69,11 @@ __all__ = [
 
 #: Largest precision (bits) :func:`log2_in` tries before it gives up (returns False).
 MAX_LOG2_PREC = 4096
+#: The precision (bits) a leakage document states for re-checking ``bits`` (twice that of
+#: :func:`log2_enclosure`'s default, so the recomputed ball lies strictly inside).
+LOG2_CHECK_PREC = 256
+VULNERABILITY, LEAKAGE, GUESSING = (CertificateKind.QIF_VULNERABILITY.value, CertificateKind.QIF_LEAKAGE.value,
+                                    CertificateKind.QIF_GUESSING.value)
 
 
 def write_matrix(M: Matrix | None) -> list[list[str]] | None:
@@ -151,28 +159,27 @@ class Vulnerability:
     channel: Matrix | None = None
 
     def verify(self) -> bool:
-        """Re-check the inputs (a prior, a channel, a fitting gain), the value and each action.
+        """The kernel re-checks :meth:`to_document`: the inputs (a prior, a channel, a
+        fitting gain), the value and each action, exactly. A non-exact or out-of-range stored
+        entry gives False (never an exception)."""
+        return kernel_verifies(self.to_document)
 
-        Every stored number must be exact; an out-of-range or non-integer strategy entry
-        gives False (never an exception).
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-vulnerability``; ``exactdp verify`` re-checks it).
+
+        >>> v = bayes_vulnerability([["1/2", "1/2"], [0, 1]])
+        >>> v.to_document()["claim"], Vulnerability.from_document(v.to_document()) == v
+        ({'value': '3/4', 'strategy': [0, 1]}, True)
         """
-        if not _inputs_ok(self.gain, self.prior, self.channel) or not is_exact(self.value):
-            return False
-        if not isinstance(self.strategy, tuple) or not all(
-                isinstance(w, int) and not isinstance(w, bool) and 0 <= w < self.gain.n_actions
-                for w in self.strategy):
-            return False
-        cols = ([self.prior] if self.channel is None else
-                [_joint_column(self.channel, self.prior, y) for y in range(len(self.channel[0]))])
-        if len(cols) != len(self.strategy):
-            return False
-        total = Fraction(0)
-        for col, w in zip(cols, self.strategy):
-            best, _ = self.gain.best(col)
-            if self.gain.expected(w, col) != best:
-                return False
-            total += best
-        return total == self.value
+        return document(VULNERABILITY, {"gain": gain_json(self.gain), "prior": probabilities(self.prior),
+                                        "channel": rows(self.channel)},
+                        {"value": write_rational(self.value), "strategy": list(self.strategy)}, {})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> Vulnerability:
+        """Read a document the kernel verifies (else CertificateInvalid / InvalidArgument)."""
+        q, c, _ = checked_parts(doc, VULNERABILITY)
+        return cls.from_json({**q, **c})
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON; :meth:`from_json` reads it back.
@@ -279,32 +286,46 @@ class Leakage:
     posterior_value: Vulnerability
 
     def verify(self) -> bool:
-        """Re-check both parts, that they answer one question, the value, the bits.
-
-        The prior part has no channel, the posterior part has one, and both share the gain
-        and the prior; ``log2_ratio`` must be the closed form of log2(value) and ``bits`` a
-        certified enclosure that contains it (both None for additive leakage).
+        """Both parts answer one question (the prior part without a channel, the posterior
+        part with one, the same gain and prior) and verify; the kernel re-checks
+        :meth:`to_document`: the value, both parts' values, ``log2_ratio`` (the closed form
+        of log2 value) and ``bits`` (it contains log2 value; both None for additive leakage).
         """
         pv, qv = self.prior_value, self.posterior_value
-        if self.kind not in ("additive", "multiplicative") or not is_exact(self.value):
-            return False
         if not (isinstance(pv, Vulnerability) and isinstance(qv, Vulnerability)):
             return False
-        if pv.channel is not None or qv.channel is None:
+        if pv.channel is not None or qv.channel is None or pv.gain != qv.gain or pv.prior != qv.prior:
             return False
-        if pv.gain != qv.gain or pv.prior != qv.prior:
-            return False
-        if not (pv.verify() and qv.verify()):
-            return False
-        try:
-            if self.value != _combine(self.kind, pv, qv):
-                return False
-        except ExactDPError:
-            return False
-        if self.kind == "additive" or self.value <= 0:
-            return self.log2_ratio is None and self.bits is None
-        return (self.log2_ratio == _log2_expr(self.value) and self.bits is not None
-                and log2_in(self.value, self.bits))
+        return pv.verify() and qv.verify() and kernel_verifies(self.to_document)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-leakage``; bits checked at :data:`LOG2_CHECK_PREC`).
+
+        >>> L = multiplicative_leakage(GainFunction.identity(2), [["3/4", "1/4"], ["1/4", "3/4"]])
+        >>> L.to_document()["claim"]["log2"], Leakage.from_document(L.to_document()) == L
+        ('log(3/2)/log(2)', True)
+        """
+        qv = self.posterior_value
+        return document(LEAKAGE, {"measure": self.kind, "gain": gain_json(qv.gain),
+                                  "prior": probabilities(qv.prior), "channel": rows(qv.channel)},
+                        {"value": write_rational(self.value),
+                         "prior_value": write_rational(self.prior_value.value),
+                         "posterior_value": write_rational(qv.value),
+                         "log2": None if self.log2_ratio is None else write_closed_form(self.log2_ratio),
+                         "bits": None if self.bits is None else write_enclosure(self.bits)},
+                        {"precision": None if self.bits is None else LOG2_CHECK_PREC})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> Leakage:
+        """Read a document the kernel verifies; the parts' strategies are recomputed."""
+        q, c, _ = checked_parts(doc, LEAKAGE)
+        g = GainFunction.from_json(q["gain"])
+        fn = additive_leakage if q["measure"] == "additive" else multiplicative_leakage
+        out = fn(g, read_matrix_json(q["channel"]), [read_rational(p, "prior") for p in q["prior"]])
+        if out.to_document() != (loads(doc) if isinstance(doc, (str, bytes)) else doc):
+            raise CertificateInvalid("the kernel accepted the leakage document but the library "
+                                     "writes another; please report this as a bug.")
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """Exact JSON ("value" is the difference or the ratio; "bits" only when a ratio).
@@ -432,13 +453,25 @@ class GuessingEntropy:
     channel: Matrix | None = None
 
     def verify(self) -> bool:
-        """The prior is a distribution, the channel a channel on its secrets; value recomputed."""
-        if not is_exact(self.value) or not is_distribution(self.prior):
-            return False
-        if self.channel is not None and not (is_channel(self.channel)
-                                             and len(self.channel) == len(self.prior)):
-            return False
-        return self.value == _guessing(self.prior, self.channel)
+        """The kernel re-checks :meth:`to_document` (the prior a distribution, the channel a
+        channel on its secrets, the value recomputed)."""
+        return kernel_verifies(self.to_document)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-guessing-entropy``).
+
+        >>> g = guessing_entropy(["1/2", "1/4", "1/4"])
+        >>> GuessingEntropy.from_document(g.to_document()) == g
+        True
+        """
+        return document(GUESSING, {"prior": probabilities(self.prior), "channel": rows(self.channel)},
+                        {"value": write_rational(self.value)}, {})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> GuessingEntropy:
+        """Read a document the kernel verifies."""
+        q, c, _ = checked_parts(doc, GUESSING)
+        return cls.from_json({**q, **c})
 
     def to_json(self) -> dict[str, Any]:
         return {"value": write_rational(self.value),

@@ -42,7 +42,8 @@ from exactdp.errors import (
 )
 from exactdp.kernel.jsonio import read_int, read_rational, read_str, write_rational
 from exactdp.kernel.metricio import fingerprint, read_metric_json, write_metric
-from exactdp.kinds import Verdict
+from exactdp.kernel.qif import check_phi
+from exactdp.kinds import CertificateKind, Verdict
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.mechanism import Mechanism, MechanismKind
 from exactdp.qif.channel import (
@@ -53,6 +54,7 @@ from exactdp.qif.channel import (
     prior_values,
     read_channel,
 )
+from exactdp.qif.documents import checked_parts, document, gain_json, kernel_verifies, probabilities, rows
 from exactdp.qif.gain import GainFunction
 from exactdp.qif.measures import read_matrix_json, write_matrix
 from exactdp.spaces.levels import PrivacyLevel, parse_level
@@ -61,6 +63,7 @@ from exactdp.spaces.metrics import FiniteMetric
 __all__ = ["OptimalProblem", "OptimalQuestion", "DualityCertificate", "OptimalMechanism",
            "build_problem"]
 
+OPTIMAL = CertificateKind.QIF_OPTIMAL.value
 #: The methods an :class:`OptimalMechanism` can state.
 METHODS = ("float-basis", "exact-simplex")
 
@@ -124,6 +127,9 @@ def build_problem(metric: FiniteMetric, prior: Any, level: PrivacyLevel,
     if not isinstance(g, GainFunction):
         g = GainFunction.from_matrix(g)
     g.check_secrets(metric.n)
+    s = level.s_rational(metric.q) if metric.q is not None else None
+    if s is not None:  # the kernel's bound on φ = s^k, before any power is built
+        check_phi(s, metric.exponents, metric.n, g.n_actions)
     try:
         vals = entry_values_exact(metric, level)
     except ExactnessRequired as exc:
@@ -261,7 +267,9 @@ class OptimalMechanism:
         The optimal mechanism K (secrets × actions), exact.
     certificate : DualityCertificate
     method : str
-        "float-basis" (HiGHS found it, exact arithmetic proved it) or "exact-simplex".
+        "float-basis" (HiGHS found it, exact arithmetic proved it) or "exact-simplex". A label
+        of how the certificate was found: the kernel proves the value and mechanism, not the
+        method, so after :meth:`from_document` it is the document's uncertified statement.
     """
 
     value: Fraction
@@ -274,7 +282,9 @@ class OptimalMechanism:
                *, t: Any = None, gain: GainFunction | Any = None) -> bool:
         """The certificate checks, answers the stored question, and proves *this* mechanism.
 
-        Checks: the certificate's own ``verify()``; ``mechanism`` (what a user deploys) has
+        Checks: the kernel's verdict on :meth:`to_document` (the primal is a private channel
+        for every pair, the dual feasible, c·K = Σu = ±value, all re-derived from the
+        question); ``mechanism`` (what a user deploys) has
         exactly the certified primal's entries; the certificate's metric fingerprint, prior,
         t and gain are the stored ``question``; ``value`` is the certified objective.
         Pass any of ``metric``, ``prior``, ``eps``/``t``, ``gain`` to also check that the
@@ -283,7 +293,7 @@ class OptimalMechanism:
         cert = self.certificate
         if not isinstance(cert, DualityCertificate) or self.method not in METHODS:
             return False
-        if not cert.verify():
+        if not kernel_verifies(self.to_document):  # primal, dual, objective: exactly, from the question
             return False
         try:
             if OptimalQuestion.of(cert.problem) != self.question:
@@ -316,6 +326,35 @@ class OptimalMechanism:
         except ExactDPError:
             return False
         return True
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-optimal-mechanism``): question (metric, prior, t,
+        gain), claim (value, mechanism), evidence (method, u, λ as [a, b, w, value]).
+
+        >>> from exactdp.qif.optimal import optimal_mechanism
+        >>> from exactdp.spaces.metrics import line
+        >>> r = optimal_mechanism(line(3), eps=None, t="1/2")
+        >>> r.to_document()["claim"]["value"], OptimalMechanism.from_document(r.to_document()).value
+        ('5/9', Fraction(5, 9))
+        """
+        P, cert = self.certificate.problem, self.certificate
+        canon, spec, fp = canonical_metric(P.metric)
+        return document(OPTIMAL, {"metric": write_metric(canon, spec, fp), "prior": probabilities(P.prior),
+                                  "t": write_rational(self.question.t), "gain": gain_json(P.gain)},
+                        {"value": write_rational(self.value), "mechanism": rows(cert.mechanism)},
+                        {"method": self.method, "u": probabilities(cert.u),
+                         "lambda": [[P.edges[e][0], P.edges[e][1], w, write_rational(v)]
+                                    for (e, w), v in sorted(cert.lam.items())]})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> OptimalMechanism:
+        """Read a document the kernel verifies (else CertificateInvalid / InvalidArgument).
+
+        Certified: value, mechanism and the question. ``method`` and the gain's ``name`` are
+        labels copied from the document (the kernel checks only that method is listed).
+        """
+        q, c, e = checked_parts(doc, OPTIMAL)
+        return cls.from_json({"kind": "optimal-mechanism", "question": q, **c, **e})
 
     def to_json(self) -> dict[str, Any]:
         """The question (metric, prior, t, gain), the claim and the duality certificate."""
