@@ -17,7 +17,13 @@ tables — lists, dicts of numbers — are rebound), so every caller — also co
 imported a function by name — runs the mutant. The child first replays
 tests/kernel/kernel_corpus.jsonl (genuine and edited certificates with outcomes decided
 independently of the kernel); with ``--pytest`` a mutant that survives the corpus is then
-run against the kernel's unit tests (:data:`PYTEST_TARGETS`) in the same child.
+run against the module's own tests (:func:`own_tests`: tests/kernel/test_*<module>*.py) and the
+kernel's unit tests (:data:`PYTEST_TARGETS`), or only ``--tests``, in the same child.
+``--timeout S`` bounds each mutant (S for the corpus, 10·S for pytest; a timeout counts as
+killed). Example (session 12)::
+
+    python scripts/mutation.py exactdp/kernel/lattice.py --pytest --no-corpus --timeout 30 \
+        --equivalent scripts/mutation_equivalent.txt --json lattice.json
 A child that times out (an endless loop) or crashes (flint aborts) counts as killed; the
 report says how many of each. The report lists every survivor (file, line,
 change) so each can be judged equivalent or turned into a test.
@@ -199,8 +205,16 @@ def _corpus() -> tuple[list[dict[str, Any]], Any]:
     return mod.ROWS, mod.outcome
 
 
+def own_tests(stem: str) -> list[str]:
+    """The tests written for kernel module ``stem`` (tests/kernel/test_*<stem>*.py, e.g. every
+    test_kernel_mutants*_lattice.py and test_lattice_mutants12.py for lattice.py), in reverse name order
+    (the targeted mutant tests first: they are fast and kill most mutants with ``-x``)."""
+    found = {p for p in (ROOT / "tests" / "kernel").glob(f"test_*{stem}*.py")}
+    return [str(p) for p in sorted(found, key=lambda p: p.name, reverse=True)]
+
+
 def run_child(module: types.ModuleType, tree: ast.Module, rows: list[dict[str, Any]], outcome: Any,
-              use_pytest: bool, timeout: int) -> str:
+              use_pytest: bool, timeout: int, targets: list[str] | None = None) -> str:
     """'killed' / 'survived' / 'timeout' for one mutant, in a forked child."""
     pid = os.fork()
     if pid == 0:  # child
@@ -219,7 +233,7 @@ def run_child(module: types.ModuleType, tree: ast.Module, rows: list[dict[str, A
                 with open(os.devnull, "w") as devnull:
                     sys.stdout = devnull
                     rc = pytest.main(["-q", "-x", "-p", "no:cacheprovider", "--no-header",
-                                      "-k", "not fresh_process", *PYTEST_TARGETS])
+                                      "-k", "not fresh_process", *(targets or PYTEST_TARGETS)])
                 code = 0 if rc == 0 else 2
         except BaseException:  # noqa: BLE001 - a mutant that crashes the tests is killed
             code = 1
@@ -245,6 +259,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--json", help="write the full report here")
     ap.add_argument("--survivors", help="a previous --json report: re-run only its survivors "
                                         "(its killed count is kept)")
+    ap.add_argument("--equivalent", help="a text file of survivors judged equivalent, one "
+                                         "'<file> line N: <change>' per line (after '#': the argument); "
+                                         "the report adds the score without them")
     args = ap.parse_args(argv)
     if args.tests:
         PYTEST_TARGETS[:] = [str(Path(f).resolve()) for f in args.tests]
@@ -276,7 +293,8 @@ def main(argv: list[str]) -> int:
         if args.sample is not None and args.sample < len(found):
             found = sorted(random.Random(args.seed).sample(found, args.sample))
         for k, (index, _, desc) in enumerate(found):
-            result = run_child(module, mutate(tree, index), rows, outcome, args.pytest, args.timeout)
+            targets = None if args.tests else [*own_tests(path.stem), *PYTEST_TARGETS]
+            result = run_child(module, mutate(tree, index), rows, outcome, args.pytest, args.timeout, targets)
             report["how"][result] = report["how"].get(result, 0) + 1
             if result == "survived":
                 report["survivors"].append(f"{path.relative_to(ROOT)} {desc}")
@@ -300,8 +318,16 @@ def main(argv: list[str]) -> int:
         print(f"{f}: {v['killed']}/{v['mutants']} killed{of}")
     print(f"total: {report['killed']}/{report['total']} killed ({100 * score:.1f} %), "
           f"{len(report['survivors'])} survivors, {report['seconds']} s; outcomes {report['how']}")
+    if args.equivalent:
+        judged = {line.split("#")[0].strip() for line in Path(args.equivalent).read_text().splitlines()}
+        equivalent = [s for s in report["survivors"] if s in judged]
+        rest = report["total"] - len(equivalent)
+        report["equivalent"] = equivalent
+        report["score_without_equivalent"] = round(report["killed"] / rest, 4) if rest else 1.0
+        print(f"without the {len(equivalent)} judged equivalent: {report['killed']}/{rest} killed "
+              f"({100 * report['score_without_equivalent']:.1f} %)")
     for s in report["survivors"]:
-        print("  survivor:", s)
+        print("  survivor:", s, "(judged equivalent)" if s in report.get("equivalent", ()) else "")
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
     return 0

@@ -11,9 +11,10 @@ import math
 import numbers
 import re
 import sys
+import threading
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +27,7 @@ from exactdp.errors import ExactnessRequired, InexactInputWarning, InvalidArgume
 __all__ = ["to_fraction", "MAX_DECIMAL_EXPONENT", "decimal_exponent_too_large",
            "to_fmpq", "floats_to_fmpq", "fmpq_to_fraction", "fmpq_to_float",
            "to_sympy", "is_exact_number", "float_row_sums_exact", "unlimited_int_digits",
+           "int_digits_at_least", "shorten_numbers",
            "binary_float_to_fraction"]
 
 
@@ -239,23 +241,81 @@ def float_row_sums_exact(a: Any) -> list[Fraction]:
     return out
 
 
+class _DigitScopes:
+    """The open int↔str digit scopes of the process (Python's limit is process-wide): one
+    lock-protected list of their requests (0 = unlimited), and the user's own limit saved when
+    the first scope opened. While any scope is open the limit in force is the highest of the
+    user's limit and every request (0 counts as highest), so a scope closing in one thread never
+    lowers the limit under another still open; the last one to close restores the user's value."""
+
+    lock = threading.Lock()
+    requests: list[int] = []
+    user = 0
+
+    @classmethod
+    def apply(cls) -> None:
+        """Set the limit in force from the open requests (the caller holds the lock)."""
+        if not cls.requests:
+            sys.set_int_max_str_digits(cls.user)
+            return
+        wanted = (cls.user, *cls.requests)
+        sys.set_int_max_str_digits(0 if 0 in wanted else max(wanted))
+
+
 @contextmanager
-def unlimited_int_digits() -> Iterator[None]:
+def _digit_scope(request: int) -> Iterator[None]:
+    """Hold a request for an int↔str limit of at least ``request`` digits (0 = unlimited)."""
+    with _DigitScopes.lock:
+        if not _DigitScopes.requests:
+            _DigitScopes.user = sys.get_int_max_str_digits()
+        _DigitScopes.requests.append(request)
+        _DigitScopes.apply()
+    try:
+        yield
+    finally:
+        with _DigitScopes.lock:
+            _DigitScopes.requests.remove(request)
+            _DigitScopes.apply()
+
+
+def unlimited_int_digits() -> AbstractContextManager[None]:
     """Lift Python's int↔str digit limit (4300 digits) inside the block, then restore it.
 
     Exact results can hold rationals of any size (an entry 10^-5000 gives a 5000-digit
-    ratio); their exact decimal forms are written and read inside this block.
+    ratio); their exact decimal forms are written and read inside this block. Safe across
+    threads and with :func:`int_digits_at_least`: the limit stays lifted while any such block
+    is open anywhere in the process, and the user's own limit is back when the last one closes.
 
     >>> with unlimited_int_digits():
     ...     len(str(10**5000))
     5001
     """
-    old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
+    return _digit_scope(0)
+
+
+def int_digits_at_least(digits: int) -> AbstractContextManager[None]:
+    """Raise Python's int↔str digit limit to at least ``digits`` inside the block (a
+    bounded :func:`unlimited_int_digits`: conversions beyond it still raise ValueError),
+    then restore it; a higher or lifted (0) limit is left as it is. Scopes opened in several
+    threads share one count: the highest open request is in force until the last one closes.
+
+    >>> with int_digits_at_least(5000):
+    ...     len(str(10**4999))
+    5000
+    """
+    return _digit_scope(digits)
+
+
+_LONG_DIGITS = re.compile(r"[0-9]{41,}")
+
+
+def shorten_numbers(text: str) -> str:
+    """``text`` with every run of more than 40 digits shortened to its ends and its length.
+
+    >>> shorten_numbers("got t = " + "7" * 50)
+    'got t = 7777777777…777777 (50 digits)'
+    """
+    return _LONG_DIGITS.sub(lambda m: f"{m[0][:10]}…{m[0][-6:]} ({len(m[0])} digits)", text)
 
 
 def binary_float_to_fraction(x: Any) -> Fraction:

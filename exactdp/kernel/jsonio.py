@@ -19,7 +19,9 @@ Every reader validates strictly: wrong type (a bool is not a number), missing or
 key, duplicate key, float literal, ``NaN``/``Infinity``, a non-canonical rational (``"2/4"``,
 ``"1/1"``, ``"+1"``, ``"1.5"``, ``"1/0"``), or a size beyond the limits below raises
 :class:`~exactdp.errors.InvalidArgument` naming the place (``where``) and the fix. The
-size limits make hostile input fail fast rather than hang.
+size limits make hostile input fail fast rather than hang. An integer of a document has at
+most :data:`MAX_DIGITS` digits (read and written through flint, beyond Python's 4300-digit
+int↔str limit; :func:`document_numbers` is the scope the kernel checks a document in).
 
 Examples
 --------
@@ -45,7 +47,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Collection, Sequence
+import sys
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -55,7 +59,8 @@ import sympy
 
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import InvalidArgument
+from exactdp.arithmetic.rationals import int_digits_at_least, shorten_numbers
+from exactdp.errors import ExactDPError, InvalidArgument
 from exactdp.kinds import CertificateKind, Verdict
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "MAX_DOCUMENT_CHARS", "MAX_DIGITS", "MAX_JSON_INT_DIGITS",
@@ -63,7 +68,7 @@ __all__ = ["SCHEMA", "SCHEMA_VERSION", "MAX_DOCUMENT_CHARS", "MAX_DIGITS", "MAX_
            "read_object", "read_int", "read_str", "read_bool", "read_list", "write_rational",
            "read_rational", "read_rationals", "write_enclosure", "read_enclosure", "read_poly",
            "write_closed_form", "read_closed_form", "write_verdict", "read_verdict", "read_kind",
-           "rows_of"]
+           "rows_of", "show", "shorten_numbers", "document_numbers"]
 
 #: The ``schema`` string of every certificate document.
 SCHEMA = "exactdp-certificate"
@@ -96,10 +101,61 @@ def _typed(value: Any, where: str, kind: type[_T] | tuple[type, ...], what: str)
 
 
 def _show(value: Any) -> str:
+    """A bad value for a message: numbers shortened (:func:`show`), text cut to 40 characters."""
     if isinstance(value, int) and abs(value).bit_length() > 200:
         return f"<an integer of {abs(value).bit_length()} bits>"
-    text = repr(value)
+    if isinstance(value, Fraction):
+        return show(value)
+    try:
+        text = shorten_numbers(repr(value))
+    except ValueError:  # a container holding an int over Python's 4300-digit str() limit
+        return f"a {type(value).__name__} holding an integer of over 4300 digits"
     return text if len(text) <= 60 else text[:40] + f"...' ({len(text)} characters)"
+
+
+def _int_text(v: int) -> str:
+    """str(v) for an int of any size (flint above Python's int↔str digit limit)."""
+    return str(v) if abs(v).bit_length() < 3 * _BIG else str(flint.fmpz(v))
+
+
+def show(value: int | Fraction) -> str:
+    """An exact number for a message, never calling str() on a huge integer (Python refuses
+    over 4300 digits): integers over 40 digits are shortened to their ends and length.
+
+    >>> show(Fraction(10**5000, 3))
+    '1000000000…000000 (5001 digits)/3'
+    """
+    f = Fraction(value)
+    parts = [_int_text(f.numerator)] + ([_int_text(f.denominator)] if f.denominator != 1 else [])
+    return "/".join(shorten_numbers(t) for t in parts)
+
+
+@contextmanager
+def document_numbers(size: int = MAX_DIGITS) -> Iterator[None]:
+    """The scope in which the kernel reads and checks one document of ``size`` characters:
+    Python's int↔str limit (4300 digits) raised to one integer of the document
+    (``min(MAX_DIGITS, size)``; never lowered; scopes open in other threads or nested in this
+    one share it, the highest request is in force until the last closes), a longer
+    derived number's ValueError turned into InvalidArgument, and every ExactDPError leaving
+    it with its digit runs shortened (:func:`shorten_numbers`).
+
+    >>> with document_numbers():
+    ...     len(str(Fraction(1, 10**5000)))
+    5003
+    """
+    limit = max(sys.int_info.default_max_str_digits, min(MAX_DIGITS, size))
+    with int_digits_at_least(limit):
+        try:
+            yield
+        except ExactDPError as exc:
+            exc.args = tuple(shorten_numbers(a) if isinstance(a, str) else a for a in exc.args)
+            raise
+        except ValueError as exc:
+            if "integer string conversion" not in str(exc):
+                raise
+            raise InvalidArgument(f"document: a number computed from its numbers has more than {limit} digits, "
+                                  "which this check cannot print or parse; the limit is "
+                                  f"{MAX_DIGITS} digits per integer (rescale the question).") from exc
 
 
 # --------------------------------------------------------------------------------- text
@@ -161,25 +217,46 @@ def dumps(doc: Any) -> str:
     """The canonical text of a document: sorted keys, no spaces, ASCII only.
 
     Refuses any value that :func:`loads` would not read back as itself (floats, Fractions,
-    tuples, non-string keys, integers over :data:`MAX_JSON_INT_DIGITS` digits, ...), so
-    nothing inexact is ever written.
+    tuples, non-string keys, integers over :data:`MAX_JSON_INT_DIGITS` digits, ...), naming
+    its path, so nothing inexact is ever written.
 
     >>> dumps({"b": ["1/3"], "a": 1})
     '{"a":1,"b":["1/3"]}'
-    >>> dumps({"x": 0.5})
+    >>> dumps({"x": [{"y": 0.5}]})
     Traceback (most recent call last):
     ...
-    exactdp.errors.InvalidArgument: document: found the inexact number '0.5'; ...
+    exactdp.errors.InvalidArgument: document.x[0].y: float 0.5 is not a value of the schema; ...
     """
     try:
         text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+        if loads(text) == doc:  # a tuple or a non-string key: not what a reader gets back
+            return text
+        reason = "it does not read back as itself"
     except (TypeError, ValueError) as exc:  # a Fraction, a numpy number, NaN, mixed key types, ...
-        raise InvalidArgument(f"document: {exc}; only JSON values of the schema are written (use "
-                              "write_rational for numbers).") from exc
-    if loads(text) != doc:  # a tuple or a non-string key: not what a reader gets back
-        raise InvalidArgument(f"document: {_show(doc)} does not read back as itself; write lists and "
-                              "string keys only.")
-    return text
+        reason = shorten_numbers(str(exc))
+    where, value = _unwritable(doc, "document")
+    if not where:  # e.g. a text over the size limit or nested too deeply
+        raise InvalidArgument(f"document: cannot be written: {reason}.")
+    raise _fail(where, f"{type(value).__name__} {_show(value)} is not a value of the schema; write exact numbers "
+                "with write_rational (\"p/q\"), lists (not tuples), string keys and integers of at most "
+                f"{MAX_JSON_INT_DIGITS} digits.")
+
+
+def _unwritable(value: Any, where: str) -> tuple[str, Any]:
+    """(path, value) of the first part of ``value`` that :func:`dumps` cannot write, or ("", None)."""
+    items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) \
+        else None
+    if items is None:
+        ok = value is None or isinstance(value, (bool, str)) or (
+            type(value) is int and len(_int_text(value).lstrip("-")) <= MAX_JSON_INT_DIGITS)
+        return ("", None) if ok else (where, value)
+    for key, v in items:
+        if isinstance(value, dict) and not isinstance(key, str):
+            return where, key
+        found = _unwritable(v, f"{where}.{key}" if isinstance(value, dict) else f"{where}[{key}]")
+        if found[0]:
+            return found
+    return "", None
 
 
 # ---------------------------------------------------------------------- plain readers
@@ -242,13 +319,10 @@ def read_list(value: Any, where: str, length: int | None = None, max_length: int
 
 # ------------------------------------------------------------------------- rationals
 def _int_to_text(v: int, where: str) -> str:
-    if abs(v).bit_length() < 3 * _BIG:
-        text = str(v)
-    else:
-        text = str(flint.fmpz(v))
+    text = _int_text(v)
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _fail(where, f"an integer of {len(text)} digits exceeds the limit of "
-                    f"{MAX_DIGITS} digits that readers accept.")
+        raise _fail(where, f"an integer of {len(text.lstrip('-'))} digits ({show(v)}) is over the limit of "
+                    f"{MAX_DIGITS} digits per integer that readers accept; it has no portable form (rescale it).")
     return text
 
 
@@ -280,15 +354,17 @@ def read_rational(value: Any, where: str = "value", *, integer: bool = False) ->
     """
     _typed(value, where, str, "a rational string such as '3/2'")
     if len(value) > 2 * MAX_DIGITS + 2:
-        raise _fail(where, f"a number of {len(value)} characters exceeds the limit ({MAX_DIGITS} digits per integer).")
+        raise _fail(where, f"a number of {len(value)} characters exceeds the limit of {MAX_DIGITS} digits per "
+                    "integer (numerator and denominator); such a document cannot be checked.")
     m = _RATIONAL.fullmatch(value)
     if m is None:
         raise _fail(where, f"got {_show(value)}, which is not a rational 'p/q' in lowest terms "
                     "(digits only, optional leading '-', no '+', spaces, decimals or '/0').")
     p_text, q_text = m.group(1), m.group(2)
-    for part in (p_text.lstrip("-"), q_text or ""):
+    for name, part in (("numerator", p_text.lstrip("-")), ("denominator", q_text or "")):
         if len(part) > MAX_DIGITS:
-            raise _fail(where, f"an integer of {len(part)} digits exceeds the limit of {MAX_DIGITS} digits.")
+            raise _fail(where, f"the {name} has {len(part)} digits, over the limit of {MAX_DIGITS} digits per "
+                        "integer; such a document cannot be checked (its writer refuses such numbers).")
     p = _text_to_int(p_text)
     if q_text is None:
         return Fraction(p)
@@ -327,7 +403,7 @@ def read_enclosure(value: Any, where: str = "enclosure") -> Enclosure:
     lo = read_rational(obj["lo"], where + ".lo")
     hi = read_rational(obj["hi"], where + ".hi")
     if lo > hi:
-        raise _fail(where, f"lo = {lo} > hi = {hi}; an enclosure needs lo ≤ hi.")
+        raise _fail(where, f"lo = {show(lo)} > hi = {show(hi)}; an enclosure needs lo ≤ hi.")
     return Enclosure(lo, hi)
 
 
@@ -364,6 +440,9 @@ def write_closed_form(expr: sympy.Expr, where: str = "closed form") -> str:
     exactdp.errors.InvalidArgument: closed form: 'x' cannot be read back exactly ...
     """
     _typed(expr, where, sympy.Expr, "a sympy expression")
+    if _form_digits(expr) > _FORM_DIGITS:
+        raise _fail(where, f"the expression holds a number of {_form_digits(expr)} digits, over the "
+                    f"{_FORM_DIGITS} digits of a closed form; write it as a rational \"p/q\" instead.")
     text = str(expr)
     try:
         back = parse_closed_form(text, where, InvalidArgument)
@@ -389,14 +468,23 @@ def read_closed_form(value: Any, where: str = "closed form",
     """
     text = read_str(value, where)
     expr = parse_closed_form(text, where, error)
-    try:
-        canonical = str(expr)
-    except ValueError as exc:  # an exact number over Python's 4300 digits: not this short text
-        raise error(f"{where}: {_show(text)} is a number of over 4300 digits; such forms are refused.") from exc
+    if _form_digits(expr) > _FORM_DIGITS:  # not this short text, in or out of document_numbers()
+        raise error(f"{where}: {_show(text)} is a number of over {_FORM_DIGITS} digits "
+                    f"({_form_digits(expr)}); such forms are refused.")
+    canonical = str(expr)
     if canonical != text:
         raise _fail(where, f"{_show(text)} is not a real number." if expr.has(sympy.I) else
                     f"{_show(text)} is not in canonical form; write {canonical!r}.")
     return expr
+
+
+_FORM_DIGITS = sys.int_info.default_max_str_digits  # Python's own limit: 4300 digits
+
+
+def _form_digits(expr: sympy.Expr) -> int:
+    """Most digits of an integer (numerator or denominator) in ``expr``; O(size)."""
+    return max((len(_int_text(abs(int(v)))) for a in expr.atoms(sympy.Rational) for v in (a.p, a.q)
+                if abs(int(v)).bit_length() > 14_000), default=0)  # 2^14000 < 10^4300
 
 
 # --------------------------------------------------------------- verdicts, kinds, envelope

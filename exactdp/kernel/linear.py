@@ -55,6 +55,7 @@ from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval,
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
 from exactdp.errors import REJECTED_ERRORS
+from exactdp.kernel.metricio import factor_labels_ok
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import kronecker_claim_error
@@ -336,7 +337,8 @@ def _negative_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel, p
 def _check_kronecker(c: LinearClaim) -> bool:
     factors = c.evidence["factors"]
     if (not isinstance(factors, tuple) or not factors or not all(isinstance(f, LinearClaim) for f in factors)
-            or kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None):
+            or kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None
+            or not factor_labels_ok(c.metric, [f.metric for f in factors])):
         return False
     product: list[Fraction] = [Fraction(1)]
     for f in factors:

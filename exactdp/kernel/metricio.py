@@ -56,6 +56,7 @@ from exactdp.kernel.jsonio import (
     read_object,
     read_rational,
     read_str,
+    show,
     write_rational,
 )
 from exactdp.spaces.distances import Distance
@@ -73,8 +74,8 @@ from exactdp.spaces.metrics import (
 )
 
 __all__ = ["CONSTRUCTORS", "NORMS", "MAX_POINTS", "MAX_DISTANCE_POINTS", "MAX_GRAPH_NODES",
-           "fingerprint", "build_builtin", "portable_labels", "distinct_distances", "write_metric",
-           "read_metric_json"]
+           "fingerprint", "build_builtin", "portable_labels", "factor_labels_ok", "distinct_distances",
+           "write_metric", "read_metric_json"]
 
 #: Most points of a metric read from a built-in encoding (the fingerprint reads n² indices).
 MAX_POINTS = 10_000
@@ -209,6 +210,16 @@ def portable_labels(labels: Any) -> list[Any] | None:
     return None if any(x is None for x in out) else out
 
 
+def factor_labels_ok(metric: FiniteMetric, factors: Sequence[FiniteMetric]) -> bool:
+    """A Kronecker document's factor metrics carry the labels (equal values: ``0`` names the
+    point ``0/1``) of ``metric``'s own factors, when it has them (read from a constructor):
+    labels are outside the fingerprint, so this binds each factor's ``points`` to the
+    question (a distances-encoded metric has no factors: its labels are names only)."""
+    own = metric.kronecker_factors
+    return not own or (len(own) == len(factors) and all(
+        list(a.points) == list(b.points) for a, b in zip(own, factors)))
+
+
 # ------------------------------------------------------------------- built-in encodings
 def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
     """Strictly read the JSON params of ``ctor`` into constructor arguments."""
@@ -222,10 +233,15 @@ def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
         elif kind == "rational":
             out[key] = read_rational(obj[key], w)
             if out[key] <= 0:
-                raise InvalidArgument(f"{w}: got {out[key]}; it must be > 0.")
+                raise InvalidArgument(f"{w}: got {show(out[key])}; it must be > 0.")
         elif kind == "norm":
             out[key] = read_str(obj[key], w, NORMS)
         elif kind == "labels":  # hamming values, from_graph nodes (at most MAX_GRAPH_NODES)
+            if ctor == "from_graph" and isinstance(obj[key], list) and len(obj[key]) > MAX_GRAPH_NODES:
+                raise InvalidArgument(f"{w}: {len(obj[key])} nodes; at most {MAX_GRAPH_NODES} in a from_graph "
+                                      "encoding (the reader's Floyd–Warshall is O(n³)); write the "
+                                      "metric by its distances (encoding \"distances\", up to "
+                                      f"{MAX_DISTANCE_POINTS} points), as the writer does for such graphs.")
             items = read_list(obj[key], w, max_length=MAX_GRAPH_NODES if ctor == "from_graph" else MAX_POINTS)
             out[key] = [_read_label(x, f"{w}[{k}]") for k, x in enumerate(items)]
             if len(set(out[key])) != len(out[key]):
@@ -255,7 +271,8 @@ def build_builtin(ctor: str, params: Any, n: int, where: str = "params") -> Fini
     except (ExactDPError, ArithmeticError, TypeError, ValueError) as exc:
         # a constructor that cannot build these params (e.g. a spacing too large for its
         # float pre-checks) makes the document malformed, never "rejected"
-        raise InvalidMetric(f"{where}: {ctor}({params}) fails: {type(exc).__name__}: {exc}") from exc
+        raise InvalidMetric(f"{where}: {ctor} cannot build these params ({type(exc).__name__}: {exc}); write "
+                            "params this constructor accepts, or the metric by its distances.") from exc
 
 
 def _normal(v: Distance) -> tuple[Fraction, int]:
@@ -298,12 +315,12 @@ def _read_distance(value: Any, where: str) -> Distance:
     c = read_rational(obj["coef"], where + ".coef")
     r = int(read_rational(obj["radicand"], where + ".radicand", integer=True))
     if c < 0 or not 1 <= r < _MAX_RADICAND:
-        raise InvalidMetric(f"{where}: coef = {c}, radicand = {r}; need coef ≥ 0 and 1 ≤ radicand < 2^64.")
+        raise InvalidMetric(f"{where}: coef = {show(c)}, radicand = {show(r)}; need coef ≥ 0 and 1 ≤ radicand < 2^64.")
     if (c == 0 and r != 1) or any(e > 1 for _, e in flint.fmpz(r).factor()):
-        raise InvalidMetric(f"{where}: radicand {r} is not squarefree (or coef is 0 with "
+        raise InvalidMetric(f"{where}: radicand {show(r)} is not squarefree (or coef is 0 with "
                             "radicand ≠ 1); write c·√r with r squarefree.")
     if c * c * r >= _MAX_SQUARE:
-        raise InvalidMetric(f"{where}: the distance {c}·√{r} exceeds 10^300; rescale the metric.")
+        raise InvalidMetric(f"{where}: the distance {show(c)}·√{r} exceeds 10^300; rescale the metric.")
     return Distance(c, r)
 
 

@@ -227,11 +227,7 @@ class Question:
                                                 max_distance_points=max_distance_points)
         prop = Property(read_str(obj["property"], "question.property", [p.value for p in Property]))
         n = metric.n
-        rhs: Rhs
-        if obj["rhs"] is None or obj["rhs"] == ONES:
-            rhs = obj["rhs"]
-        else:
-            rhs = read_rationals(obj["rhs"], "question.rhs", n)
+        rhs: Rhs = obj["rhs"] if obj["rhs"] in (None, ONES) else read_rationals(obj["rhs"], "question.rhs", n)
         level = read_level(obj["level"], ranges=True)
         mech = None if obj["mechanism"] is None else tuple(
             read_rationals(r, f"question.mechanism[{i}]")
@@ -326,7 +322,9 @@ def read_level(value: Any, where: str = "question.level", *, ranges: bool = Fals
         if key == "t":
             return parse_level(t=read_rational(v, where + ".t"))
         level: PrivacyLevel = parse_level(eps=read_form(v, where + ".eps", InvalidPrivacyLevel, strict=strict))
-    except InvalidArgument:
+    except InvalidArgument as exc:  # parse_level's own message names no place: name it
+        if not str(exc).startswith(where):
+            exc.args = (f"{where}.{key}: {exc}",)
         raise
     except ExactDPError as exc:  # e.g. the sign of ε could not be decided
         raise InvalidPrivacyLevel(f"{where}: {exc}") from exc

@@ -105,14 +105,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import InvalidArgument
+from exactdp.errors import ExactDPError, InvalidArgument
 from exactdp.kernel.jsonio import (
     Envelope,
+    document_numbers,
     read_closed_form,
     read_enclosure,
     read_envelope,
@@ -124,6 +127,7 @@ from exactdp.kernel.jsonio import (
     read_rationals,
     read_str,
     read_verdict,
+    show,
 )
 from exactdp.kernel.linear import MAX_STATED_PREC, LinearClaim
 from exactdp.kernel.privacy import (
@@ -142,7 +146,7 @@ from exactdp.kinds import Verdict
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["MAX_DEPTH", "MAX_PIECES", "read_document", "read_linear", "read_spd_point", "read_threshold",
+__all__ = ["MAX_DEPTH", "MAX_PIECES", "located", "read_document", "read_linear", "read_spd_point", "read_threshold",
            "read_threshold_parts", "read_s_star", "read_int_poly", "read_polys", "read_privacy_level",
            "read_privacy_check"]
 
@@ -156,6 +160,32 @@ _MAX_RADICAND = 2**64
 #: A field reader: (JSON value, where, n = the metric's points, nesting depth) -> the value.
 #: None: the field is read by the caller (``verdict``; a threshold's ``eps``).
 _Reader = Callable[[Any, str, int, int], Any] | None
+
+
+_PARTS = re.compile(r"(question|claim|evidence|document|kind|schema|version)[.:\[ ]")
+
+
+@contextmanager
+def located(where: str) -> Iterator[None]:
+    """Prefix ``where`` (the path of a sub-document, e.g. ``evidence.factors[1]``) to the
+    message of every :class:`~exactdp.errors.ExactDPError` raised inside, so an error in a
+    nested document names its full path (``evidence.factors[1].claim.solution[0]``).
+
+    >>> with located("evidence.factors[1]"):
+    ...     read_int(1, "evidence.precision", 2)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: evidence.factors[1].evidence.precision: got 1; it must lie in [2, None].
+    """
+    try:
+        yield
+    except ExactDPError as exc:
+        msg = str(exc.args[0]) if exc.args else type(exc).__name__
+        # always: a message from inside is relative to the sub-document, even when it starts with
+        # the same text (factor 1 of factor 1 is evidence.factors[1].evidence.factors[1]...)
+        msg = f"{where}.{msg}" if _PARTS.match(msg) else f"{where}: {msg}"
+        exc.args = (msg, *exc.args[1:])
+        raise
 
 
 # ------------------------------------------------------------------------ field readers
@@ -197,9 +227,17 @@ def _factors(read: Callable[[Any, int], Any]) -> _Reader:
     """Full factor documents, each read by ``read`` one level deeper (at most :data:`MAX_DEPTH`)."""
     def factors(v: Any, w: str, n: int, d: int) -> tuple[Any, ...]:
         if d >= MAX_DEPTH:
-            raise InvalidArgument(f"{w}: nested more than {MAX_DEPTH} deep.")
-        return tuple(read(f, d + 1) for f in read_list(v, w))
+            raise InvalidArgument(f"{w}: nested more than {MAX_DEPTH} deep; write at most {MAX_DEPTH} levels of "
+                                  "factor documents.")
+        return tuple(_nested(f"{w}[{k}]", read, f, d + 1) for k, f in enumerate(read_list(v, w)))
     return factors
+
+
+def _nested(where: str, read: Callable[[Any, int], Any], doc: Any, depth: int) -> Any:
+    """``read(doc, depth)`` of a sub-document; an error in it names its path from the top
+    (``evidence.factors[1].claim.solution[0]``)."""
+    with located(where):
+        return read(doc, depth)
 
 
 def _fail(v: Any, w: str, n: int, d: int) -> Any:
@@ -207,7 +245,8 @@ def _fail(v: Any, w: str, n: int, d: int) -> Any:
     if not isinstance(v, dict):
         raise InvalidArgument(f"{w}: expected a JSON object (an spd-point or linear-system document), "
                               f"got {type(v).__name__}.")
-    return read_spd_point(v) if v.get("kind") == SPD_POINT else read_linear(v, d + 1)
+    return _nested(w, lambda doc, depth: read_spd_point(doc) if doc.get("kind") == SPD_POINT
+                   else read_linear(doc, depth), v, d + 1)
 
 
 def read_int_poly(value: Any, where: str) -> tuple[int, ...]:
@@ -285,7 +324,8 @@ def _read_parts(env: Envelope, parts: Mapping[str, tuple[Collection[str], Collec
     claim_keys, evidence_keys = parts[env.kind]
     claim = read_object(env.claim, "claim", claim_keys)
     evid = read_object(env.evidence, "evidence", evidence_keys, optional)
-    q = Question.from_json(env.question)
+    with document_numbers():  # a level, prior or distance of any legal size: errors name it, shortened
+        q = Question.from_json(env.question)
     if q.prop not in props:
         raise InvalidArgument(f"question.property: {q.prop.value!r} is not one of {[p.value for p in props]}.")
     return q, claim, evid
@@ -383,7 +423,8 @@ def _read_value(value: Any) -> LogValue | str:
     if key == "t":
         t = read_rational(value["t"], where + ".t")
         if not 0 < t < 1:
-            raise InvalidArgument(f"{where}.t = {t}; a level's t = e^-ε lies in (0, 1).")
+            raise InvalidArgument(f"{where}.t = {show(t)}; a level's t = e^-ε lies in (0, 1) (t = 1/R for the "
+                                  "largest ratio R > 1 of the mechanism).")
         return LogValue(1 / t, Distance.rational(1))
     if key == "eps":
         form = log_form(read_closed_form(value["eps"], where + ".eps"))
@@ -400,9 +441,10 @@ def _read_value(value: Any) -> LogValue | str:
         c = read_rational(dd["coef"], where + ".log_ratio.distance.coef")
         r = int(read_rational(dd["radicand"], where + ".log_ratio.distance.radicand", integer=True))
         if R <= 1 or c <= 0 or not 1 <= r < _MAX_RADICAND:
-            raise InvalidArgument(f"{where}.log_ratio: need ratio > 1, coef > 0 and 1 ≤ radicand < 2^64.")
+            raise InvalidArgument(f"{where}.log_ratio: got ratio {show(R)}, coef {show(c)}, radicand {show(r)}; "
+                                  "need ratio > 1, coef > 0 and 1 ≤ radicand < 2^64.")
         return LogValue(R, Distance(c, r))
-    raise InvalidArgument(f"{where}: unexpected key {key!r}; use \"t\", \"eps\" or \"log_ratio\".")
+    raise InvalidArgument(f"{where}: unexpected key {key[:40]!r}; use \"t\", \"eps\" or \"log_ratio\".")
 
 
 def _read_witness(value: Any, where: str) -> tuple[int, int, int] | None:

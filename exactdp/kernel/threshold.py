@@ -69,6 +69,7 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.linear import identity_holds
+from exactdp.kernel.metricio import factor_labels_ok
 from exactdp.kernel.threshold_cover import arb_mean_value_check, cover_frame_ok
 from exactdp.kernel.threshold_spd import SPD_COVER, check_spd_cover, fail_side_ok
 from exactdp.spaces.metrics import FiniteMetric
@@ -428,7 +429,8 @@ def _check_kronecker(c: ThresholdClaim) -> bool:
     factors, b = c.evidence["factors"], c.evidence["binding"]
     if (not isinstance(factors, tuple) or not factors or not all(isinstance(f, ThresholdClaim) for f in factors)
             or not is_index(b, len(factors))
-            or kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None):
+            or kronecker_claim_error(c.metric, tuple(f.metric for f in factors)) is not None
+            or not factor_labels_ok(c.metric, [f.metric for f in factors])):
         return False
     product: list[Fraction] = [Fraction(1)]
     for f in factors:

@@ -19,7 +19,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import certified_sign, sympy_to_arb
 from exactdp.arithmetic.expressions import parse_real_expression
-from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
+from exactdp.arithmetic.rationals import shorten_numbers, to_fmpq, to_fraction, to_sympy, unlimited_int_digits
 from exactdp.errors import InvalidArgument, InvalidPrivacyLevel
 from exactdp.kinds import Sign
 
@@ -54,9 +54,11 @@ class PrivacyLevel:
     eps_rational: Fraction | None
 
     def __str__(self) -> str:
-        if self.t is not None:
-            return f"ε = {self.eps} (t = {self.t})"
-        return f"ε = {self.eps}"
+        """``ε = …`` (and t when rational), numbers over 40 digits shortened (an ε of
+        10⁻⁵⁰⁰⁰ prints, where Python's 4300-digit str() limit used to raise)."""
+        with unlimited_int_digits():
+            text = f"ε = {self.eps}" + (f" (t = {self.t})" if self.t is not None else "")
+        return shorten_numbers(text)
 
     @property
     def is_t_rational(self) -> bool:
