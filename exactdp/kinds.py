@@ -126,6 +126,9 @@ class CertificateKind(enum.StrEnum):
     GRID_THRESHOLD = "grid-threshold"
     GRID_POINT_EXACT = "grid-point-exact"
     SET_PRIVACY = "set-privacy"
+    SET_HAUSDORFF = "set-hausdorff"
+    SET_DIAMETER = "set-diameter"
+    SET_CAPACITY = "set-capacity"
     PUFFERFISH_SCALE = "pufferfish-scale"
     PUFFERFISH_WASSERSTEIN = "pufferfish-wasserstein"
     PUFFERFISH_POPULATION = "pufferfish-population"
@@ -138,6 +141,13 @@ class CertificateKind(enum.StrEnum):
     PUFFERFISH_STAIRCASE = "pufferfish-staircase"
     PUFFERFISH_GAUSSIAN_DELTA = "pufferfish-gaussian-delta"
     PUFFERFISH_GAUSSIAN_SCALE = "pufferfish-gaussian-scale"
+    QIF_VULNERABILITY = "qif-vulnerability"
+    QIF_LEAKAGE = "qif-leakage"
+    QIF_GUESSING = "qif-guessing-entropy"
+    QIF_CAPACITY = "qif-capacity"
+    QIF_REFINEMENT = "qif-refinement"
+    QIF_KANTOROVICH = "qif-kantorovich"
+    QIF_OPTIMAL = "qif-optimal-mechanism"
 
 
 @runtime_checkable

@@ -13,6 +13,14 @@ exactly, s = e^{−ε/q} being a root of the irreducible x^d − u (d the least 
 rational, Capelli), within ``MAX_EXACT_BITS``; else in arb balls (undecided:
 PrecisionLimitReached).
 
+The set functionals on their own (one table-driven family, :func:`check_set_functional_document`):
+``set-hausdorff`` (question X, Y, norm ``l1``/``l2``/``linf``; claim ``key`` — d_H for ℓ1/ℓ∞,
+d_H² for ℓ2 — and a ``witness`` of the ``direction``'s source set with its ``nearest`` point
+of the other set), ``set-diameter`` (question X, norm; claim ``key`` and the farthest pair
+``a``, ``b``) and ``set-capacity`` (question X, K, level; claim ``T`` = T_{M(X)}(K) as an
+exp-polynomial, which the kernel recomputes as above, and ``enclosure`` {lo, hi} of its
+value at the level, both signs T − lo, hi − T decided like the verdict's).
+
 >>> doc = {"schema": "exactdp-certificate", "version": 1, "kind": "set-privacy",
 ...        "question": {"X": [["0"], ["1/4"]], "Y": [["0"]], "norm": "l1", "bound": "paper",
 ...                     "K": [{"lower": ["0"], "upper": ["1/4"]}], "level": {"eps": "1"}},
@@ -37,6 +45,7 @@ from exactdp.arithmetic.ball import MAX_PREC
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import (
+    read_enclosure,
     read_envelope,
     read_list,
     read_object,
@@ -50,10 +59,14 @@ from exactdp.kernel.question import read_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["SET_PRIVACY", "MAX_WORK", "MAX_TERMS", "MAX_POINTS", "MAX_DIM", "capacity", "capacity_work",
+__all__ = ["SET_PRIVACY", "SET_FUNCTIONALS", "check_set_functional_document", "exponent_check", "pair_work",
+           "MAX_PAIR_WORK", "MAX_WORK", "MAX_TERMS", "MAX_POINTS", "MAX_DIM", "capacity", "capacity_work",
            "check_set_privacy_document", "write_exp_poly"]
 
 SET_PRIVACY = CertificateKind.SET_PRIVACY.value
+SET_HAUSDORFF, SET_DIAMETER, SET_CAPACITY = (CertificateKind.SET_HAUSDORFF.value, CertificateKind.SET_DIAMETER.value,
+                                             CertificateKind.SET_CAPACITY.value)
+SET_FUNCTIONALS = (SET_HAUSDORFF, SET_DIAMETER, SET_CAPACITY)
 #: Largest Σ cells × boxes of the two coordinate-compression grids (InstanceTooLarge above).
 MAX_WORK = 2_000_000
 #: Largest Σ Π_i (2·cells_i + 1) bounding the product terms of the per-cell Laplace CDF
@@ -62,6 +75,9 @@ MAX_TERMS = 100_000
 #: Largest span·bits(u) of the exact evaluation at rational t (else balls).
 MAX_EXACT_BITS = 4_000_000
 MAX_POINTS, MAX_DIM, MAX_DEGREE = 500, 16, 100_000
+#: Largest pair work of a ``set-hausdorff`` / ``set-diameter`` check (:func:`pair_work`):
+#: exact keys computed × dimension × (1 + coordinate bits // 64)² (InstanceTooLarge above).
+MAX_PAIR_WORK = 10_000_000
 #: Largest |ε·r| of a term e^{−ε·r} (arb cannot separate e^{−10⁴⁰⁰} from 0).
 MAX_EXPONENT = 10**15
 BOUNDS = ("paper", "hausdorff", "points", "points_sharp")
@@ -112,17 +128,17 @@ def _cdf(x: Fraction) -> ExpPoly:
     return {-x: Fraction(1, 2)} if x < 0 else _add({Fraction(0): Fraction(1)}, {x: Fraction(-1, 2)})
 
 
-def capacity_work(X: list[tuple[Fraction, ...]], Y: list[tuple[Fraction, ...]], K: Boxes) -> int:
-    """Cells × boxes of the grids :func:`capacity` visits for X and Y (InstanceTooLarge
+def capacity_work(K: Boxes, *sets: list[tuple[Fraction, ...]]) -> int:
+    """Cells × boxes of the grids :func:`capacity` visits for each point set (InstanceTooLarge
     beyond :data:`MAX_WORK` cell-box tests, :data:`MAX_TERMS` product terms, or the sizes
     the kernel reads, before any grid is built)."""
     n = len(K[0][0])
-    if max(len(X), len(Y), len(K)) > MAX_POINTS or n > MAX_DIM:
-        raise InstanceTooLarge(f"|X| = {len(X)}, |Y| = {len(Y)}, {len(K)} boxes, dimension {n}:"
-                               f" a set-privacy document allows at most MAX_POINTS = {MAX_POINTS}"
+    if max(len(K), *map(len, sets)) > MAX_POINTS or n > MAX_DIM:
+        raise InstanceTooLarge(f"point sets of sizes {[len(Z) for Z in sets]}, {len(K)} boxes, dimension {n}:"
+                               f" a set document allows at most MAX_POINTS = {MAX_POINTS}"
                                f" points or boxes and dimension MAX_DIM = {MAX_DIM}.")
-    cells = [[len({b[s][i] - x[i] for x in Z for b in K for s in (0, 1)}) - 1 for i in range(n)] for Z in (X, Y)]
-    work = sum(math.prod(c) * len(Z) * len(K) for c, Z in zip(cells, (X, Y)))
+    cells = [[len({b[s][i] - x[i] for x in Z for b in K for s in (0, 1)}) - 1 for i in range(n)] for Z in sets]
+    work = sum(math.prod(c) * len(Z) * len(K) for c, Z in zip(cells, sets))
     terms = sum(math.prod(2 * k + 1 for k in c) for c in cells)  # ≤ 3 terms per CDF difference
     if work > MAX_WORK or terms > MAX_TERMS:
         raise InstanceTooLarge(f"the capacity grids need {work} cell-box tests (MAX_WORK = {MAX_WORK}) and up to "
@@ -148,6 +164,37 @@ def capacity(X: list[tuple[Fraction, ...]], K: Boxes) -> ExpPoly:
                 p = _mul(p, probs[i][k])
             total.append(p)
     return _add(*total)
+
+
+def pair_work(X: list[tuple[Fraction, ...]], Y: list[tuple[Fraction, ...]] | None = None) -> int:
+    """The work of the exact pair comparisons of a ``set-diameter`` (Y None: |X|(|X|+1)/2
+    keys) or ``set-hausdorff`` check (2|X||Y| + max(|X|, |Y|) keys): keys × dimension ×
+    (1 + b // 64)², b the most bits (numerator + denominator) of a coordinate — the cost of
+    one exact product of two such numbers. InstanceTooLarge beyond :data:`MAX_PAIR_WORK`,
+    before any pair is compared (the writers call this same function).
+
+    >>> pair_work([(Fraction(0),), (Fraction(1, 3),)])
+    3
+    """
+    sets = [X] if Y is None else [X, Y]
+    keys = len(X) * (len(X) + 1) // 2 if Y is None else 2 * len(X) * len(Y) + max(len(X), len(Y))
+    bits = max(c.numerator.bit_length() + c.denominator.bit_length() for S in sets for p in S for c in p)
+    work = keys * len(X[0]) * (1 + bits // 64) ** 2
+    if work > MAX_PAIR_WORK:
+        raise InstanceTooLarge(f"the set functional needs {keys} exact distance keys in dimension {len(X[0])} with "
+                               f"coordinates of up to {bits} bits: work {work} > MAX_PAIR_WORK = {MAX_PAIR_WORK}; "
+                               "use fewer points, fewer dimensions or shorter coordinates.")
+    return work
+
+
+def exponent_check(m: Iterable[Fraction], level: PrivacyLevel) -> None:
+    """InstanceTooLarge when a term e^{−ε·r}, r in ``m``, has |ε·r| ≥ :data:`MAX_EXPONENT`
+    (arb cannot separate it from 0; the capacity writer calls this same check up front)."""
+    top = max(m, key=abs, default=Fraction(0))
+    if not arb(to_fmpq(abs(top))) * level.eps_ball() < MAX_EXPONENT:
+        raise InstanceTooLarge(f"a term e^(−ε·r) with ε = {level.eps} and r = {top}"
+                               f" has |ε·r| beyond MAX_EXPONENT = {MAX_EXPONENT}: arb cannot "
+                               "separate it from 0; use a smaller ε or smaller coordinates.")
 
 
 def _exact_sign(m: ExpPoly, t: Fraction, level: PrivacyLevel) -> int | None:
@@ -186,10 +233,7 @@ def _sign(m: ExpPoly, level: PrivacyLevel) -> int:
     exact = None if level.t is None else _exact_sign(m, level.t, level)
     if exact is not None:
         return exact
-    if not arb(to_fmpq(max(abs(r) for r in m))) * level.eps_ball() < MAX_EXPONENT:
-        raise InstanceTooLarge(f"a term e^(−ε·r) with ε = {level.eps} and r = {max(m, key=abs)}"
-                               f" has |ε·r| beyond MAX_EXPONENT = {MAX_EXPONENT}: arb cannot "
-                               "separate it from 0; use a smaller ε or smaller coordinates.")
+    exponent_check(m, level)
     sign = sign_in_balls(lambda: sum((arb(to_fmpq(c)) * (-level.eps_ball() * arb(to_fmpq(r))).exp()
                                       for r, c in m.items()), arb(0)), MAX_PREC)
     if sign is None:
@@ -200,9 +244,27 @@ def _sign(m: ExpPoly, level: PrivacyLevel) -> int:
     return sign
 
 
-def _dist(a: tuple[Fraction, ...], b: tuple[Fraction, ...], norm: str) -> Fraction:
+def _boxes(value: Any, dim: int) -> Boxes:
+    """``question.K``: 1…MAX_POINTS boxes {lower, upper} of dimension ``dim``, lower < upper."""
+    K: Boxes = []
+    for b in read_list(value, "question.K", None, MAX_POINTS):
+        box = read_object(b, "question.K[]", ("lower", "upper"))
+        lo, hi = (_points([box[k]], f"question.K[].{k}")[0] for k in ("lower", "upper"))
+        if len(lo) != dim or len(hi) != dim:
+            raise InvalidArgument(f"question.K: a box has corners of dimension {len(lo)} and "
+                                  f"{len(hi)}; the points have dimension {dim}.")
+        if any(u >= v for u, v in zip(lo, hi)):
+            raise InvalidArgument(f"question.K: need lower < upper in every axis; got {box}.")
+        K.append((lo, hi))
+    if not K:
+        raise InvalidArgument("question.K: need at least one box.")
+    return K
+
+
+def _key(a: tuple[Fraction, ...], b: tuple[Fraction, ...], norm: str) -> Fraction:
+    """Exact comparison key: the distance (ℓ1, ℓ∞) or the squared distance (ℓ2)."""
     g = [abs(u - v) for u, v in zip(a, b)]
-    return sum(g, Fraction(0)) if norm == "l1" else max(g)
+    return max(g) if norm == "linf" else sum((x * x for x in g) if norm == "l2" else g, Fraction(0))
 
 
 def check_set_privacy_document(doc: Any) -> bool:
@@ -213,27 +275,16 @@ def check_set_privacy_document(doc: Any) -> bool:
     read_object(env.evidence, "evidence", ())
     X = _points(q["X"], "question.X")
     Y = _points(q["Y"], "question.Y", len(X[0]))
-    K: Boxes = []
-    for b in read_list(q["K"], "question.K", None, MAX_POINTS):
-        box = read_object(b, "question.K[]", ("lower", "upper"))
-        lo, hi = (_points([box[k]], f"question.K[].{k}")[0] for k in ("lower", "upper"))
-        if len(lo) != len(X[0]) or len(hi) != len(X[0]):
-            raise InvalidArgument(f"question.K: a box has corners of dimension {len(lo)} and "
-                                  f"{len(hi)}; the points have dimension {len(X[0])}.")
-        if any(u >= v for u, v in zip(lo, hi)):
-            raise InvalidArgument(f"question.K: need lower < upper in every axis; got {box}.")
-        K.append((lo, hi))
-    if not K:
-        raise InvalidArgument("question.K: need at least one box.")
+    K = _boxes(q["K"], len(X[0]))
     norm = read_str(q["norm"], "question.norm", ("l1", "linf"))
     bound = read_str(q["bound"], "question.bound", BOUNDS)
     level = cast(PrivacyLevel, read_level(q["level"]))  # not ranges=True: a PrivacyLevel
-    capacity_work(X, Y, K)
+    capacity_work(K, X, Y)
     verdict = read_verdict(c["verdict"], "claim.verdict")
     T_X, T_Y = _exp_poly(c["T_X"], "claim.T_X"), _exp_poly(c["T_Y"], "claim.T_Y")
-    near = [min(_dist(x, y, norm) for y in Y) for x in X]
-    d_H = max(near + [min(_dist(x, y, norm) for x in X) for y in Y])
-    diam = max(_dist(tuple(max(A[1][i] - B[0][i], B[1][i] - A[0][i]) for i in range(len(A[0]))),
+    near = [min(_key(x, y, norm) for y in Y) for x in X]
+    d_H = max(near + [min(_key(x, y, norm) for x in X) for y in Y])
+    diam = max(_key(tuple(max(A[1][i] - B[0][i], B[1][i] - A[0][i]) for i in range(len(A[0]))),
                      (Fraction(0),) * len(A[0]), norm) for A in K for B in K)
     if (read_rational(c["d_H"], "claim.d_H"), read_rational(c["diam_K"], "claim.diam_K")) != (
             d_H, diam) or capacity(X, K) != T_X or capacity(Y, K) != T_Y:
@@ -242,3 +293,40 @@ def check_set_privacy_document(doc: Any) -> bool:
              "points_sharp": [(1, b) for b in near]}[bound]  # factor Σ a·e^{ε·β}
     margin = _add(*(_mul(T_Y, {-beta: Fraction(a)}) for a, beta in terms), _mul(T_X, {Fraction(0): Fraction(-1)}))
     return verdict is (Verdict.HOLDS if _sign(margin, level) >= 0 else Verdict.FAILS)
+
+
+def _witness(value: Any, where: str, S: list[tuple[Fraction, ...]]) -> tuple[Fraction, ...] | None:
+    """A claimed point, read exactly; None when it is not a point of S (the claim fails)."""
+    p = _points([value], where, len(S[0]))[0]
+    return p if p in S else None
+
+
+def check_set_functional_document(doc: Any) -> bool:
+    """Re-derive a ``set-hausdorff``, ``set-diameter`` or ``set-capacity`` claim from its
+    question (malformed: InvalidArgument; beyond the limits: InstanceTooLarge)."""
+    env = read_envelope(doc)
+    kind = read_str(env.kind, "kind", SET_FUNCTIONALS)
+    read_object(env.evidence, "evidence", ())
+    q = read_object(env.question, "question", {SET_HAUSDORFF: ("X", "Y", "norm"), SET_DIAMETER: ("X", "norm"),
+                                               SET_CAPACITY: ("X", "K", "level")}[kind])
+    c = read_object(env.claim, "claim", {SET_HAUSDORFF: ("key", "witness", "nearest", "direction"),
+                                         SET_DIAMETER: ("key", "a", "b"), SET_CAPACITY: ("T", "enclosure")}[kind])
+    X = _points(q["X"], "question.X")
+    if kind == SET_CAPACITY:
+        K, level = _boxes(q["K"], len(X[0])), cast(PrivacyLevel, read_level(q["level"]))
+        capacity_work(K, X)
+        T, box = _exp_poly(c["T"], "claim.T"), read_enclosure(c["enclosure"], "claim.enclosure")
+        return capacity(X, K) == T and _sign(_add(T, {Fraction(0): -box.lo}), level) >= 0 \
+            and _sign(_add({Fraction(0): box.hi}, _mul(T, {Fraction(0): Fraction(-1)})), level) >= 0
+    norm, key = read_str(q["norm"], "question.norm", ("l1", "l2", "linf")), read_rational(c["key"], "claim.key")
+    if kind == SET_DIAMETER:  # the farthest pair of X (any pair, incl. a = b for one point)
+        pair_work(X)
+        a, b = _witness(c["a"], "claim.a", X), _witness(c["b"], "claim.b", X)
+        most = max(_key(u, v, norm) for i, u in enumerate(X) for v in X[i:])
+        return a is not None and b is not None and _key(a, b, norm) == key == most
+    Y = _points(q["Y"], "question.Y", len(X[0]))
+    pair_work(X, Y)
+    src, dst = (X, Y) if read_str(c["direction"], "claim.direction", ("X->Y", "Y->X")) == "X->Y" else (Y, X)
+    w, nb = _witness(c["witness"], "claim.witness", src), _witness(c["nearest"], "claim.nearest", dst)
+    d_H = max(min(_key(u, v, norm) for v in B) for A, B in ((X, Y), (Y, X)) for u in A)
+    return w is not None and nb is not None and _key(w, nb, norm) == key == d_H == min(_key(w, v, norm) for v in dst)

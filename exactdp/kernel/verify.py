@@ -22,7 +22,7 @@ from typing import Any
 from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel.grid_point import GRID_POINT, check_grid_point_document
 from exactdp.kernel.grid_point_exact import GRID_POINT_EXACT, check_grid_point_exact, read_grid_point_exact
-from exactdp.kernel.jsonio import loads, read_envelope
+from exactdp.kernel.jsonio import document_numbers, loads, read_envelope, shorten_numbers
 from exactdp.kernel.linear import LINEAR_KINDS, check_linear
 from exactdp.kernel.linear_json import read_linear
 from exactdp.kernel.privacy import PRIVACY_KINDS, PRIVACY_LEVEL, check_privacy, check_privacy_level
@@ -31,8 +31,9 @@ from exactdp.kernel.pufferfish import PUFFERFISH_KINDS, check_pufferfish
 from exactdp.kernel.pufferfish_integrals import INTEGRAL_KINDS, check_pufferfish_integrals
 from exactdp.kernel.pufferfish_mechanisms import MECHANISM_KINDS, check_pufferfish_mechanisms
 from exactdp.kernel.pufferfish_more import MORE_KINDS, check_pufferfish_more
+from exactdp.kernel.qif import QIF_KINDS, check_qif
 from exactdp.kernel.remap import REMAP_KINDS, check_remap, read_remap
-from exactdp.kernel.sets import SET_PRIVACY, check_set_privacy_document
+from exactdp.kernel.sets import SET_FUNCTIONALS, SET_PRIVACY, check_set_functional_document, check_set_privacy_document
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
 from exactdp.kernel.threshold_grid import GRID_THRESHOLD, check_grid_threshold, read_grid_threshold
 from exactdp.kernel.threshold_json import read_threshold
@@ -49,7 +50,7 @@ SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS
                    + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD, SET_PRIVACY,
                       GRID_POINT_EXACT, SCALED_KIND)
                    + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS + MORE_KINDS
-                   + INTEGRAL_KINDS + MECHANISM_KINDS)
+                   + INTEGRAL_KINDS + MECHANISM_KINDS + SET_FUNCTIONALS + QIF_KINDS)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class KernelVerdict:
     reason: str = ""
 
 
+@document_numbers()  # huge numbers: read within the stated limit, messages shortened
 def verify_document(doc: Any) -> KernelVerdict:
     """Re-check a parsed document from scratch (question rebuilt, every claim re-proved).
 
@@ -77,6 +79,8 @@ def verify_document(doc: Any) -> KernelVerdict:
     try:
         if kind in PUFFERFISH_KINDS:
             ok = check_pufferfish(doc)
+        elif kind in QIF_KINDS:
+            ok = check_qif(doc)
         elif kind in MORE_KINDS:
             ok = check_pufferfish_more(doc)
         elif kind in INTEGRAL_KINDS:
@@ -95,6 +99,8 @@ def verify_document(doc: Any) -> KernelVerdict:
             ok = check_grid_threshold(read_grid_threshold(doc))
         elif kind == SET_PRIVACY:
             ok = check_set_privacy_document(doc)
+        elif kind in SET_FUNCTIONALS:
+            ok = check_set_functional_document(doc)
         elif kind == GRID_POINT:
             ok = check_grid_point_document(doc)
         elif kind == GRID_POINT_EXACT:
@@ -108,7 +114,7 @@ def verify_document(doc: Any) -> KernelVerdict:
             ok = (check_threshold(read_threshold(doc)) if kind in THRESHOLD_KINDS
                   else check_linear(read_linear(doc)))
     except CertificateInvalid as exc:
-        return KernelVerdict(False, kind, str(exc))
+        return KernelVerdict(False, kind, shorten_numbers(str(exc)))  # built inside the scope: shorten here
     if ok:
         return KernelVerdict(True, kind)
     return KernelVerdict(False, kind, "the claim does not re-check")

@@ -27,13 +27,17 @@ from typing import Any, Literal
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
+from exactdp.arithmetic.ball import MAX_PREC, arb_lower_dyadic, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction
-from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidBox
-from exactdp.kinds import Sign, proved_by
+from exactdp.arithmetic.rounding import dyadic_down
+from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidBox, PrecisionLimitReached
+from exactdp.kernel.jsonio import document_numbers
+from exactdp.kernel.sets import check_set_functional_document
+from exactdp.kinds import proved_by
 from exactdp.sets._boxes import Box, as_boxes
-from exactdp.sets._exppoly import ExpPoly, exp_poly_sign
+from exactdp.sets._documents import capacity_limits, write_capacity
+from exactdp.sets._exppoly import ExpPoly
 from exactdp.sets._points import PointSet, point_set
 from exactdp.spaces.levels import PrivacyLevel, parse_level
 
@@ -272,35 +276,75 @@ class CapacityResult:
             return float(self.value.ball(self.level).mid())
 
     def verify(self) -> bool:
-        """Recompute with a different algorithm (grid, else inclusion–exclusion) and
-        compare exactly; also check the value lies in [0, 1] at ε.
+        """Re-check :meth:`to_document` in the kernel (:mod:`exactdp.kernel.sets`): it
+        recomputes T_{M(X)}(K) by its own coordinate compression, compares the exp-polynomial
+        exactly (a probability, so in [0, 1]), and checks its value at ε lies in :meth:`interval`.
 
-        Raises :class:`~exactdp.errors.InstanceTooLarge` when no second algorithm fits
-        (grid above 200 000 cells and more than 16 boxes): undecided, not False.
+        Raises :class:`~exactdp.errors.InstanceTooLarge` beyond the kernel's limits
+        (MAX_POINTS, MAX_DIM, MAX_WORK, MAX_TERMS, |ε·r| < MAX_EXPONENT, MAX_DIGITS), before any
+        ball is computed, and PrecisionLimitReached when a sign
+        stays undecided: undecided, not False.
         """
-        raw = _translated_boxes(self.X, self.K)
-        order = ["grid", "inclusion-exclusion", "sweep"]
-        others = [m for m in order if m != self.method][:2]
-        again: ExpPoly | None = None
-        for other in others:
-            try:
-                again = _grid(raw, max_cells=200_000) if other == "grid" else _METHODS[other](raw)
-                break
-            except InstanceTooLarge:
-                continue
-        if again is None:
-            raise InstanceTooLarge(
-                f"cannot re-check {len(raw)} boxes in dimension {self.X.dim} by a second "
-                f"algorithm (grid too large, inclusion-exclusion > 16 boxes)"
-            )
-        if again != self.value:
-            return False
-        # 0 ≤ value ≤ 1 at ε, each sign decided exactly / at rising precision (a fixed
-        # precision cannot see a value of 10⁻⁴⁰ as nonnegative); PrecisionLimitReached
-        # propagates: undecided, not False
-        low = exp_poly_sign(self.value, self.level)[0]
-        high = exp_poly_sign(_ONE - self.value, self.level)[0]
-        return low is not Sign.NEGATIVE and high is not Sign.NEGATIVE
+        with document_numbers():  # messages about 4,300+ digit numbers: shortened, never a bare ValueError
+            return check_set_functional_document(self.to_document())
+
+    def to_document(self, prec: int = 64) -> dict[str, Any]:
+        """The kernel document (kind ``set-capacity``): X, K and ε; the claim is the
+        exp-polynomial and its value's enclosure at ε (``prec`` bits).
+
+        >>> claim = capacity_functional([0], Box(0, 1), eps="ln(2)").to_document()["claim"]
+        >>> claim["T"], Fraction(claim["enclosure"]["lo"]) < Fraction(1, 4) < Fraction(claim["enclosure"]["hi"])
+        ([['0', '1/2'], ['1', '-1/2']], True)
+        """
+        if isinstance(prec, bool) or not isinstance(prec, int) or not 2 <= prec <= MAX_DOCUMENT_PREC:
+            raise InvalidArgument(f"Got prec={prec!r}; the enclosure precision must be an int in 2…"
+                                  f"{MAX_DOCUMENT_PREC} bits (the kernel decides its signs within MAX_PREC = "
+                                  f"{MAX_PREC}).")
+        with document_numbers():
+            capacity_limits(self.X, self.K, self.level, self.value)  # before any ball: InstanceTooLarge
+            with workprec(prec):
+                ball = self.value.ball(self.level)
+            return write_capacity(self.X, self.K, self.level, self.value, compact_enclosure(ball, prec))
+
+
+#: Highest ``prec`` of :meth:`CapacityResult.to_document` (the kernel needs headroom up to MAX_PREC).
+MAX_DOCUMENT_PREC = MAX_PREC // 4
+#: Finest grid 2^-(prec + FLOOR_BITS) of a document enclosure (a smaller value gets [0, 2^-…]).
+FLOOR_BITS = 1024
+
+
+def _endpoint(ball: arb, n: int, up: bool) -> Fraction:
+    """The ball's lower end rounded down to the grid 2^-n (or its upper end rounded ``up``),
+    never building a number finer than the grid (the end may be e^(−10²⁰))."""
+    y = -ball if up else ball  # the upper end of ball is −(lower end of −ball)
+    low = arb_lower_dyadic(y, max_exp=n + 2 * MAX_DOCUMENT_PREC)
+    if low is None:  # |end| < 2^-n (tiny) or ≥ 2^n (beyond [0, 1]: clamped by the caller)
+        end = y.lower()
+        tiny = abs(end) < arb(2) ** -n
+        low = (Fraction(-1, 2**n) if end < 0 else Fraction(0)) if tiny else Fraction(-1 if up else 0)
+    rounded = dyadic_down(low, n)
+    return -rounded if up else rounded
+
+
+def compact_enclosure(ball: arb, prec: int) -> Enclosure:
+    """A short outward rounding of a ball around a probability: both ends on the grid 2^-n,
+    n = prec − (binary exponent of the upper end), at most prec + FLOOR_BITS, clamped to [0, 1]
+    (so a value below 2^-(prec+FLOOR_BITS) gets [0, 2^-n]: true, and a few hundred digits).
+
+    >>> from flint import arb
+    >>> compact_enclosure(arb(1) / 3, 8)
+    Enclosure(lo=Fraction(341, 1024), hi=Fraction(171, 512))
+    >>> e = compact_enclosure((-arb(10) ** 20).exp(), 64)
+    >>> e.lo, e.hi == Fraction(1, 2 ** (64 + FLOOR_BITS))
+    (Fraction(0, 1), True)
+    """
+    if not ball.is_finite():
+        raise PrecisionLimitReached(f"the capacity ball {ball} is not finite.")
+    upper = -_endpoint(-ball, prec + FLOOR_BITS, False)  # ≥ the upper end, on the finest grid
+    top = upper.numerator.bit_length() - upper.denominator.bit_length() if upper > 0 else -FLOOR_BITS
+    n = max(prec, min(prec - top, prec + FLOOR_BITS))
+    lo, hi = _endpoint(ball, n, False), _endpoint(ball, n, True)
+    return Enclosure(max(Fraction(0), lo), min(Fraction(1), hi))
 
 
 @proved_by("sets_laplace_capacity")

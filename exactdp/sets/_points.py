@@ -20,7 +20,16 @@ from typing import Any, Literal
 import sympy
 
 from exactdp.arithmetic.rationals import to_fraction, to_sympy
-from exactdp.errors import InvalidArgument, InvalidSet
+from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidSet
+from exactdp.kernel.jsonio import MAX_DIGITS, document_numbers, envelope, write_rational
+from exactdp.kernel.sets import (
+    MAX_DIM,
+    MAX_POINTS,
+    SET_DIAMETER,
+    SET_HAUSDORFF,
+    check_set_functional_document,
+    pair_work,
+)
 
 __all__ = [
     "Norm",
@@ -126,7 +135,7 @@ class PointSet:
 
     def to_json(self) -> list[list[str]]:
         """Exact JSON form: coordinates as "p/q" strings."""
-        return [[str(c) for c in p] for p in self.points]
+        return [[write_number(c, "coordinate") for c in p] for p in self.points]
 
     def as_floats(self) -> list[list[float]]:
         """Float coordinates (for plotting only)."""
@@ -196,6 +205,57 @@ def distance(a: Sequence[Any], b: Sequence[Any], norm: Any = "l1") -> sympy.Expr
     return key_to_sympy(comparison_key(pa, pb, nm), nm)
 
 
+_TOO_LONG = 10**MAX_DIGITS
+
+
+def write_number(value: Fraction, where: str) -> str:
+    """The kernel's ``write_rational`` of a number of a set document; InstanceTooLarge when
+    its numerator or denominator has more than the kernel's MAX_DIGITS digits (no document
+    can state it; never Python's bare int↔str ValueError).
+
+    >>> write_number(Fraction(10**5000 + 1, 3), "x")[-6:]
+    '0001/3'
+    """
+    if max(abs(value.numerator), value.denominator) >= _TOO_LONG:
+        raise InstanceTooLarge(f"{where}: a number with more than MAX_DIGITS = {MAX_DIGITS} digits in its numerator "
+                               "or denominator has no document form (rescale the sets).")
+    return write_rational(value, where)
+
+
+def _key_of(value: sympy.Expr, norm: Norm) -> str:
+    """The document's ``key`` of a claimed distance: the distance (ℓ1, ℓ∞) or its square (ℓ2)."""
+    key = value**2 if norm == "l2" else value
+    if not isinstance(key, sympy.Rational) or sympy.sign(value) < 0:
+        raise InvalidArgument(f"Got a distance {value}; it must be ≥ 0 with a rational "
+                              f"{'square' if norm == 'l2' else 'value'} under the {norm} norm.")
+    return write_number(to_fraction(key, "key"), "key")
+
+
+def _question(norm: Norm, **sets: PointSet) -> dict[str, Any]:
+    """The document's question; InstanceTooLarge beyond the sizes the kernel reads."""
+    if max(len(S) for S in sets.values()) > MAX_POINTS or next(iter(sets.values())).dim > MAX_DIM:
+        raise InstanceTooLarge(f"sets of sizes {[len(S) for S in sets.values()]} in dimension "
+                               f"{next(iter(sets.values())).dim}: a set document allows at most MAX_POINTS = "
+                               f"{MAX_POINTS} points and dimension MAX_DIM = {MAX_DIM}.")
+    values = list(sets.values())
+    pair_work([*values[0].points], [*values[1].points] if len(values) > 1 else None)  # the kernel's own limit
+    return {k: S.to_json() for k, S in sets.items()} | {"norm": norm}
+
+
+def _write_point(p: Point) -> list[str]:
+    return [write_number(to_fraction(c, "coordinate"), "coordinate") for c in p]
+
+
+def _kernel_verify(result: HausdorffResult | DiameterResult) -> bool:
+    """``check_set_functional_document(result.to_document())``; False when no document can
+    state the result (an irrational ℓ1 value, a non-rational witness)."""
+    try:
+        with document_numbers():  # messages about 4,300+ digit numbers: shortened, never a bare ValueError
+            return check_set_functional_document(result.to_document())
+    except InvalidArgument:
+        return False
+
+
 def _check_same_dim(X: PointSet, Y: PointSet) -> None:
     if X.dim != Y.dim:
         raise InvalidSet(f"Got sets in dimensions {X.dim} and {Y.dim}; both sets must live in the same Rⁿ.")
@@ -224,20 +284,23 @@ class HausdorffResult:
         return float(self.value)
 
     def verify(self) -> bool:
-        """Re-check: the witness pair realises the value, and no point is farther from the
-        other set than the value (checked independently, by brute force with sympy numbers)."""
-        src, dst = (self.X, self.Y) if self.direction == "X->Y" else (self.Y, self.X)
-        if self.witness not in src.points or self.nearest not in dst.points:
-            return False
-        if distance(self.witness, self.nearest, self.norm) != self.value:
-            return False
-        if any(distance(self.witness, b, self.norm) < self.value for b in dst.points):
-            return False
-        for A, B in ((self.X, self.Y), (self.Y, self.X)):
-            for a in A.points:
-                if min(distance(a, b, self.norm) for b in B.points) > self.value:
-                    return False
-        return True
+        """Re-check :meth:`to_document` in the kernel: the witness pair realises the value,
+        the witness's nearest point is that far, and d_H is that value (re-derived exactly
+        from X, Y and the norm; InstanceTooLarge beyond the kernel's MAX_POINTS / MAX_DIM / MAX_PAIR_WORK or
+        MAX_DIGITS)."""
+        return _kernel_verify(self)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``set-hausdorff``; ``exactdp verify`` re-checks it).
+
+        >>> doc = hausdorff_distance([(0, 0)], [(0, 0), (3, 4)], norm="l2").to_document()
+        >>> doc["claim"]["key"], doc["claim"]["witness"]
+        ('25', ['3', '4'])
+        """
+        question = _question(self.norm, X=self.X, Y=self.Y)
+        claim = {"key": _key_of(self.value, self.norm), "witness": _write_point(self.witness),
+                 "nearest": _write_point(self.nearest), "direction": self.direction}
+        return envelope(SET_HAUSDORFF, question, claim, {})
 
 
 def _directed(A: PointSet, B: PointSet, norm: Norm) -> tuple[Fraction, Point, Point]:
@@ -290,13 +353,20 @@ class DiameterResult:
         return float(self.value)
 
     def verify(self) -> bool:
-        """Re-check that a and b are points of S, d(a, b) equals the value, and no pair of
-        points of S is farther apart (brute force over all pairs, sympy distances)."""
-        if self.a not in self.S.points or self.b not in self.S.points:
-            return False
-        if distance(self.a, self.b, self.norm) != self.value:
-            return False
-        return all(distance(p, q, self.norm) <= self.value for p in self.S.points for q in self.S.points)
+        """Re-check :meth:`to_document` in the kernel: a and b are points of S, d(a, b) is the
+        value and no pair of S is farther apart (all pairs, exact comparison keys;
+        InstanceTooLarge beyond the kernel's MAX_POINTS / MAX_DIM / MAX_PAIR_WORK or
+        MAX_DIGITS)."""
+        return _kernel_verify(self)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``set-diameter``; ``exactdp verify`` re-checks it).
+
+        >>> diameter([(0, 0), (1, 0), (0, 2)], "l2").to_document()["claim"]
+        {'key': '5', 'a': ['0', '2'], 'b': ['1', '0']}
+        """
+        claim = {"key": _key_of(self.value, self.norm), "a": _write_point(self.a), "b": _write_point(self.b)}
+        return envelope(SET_DIAMETER, _question(self.norm, X=self.S), claim, {})
 
 
 def diameter(S: Any, norm: Any = "l1") -> DiameterResult:
