@@ -83,7 +83,7 @@ from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics.masked import GridShape
 
 __all__ = ["GRID_THRESHOLD", "GRID_NORMS", "GridThresholdClaim", "GridProducts", "check_grid_threshold",
-           "grid_fail_ok", "read_grid_threshold", "MAX_GRID_PIECES",
+           "grid_fail_ok", "read_grid_threshold", "read_grid_threshold_claim", "MAX_GRID_PIECES",
            "MAX_GRID_WORK", "MAX_GRID_DISTANCES", "require_grid_work"]
 
 GRID_THRESHOLD = CertificateKind.GRID_THRESHOLD.value
@@ -198,6 +198,19 @@ def read_grid_threshold(doc: Any) -> GridThresholdClaim:
         p = read_object(item, f"evidence.pieces[{k}]", ("lo", "hi", "lam"))
         pieces.append(tuple(read_rational(p[x], f"evidence.pieces[{k}].{x}")
                             for x in ("lo", "hi", "lam")))
+    return GridThresholdClaim(
+        shape, rhs, read_grid_threshold_claim(env, q, ones, rhs),
+        (read_int(fail["index"], "evidence.fail.index", 0, n - 1),
+         read_rational(fail["upper"], "evidence.fail.upper"),
+         read_rational(fail["lam"], "evidence.fail.lam")),
+        read_rational(ev["t0"], "evidence.t0"), order,
+        tuple(pieces))  # type: ignore[arg-type]
+
+
+def read_grid_threshold_claim(env: Any, q: dict[str, Any], ones: bool, rhs: tuple[Fraction, ...]) -> Enclosure:
+    """The ε-enclosure claimed by a threshold document whose question is a grid shape, after
+    its property (fitting b), level (every ε > 0, canonical) and verdict (holds) are checked;
+    shared by ``grid-threshold`` and ``exact-scaled`` (InvalidArgument if malformed)."""
     want = (Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR).value
     read_str(q["property"], "question.property", (want,))
     if (not ones and all(v == 1 for v in rhs)) or q["level"] != {"eps_range": {"lo": "0", "hi": None}}:
@@ -206,10 +219,4 @@ def read_grid_threshold(doc: Any) -> GridThresholdClaim:
     claim = read_object(env.claim, "claim", ("verdict", "eps"))
     if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
         raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\".")
-    return GridThresholdClaim(
-        shape, rhs, read_enclosure(claim["eps"], "claim.eps"),
-        (read_int(fail["index"], "evidence.fail.index", 0, n - 1),
-         read_rational(fail["upper"], "evidence.fail.upper"),
-         read_rational(fail["lam"], "evidence.fail.lam")),
-        read_rational(ev["t0"], "evidence.t0"), order,
-        tuple(pieces))  # type: ignore[arg-type]
+    return read_enclosure(claim["eps"], "claim.eps")

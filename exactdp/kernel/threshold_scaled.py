@@ -43,14 +43,18 @@ import numpy as np
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel.grid_point import read_grid_question
-from exactdp.kernel.jsonio import read_enclosure, read_envelope, read_object, read_rational, read_str, read_verdict
-from exactdp.kernel.question import Property
+from exactdp.kernel.jsonio import read_envelope, read_object, read_rational
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
-from exactdp.kernel.threshold_grid import GRID_THRESHOLD, GridThresholdClaim, check_grid_threshold, read_grid_threshold
+from exactdp.kernel.threshold_grid import (
+    GRID_THRESHOLD,
+    GridThresholdClaim,
+    check_grid_threshold,
+    read_grid_threshold,
+    read_grid_threshold_claim,
+)
 from exactdp.kernel.threshold_json import read_threshold, read_threshold_parts
 from exactdp.kernel.threshold_quotient import QUOTIENT_KIND, check_quotient, read_quotient
 from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structured, read_structured
-from exactdp.kinds import Verdict
 from exactdp.spaces.metrics import FiniteMetric, grid
 from exactdp.spaces.metrics.masked import GridShape, masked_grid
 
@@ -122,16 +126,8 @@ def _read_grid_outer(doc: Any) -> tuple[GridShape, tuple[Fraction, ...], Enclosu
     """(shape, rhs, eps, evidence) of a document whose question is a grid shape: property
     fitting b (``threshold-tight`` with ``"ones"``), every ε > 0, verdict ``holds``."""
     env, q, shape, ones, rhs = read_grid_question(doc, SCALED_KIND)
-    want = Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR
-    read_str(q["property"], "question.property", (want.value,))
-    if (not ones and all(v == 1 for v in rhs)) or q["level"] != {"eps_range": {"lo": "0", "hi": None}}:
-        raise InvalidArgument("question: write b = 1 as \"ones\" and the level as "
-                              "{\"eps_range\": {\"lo\": \"0\", \"hi\": null}}.")
-    claim = read_object(env.claim, "claim", ("verdict", "eps"))
-    if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
-        raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\".")
-    return shape, rhs, read_enclosure(claim["eps"], "claim.eps"), read_object(env.evidence, "evidence",
-                                                                               ("unit", "inner"))
+    eps = read_grid_threshold_claim(env, q, ones, rhs)
+    return shape, rhs, eps, read_object(env.evidence, "evidence", ("unit", "inner"))
 
 
 def read_scaled(doc: Any) -> ScaledClaim:
