@@ -78,10 +78,13 @@ def test_dask_localcluster_gives_identical_reports() -> None:
 
 
 def test_process_pool_gives_the_same_report_and_reports_an_unpicklable_fn() -> None:
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     ref = crosscheck(tight_z_float, "tight-constraints", CASES[:6])
-    with ProcessPoolExecutor(2) as ex:
+    # spawn, not fork: the test process has threads (pytest-xdist's, dask's from the test above),
+    # and a fork while another thread holds a lock can deadlock the child for ever.
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as ex:
         rep = crosscheck(tight_z_float, "tight-constraints", CASES[:6], executor=ex, chunksize=3)
         bad = crosscheck(lambda D, e: tight_z_float(D, e), "tight-constraints", CASES[:2], executor=ex,
                          retries=0)
