@@ -307,26 +307,30 @@ def _truth(key: tuple[Any, ...]) -> ThresholdTruth:
             if 0 < r < 1:
                 roots.append((r, is_d))
     roots.sort(key=lambda rv: rv[0])
-    merged: list[Any] = []
-    d_pos: set[int] = set()
-    for r, is_d in roots:
-        if merged and abs(r - merged[-1]) < mpmath.mpf(10) ** (-(DPS - 5)):
+    # merging, midpoints and gaps at DPS digits whatever mpmath's global precision (tests
+    # change it; at its default 15 digits the midpoint of two roots closer than ~1e-15 can
+    # land outside them, and the oracle read the sign of the wrong gap)
+    with mpmath.workdps(DPS):
+        merged: list[Any] = []
+        d_pos: set[int] = set()
+        for r, is_d in roots:
+            if merged and abs(r - merged[-1]) < mpmath.mpf(10) ** (-(DPS - 5)):
+                if is_d:
+                    d_pos.add(len(merged) - 1)
+                continue
+            merged.append(r)
             if is_d:
                 d_pos.add(len(merged) - 1)
-            continue
-        merged.append(r)
-        if is_d:
-            d_pos.add(len(merged) - 1)
-    edges = [mpmath.mpf(0)] + merged + [mpmath.mpf(1)]
-    signs = []
-    for a, c in zip(edges, edges[1:]):
-        mid = Fraction(mpmath.nstr((a + c) / 2, DPS - 5)) if c - a > mpmath.mpf(10) ** -30 else None
-        if mid is None:
-            raise PrecisionLimitReached(f"two roots of z(s) are closer than 1e-30; raise DPS (now {DPS}).")
-        z = solve_exact(phi_at_s(k, mid), list(b))
-        if z is None:
-            raise PrecisionLimitReached(f"Φ is singular at the sample point s = {mid}; raise DPS (now {DPS}).")
-        signs.append(all(v >= 0 for v in z))
+        edges = [mpmath.mpf(0)] + merged + [mpmath.mpf(1)]
+        signs = []
+        for a, c in zip(edges, edges[1:]):
+            mid = Fraction(mpmath.nstr((a + c) / 2, DPS - 5)) if c - a > mpmath.mpf(10) ** -30 else None
+            if mid is None:
+                raise PrecisionLimitReached(f"two roots of z(s) are closer than 1e-30; raise DPS (now {DPS}).")
+            z = solve_exact(phi_at_s(k, mid), list(b))
+            if z is None:
+                raise PrecisionLimitReached(f"Φ is singular at the sample point s = {mid}; raise DPS (now {DPS}).")
+            signs.append(all(v >= 0 for v in z))
     return ThresholdTruth(q, tuple(merged), tuple(signs), frozenset(d_pos))
 
 

@@ -166,15 +166,23 @@ def call_with_timeout(fn: Any, seconds: float = VERIFY_SECONDS) -> Any:
 
 
 def _timed_verify(fn: Any, seconds: float = VERIFY_SECONDS) -> Any:
+    """``fn()`` under our own alarm, leaving an outer one (pytest-timeout's per-test limit uses
+    the same SIGALRM timer) armed: if it is due first we set none, else we re-arm it afterwards
+    with what is left of it (cancelling it left a hanging test with no time limit at all)."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        return fn()
+    outer, interval = signal.getitimer(signal.ITIMER_REAL)
+    if outer and outer <= seconds:
         return fn()
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return fn()
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if outer:  # the outer alarm lost the (seconds - left) s our own ran
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (seconds - left), 1e-3), interval)
 
 
 def judge(tally: Tally, label: str, cert: Any, truth: bool | None, genuine: bool = False) -> None:

@@ -83,8 +83,11 @@ def true_level(rows, D):
 
 
 def encloses(enc, R, d):
-    v = mpmath.log(mpmath.mpf(R.numerator) / R.denominator) / (mpmath.mpf(d.numerator) / d.denominator)
-    return mpmath.mpf(enc.lo.numerator) / enc.lo.denominator < v < mpmath.mpf(enc.hi.numerator) / enc.hi.denominator
+    # at 60 digits whatever mpmath's global precision (other test files change it: with 40
+    # digits a 10^400 ratio's tight enclosure was judged false)
+    with mpmath.workdps(60):
+        v = mpmath.log(mpmath.mpf(R.numerator) / R.denominator) / (mpmath.mpf(d.numerator) / d.denominator)
+        return mpmath.mpf(enc.lo.numerator) / enc.lo.denominator < v < mpmath.mpf(enc.hi.numerator) / enc.hi.denominator
 
 
 def witness_ok(rows, w):
