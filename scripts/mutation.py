@@ -277,6 +277,9 @@ def main(argv: list[str]) -> int:
     report: dict[str, Any] = {"files": {}, "total": 0, "killed": 0, "survivors": [],
                               "how": {}}
     previous = json.loads(Path(args.survivors).read_text()) if args.survivors else None
+    if previous is not None and any("sampled_from" in v for v in previous["files"].values()):
+        ap.error("--survivors counts every mutant not listed as killed: it needs the report of a full "
+                 "run, not of a --sample run (re-run the sample: same --sample N and --seed)")
     t0 = time.time()
     for path in files:
         name = "exactdp.kernel." + path.stem
