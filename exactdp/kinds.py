@@ -148,6 +148,10 @@ class CertificateKind(enum.StrEnum):
     QIF_REFINEMENT = "qif-refinement"
     QIF_KANTOROVICH = "qif-kantorovich"
     QIF_OPTIMAL = "qif-optimal-mechanism"
+    QIF_ENTROPY = "qif-entropy"
+    QIF_SHANNON_CAPACITY = "qif-shannon-capacity"
+    QIF_MULTIPLICATIVE_TV = "qif-multiplicative-tv"
+    QIF_BAYES_RISK = "qif-bayes-risk"
 
 
 @runtime_checkable

@@ -9,6 +9,10 @@ hence I(p; C) ≤ Σ_x p_x D(C_x ‖ q) ≤ max_x D(C_x ‖ q) (D(r ‖ q) ≥ 0
     I(p'; C) ≤ C_Sh ≤ max_x D(C_x ‖ q)   for any prior p' and any q > 0.
   Proof. log(C_xy / q_y) = log(C_xy / r_y) + log(r_y / q_y); multiply by p_x C_xy and sum:
   the first part is I(p; C), the second Σ_y (Σ_x p_x C_xy) log(r_y / q_y) = D(r ‖ q). ∎
+Zero columns. If column y of C is all zero, then r_y = 0 for every p and no term of
+D(C_x ‖ q) or D(r ‖ q) involves q_y (0·log(0/·) = 0), so the theorem holds with q_y = 0 there;
+the kernel accepts q_y = 0 exactly where the whole column is zero and rejects it under any
+C_xy > 0 (where D(C_x ‖ q) = +∞ and the bound says nothing).
 (The bound is tight: at a capacity-achieving p and q = r it is an equality — Gallager's
 Kuhn–Tucker condition D(C_x ‖ r) ≤ C_Sh with equality where p_x > 0.)
 
@@ -25,7 +29,8 @@ from fractions import Fraction
 import mpmath as mp
 import sympy as sp
 
-PROVES = ["exactdp.qif.shannon.shannon_capacity", "exactdp.qif.shannon.ShannonCapacity"]
+PROVES = ["exactdp.qif.shannon.shannon_capacity", "exactdp.qif.shannon.ShannonCapacity",
+          "exactdp.kernel.qif_log._capacity"]
 
 
 def check(cond: bool, what: str) -> None:

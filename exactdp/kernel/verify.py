@@ -32,6 +32,7 @@ from exactdp.kernel.pufferfish_integrals import INTEGRAL_KINDS, check_pufferfish
 from exactdp.kernel.pufferfish_mechanisms import MECHANISM_KINDS, check_pufferfish_mechanisms
 from exactdp.kernel.pufferfish_more import MORE_KINDS, check_pufferfish_more
 from exactdp.kernel.qif import QIF_KINDS, check_qif
+from exactdp.kernel.qif_log import QIF_LOG_KINDS, check_qif_log
 from exactdp.kernel.remap import REMAP_KINDS, check_remap, read_remap
 from exactdp.kernel.sets import SET_FUNCTIONALS, SET_PRIVACY, check_set_functional_document, check_set_privacy_document
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
@@ -50,7 +51,7 @@ SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS
                    + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD, SET_PRIVACY,
                       GRID_POINT_EXACT, SCALED_KIND)
                    + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS + MORE_KINDS
-                   + INTEGRAL_KINDS + MECHANISM_KINDS + SET_FUNCTIONALS + QIF_KINDS)
+                   + INTEGRAL_KINDS + MECHANISM_KINDS + SET_FUNCTIONALS + QIF_KINDS + QIF_LOG_KINDS)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ def verify_document(doc: Any) -> KernelVerdict:
             ok = check_pufferfish(doc)
         elif kind in QIF_KINDS:
             ok = check_qif(doc)
+        elif kind in QIF_LOG_KINDS:
+            ok = check_qif_log(doc)
         elif kind in MORE_KINDS:
             ok = check_pufferfish_more(doc)
         elif kind in INTEGRAL_KINDS:

@@ -4,6 +4,8 @@
 * :func:`multiplicative_total_variation` — max_x |ln p_x − ln q_x| = ln r with the exact
   rational r = max_x max(p_x/q_x, q_x/p_x) over the common support (0 when both are 0,
   ∞ when exactly one is: libqif's conventions), a closed form with a certified enclosure;
+  its kernel document (kind ``qif-multiplicative-tv``) binds r and the enclosure to (p, q)
+  and ``verify()`` is the kernel's verdict on it (:mod:`exactdp.kernel.qif_log`);
 * :func:`kantorovich` — min over couplings X (rows p, columns q) of Σ X[i][j] d(i, j), an
   exact transportation LP (the plan by the exact simplex; the potentials found by HiGHS
   and rounded, else by the exact simplex). The answer carries the plan and a dual (f, g) with
@@ -33,11 +35,11 @@ import sympy
 from scipy.optimize import linprog
 
 from exactdp.algebra.lp import solve_lp
-from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidPrior
-from exactdp.kernel.jsonio import read_rational, write_rational
+from exactdp.kernel.jsonio import read_enclosure, read_rational, write_enclosure, write_rational
+from exactdp.kernel.qif_log import ln_enclosure, log_work
 from exactdp.kinds import CertificateKind
 from exactdp.qif.channel import Matrix, prior_values
 from exactdp.qif.documents import checked_parts, document, kernel_verifies, probabilities, rows
@@ -51,6 +53,9 @@ __all__ = ["total_variation", "multiplicative_total_variation", "MultiplicativeT
 #: shared 2-core machine: n = 14 takes 4 s, n = 20 took 49 s (dense exact simplex).
 MAX_KANTOROVICH = 14
 KANTOROVICH = CertificateKind.QIF_KANTOROVICH.value
+MULTIPLICATIVE_TV = CertificateKind.QIF_MULTIPLICATIVE_TV.value
+#: Bits of the ball whose ends are the enclosure of ln(ratio) (stated in the document).
+MTV_PREC = 128
 
 
 def _pair(p: Any, q: Any, n: int | None = None) -> tuple[tuple[Fraction, ...], ...]:
@@ -69,9 +74,14 @@ def total_variation(p: Any, q: Any) -> Fraction:
 
 @dataclass(frozen=True)
 class MultiplicativeTV:
-    """max_x |ln p_x − ln q_x| = ln(ratio); ``ratio`` None means +∞ (different supports)."""
+    """max_x |ln p_x − ln q_x| = ln(ratio); ``ratio`` None means +∞ (different supports).
+
+    ``p`` and ``q`` are the distributions compared: the question the document binds to.
+    """
 
     ratio: Fraction | None
+    p: tuple[Fraction, ...] = ()
+    q: tuple[Fraction, ...] = ()
 
     @property
     def value(self) -> sympy.Expr:
@@ -81,23 +91,69 @@ class MultiplicativeTV:
     @property
     def enclosure(self) -> Enclosure | None:
         """Certified enclosure of ln(ratio) (natural log), None when infinite."""
-        if self.ratio is None:
-            return None
-        with workprec(128):
-            return Enclosure(*arb_to_fraction_interval(arb_from_fraction(self.ratio).log()))
+        return None if self.ratio is None else ln_enclosure(self.ratio, MTV_PREC)
+
+    def verify(self) -> bool:
+        """The kernel's verdict on :meth:`to_document`: p, q distributions of one length, the
+        ratio recomputed exactly (None iff the supports differ), the ball of ln ratio at
+        :data:`MTV_PREC` bits inside the enclosure. False (never an exception) otherwise.
+
+        >>> m = multiplicative_total_variation(["1/2", "1/2"], ["1/4", "3/4"])
+        >>> m.verify(), MultiplicativeTV(Fraction(3), m.p, m.q).verify()
+        (True, False)
+        """
+        return kernel_verifies(self.to_document)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-multiplicative-tv``); also :meth:`to_json`.
+
+        >>> m = multiplicative_total_variation(["1/2", "1/2"], [1, 0])
+        >>> m.to_document()["claim"], MultiplicativeTV.from_document(m.to_document()) == m
+        ({'ratio': None, 'enclosure': None}, True)
+        """
+        enc = self.enclosure
+        return document(MULTIPLICATIVE_TV, {"p": probabilities(self.p), "q": probabilities(self.q), "unit": "nats"},
+                        {"ratio": None if self.ratio is None else write_rational(self.ratio),
+                         "enclosure": None if enc is None else write_enclosure(enc)},
+                        {"precision": None if self.ratio is None else MTV_PREC})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> MultiplicativeTV:
+        """Read a document the kernel verifies (else CertificateInvalid / InvalidArgument)."""
+        q, c, _ = checked_parts(doc, MULTIPLICATIVE_TV)
+        out = cls(None if c["ratio"] is None else read_rational(c["ratio"], "ratio"),
+                  tuple(read_rational(v, "p") for v in q["p"]), tuple(read_rational(v, "q") for v in q["q"]))
+        if c["enclosure"] is not None and read_enclosure(c["enclosure"]) != out.enclosure:
+            raise CertificateInvalid(f"the document's enclosure is not the ball at {MTV_PREC} bits this "
+                                     "result states; recompute it with multiplicative_total_variation().")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The kernel document (:meth:`to_document`)."""
+        return self.to_document()
+
+    @classmethod
+    def from_json(cls, doc: Any) -> MultiplicativeTV:
+        """:meth:`from_document`."""
+        return cls.from_document(doc)
 
 
 def multiplicative_total_variation(p: Any, q: Any) -> MultiplicativeTV:
-    """max_x |ln p_x − ln q_x| as ln of an exact ratio (libqif's ``mult_total_variation``)."""
+    """max_x |ln p_x − ln q_x| as ln of an exact ratio (libqif's ``mult_total_variation``).
+
+    Refuses (InvalidArgument) what the kernel would refuse to re-check (its work count,
+    :data:`~exactdp.kernel.qif_log.MAX_LOG_WORK`: distributions with huge entries).
+    """
     a, b = _pair(p, q)
+    log_work(MTV_PREC, 2 * len(a), (a, b), "this multiplicative-TV document")
     ratio = Fraction(1)
     for x, y in zip(a, b):
         if x == 0 and y == 0:
             continue
         if x == 0 or y == 0:
-            return MultiplicativeTV(None)
+            return MultiplicativeTV(None, a, b)
         ratio = max(ratio, x / y, y / x)
-    return MultiplicativeTV(ratio)
+    return MultiplicativeTV(ratio, a, b)
 
 
 @dataclass(frozen=True)

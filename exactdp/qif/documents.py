@@ -6,7 +6,9 @@ Every exact QIF result (:class:`~exactdp.qif.measures.Vulnerability`, ``Leakage`
 :class:`~exactdp.qif.optimal_lp.OptimalMechanism`) writes its question, claim and evidence
 with ``to_document()``; its ``verify()`` is the verdict of the independent kernel
 (:mod:`exactdp.kernel.qif`) on that document, which ``exactdp verify FILE.json`` also gives
-in a fresh process.
+in a fresh process. The certified ones (:class:`~exactdp.qif.entropy.CertifiedQuantity`,
+:class:`~exactdp.qif.shannon.ShannonCapacity`, :class:`~exactdp.qif.distances.MultiplicativeTV`)
+and :class:`~exactdp.qif.measures.BayesRisk` do the same with :mod:`exactdp.kernel.qif_log`.
 
 Examples
 --------

@@ -2,10 +2,15 @@
 
 Entropies of rational distributions are logarithms, irrational in general, so they are
 *certified*: an :class:`~exactdp.arithmetic.interval.Enclosure` with exact rational
-endpoints, computed with ``arb`` balls at a recorded precision. A
-:class:`CertifiedQuantity` is a number, not a yes/no question: it carries no verdict.
-``verify()`` recomputes the ball at the recorded precision from the exact inputs and checks
-that the stored enclosure contains it (so it contains the true value).
+endpoints, computed with ``arb`` balls at a recorded precision (at most
+:data:`~exactdp.kernel.qif_log.MAX_LOG_PREC` bits). A :class:`CertifiedQuantity` is a
+number, not a yes/no question: it carries no verdict. It writes a kernel document (kind
+``qif-entropy``, :meth:`CertifiedQuantity.to_document`); ``verify()`` is the verdict of the
+independent kernel (:mod:`exactdp.kernel.qif_log`) on it: the inputs re-validated, the ball
+recomputed there at the recorded precision and found inside the enclosure (so the enclosure
+contains the true value). ``exactdp verify FILE.json`` gives the same verdict in a fresh
+process. The enclosure is the kernel's own ball (:func:`~exactdp.kernel.qif_log.entropy_enclosure`),
+so the writer refuses exactly the oversized documents the kernel refuses.
 
 * H(π) = −Σ_x π_x log2 π_x;
 * H(X | Y) = −Σ_{x,y} J[x][y] log2(J[x][y] / p_y) with J[x][y] = π_x C[x][y], p_y = Σ_x J;
@@ -26,53 +31,34 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from flint import arb
-
-from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.validate import read_precision
-from exactdp.errors import ExactDPError, InvalidArgument
+from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import read_enclosure, read_rational, write_enclosure, write_rational
-from exactdp.qif.channel import (
-    Matrix,
-    is_channel,
-    is_distribution,
-    is_exact,
-    prior_values,
-    read_channel,
-)
+from exactdp.kernel.qif_log import MAX_LOG_PREC, QUANTITIES, entropy_enclosure
+from exactdp.kinds import CertificateKind
+from exactdp.qif.channel import Matrix, prior_values, read_channel
+from exactdp.qif.documents import checked_parts, document, kernel_verifies, probabilities, rows
 from exactdp.qif.measures import read_matrix_json, write_matrix
 
-__all__ = ["CertifiedQuantity", "shannon_entropy", "conditional_entropy", "mutual_information"]
+__all__ = ["CertifiedQuantity", "shannon_entropy", "conditional_entropy", "mutual_information",
+           "read_log_precision"]
 
-QUANTITIES = ("shannon-entropy", "conditional-entropy", "mutual-information")
+ENTROPY = CertificateKind.QIF_ENTROPY.value
 
 
-def _ball(quantity: str, prior: tuple[Fraction, ...], C: Matrix | None, prec: int) -> arb:
-    with workprec(prec):
-        log2 = arb(2).log()
+def read_log_precision(value: Any, name: str = "prec") -> int:
+    """Bits of the ball arithmetic: a whole number in [53, MAX_PREC] (a specific error else).
 
-        def plogp(num: Fraction, den: Fraction) -> arb:
-            # num · log2(num / den), num > 0
-            return arb_from_fraction(num) * (arb_from_fraction(num / den)).log() / log2
-
-        total = arb(0)
-        if quantity == "shannon-entropy":
-            for p in prior:
-                if p:
-                    total -= plogp(p, Fraction(1))
-            return total
-        assert C is not None
-        for y in range(len(C[0])):
-            col = [p * row[y] for p, row in zip(prior, C)]
-            py = sum(col, Fraction(0))
-            for x, j in enumerate(col):
-                if j:
-                    if quantity == "conditional-entropy":
-                        total -= plogp(j, py)
-                    else:
-                        total += plogp(j, prior[x] * py)
-        return total
+    >>> read_log_precision(10**6)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InvalidArgument: Got prec=1000000; at most MAX_PREC = 4096 bits (e.g. 128).
+    """
+    prec = read_precision(value, name)
+    if prec > MAX_LOG_PREC:
+        raise InvalidArgument(f"Got {name}={prec}; at most MAX_PREC = {MAX_LOG_PREC} bits (e.g. 128).")
+    return prec
 
 
 @dataclass(frozen=True)
@@ -86,7 +72,7 @@ class CertifiedQuantity:
     enclosure : Enclosure
         Exact rational endpoints; contains the true value.
     precision : int
-        Bits of the ball arithmetic used (``verify()`` recomputes at it).
+        Bits of the ball arithmetic used (the kernel recomputes at it).
     prior : tuple of Fraction
     channel : exact matrix or None (entropy of the prior alone)
     """
@@ -101,35 +87,36 @@ class CertifiedQuantity:
         return float(self.enclosure.mid)
 
     def verify(self) -> bool:
-        """Re-check the inputs, recompute the ball; True when the enclosure contains it.
+        """The kernel's verdict on :meth:`to_document`: the prior a distribution, the channel
+        a channel on its secrets (None exactly for the Shannon entropy), the precision in
+        range, the ball recomputed inside the enclosure. False (never an exception) for
+        anything else."""
+        return kernel_verifies(self.to_document)
 
-        False (never an exception) for a prior that is not a distribution, a channel that is
-        not one (or not on the prior's secrets), an unknown quantity or a bad precision.
-        """
-        if self.quantity not in QUANTITIES or not isinstance(self.enclosure, Enclosure):
-            return False
-        if not (is_exact(self.enclosure.lo) and is_exact(self.enclosure.hi)):
-            return False
-        try:
-            read_precision(self.precision, "precision")
-        except ExactDPError:
-            return False
-        if not is_distribution(self.prior):
-            return False
-        if (self.channel is None) != (self.quantity == "shannon-entropy"):
-            return False
-        if self.channel is not None and not (is_channel(self.channel)
-                                             and len(self.channel) == len(self.prior)):
-            return False
-        lo, hi = arb_to_fraction_interval(_ball(self.quantity, self.prior, self.channel,
-                                                self.precision))
-        return self.enclosure.lo <= lo and hi <= self.enclosure.hi
-
-    def to_json(self) -> dict[str, Any]:
-        """Exact JSON; :meth:`from_json` reads it back.
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-entropy``; ``exactdp verify`` re-checks it).
 
         >>> H = shannon_entropy(["1/3", "2/3"])
-        >>> CertifiedQuantity.from_json(H.to_json()) == H
+        >>> H.to_document()["question"]["quantity"], CertifiedQuantity.from_document(H.to_document()) == H
+        ('shannon-entropy', True)
+        """
+        return document(ENTROPY, {"quantity": self.quantity, "unit": "bits", "prior": probabilities(self.prior),
+                                  "channel": rows(self.channel)},
+                        {"enclosure": write_enclosure(self.enclosure)}, {"precision": self.precision})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> CertifiedQuantity:
+        """Read a document the kernel verifies (else CertificateInvalid / InvalidArgument)."""
+        q, c, e = checked_parts(doc, ENTROPY)
+        return cls(q["quantity"], read_enclosure(c["enclosure"]), e["precision"],
+                   tuple(read_rational(p, "prior") for p in q["prior"]), read_matrix_json(q["channel"]))
+
+    def to_json(self) -> dict[str, Any]:
+        """Exact JSON (the flat layout of earlier versions); :meth:`from_json` reads it back,
+        and reads :meth:`to_document` too.
+
+        >>> H = shannon_entropy(["1/3", "2/3"])
+        >>> CertifiedQuantity.from_json(H.to_json()) == H == CertifiedQuantity.from_json(H.to_document())
         True
         """
         return {"quantity": self.quantity, "unit": "bits",
@@ -139,20 +126,23 @@ class CertifiedQuantity:
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> CertifiedQuantity:
+        """Read :meth:`to_json` (validated; ``verify()`` checks the claim) or a kernel document
+        (:meth:`from_document`: verified on reading)."""
+        if isinstance(doc, dict) and "schema" in doc:
+            return cls.from_document(doc)
         if doc.get("quantity") not in QUANTITIES:
             raise InvalidArgument(f"unknown quantity {doc.get('quantity')!r}; use {QUANTITIES}.")
         raw = tuple(read_rational(p, "prior") for p in doc["prior"])
         prior = prior_values(raw, len(raw), f"it needs {len(raw)}")
         C = None if doc["channel"] is None else read_channel(read_matrix_json(doc["channel"]))
         return cls(doc["quantity"], read_enclosure(doc["enclosure"]),
-                   read_precision(doc["precision"], "precision"), prior, C)
+                   read_log_precision(doc["precision"], "precision"), prior, C)
 
 
 def _make(quantity: str, prior: tuple[Fraction, ...], C: Matrix | None,
           prec: int) -> CertifiedQuantity:
-    prec = read_precision(prec, "prec")
-    lo, hi = arb_to_fraction_interval(_ball(quantity, prior, C, prec))
-    return CertifiedQuantity(quantity, Enclosure(lo, hi), prec, prior, C)
+    prec = read_log_precision(prec, "prec")
+    return CertifiedQuantity(quantity, entropy_enclosure(quantity, prior, C, prec), prec, prior, C)
 
 
 def shannon_entropy(prior: Any, *, prec: int = 128) -> CertifiedQuantity:

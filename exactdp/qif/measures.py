@@ -48,6 +48,7 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
     write_rational,
 )
+from exactdp.kernel.qif_log import log_work
 from exactdp.kinds import CertificateKind
 from exactdp.qif.channel import (
     Matrix,
@@ -74,6 +75,7 @@ MAX_LOG2_PREC = 4096
 LOG2_CHECK_PREC = 256
 VULNERABILITY, LEAKAGE, GUESSING = (CertificateKind.QIF_VULNERABILITY.value, CertificateKind.QIF_LEAKAGE.value,
                                     CertificateKind.QIF_GUESSING.value)
+BAYES_RISK = CertificateKind.QIF_BAYES_RISK.value
 
 
 def write_matrix(M: Matrix | None) -> list[list[str]] | None:
@@ -417,12 +419,44 @@ class BayesRisk:
     vulnerability: Vulnerability
 
     def verify(self) -> bool:
-        """The vulnerability checks, uses the identity gain, and ``value`` = 1 − it."""
+        """The kernel's verdict on :meth:`to_document` (kind ``qif-bayes-risk``): the prior a
+        distribution, the channel one on its secrets, the vulnerability Σ_y max_x π_x C[x][y]
+        and ``value`` = 1 − it recomputed exactly, each guess optimal. False (never an
+        exception) when the vulnerability is not one of the identity gain (a gain)."""
+        return kernel_verifies(self.to_document)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-bayes-risk``); also :meth:`to_json`.
+
+        >>> r = bayes_risk([["1/2", "1/2"], [0, 1]])
+        >>> r.to_document()["claim"], BayesRisk.from_document(r.to_document()) == r
+        ({'value': '1/4', 'vulnerability': '3/4', 'strategy': [0, 1]}, True)
+        """
         v = self.vulnerability
-        if not (isinstance(v, Vulnerability) and is_exact(self.value)) or not v.verify():
-            return False
-        return (v.gain.rows == GainFunction.identity(v.gain.n_secrets).rows
-                and not v.gain.is_loss and self.value == 1 - v.value)
+        if not (isinstance(v, Vulnerability) and isinstance(v.gain, GainFunction) and not v.gain.is_loss
+                and v.gain.rows == GainFunction.identity(len(v.prior)).rows):
+            raise CertificateInvalid("a Bayes risk holds the vulnerability of the identity gain on its secrets.")
+        return document(BAYES_RISK, {"prior": probabilities(v.prior), "channel": rows(v.channel)},
+                        {"value": write_rational(self.value), "vulnerability": write_rational(v.value),
+                         "strategy": list(v.strategy)}, {})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> BayesRisk:
+        """Read a document the kernel verifies (else CertificateInvalid / InvalidArgument)."""
+        q, c, _ = checked_parts(doc, BAYES_RISK)
+        prior = tuple(read_rational(p, "prior") for p in q["prior"])
+        v = Vulnerability(read_rational(c["vulnerability"]), tuple(c["strategy"]), GainFunction.identity(len(prior)),
+                          prior, read_matrix_json(q["channel"]))
+        return cls(read_rational(c["value"]), v)
+
+    def to_json(self) -> dict[str, Any]:
+        """The kernel document (:meth:`to_document`)."""
+        return self.to_document()
+
+    @classmethod
+    def from_json(cls, doc: Any) -> BayesRisk:
+        """:meth:`from_document`."""
+        return cls.from_document(doc)
 
 
 def bayes_risk(channel: Any = None, prior: Any = "uniform", *, n: int | None = None) -> BayesRisk:
@@ -441,6 +475,8 @@ def bayes_risk(channel: Any = None, prior: Any = "uniform", *, n: int | None = N
         v = prior_vulnerability(GainFunction.identity(n), prior)
     else:
         v = bayes_vulnerability(channel, prior)
+    terms = len(v.prior) * (1 if v.channel is None else len(v.channel[0]))
+    log_work(0, terms, (v.prior, *(v.channel or ())), "this Bayes-risk document")  # the kernel's limit
     return BayesRisk(1 - v.value, v)
 
 

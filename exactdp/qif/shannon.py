@@ -11,10 +11,14 @@ certified enclosure with a witness on each side (``proofs/qif_shannon_capacity.p
   C_Sh ≤ max_x D(C_x ‖ q) (Σ_x p_x D(C_x ‖ q) = I(p; C) + D(pC ‖ q) for every p), enclosed
   in ``arb`` at the rational witness q (all entries > 0, so every term is finite).
 
-Blahut–Arimoto in float64 only *finds* p and q (q is the float output distribution, mixed
-with 2^-40 of the uniform one); the float numbers never enter the result. ``verify()``
-re-validates the channel and both witnesses and recomputes both balls at the recorded
-precision.
+Blahut–Arimoto in float64 only *finds* p and q (rational witnesses near the float iterates:
+p read off with denominators ≤ 2^40 when those sum to 1, else on the grid k/2^40; q on that
+grid with every k ≥ 1, so q > 0); the float numbers never enter the result. The result
+writes a kernel document (kind ``qif-shannon-capacity``, :meth:`ShannonCapacity.to_document`)
+and ``verify()`` is the verdict of the independent kernel (:mod:`exactdp.kernel.qif_log`)
+on it: channel and both witnesses re-validated, both balls recomputed there at the recorded
+precision (the writer states the kernel's own balls,
+:func:`~exactdp.kernel.qif_log.capacity_ends`, so it refuses the same oversized work).
 
 Examples
 --------
@@ -33,14 +37,10 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import arb
 
-from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.validate import read_precision
 from exactdp.errors import (
     REJECTED_ERRORS,
-    ExactDPError,
     InstanceTooLarge,
     InvalidArgument,
     InvalidTolerance,
@@ -54,18 +54,20 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
     write_rational,
 )
-from exactdp.qif.channel import Matrix, is_channel, is_distribution, is_exact, read_channel
-from exactdp.qif.entropy import mutual_information
+from exactdp.kernel.qif_log import capacity_ends
+from exactdp.kinds import CertificateKind
+from exactdp.qif.channel import Matrix, read_channel
+from exactdp.qif.documents import checked_parts, document, kernel_verifies, probabilities, rows
+from exactdp.qif.entropy import read_log_precision
 from exactdp.qif.measures import read_matrix_json, write_matrix
 
 __all__ = ["ShannonCapacity", "shannon_capacity", "blahut_arimoto_float", "read_capacity_precision"]
 
-#: Weight of the uniform distribution mixed into the output witness q (keeps q > 0).
-Q_FLOOR = Fraction(1, 2**40)
-#: Denominator bound of the rational witnesses read off the float iterates.
+#: The grid of the rational witnesses: multiples of 2^-40 (q: every entry ≥ 2^-40, so q > 0).
 WITNESS_DENOMINATOR = 2**40
 #: Largest channel (rows × columns) :func:`shannon_capacity` accepts (200×200 takes ~20 s).
 MAX_CHANNEL_ENTRIES = 40_000
+SHANNON_CAPACITY = CertificateKind.QIF_SHANNON_CAPACITY.value
 _JSON_KEYS = ("quantity", "unit", "enclosure", "precision", "witness", "output", "channel")
 
 
@@ -77,10 +79,7 @@ def read_capacity_precision(value: Any, name: str = "prec") -> int:
     ...
     exactdp.errors.InvalidArgument: Got prec=1000000; at most MAX_PREC = 4096 bits (e.g. 128).
     """
-    prec = read_precision(value, name)
-    if prec > MAX_PREC:
-        raise InvalidArgument(f"Got {name}={prec}; at most MAX_PREC = {MAX_PREC} bits (e.g. 128).")
-    return prec
+    return read_log_precision(value, name)
 
 
 def blahut_arimoto_float(C: Matrix, *, tol: float = 1e-12, max_iter: int = 20000
@@ -107,31 +106,27 @@ def blahut_arimoto_float(C: Matrix, *, tol: float = 1e-12, max_iter: int = 20000
     return p, p @ W, it
 
 
-def _rational_distribution(v: np.ndarray, floor: Fraction = Fraction(0)) -> tuple[Fraction, ...]:
-    """An exact distribution near the float vector v (optionally mixed with uniform)."""
-    raw = [Fraction(max(float(x), 0.0)).limit_denominator(WITNESS_DENOMINATOR) for x in v]
-    total = sum(raw, Fraction(0))
-    if total == 0:
-        raw, total = [Fraction(1)] * len(raw), Fraction(len(raw))
-    k = len(raw)
-    return tuple((1 - floor) * x / total + floor / k for x in raw)
+def _on_grid(v: np.ndarray, least: int) -> tuple[Fraction, ...]:
+    """k/2^40 near the float vector v, each k ≥ ``least``, Σ k = 2^40 (the largest absorbs the rest)."""
+    N = WITNESS_DENOMINATOR
+    k = [max(least, round(max(float(x), 0.0) * N)) for x in v]
+    top = k.index(max(k))
+    k[top] += N - sum(k)
+    if k[top] < least:  # only when every float was 0 (or NaN): the uniform grid point
+        k = [N // len(k)] * len(k)
+        k[0] += N - sum(k)
+    return tuple(Fraction(x, N) for x in k)
 
 
-def _dual_ball(C: Matrix, q: tuple[Fraction, ...], prec: int) -> arb | None:
-    """max_x D(C_x ‖ q) in bits as a ball (None when some term is infinite)."""
-    with workprec(prec):
-        log2 = arb(2).log()
-        best: arb | None = None
-        for row in C:
-            d = arb(0)
-            for cy, qy in zip(row, q):
-                if cy:
-                    if not qy:
-                        return None
-                    d += arb_from_fraction(cy) * arb_from_fraction(cy / qy).log()
-            d = d / log2
-            best = d if best is None else best.max(d)
-        return best
+def _witness(v: np.ndarray) -> tuple[Fraction, ...]:
+    """The prior read off v with denominators ≤ 2^40 when those sum to 1 (1/10 stays 1/10),
+    else on the 2^-40 grid (small denominators keep the kernel's exact sums short)."""
+    raw = tuple(Fraction(max(float(x), 0.0)).limit_denominator(WITNESS_DENOMINATOR) for x in v)
+    return raw if sum(raw, Fraction(0)) == 1 else _on_grid(v, 0)
+
+
+def _fractions(v: list[str]) -> tuple[Fraction, ...]:
+    return tuple(read_rational(x) for x in v)
 
 
 @dataclass(frozen=True)
@@ -148,9 +143,9 @@ class ShannonCapacity:
     witness : tuple of Fraction
         The prior attaining the lower end (a distribution on the secrets).
     output : tuple of Fraction
-        The output distribution q of the dual bound (all entries > 0).
+        The output distribution q of the dual bound (> 0 wherever the channel is).
     precision : int
-        Bits of the ball arithmetic (``verify()`` recomputes at it).
+        Bits of the ball arithmetic (the kernel recomputes at it).
     channel : exact matrix
     float_iterations : int
         Blahut–Arimoto iterations of the float *find* step (metadata only).
@@ -172,29 +167,33 @@ class ShannonCapacity:
         return self.enclosure.hi - self.enclosure.lo
 
     def verify(self) -> bool:
-        """Re-check channel and witnesses; recompute both balls at ``precision``."""
-        enc = self.enclosure
-        if not (isinstance(enc, Enclosure) and is_exact(enc.lo) and is_exact(enc.hi)):
-            return False
-        try:
-            read_capacity_precision(self.precision, "precision")
-        except ExactDPError:
-            return False
-        if enc.lo < 0:
-            return False  # a capacity is ≥ 0 and the lower end is clamped there
-        C = self.channel
-        if not is_channel(C) or not is_distribution(self.witness, len(C)):
-            return False
-        if not is_distribution(self.output, len(C[0])):
-            return False
-        low = mutual_information(C, self.witness, prec=self.precision).enclosure.lo
-        up = _dual_ball(C, self.output, self.precision)
-        if up is None:
-            return False
-        return enc.lo <= max(low, Fraction(0)) and arb_to_fraction_interval(up)[1] <= enc.hi
+        """The kernel's verdict on :meth:`to_document`: channel and witnesses re-validated,
+        0 ≤ lo ≤ I(witness; C) and max_x D(C_x ‖ output) ≤ hi by balls recomputed at
+        ``precision``. False (never an exception) otherwise."""
+        return kernel_verifies(self.to_document)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-shannon-capacity``; ``exactdp verify`` re-checks it).
+
+        >>> r = shannon_capacity([["1/2", "1/2"], [0, 1]])
+        >>> sorted(r.to_document()["evidence"]), ShannonCapacity.from_document(r.to_document()) == r
+        (['output', 'precision', 'witness'], True)
+        """
+        return document(SHANNON_CAPACITY, {"channel": rows(self.channel), "unit": "bits"},
+                        {"enclosure": write_enclosure(self.enclosure)},
+                        {"witness": probabilities(self.witness), "output": probabilities(self.output),
+                         "precision": self.precision})
+
+    @classmethod
+    def from_document(cls, doc: Any) -> ShannonCapacity:
+        """Read a document the kernel verifies (else CertificateInvalid / InvalidArgument)."""
+        q, c, e = checked_parts(doc, SHANNON_CAPACITY)
+        return cls(read_enclosure(c["enclosure"]), _fractions(e["witness"]), _fractions(e["output"]),
+                   e["precision"], tuple(_fractions(r) for r in q["channel"]))
 
     def to_json(self) -> dict[str, Any]:
-        """Exact JSON; :meth:`from_json` reads it back and re-verifies."""
+        """Exact JSON (the flat layout of earlier versions); :meth:`from_json` reads it back
+        and re-verifies, and reads :meth:`to_document` too."""
         return {"quantity": "shannon-capacity", "unit": "bits",
                 "enclosure": write_enclosure(self.enclosure), "precision": self.precision,
                 "witness": [write_rational(p) for p in self.witness],
@@ -204,6 +203,8 @@ class ShannonCapacity:
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> ShannonCapacity:
         """Read and verify; raises :class:`InvalidArgument` when the claim does not check."""
+        if isinstance(doc, dict) and "schema" in doc:
+            return cls.from_document(doc)
         doc = read_object(doc, "ShannonCapacity", _JSON_KEYS)
         read_str(doc["quantity"], "ShannonCapacity.quantity", ("shannon-capacity",))
         read_str(doc["unit"], "ShannonCapacity.unit (only bits are written)", ("bits",))
@@ -234,9 +235,10 @@ def shannon_capacity(channel: Any, *, prec: int = 128, tol: float = 1e-12,
     ``tol`` (a finite float > 0) and ``max_iter`` (a whole number ≥ 0) steer the float
     Blahut–Arimoto search only: the enclosure is certified whatever they are; its width
     (``.width``) says how close the search came. ``prec`` ≤ ``MAX_PREC`` bits; at most
-    :data:`MAX_CHANNEL_ENTRIES` entries. The lower end is clamped at 0 (a capacity is ≥ 0);
-    a channel whose rows are all equal gets the exact enclosure [0, 0] (output q = that row
-    makes every D(C_x ‖ q) = 0 exactly).
+    :data:`MAX_CHANNEL_ENTRIES` entries, and the kernel's work limit
+    (:data:`~exactdp.kernel.qif_log.MAX_LOG_WORK`, InvalidArgument) applies to the balls. The
+    lower end is clamped at 0 (a capacity is ≥ 0); a channel whose rows are all equal gets
+    the exact enclosure [0, 0] (output q = that row makes every D(C_x ‖ q) = 0 exactly).
 
     >>> shannon_capacity([["1/3", "2/3"], ["1/3", "2/3"]]).enclosure
     Enclosure(lo=Fraction(0, 1), hi=Fraction(0, 1))
@@ -254,13 +256,10 @@ def shannon_capacity(channel: Any, *, prec: int = 128, tol: float = 1e-12,
     if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 0:
         raise InvalidArgument(f"Got max_iter={max_iter!r}; pass a whole number ≥ 0 such as 20000.")
     p_f, q_f, iters = blahut_arimoto_float(C, tol=float(tol), max_iter=max_iter)
-    witness = _rational_distribution(p_f)
+    witness = _witness(p_f)
     if all(tuple(row) == tuple(C[0]) for row in C):
         output = tuple(Fraction(v) for v in C[0])  # D(C_x ‖ C_0) = 0 for every x: C = 0
     else:
-        output = _rational_distribution(q_f, Q_FLOOR)
-    low = max(mutual_information(C, witness, prec=prec).enclosure.lo, Fraction(0))
-    up = _dual_ball(C, output, prec)
-    assert up is not None  # output > 0 everywhere
-    hi = arb_to_fraction_interval(up)[1]
+        output = _on_grid(q_f, 1)
+    low, hi = capacity_ends(C, witness, output, prec)
     return ShannonCapacity(Enclosure(low, hi), witness, output, prec, C, iters)
