@@ -48,7 +48,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -553,6 +553,21 @@ def read_envelope(doc: Any, extra_kinds: Collection[str] = ()) -> Envelope:
     for name in ("question", "claim", "evidence"):
         _typed(obj[name], name, dict, "a JSON object")
     return Envelope(kind, obj["question"], obj["claim"], obj["evidence"])
+
+
+_Check = TypeVar("_Check")
+
+
+def read_tabled(doc: Any, table: Mapping[str, tuple[Collection[str], Collection[str], Collection[str], _Check]]
+                ) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any], _Check]:
+    """A document whose kind is a key of ``table`` (kind → question, claim and evidence keys,
+    checker): its kind, its three parts read with exactly those keys, and the checker."""
+    env = read_envelope(doc)
+    if env.kind not in table:
+        raise InvalidArgument(f"kind: {env.kind!r} is not one of {[str(k) for k in table]}.")
+    qk, ck, ek, check = table[env.kind]
+    return (env.kind, read_object(env.question, "question", qk), read_object(env.claim, "claim", ck),
+            read_object(env.evidence, "evidence", ek), check)
 
 
 def rows_of(value: Any, where: str, n_rows: int | None = None, max_entries: int = 10**7) -> Sequence[list[Any]]:

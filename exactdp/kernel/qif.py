@@ -48,13 +48,13 @@ from exactdp.kernel.jsonio import (
     read_bool,
     read_closed_form,
     read_enclosure,
-    read_envelope,
     read_int,
     read_list,
     read_object,
     read_rational,
     read_rationals,
     read_str,
+    read_tabled,
     read_verdict,
     rows_of,
 )
@@ -419,12 +419,7 @@ QIF_KINDS: tuple[str, ...] = tuple(str(k) for k in _TABLE)
 
 def check_qif(doc: Any) -> bool:
     """Re-check a QIF document (malformed: InvalidArgument; altered: False or CertificateInvalid)."""
-    env = read_envelope(doc)
-    if env.kind not in _TABLE:
-        raise InvalidArgument(f"kind: {env.kind!r} is not one of {list(QIF_KINDS)}.")
-    qk, ck, ek, check = _TABLE[env.kind]
-    q, c, e = (read_object(part, name, keys) for part, name, keys in
-               ((env.question, "question", qk), (env.claim, "claim", ck), (env.evidence, "evidence", ek)))
-    if env.kind == K.QIF_OPTIMAL:
+    kind, q, c, e, check = read_tabled(doc, _TABLE)
+    if kind == K.QIF_OPTIMAL:
         read_str(e["method"], "evidence.method", ("float-basis", "exact-simplex"))
     return check(q, c, e)

@@ -56,12 +56,11 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import (
     read_enclosure,
-    read_envelope,
     read_int,
     read_list,
-    read_object,
     read_rational,
     read_str,
+    read_tabled,
     rows_of,
 )
 from exactdp.kinds import CertificateKind as K
@@ -283,9 +282,5 @@ QIF_LOG_KINDS: tuple[str, ...] = tuple(str(k) for k in _TABLE)
 
 def check_qif_log(doc: Any) -> bool:
     """Re-check a document of :data:`QIF_LOG_KINDS` (malformed: InvalidArgument; altered: False)."""
-    env = read_envelope(doc)
-    if env.kind not in _TABLE:
-        raise InvalidArgument(f"kind: {env.kind!r} is not one of {list(QIF_LOG_KINDS)}.")
-    qk, ck, ek, check = _TABLE[env.kind]
-    return check(*(read_object(part, name, keys) for part, name, keys in
-                   ((env.question, "question", qk), (env.claim, "claim", ck), (env.evidence, "evidence", ek))))
+    _, q, c, e, check = read_tabled(doc, _TABLE)
+    return check(q, c, e)
