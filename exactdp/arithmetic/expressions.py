@@ -25,7 +25,7 @@ import sympy
 from exactdp.arithmetic.rationals import MAX_DECIMAL_EXPONENT, decimal_exponent_too_large
 from exactdp.errors import InvalidArgument
 
-__all__ = ["parse_closed_form", "parse_real_expression", "MAX_TEXT_LENGTH"]
+__all__ = ["parse_closed_form", "parse_real_expression", "structural_sign", "MAX_TEXT_LENGTH"]
 
 MAX_TEXT_LENGTH = 2000
 _MAX_POWER_BITS = 100_000  # an exact rational power may have at most this many bits
@@ -176,3 +176,47 @@ def parse_real_expression(text: str, what: str = "value") -> sympy.Expr:
     exactdp.errors.InvalidArgument: Got value=...; only numbers, ... are allowed (...).
     """
     return parse_closed_form(text, what, InvalidArgument)
+
+
+def structural_sign(expr: sympy.Expr) -> int | None:
+    """The sign (−1, 0, 1) of a closed form read off its structure, or None when the rules
+    below do not decide it.
+
+    Rules: a rational's sign; log(r) of a positive rational r has the sign of r − 1; a
+    positive rational base to a rational power is positive; a product multiplies its
+    factors' signs; a sum whose decided terms all have one sign (or are 0) has it. Exact
+    and cheap for numbers of any size — unlike sympy's assumption queries
+    (``expr.is_nonnegative``), which may test a huge integer for primality (a
+    100,000-digit one: hours), depending on the order in which they try their rules.
+
+    >>> import sympy
+    >>> structural_sign(sympy.log(sympy.Rational(10**5000, 3)) / 7)
+    1
+    >>> structural_sign(-sympy.log(sympy.Rational(1, 2)) * 3), structural_sign(sympy.log(1))
+    (1, 0)
+    >>> structural_sign(sympy.sin(1)) is None
+    True
+    """
+    if isinstance(expr, sympy.Rational):  # p/q with q > 0: compare plain Python integers
+        return (int(expr.p) > 0) - (int(expr.p) < 0)
+    if isinstance(expr, sympy.log) and isinstance(expr.args[0], sympy.Rational) and int(expr.args[0].p) > 0:
+        p, q = int(expr.args[0].p), int(expr.args[0].q)
+        return (p > q) - (p < q)
+    if isinstance(expr, sympy.Pow) and isinstance(expr.base, sympy.Rational) and int(expr.base.p) > 0 \
+            and isinstance(expr.exp, sympy.Rational):
+        return 1
+    if isinstance(expr, sympy.Mul):
+        sign = 1
+        for factor in expr.args:
+            s = structural_sign(factor)
+            if s is None:
+                return None
+            sign *= s
+        return sign
+    if isinstance(expr, sympy.Add):
+        decided = [structural_sign(term) for term in expr.args]
+        signs = {s for s in decided if s is not None}
+        if len(signs) < len(set(decided)) or {1, -1} <= signs:
+            return None
+        return 1 if 1 in signs else -1 if -1 in signs else 0
+    return None

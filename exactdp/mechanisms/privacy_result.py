@@ -21,6 +21,7 @@ from exactdp.arithmetic.ball import (
     sympy_to_arb,
     workprec,
 )
+from exactdp.arithmetic.expressions import structural_sign
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction, unlimited_int_digits
 from exactdp.arithmetic.rounding import require_subnormals, succ
@@ -242,7 +243,9 @@ def enclose_value(value: sympy.Expr, prec: int = 128) -> Enclosure:
     """Certified enclosure of a closed-form real value at ``prec`` bits."""
     with workprec(prec):
         lo, hi = arb_to_fraction_interval(sympy_to_arb(value))
-    return Enclosure(max(lo, Fraction(0)) if value.is_nonnegative else lo, hi)  # a level ≥ 0
+    # a level ≥ 0: clamp only when the ball dips below 0 and the structure proves it (never
+    # sympy's is_nonnegative: it may test a huge integer for primality, for hours)
+    return Enclosure(max(lo, Fraction(0)) if lo < 0 and structural_sign(value) in (0, 1) else lo, hi)
 
 
 
@@ -255,7 +258,7 @@ def _encloses(enc: Enclosure | None, value: sympy.Expr) -> bool:
     for prec in (128, 256, 512, 1024):
         with workprec(prec):
             lo, hi = arb_to_fraction_interval(sympy_to_arb(value))
-        lo = max(lo, Fraction(0)) if value.is_nonnegative else lo
+        lo = max(lo, Fraction(0)) if lo < 0 and structural_sign(value) in (0, 1) else lo
         if enc.lo <= lo and hi <= enc.hi:
             return True
         if hi < enc.lo or lo > enc.hi:

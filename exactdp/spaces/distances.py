@@ -18,7 +18,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, sympy_to_arb, workprec
-from exactdp.arithmetic.expressions import parse_real_expression
+from exactdp.arithmetic.expressions import parse_real_expression, structural_sign
 from exactdp.arithmetic.rationals import to_fmpq, to_fraction, to_sympy
 from exactdp.arithmetic.rounding import float_down, float_up
 from exactdp.errors import ExactnessRequired, InvalidArgument, InvalidMetric
@@ -184,7 +184,8 @@ def as_distance(value: Any, where: str = "distance") -> Distance:
             f"{where}={value!r} is not the square root of a rational; exact distances "
             "must be rationals or square roots of rationals (pass e.g. 'sqrt(2)' or '3/2')."
         )
-    nonneg = expr.is_nonnegative
+    decided = structural_sign(expr)  # before sympy's query, which may run for hours on huge numbers
+    nonneg = (decided in (0, 1)) if decided is not None else expr.is_nonnegative
     if nonneg is None:
         with workprec(128):
             nonneg = bool(sympy_to_arb(expr) >= 0)

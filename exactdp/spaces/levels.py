@@ -18,7 +18,7 @@ import sympy
 from flint import arb
 
 from exactdp.arithmetic.ball import certified_sign, sympy_to_arb
-from exactdp.arithmetic.expressions import parse_real_expression
+from exactdp.arithmetic.expressions import parse_real_expression, structural_sign
 from exactdp.arithmetic.rationals import shorten_numbers, to_fmpq, to_fraction, to_sympy, unlimited_int_digits
 from exactdp.errors import InvalidArgument, InvalidPrivacyLevel
 from exactdp.kinds import Sign
@@ -161,7 +161,8 @@ def parse_epsilon(eps: Any) -> sympy.Expr:
         )
     if value.has(sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
         raise InvalidPrivacyLevel(f"Got eps={eps!r}; ε must be finite and > 0.")
-    positive = value.is_positive
+    decided = structural_sign(value)  # before sympy's queries, which may run for hours on huge numbers
+    positive = (decided == 1) if decided is not None else value.is_positive
     if positive is None and not value.is_zero:
         sign, _ = certified_sign(lambda _p: sympy_to_arb(value), start_prec=128,
                                  what=f"ε = {value}")
