@@ -189,7 +189,33 @@ def to_sympy(value: Fraction | int) -> sympy.Rational:
     1/3
     """
     f = value if isinstance(value, Fraction) else Fraction(value)
-    return sympy.Rational(f.numerator, f.denominator)
+    r = sympy.Rational(f.numerator, f.denominator)
+    if max(abs(f.numerator), f.denominator).bit_length() > SIGN_FACT_BITS:
+        for z in (r, sympy.Integer(f.numerator), sympy.Integer(f.denominator)):
+            _state_sign(z)
+    return r
+
+
+#: Above this many bits, :func:`to_sympy` states the sign facts of the numbers it builds.
+SIGN_FACT_BITS = 256
+
+
+def _state_sign(z: sympy.Rational) -> None:
+    """Record z's sign in sympy's assumption cache, so no query on it tests primality.
+
+    sympy answers ``Integer.is_negative`` (and ``is_nonnegative``, …) by trying related facts
+    in a *random* order (``sympy.core.random``); some orders ask ``is_prime``, a BPSW test that
+    takes hours on a 100,000-digit odd integer — and ``sympy.log(R)`` asks ``R.is_negative``.
+    The facts stated here are the true ones (from the exact p), so answers are unchanged; only
+    the route to them is fixed. ``sympy.Integer`` is cached, so ``log``'s own ``Integer(p)`` is
+    the object marked here. If a sympy version lacks the internal, nothing is stated.
+    """
+    facts, shared = getattr(z, "_assumptions", None), getattr(z, "default_assumptions", None)
+    if facts is None or shared is None or not hasattr(facts, "deduce_all_facts"):
+        return
+    if facts is shared:  # the class's own table, shared by every instance: copy it first
+        facts = z._assumptions = shared.copy()
+    facts.deduce_all_facts((("zero", z.p == 0), ("positive", z.p > 0), ("negative", z.p < 0)))
 
 
 def float_row_sums_exact(a: Any) -> list[Fraction]:

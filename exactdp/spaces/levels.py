@@ -255,6 +255,15 @@ def _rational_t(value: sympy.Expr, eps: Any) -> Fraction | None:
     Fraction(1, 2)
     """
     _refuse_huge_power(value, eps)
+    c, rest = value.as_coeff_Mul()
+    if isinstance(c, sympy.Rational) and isinstance(rest, sympy.log) \
+            and isinstance(rest.args[0], sympy.Rational) and rest.args[0] > 0:
+        # ε = (a/b)·ln x: t = x^(−a/b) is rational iff x is a perfect b-th power (gcd(a, b) = 1:
+        # b | a·v_p(x) for every prime p forces b | v_p(x)). Decided by exact integer roots, not
+        # by sympy's exp, which factors x (hours for a 10,000-digit odd x).
+        x, a, b = rest.args[0], int(c.p), int(c.q)
+        num, den = _exact_root(int(x.p), b), _exact_root(int(x.q), b)
+        return None if num is None or den is None else Fraction(den, num) ** a
     t_expr = sympy.exp(-value)
     if not isinstance(t_expr, sympy.Rational):
         try:
