@@ -6,7 +6,7 @@ distributions, a gain ``{"rows": actions × secrets, "loss": bool}``. Each kind 
 :data:`_TABLE`: (question keys, claim keys, evidence keys, checker); the checker re-derives
 every claim exactly (no search code is shared with :mod:`exactdp.qif`). Layouts are in
 ``docs/readme/certificate_schema.md``. Malformed or ill-posed: InvalidArgument (exit 3);
-a claim that does not re-check: False (exit 1).
+a claim that does not re-check: False (exit 1); over a work limit: InstanceTooLarge (exit 2).
 
 * vulnerability: V = Σ_y best_w Σ_x π_x C[x][y] G[w][x] (best = max, min for a loss), and
   each stated action attains the best of its column;
@@ -26,9 +26,11 @@ a claim that does not re-check: False (exit 1).
   u, λ ≥ 0 (on any pairs: fewer constraints only relax) dual feasible, c·K = Σu = ±value;
   φ is refused above :data:`MAX_PHI_BITS` bits before it is built.
 
-Work is counted up front (:data:`MAX_QIF_WORK`, digits included) and refused with
-InvalidArgument. Labels the kernel does not certify: ``question.gain.name`` and the optimal
-mechanism's ``evidence.method`` (how the certificate was found; any listed value verifies).
+Work is counted up front (:data:`MAX_QIF_WORK`, digits included; :data:`MAX_PHI_BITS`,
+:data:`MAX_SUBSET_SECRETS`) and refused with InstanceTooLarge (undecided, exit 2, as the
+Pufferfish kinds). Labels the kernel does not certify: ``question.gain.name`` and the optimal
+mechanism's ``evidence.method`` (how the certificate was found, ``unstated`` for a duality
+certificate on its own; any listed value verifies).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import arb_from_fraction, workprec
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import CertificateInvalid, InvalidArgument
+from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import (
     read_bool,
     read_closed_form,
@@ -82,10 +84,10 @@ _Z = Fraction(0)
 
 
 def check_qif_work(*counts: int, what: str = "the document") -> None:
-    """Raise InvalidArgument when the counted operations exceed :data:`MAX_QIF_WORK`."""
+    """Raise InstanceTooLarge (exit 2) when the counted operations exceed :data:`MAX_QIF_WORK`."""
     if sum(counts) > MAX_QIF_WORK:
-        raise InvalidArgument(f"{what} asks for {sum(counts)} counted operations (limit MAX_QIF_WORK = "
-                              f"{MAX_QIF_WORK}); use a smaller channel or entries with fewer digits.")
+        raise InstanceTooLarge(f"{what} asks for {sum(counts)} counted operations (limit MAX_QIF_WORK = "
+                               f"{MAX_QIF_WORK}); use a smaller channel or entries with fewer digits.")
 
 
 _work = check_qif_work
@@ -137,11 +139,11 @@ def phi_bits(s: Fraction, exponents: Any) -> int:
 
 
 def check_phi(s: Fraction, exponents: Any, n: int, m: int) -> None:
-    """Refuse (InvalidArgument) an optimal-mechanism φ = s^k too large to build or use."""
+    """Refuse (InstanceTooLarge) an optimal-mechanism φ = s^k too large to build or use."""
     bits = phi_bits(s, exponents)
     if bits > MAX_PHI_BITS:
-        raise InvalidArgument(f"question.metric: φ = s^k needs {bits} bits (largest distance exponent × bits "
-                              f"of s; limit MAX_PHI_BITS = {MAX_PHI_BITS}); use smaller distances or t.")
+        raise InstanceTooLarge(f"question.metric: φ = s^k needs {bits} bits (largest distance exponent × bits "
+                               f"of s; limit MAX_PHI_BITS = {MAX_PHI_BITS}); use smaller distances or t.")
     _work(n * n * m * _words(bits), what="the optimal mechanism")
 
 
@@ -317,7 +319,7 @@ def _capacity(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool:
                                   "with entries ≥ 0 (question.gain.rows); its duals bound only that case.")
     _work(n * len(C[0]) * (1 if G is None else len(G)) * 2 * _words(_bits(C, G or ())))
     if method == "subsets" and n > MAX_SUBSET_SECRETS:
-        raise InvalidArgument(f"evidence.method: the sub-uniform search takes ≤ {MAX_SUBSET_SECRETS} secrets.")
+        raise InstanceTooLarge(f"evidence.method: the sub-uniform search takes ≤ {MAX_SUBSET_SECRETS} secrets.")
     _work(subset_work(C) if method == "subsets" else 0, strategy_work(C, G) if G is not None else 0)
     bounds, witness = read_enclosure(c["bounds"], "claim.bounds"), _dist(c["witness"], "claim.witness", n)
     value = None if c["value"] is None else read_rational(c["value"], "claim.value")
@@ -421,5 +423,5 @@ def check_qif(doc: Any) -> bool:
     """Re-check a QIF document (malformed: InvalidArgument; altered: False or CertificateInvalid)."""
     kind, q, c, e, check = read_tabled(doc, _TABLE)
     if kind == K.QIF_OPTIMAL:
-        read_str(e["method"], "evidence.method", ("float-basis", "exact-simplex"))
+        read_str(e["method"], "evidence.method", ("float-basis", "exact-simplex", "unstated"))
     return check(q, c, e)

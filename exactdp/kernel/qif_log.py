@@ -32,7 +32,7 @@ The checks (verified iff every claim re-derives; malformed: InvalidArgument, exi
   its column's maximum.
 
 Precision lies in [:data:`MIN_LOG_PREC`, :data:`MAX_LOG_PREC`]; work is counted before any
-arithmetic (:func:`log_work`, refused over :data:`MAX_LOG_WORK` with InvalidArgument); the
+arithmetic (:func:`log_work`, refused over :data:`MAX_LOG_WORK` with InstanceTooLarge, exit 2); the
 writers in :mod:`exactdp.qif` evaluate through :func:`entropy_enclosure`,
 :func:`capacity_ends` and :func:`ln_enclosure`, so they refuse the same documents.
 
@@ -53,7 +53,7 @@ from flint import arb
 
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, arb_to_fraction_interval, workprec
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import (
     read_enclosure,
     read_int,
@@ -93,8 +93,8 @@ def _cost(bits: int) -> int:
 
 def _over(work: int, what: str) -> None:
     if work > MAX_LOG_WORK:
-        raise InvalidArgument(f"{what} asks for more than {work} counted operations (limit MAX_LOG_WORK = "
-                              f"{MAX_LOG_WORK}): a smaller channel, entries with fewer digits or a lower precision.")
+        raise InstanceTooLarge(f"{what} asks for more than {work} counted operations (limit MAX_LOG_WORK = "
+                               f"{MAX_LOG_WORK}): a smaller channel, entries with fewer digits or a lower precision.")
 
 
 def log_work(prec: int, terms: int, parts: Iterable[Iterable[Fraction]], what: str = "the document") -> int:

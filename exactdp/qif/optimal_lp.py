@@ -16,12 +16,13 @@ u_x + Σ_e coeff_e(x, w) λ_e ≥ c[x][w] (coeff φ_ab at (a, w), −1 at (b, w)
 
 Weak duality: for any feasible K', c·K' ≤ Σ_{x,w} (u_x + (Aᵀλ)_{x,w}) K'[x][w]
 = Σ_x u_x + λ·(AK') ≤ Σ_x u_x. So a primal-feasible K and a dual-feasible (u, λ) with
-c·K = Σ u prove K optimal: that is what :meth:`DualityCertificate.verify` checks, exactly.
-It trusts nothing stored but the question (metric, prior, t, gain): it refuses any number
-that is not a ``Fraction``/``int``, rebuilds the privacy constraints and every φ from the
-metric and t (a stored edge list that differs is refused), and checks the primal on *all*
-ordered pairs of secrets (so a metric whose recorded graph edges did not generate it could
-not make a non-private K pass; the dual needs only the edges, since dropping constraints
+c·K = Σ u prove K optimal: that is what the kernel checks, exactly, on the
+``qif-optimal-mechanism`` document of :meth:`DualityCertificate.to_document` (and of
+:meth:`OptimalMechanism.to_document`); ``verify()`` of either is its verdict. The kernel
+trusts nothing stored but the question (metric, prior, t, gain): it refuses any number that
+is not an exact rational, rebuilds every φ from the metric and t, and checks the primal on
+*all* ordered pairs of secrets (so a metric whose recorded graph edges did not generate it
+could not make a non-private K pass; the dual may use any pairs, since dropping constraints
 only relaxes the problem and raises its optimum).
 """
 
@@ -50,7 +51,6 @@ from exactdp.qif.channel import (
     Matrix,
     is_distribution,
     is_exact,
-    is_exact_matrix,
     prior_values,
     read_channel,
 )
@@ -149,7 +149,7 @@ def build_problem(metric: FiniteMetric, prior: Any, level: PrivacyLevel,
 
 @dataclass(frozen=True)
 class DualityCertificate:
-    """Primal K, dual (u, λ) of the optimal-mechanism LP; ``verify()`` checks both exactly.
+    """Primal K, dual (u, λ) of the optimal-mechanism LP; ``verify()`` is the kernel's verdict.
 
     ``lam`` is sparse: {(edge index, w): λ} for the nonzero multipliers (edge indices into
     ``problem.edges``).
@@ -194,57 +194,44 @@ class DualityCertificate:
             return None
         return fresh
 
-    def exact_fields(self) -> bool:
-        """Every number of K, u and λ is a Fraction or int (never a float or float-like)."""
-        lam = self.lam
-        if not (is_exact_matrix(self.mechanism) and isinstance(self.u, tuple)
-                and all(is_exact(v) for v in self.u) and isinstance(lam, dict)):
-            return False
-        return all(isinstance(k, tuple) and len(k) == 2 and all(
-            isinstance(i, int) and not isinstance(i, bool) for i in k) and is_exact(v)
-            for k, v in lam.items())
-
-    def primal_feasible(self) -> bool:
-        """K is a channel meeting every privacy constraint, over all ordered pairs."""
-        P, K = self.rebuilt(), self.mechanism
-        if P is None or not self.exact_fields():
-            return False
-        if len(K) != P.n or any(len(r) != P.m for r in K):
-            return False
-        if any(v < 0 for r in K for v in r) or any(sum(r, Fraction(0)) != 1 for r in K):
-            return False
-        if not all(phi * K[a][w] <= K[b][w] for a, b, phi in P.edges for w in range(P.m)):
-            return False
-        if P.metric.graph_edges is None:
-            return True                       # the edges already are all pairs
-        vals = entry_values_exact(P.metric, P.level)
-        idx = P.metric.index
-        for a in range(P.n):
-            for b in range(P.n):
-                if a != b:
-                    phi = vals[int(idx[a, b])]
-                    if not all(phi * K[a][w] <= K[b][w] for w in range(P.m)):
-                        return False
-        return True
-
-    def dual_feasible(self) -> bool:
-        """u free, λ ≥ 0 with u_x + (Aᵀλ)_{x,w} ≥ c[x][w], over the rebuilt edges."""
-        P = self.rebuilt()
-        if P is None or not self.exact_fields() or len(self.u) != P.n:
-            return False
-        slack = [[self.u[x] - P.cost(x, w) for w in range(P.m)] for x in range(P.n)]
-        for (e, w), lam in self.lam.items():
-            if lam < 0 or not (0 <= e < len(P.edges) and 0 <= w < P.m):
-                return False
-            a, b, phi = P.edges[e]
-            slack[a][w] += phi * lam
-            slack[b][w] -= lam
-        return all(v >= 0 for r in slack for v in r)
-
     def verify(self) -> bool:
-        """Exact fields; primal feasible, dual feasible, c·K = Σ u — all exact, from the question."""
-        return (self.primal_feasible() and self.dual_feasible()
-                and self.objective == sum(self.u, Fraction(0)))
+        """The kernel's verdict on :meth:`to_document`, and the stored problem is its question's.
+
+        The kernel re-derives everything from the question (metric, prior, t, gain): K a
+        private channel on *all* ordered pairs, (u, λ) dual feasible, c·K = Σu, value =
+        sign·objective, every number exact (floats are refused when written). The one check
+        left here binds this object to its document: the stored problem's level, prior and
+        privacy-edge list (through which λ's keys are written) are the ones the question
+        rebuilds (:meth:`rebuilt`) — a document carries no edge list for the kernel to see.
+        """
+        return self.rebuilt() is not None and kernel_verifies(self.to_document)
+
+    def to_document(self) -> dict[str, Any]:
+        """The kernel document (kind ``qif-optimal-mechanism``, ``evidence.method``
+        ``unstated``): the question, value = sign·objective, K, u and λ.
+
+        >>> from exactdp.qif.optimal import optimal_mechanism
+        >>> from exactdp.spaces.metrics import line
+        >>> cert = optimal_mechanism(line(3), t="1/2").certificate
+        >>> doc = cert.to_document()
+        >>> doc["claim"]["value"], doc["evidence"]["method"], cert.verify()
+        ('5/9', 'unstated', True)
+        >>> DualityCertificate.from_document(doc).u == cert.u
+        True
+        """
+        P = self.problem
+        return write_optimal(self, P.sign * self.objective, "unstated", P.level.t)
+
+    @classmethod
+    def from_document(cls, doc: Any) -> DualityCertificate:
+        """Read a ``qif-optimal-mechanism`` document the kernel verifies (any ``method``
+        label); else CertificateInvalid / InvalidArgument."""
+        q, c, e = checked_parts(doc, OPTIMAL)
+        cert = read_certificate(q, c["mechanism"], e["u"], e["lambda"])
+        if not cert.verify():  # e.g. a λ listed twice: the kernel adds both, a dict keeps one
+            raise CertificateInvalid("the document's multipliers do not read back to a certificate "
+                                     "that verifies; write it with to_document().")
+        return cert
 
     def to_json(self) -> dict[str, Any]:
         """K, u and λ keyed by (a, b, w): the constraint φ_ab K[a][w] ≤ K[b][w]."""
@@ -337,14 +324,7 @@ class OptimalMechanism:
         >>> r.to_document()["claim"]["value"], OptimalMechanism.from_document(r.to_document()).value
         ('5/9', Fraction(5, 9))
         """
-        P, cert = self.certificate.problem, self.certificate
-        canon, spec, fp = canonical_metric(P.metric)
-        return document(OPTIMAL, {"metric": write_metric(canon, spec, fp), "prior": probabilities(P.prior),
-                                  "t": write_rational(self.question.t), "gain": gain_json(P.gain)},
-                        {"value": write_rational(self.value), "mechanism": rows(cert.mechanism)},
-                        {"method": self.method, "u": probabilities(cert.u),
-                         "lambda": [[P.edges[e][0], P.edges[e][1], w, write_rational(v)]
-                                    for (e, w), v in sorted(cert.lam.items())]})
+        return write_optimal(self.certificate, self.value, self.method, self.question.t)
 
     @classmethod
     def from_document(cls, doc: Any) -> OptimalMechanism:
@@ -377,29 +357,10 @@ class OptimalMechanism:
         or multipliers do not prove optimality for the stated question.
         """
         read_str(doc.get("kind"), "kind", ("optimal-mechanism",))
-        q = doc["question"]
-        metric, _spec, fp = read_metric_json(q["metric"], "question.metric")
-        if fingerprint(metric) != fp:
-            raise CertificateInvalid(
-                f"question.metric states fingerprint {fp} but rebuilds to "
-                f"{fingerprint(metric)}; the file was edited.")
-        raw_prior = [read_rational(p, "question.prior") for p in q["prior"]]
-        level = parse_level(t=read_rational(q["t"], "question.t"))
-        P = build_problem(metric, raw_prior, level, GainFunction.from_json(q["gain"]))
-        K = read_channel(read_matrix_json(doc["mechanism"]), "mechanism")
-        u = tuple(read_rational(v, "u") for v in doc["u"])
-        where = {(a, b): k for k, (a, b, _phi) in enumerate(P.edges)}
-        lam: dict[tuple[int, int], Fraction] = {}
-        for entry in doc["lambda"]:
-            a, b, w = (read_int(v, "lambda", 0) for v in entry[:3])
-            if (a, b) not in where or w >= P.m or len(entry) != 4:
-                raise CertificateInvalid(
-                    f"lambda entry {entry!r} names no privacy constraint of the question "
-                    f"(pairs are the metric's edges, w < {P.m}); the file was edited.")
-            lam[(where[(a, b)], w)] = read_rational(entry[3], "lambda")
-        cert = DualityCertificate(P, K, u, lam)
+        cert = read_certificate(doc["question"], doc["mechanism"], doc["u"], doc["lambda"])
+        P, K = cert.problem, cert.mechanism
         out = cls(read_rational(doc["value"], "value"),
-                  from_rows([list(r) for r in K], name=f"optimal({metric.name})"), cert,
+                  from_rows([list(r) for r in K], name=f"optimal({P.metric.name})"), cert,
                   read_str(doc["method"], "method", METHODS), OptimalQuestion.of(P))
         if not out.verify():
             raise CertificateInvalid(
@@ -413,3 +374,41 @@ def check_shape(K: Matrix, P: OptimalProblem) -> None:
     """Raise :class:`InvalidChannel` unless K is n × m."""
     if len(K) != P.n or any(len(r) != P.m for r in K):
         raise InvalidChannel(f"expected a {P.n}×{P.m} mechanism.")
+
+
+def write_optimal(cert: DualityCertificate, value: Fraction, method: str, t: Fraction | None) -> dict[str, Any]:
+    """The ``qif-optimal-mechanism`` document of a certificate with a claimed value and label."""
+    P = cert.problem
+    E = P.edges
+    if not all(type(e) is int and 0 <= e < len(E) for e, _w in cert.lam):
+        raise InvalidArgument("lam: a key names no privacy edge of the problem.")
+    canon, spec, fp = canonical_metric(P.metric)
+    return document(OPTIMAL, {"metric": write_metric(canon, spec, fp), "prior": probabilities(P.prior),
+                              "t": write_rational(t), "gain": gain_json(P.gain)},  # type: ignore[arg-type]
+                    {"value": write_rational(value), "mechanism": rows(cert.mechanism)},
+                    {"method": method, "u": probabilities(cert.u),
+                     "lambda": [[E[e][0], E[e][1], w, write_rational(v)] for (e, w), v in sorted(cert.lam.items())]})
+
+
+def read_certificate(q: dict[str, Any], mechanism: Any, u: Any, lam_entries: Any) -> DualityCertificate:
+    """The certificate a question and its K, u, λ entries state (the problem rebuilt from the
+    question; CertificateInvalid for an edited fingerprint or a λ on no privacy constraint)."""
+    metric, _spec, fp = read_metric_json(q["metric"], "question.metric")
+    if fingerprint(metric) != fp:
+        raise CertificateInvalid(
+            f"question.metric states fingerprint {fp} but rebuilds to "
+            f"{fingerprint(metric)}; the file was edited.")
+    raw_prior = [read_rational(p, "question.prior") for p in q["prior"]]
+    level = parse_level(t=read_rational(q["t"], "question.t"))
+    P = build_problem(metric, raw_prior, level, GainFunction.from_json(q["gain"]))
+    K = read_channel(read_matrix_json(mechanism), "mechanism")
+    where = {(a, b): k for k, (a, b, _phi) in enumerate(P.edges)}
+    lam: dict[tuple[int, int], Fraction] = {}
+    for entry in lam_entries:
+        a, b, w = (read_int(v, "lambda", 0) for v in entry[:3])
+        if (a, b) not in where or w >= P.m or len(entry) != 4:
+            raise CertificateInvalid(
+                f"lambda entry {entry!r} names no privacy constraint of the question "
+                f"(pairs are the metric's edges, w < {P.m}); the file was edited.")
+        lam[(where[(a, b)], w)] = read_rational(entry[3], "lambda")
+    return DualityCertificate(P, K, tuple(read_rational(v, "u") for v in u), lam)

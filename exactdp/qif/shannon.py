@@ -236,7 +236,7 @@ def shannon_capacity(channel: Any, *, prec: int = 128, tol: float = 1e-12,
     Blahut–Arimoto search only: the enclosure is certified whatever they are; its width
     (``.width``) says how close the search came. ``prec`` ≤ ``MAX_PREC`` bits; at most
     :data:`MAX_CHANNEL_ENTRIES` entries, and the kernel's work limit
-    (:data:`~exactdp.kernel.qif_log.MAX_LOG_WORK`, InvalidArgument) applies to the balls. The
+    (:data:`~exactdp.kernel.qif_log.MAX_LOG_WORK`, InstanceTooLarge) applies to the balls. The
     lower end is clamped at 0 (a capacity is ≥ 0); a channel whose rows are all equal gets
     the exact enclosure [0, 0] (output q = that row makes every D(C_x ‖ q) = 0 exactly).
 

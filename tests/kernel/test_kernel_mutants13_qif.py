@@ -13,7 +13,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge
 from exactdp.kernel.qif import check_phi, check_qif_work
 from exactdp.kernel.verify import verify_document
 
@@ -21,13 +21,13 @@ from exactdp.kernel.verify import verify_document
 def test_counted_work_at_the_limit_and_one_over():
     check_qif_work(4_000_000)
     check_qif_work(3_999_999, 1)
-    with pytest.raises(InvalidArgument, match="MAX_QIF_WORK = 4000000"):
+    with pytest.raises(InstanceTooLarge, match="MAX_QIF_WORK = 4000000"):
         check_qif_work(4_000_000, 1)
 
 
 def test_phi_bits_at_the_limit_and_one_over():
     check_phi(F(1, 2), [0, 1, 32_768], 2, 2)  # 32,768 · 2 bits = 65,536 = MAX_PHI_BITS
-    with pytest.raises(InvalidArgument, match="MAX_PHI_BITS = 65536"):
+    with pytest.raises(InstanceTooLarge, match="MAX_PHI_BITS = 65536"):
         check_phi(F(1, 2**65_536), [0, 1], 2, 2)  # 1 · 65,537 bits (65,537 is prime)
 
 
@@ -44,5 +44,5 @@ def test_subset_search_at_the_secret_limit_verifies_and_one_more_is_refused():
     bad = _one_column_capacity(18)
     bad["claim"] = {"value": "1/18", "bounds": {"lo": "1/18", "hi": "1/18"}, "witness": ["1/18"] * 18}
     assert not verify_document(bad).verified
-    with pytest.raises(InvalidArgument, match="≤ 18 secrets"):
+    with pytest.raises(InstanceTooLarge, match="≤ 18 secrets"):
         verify_document(_one_column_capacity(19))

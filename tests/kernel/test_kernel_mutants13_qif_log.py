@@ -19,7 +19,7 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge
 from exactdp.kernel.jsonio import write_rational
 from exactdp.kernel.qif_log import MAX_LOG_WORK, capacity_ends, entropy_enclosure, log_work
 from exactdp.kernel.verify import verify_document
@@ -74,7 +74,7 @@ def test_log_work_is_the_documented_formula():
     for prec, terms, parts in _shapes():
         expect = work(prec, terms, parts)
         if expect > MAX_LOG_WORK:
-            with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+            with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
                 log_work(prec, terms, parts)
         else:
             assert log_work(prec, terms, parts) == expect, (prec, terms, parts)
@@ -91,7 +91,7 @@ def test_log_work_limit_is_inclusive():
             if (MAX_LOG_WORK - fixed) % per == 0:
                 terms = (MAX_LOG_WORK - fixed) // per
                 assert log_work(prec, terms, parts) == MAX_LOG_WORK
-                with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+                with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
                     log_work(prec, terms + 1, parts)
                 return
     raise AssertionError("no exact fit found")
@@ -157,11 +157,11 @@ def test_entropy_charges_prior_times_columns():
         e = mpmath.mpf(1) / (mpmath.mpf(2) ** (b - 1) + 1)
         h = -(e * mpmath.log(e, 2) + (1 - e) * mpmath.log(1 - e, 2))
         assert _mp(under.enclosure.lo) <= h <= _mp(under.enclosure.hi)
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         entropy_enclosure("conditional-entropy", tuple(_big(b)), (tuple(HALF),) * 2, 128)
     doc = under.to_document()
     doc["question"]["prior"] = _strs(_big(b))
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         verify_document(doc)
 
 
@@ -171,14 +171,14 @@ def test_capacity_charges_twice_rows_times_columns():
     assert work(128, 8, [_big(b - 1), *SQUARE, HALF]) <= MAX_LOG_WORK
     lo, hi = capacity_ends((tuple(HALF),) * 2, tuple(_big(b - 1)), tuple(HALF), 128)
     assert lo == hi == 0                                  # identical rows: I = D = 0 exactly
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         capacity_ends((tuple(HALF),) * 2, tuple(_big(b)), tuple(HALF), 128)
     doc = shannon_capacity(SQUARE, prec=128).to_document()
     assert verify_document(doc).verified
     doc["evidence"]["witness"] = _strs(_big(b - 1))       # a worse witness: lower end 0 still holds
     assert verify_document(doc).verified
     doc["evidence"]["witness"] = _strs(_big(b))
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         verify_document(doc)
 
 
@@ -190,7 +190,7 @@ def test_mtv_charges_twice_the_length():
     assert doc["evidence"]["precision"] == 128 and verify_document(doc).verified
     assert under.ratio == F(2**(b - 1) + 1, 2)           # max(p/q, q/p) = (1/2)/(1/D), by hand
     doc["question"]["p"] = _strs(_big(b))
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         verify_document(doc)
 
 
@@ -202,7 +202,7 @@ def test_bayes_risk_charges_prior_times_columns():
     assert verify_document(doc).verified
     assert under.value == F(1, 2**(b - 1) + 1)           # 1 − Σ_y max_x π_x/2 = 1/D, by hand
     doc["question"]["prior"] = _strs(_big(b))
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         verify_document(doc)
 
 
@@ -214,9 +214,9 @@ def test_shannon_entropy_charges_one_term_per_entry():
     assert work(128, 4, [_big(b - 1)]) > MAX_LOG_WORK    # so counting 2 terms per entry would refuse it
     doc = under.to_document()
     doc["question"]["prior"] = _strs(_big(b))
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         verify_document(doc)
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         entropy_enclosure("shannon-entropy", tuple(_big(b)), None, 128)
 
 
@@ -229,7 +229,7 @@ def test_prior_bayes_risk_charges_one_term_per_entry():
     assert work(0, 4, [_big(b - 1)]) > MAX_LOG_WORK
     doc = under.to_document()
     doc["question"]["prior"] = _strs(_big(b))
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         verify_document(doc)
 
 

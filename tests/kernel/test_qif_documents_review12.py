@@ -76,7 +76,7 @@ def _optimal_far_metric(distance: int):
 def test_optimal_huge_exponent_refused_up_front():
     # 2^(10^7): about 1.2 MB per entry, computed in seconds today; the kernel should refuse
     # exponents whose s^k it cannot afford before building φ (the writer should too).
-    with pytest.raises(InvalidArgument):
+    with pytest.raises(InstanceTooLarge):
         verify_document(_optimal_far_metric(10**7))
 
 
@@ -96,7 +96,7 @@ def test_subset_search_of_huge_entries_refused_up_front(monkeypatch):
     def _never(C):
         raise AssertionError("the sub-uniform search ran on a document it should have refused")
     monkeypatch.setattr("exactdp.kernel.qif._subuniform", _never)
-    with pytest.raises(InvalidArgument):
+    with pytest.raises(InstanceTooLarge):
         verify_document(_subset_doc(18, 15, 4000))
 
 
@@ -120,9 +120,9 @@ def test_genuine_multiplicative_g_capacity_still_verifies():
 
 
 def test_optimal_huge_exponent_refusal_names_the_limit_and_the_writer_refuses_too():
-    with pytest.raises(InvalidArgument, match="MAX_PHI_BITS"):
+    with pytest.raises(InstanceTooLarge, match="MAX_PHI_BITS"):
         verify_document(_optimal_far_metric(10**14))
-    with pytest.raises(InvalidArgument, match="MAX_PHI_BITS"):
+    with pytest.raises(InstanceTooLarge, match="MAX_PHI_BITS"):
         optimal_mechanism(from_matrix([[0, 10**7], [10**7, 0]]), t="1/2")
 
 
@@ -136,7 +136,7 @@ def test_subset_writer_falls_back_to_bounds_when_the_kernel_would_refuse(monkeyp
     doc = _subset_doc(10, 15, 400)
     C = tuple(tuple(F(v) for v in r) for r in doc["question"]["channel"])
     assert subset_work(C) > MAX_QIF_WORK >= (1 << 10) * 15       # only the digits push it over
-    with pytest.raises(InvalidArgument, match="counted operations"):
+    with pytest.raises(InstanceTooLarge, match="counted operations"):
         verify_document(doc)
 
     def _never(C):
@@ -157,7 +157,7 @@ def test_g_capacity_duals_count_building_each_a_sigma(monkeypatch):
                         "gain": {"rows": [["1", "0"], ["0", "1"]], "loss": False, "name": "id"}},
            "claim": {"value": "0", "bounds": {"lo": "0", "hi": "0"}, "witness": ["1/2", "1/2"]},
            "evidence": {"method": "strategies-lp", "duals": []}}
-    with pytest.raises(InvalidArgument, match="counted operations"):
+    with pytest.raises(InstanceTooLarge, match="counted operations"):
         verify_document(doc)
 
 

@@ -22,7 +22,7 @@ import mpmath
 import pytest
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import dumps
 from exactdp.kernel.qif_log import MAX_LOG_PREC, MAX_LOG_WORK, QIF_LOG_KINDS
 from exactdp.kernel.verify import SUPPORTED_KINDS, verify_document
@@ -443,27 +443,27 @@ def _huge_channel(n: int, digits: int) -> list[list[F]]:
 
 def test_huge_and_tiny_rationals_refused_with_the_same_limit(results):
     C = _huge_channel(40, 3000)
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         mutual_information(C)                     # the writer refuses ...
     prior = [str(F(1, 40))] * 40
     doc = mutual_information(_huge_channel(40, 3), prior).to_document()
     doc["question"]["channel"] = [[str(v) for v in row] for row in C]
     doc["evidence"]["precision"] = 4000
-    with call_budget(2_000_000) as seen, pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with call_budget(2_000_000) as seen, pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         verify_document(doc)                      # ... and the kernel refuses the same question
     assert seen[2] < 4000                         # before any ball arithmetic at the stated precision
     doc = results["cap-bsc"].to_document()
     doc["question"]["channel"] = [[str(v) for v in row] for row in C]
     doc["evidence"]["witness"] = prior
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         verify_document(doc)
-    with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+    with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
         shannon_capacity(C)
     P = [F(1, 10**3000 + 2 * x + 1) for x in range(1, 40)]
     P = [1 - sum(P)] + P                          # a distribution with 39 distinct 3000-digit denominators
     for write in (lambda: multiplicative_total_variation(P, P), lambda: bayes_risk(prior=P, n=40),
                   lambda: shannon_entropy(P)):
-        with pytest.raises(InvalidArgument, match="MAX_LOG_WORK"):
+        with pytest.raises(InstanceTooLarge, match="MAX_LOG_WORK"):
             write()                               # every writer refuses what the kernel would
     big = _set(results["H"].to_document(), ("question", "prior", 0), "1/1" + "0" * 100_001)
     with pytest.raises(InvalidArgument, match="digits"):
