@@ -27,7 +27,7 @@ from exactdp.errors import ExactnessRequired, InexactInputWarning, InvalidArgume
 __all__ = ["to_fraction", "MAX_DECIMAL_EXPONENT", "decimal_exponent_too_large",
            "to_fmpq", "floats_to_fmpq", "fmpq_to_fraction", "fmpq_to_float",
            "to_sympy", "is_exact_number", "float_row_sums_exact", "unlimited_int_digits",
-           "int_digits_at_least", "shorten_numbers",
+           "int_digits_at_least", "shorten_numbers", "exact_root",
            "binary_float_to_fraction"]
 
 
@@ -216,6 +216,24 @@ def _state_sign(z: sympy.Rational) -> None:
     if facts is shared:  # the class's own table, shared by every instance: copy it first
         facts = z._assumptions = shared.copy()
     facts.deduce_all_facts((("zero", z.p == 0), ("positive", z.p > 0), ("negative", z.p < 0)))
+
+
+def exact_root(n: int, k: int) -> int | None:
+    """The integer k-th root of n ≥ 0 when n is a perfect k-th power, else None (any k ≥ 1;
+    time O(size of n) whatever k: for k ≥ the bit length of n ≥ 2 no root can exist).
+
+    >>> exact_root(27, 3), exact_root(28, 3), exact_root(5, 10**300), exact_root(1, 10**300)
+    (3, None, None, 1)
+    """
+    if n < 0 or k < 1:
+        raise InvalidArgument(f"exact_root takes n ≥ 0 and k ≥ 1; got k = {k} and "
+                              f"{'a negative' if n < 0 else 'a nonnegative'} n.")
+    if k == 1 or n in (0, 1):
+        return n
+    if k >= n.bit_length():  # n < 2^k: a root r ≥ 2 would give r^k ≥ 2^k > n
+        return None
+    root, exact = sympy.integer_nthroot(n, k)
+    return int(root) if exact else None
 
 
 def float_row_sums_exact(a: Any) -> list[Fraction]:

@@ -19,7 +19,14 @@ from flint import arb
 
 from exactdp.arithmetic.ball import certified_sign, sympy_to_arb
 from exactdp.arithmetic.expressions import parse_real_expression, structural_sign
-from exactdp.arithmetic.rationals import shorten_numbers, to_fmpq, to_fraction, to_sympy, unlimited_int_digits
+from exactdp.arithmetic.rationals import (
+    exact_root,
+    shorten_numbers,
+    to_fmpq,
+    to_fraction,
+    to_sympy,
+    unlimited_int_digits,
+)
 from exactdp.errors import InvalidArgument, InvalidPrivacyLevel
 from exactdp.kinds import Sign
 
@@ -77,8 +84,8 @@ class PrivacyLevel:
             return None
         if q == 1:
             return self.t
-        num = _exact_root(self.t.numerator, q)
-        den = _exact_root(self.t.denominator, q)
+        num = exact_root(self.t.numerator, q)
+        den = exact_root(self.t.denominator, q)
         if num is None or den is None:
             return None
         return Fraction(num, den)
@@ -114,16 +121,6 @@ class PrivacyLevel:
             "eps": str(self.eps),
             "t": None if self.t is None else str(self.t),
         }
-
-
-def _exact_root(n: int, q: int) -> int | None:
-    """The integer q-th root of n ≥ 0 when exact, else None (fast for any q)."""
-    if n in (0, 1):
-        return n
-    if q > n.bit_length():  # 2^q > n: only 0 and 1 are q-th powers below n
-        return None
-    root, exact = sympy.integer_nthroot(n, q)
-    return int(root) if exact else None
 
 
 def parse_epsilon(eps: Any) -> sympy.Expr:
@@ -262,7 +259,7 @@ def _rational_t(value: sympy.Expr, eps: Any) -> Fraction | None:
         # b | a·v_p(x) for every prime p forces b | v_p(x)). Decided by exact integer roots, not
         # by sympy's exp, which factors x (hours for a 10,000-digit odd x).
         x, a, b = rest.args[0], int(c.p), int(c.q)
-        num, den = _exact_root(int(x.p), b), _exact_root(int(x.q), b)
+        num, den = exact_root(int(x.p), b), exact_root(int(x.q), b)
         return None if num is None or den is None else Fraction(den, num) ** a
     t_expr = sympy.exp(-value)
     if not isinstance(t_expr, sympy.Rational):
