@@ -61,7 +61,7 @@ from exactdp.spaces.levels import PrivacyLevel
 
 __all__ = ["SET_PRIVACY", "SET_FUNCTIONALS", "check_set_functional_document", "exponent_check", "pair_work",
            "MAX_PAIR_WORK", "MAX_WORK", "MAX_TERMS", "MAX_POINTS", "MAX_DIM", "capacity", "capacity_work",
-           "check_set_privacy_document", "write_exp_poly"]
+           "check_set_privacy_document", "write_exp_poly", "read_boxes"]
 
 SET_PRIVACY = CertificateKind.SET_PRIVACY.value
 SET_HAUSDORFF, SET_DIAMETER, SET_CAPACITY = (CertificateKind.SET_HAUSDORFF.value, CertificateKind.SET_DIAMETER.value,
@@ -244,7 +244,7 @@ def _sign(m: ExpPoly, level: PrivacyLevel) -> int:
     return sign
 
 
-def _boxes(value: Any, dim: int) -> Boxes:
+def read_boxes(value: Any, dim: int) -> Boxes:
     """``question.K``: 1…MAX_POINTS boxes {lower, upper} of dimension ``dim``, lower < upper."""
     K: Boxes = []
     for b in read_list(value, "question.K", None, MAX_POINTS):
@@ -275,7 +275,7 @@ def check_set_privacy_document(doc: Any) -> bool:
     read_object(env.evidence, "evidence", ())
     X = _points(q["X"], "question.X")
     Y = _points(q["Y"], "question.Y", len(X[0]))
-    K = _boxes(q["K"], len(X[0]))
+    K = read_boxes(q["K"], len(X[0]))
     norm = read_str(q["norm"], "question.norm", ("l1", "linf"))
     bound = read_str(q["bound"], "question.bound", BOUNDS)
     level = cast(PrivacyLevel, read_level(q["level"]))  # not ranges=True: a PrivacyLevel
@@ -313,7 +313,7 @@ def check_set_functional_document(doc: Any) -> bool:
                                          SET_DIAMETER: ("key", "a", "b"), SET_CAPACITY: ("T", "enclosure")}[kind])
     X = _points(q["X"], "question.X")
     if kind == SET_CAPACITY:
-        K, level = _boxes(q["K"], len(X[0])), cast(PrivacyLevel, read_level(q["level"]))
+        K, level = read_boxes(q["K"], len(X[0])), cast(PrivacyLevel, read_level(q["level"]))
         capacity_work(K, X)
         T, box = _exp_poly(c["T"], "claim.T"), read_enclosure(c["enclosure"], "claim.enclosure")
         return capacity(X, K) == T and _sign(_add(T, {Fraction(0): -box.lo}), level) >= 0 \

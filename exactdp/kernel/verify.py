@@ -35,6 +35,7 @@ from exactdp.kernel.qif import QIF_KINDS, check_qif
 from exactdp.kernel.qif_log import QIF_LOG_KINDS, check_qif_log
 from exactdp.kernel.remap import REMAP_KINDS, check_remap, read_remap
 from exactdp.kernel.sets import SET_FUNCTIONALS, SET_PRIVACY, check_set_functional_document, check_set_privacy_document
+from exactdp.kernel.sets_real import REAL_SET_KINDS, check_real_set_document
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
 from exactdp.kernel.threshold_grid import GRID_THRESHOLD, check_grid_threshold, read_grid_threshold
 from exactdp.kernel.threshold_json import read_threshold
@@ -51,7 +52,8 @@ SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS
                    + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD, SET_PRIVACY,
                       GRID_POINT_EXACT, SCALED_KIND)
                    + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS + MORE_KINDS
-                   + INTEGRAL_KINDS + MECHANISM_KINDS + SET_FUNCTIONALS + QIF_KINDS + QIF_LOG_KINDS)
+                   + INTEGRAL_KINDS + MECHANISM_KINDS + SET_FUNCTIONALS + QIF_KINDS + QIF_LOG_KINDS
+                   + REAL_SET_KINDS)
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,8 @@ def verify_document(doc: Any) -> KernelVerdict:
             ok = check_set_privacy_document(doc)
         elif kind in SET_FUNCTIONALS:
             ok = check_set_functional_document(doc)
+        elif kind in REAL_SET_KINDS:
+            ok = check_real_set_document(doc)
         elif kind == GRID_POINT:
             ok = check_grid_point_document(doc)
         elif kind == GRID_POINT_EXACT:

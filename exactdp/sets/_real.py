@@ -40,9 +40,18 @@ from exactdp.errors import (
     InvalidSet,
     PrecisionLimitReached,
 )
-from exactdp.kinds import Sign, Verdict, proved_by
+from exactdp.kernel.question import read_level, write_level
+from exactdp.kernel.sets_real import MAX_REAL_PREC
+from exactdp.kinds import CertificateKind, Sign, Verdict, proved_by
 from exactdp.sets._boxes import Box, as_boxes, region_diameter
 from exactdp.sets._capacity import as_level
+from exactdp.sets._documents import (
+    REAL_DOCUMENT_PREC,
+    RealDocument,
+    read_boxes,
+    read_real_points,
+    real_document,
+)
 from exactdp.sets._points import Norm, parse_norm
 from exactdp.spaces.levels import PrivacyLevel
 
@@ -179,7 +188,7 @@ def _dist(a: RealPoint, b: RealPoint, norm: Norm) -> sympy.Expr:
 
 
 @dataclass(frozen=True)
-class CertifiedHausdorffResult:
+class CertifiedHausdorffResult(RealDocument):
     """d_H as an exact closed form chosen by certified comparisons, with its enclosure."""
 
     value: sympy.Expr
@@ -191,7 +200,35 @@ class CertifiedHausdorffResult:
     X: RealPointSet
     Y: RealPointSet
 
-    def verify(self, prec: int = 256) -> bool:
+    KIND = CertificateKind.SET_HAUSDORFF_REAL
+    def own_checks(self, prec: int | None = None) -> bool:
+        """The witness lies in the source set, its nearest point in the other, at distance ≈ value."""
+        src, dst = (self.X, self.Y) if self.direction == "X->Y" else (self.Y, self.X)
+        if self.witness not in src.points or self.nearest not in dst.points:
+            return False
+        with workprec(prec or 256):
+            return arb_overlaps(_dist_ball(self.witness, self.nearest, self.norm), sympy_to_arb(self.value))
+
+    def to_document(self, prec: int = REAL_DOCUMENT_PREC) -> dict[str, Any]:
+        """The kernel document (kind ``set-hausdorff-real``): X, Y (rational or algebraic
+        coordinates), the norm, and an enclosure of d_H at ``prec`` bits (ExactnessRequired
+        for a non-algebraic coordinate, InstanceTooLarge beyond the kernel's limits).
+
+        >>> doc = hausdorff_distance_certified([("sqrt(2)", 0)], [(0, 0)], "l2").to_document()
+        >>> doc["question"]["X"][0][0]
+        {'minimal_polynomial': ['1', '0', '-2'], 'isolating_interval': {'lo': '41/29', 'hi': '58/41'}}
+        >>> CertifiedHausdorffResult.from_document(doc).value
+        sqrt(2)
+        """
+        return real_document(self.KIND, {"X": self.X.points, "Y": self.Y.points}, {"norm": self.norm},
+                             {"enclosure": self.value}, prec)
+
+    @staticmethod
+    def answer(q: dict[str, Any]) -> CertifiedHausdorffResult:
+        """The result for a document's question."""
+        return hausdorff_distance_certified(read_real_points(q["X"]), read_real_points(q["Y"]), q["norm"])
+
+    def verify_in_python(self, prec: int | None = None) -> bool:
         """Re-check by plain ball arithmetic on the coordinates (a code path independent of
         the certified comparisons that selected the answer), at ``prec`` bits:
 
@@ -205,7 +242,7 @@ class CertifiedHausdorffResult:
         src, dst = (self.X, self.Y) if self.direction == "X->Y" else (self.Y, self.X)
         if self.witness not in src.points or self.nearest not in dst.points:
             return False
-        with workprec(prec):
+        with workprec(prec or 256):
             v = sympy_to_arb(self.value)
             if not arb_overlaps(_dist_ball(self.witness, self.nearest, self.norm), v):
                 return False
@@ -280,7 +317,7 @@ def _cdf_expr(x: sympy.Expr, eps: sympy.Expr) -> sympy.Expr:
 
 
 @dataclass(frozen=True)
-class CertifiedCapacityResult:
+class CertifiedCapacityResult(RealDocument):
     """T_{M(X)}(K) for real X: exact closed form (every branch certified) + enclosure."""
 
     expr: sympy.Expr
@@ -298,7 +335,24 @@ class CertifiedCapacityResult:
         """Float value (uncertified, display only)."""
         return float(self.enclosure(64).mid())
 
-    def verify(self, prec: int = 512) -> bool:
+    KIND = CertificateKind.SET_CAPACITY_REAL
+    def to_document(self, prec: int = REAL_DOCUMENT_PREC) -> dict[str, Any]:
+        """The kernel document (kind ``set-capacity-real``): X, K, the level and an enclosure
+        of T_{M(X)}(K) at ``prec`` bits.
+
+        >>> r = capacity_functional_certified(["sqrt(2)"], Box(0, 2), eps=1)
+        >>> CertifiedCapacityResult.from_document(r.to_document()).expr == r.expr
+        True
+        """
+        question = {"K": [b.to_json() for b in self.K], "level": write_level(self.level)}
+        return real_document(self.KIND, {"X": self.X.points}, question, {"enclosure": self.expr}, prec)
+
+    @staticmethod
+    def answer(q: dict[str, Any]) -> CertifiedCapacityResult:
+        """The result for a document's question."""
+        return capacity_functional_certified(read_real_points(q["X"]), read_boxes(q), read_level(q["level"]))
+
+    def verify_in_python(self, prec: int | None = None) -> bool:
         """Re-check by a different algorithm at ``prec`` bits: inclusion–exclusion over the
         translated boxes in plain ball arithmetic (no branch decisions, see
         :func:`_union_probability_ball`) must overlap the closed form's enclosure, and the
@@ -306,7 +360,7 @@ class CertifiedCapacityResult:
 
         Raises :class:`~exactdp.errors.InstanceTooLarge` above 14 translated boxes.
         """
-        with workprec(prec):
+        with workprec(prec or 512):
             again = _union_probability_ball(_real_raw_boxes(self.X, self.K), self.level)
             v = sympy_to_arb(self.expr)
             return arb_overlaps(again, v) and not bool(v < 0) and not bool(v > 1)
@@ -407,7 +461,7 @@ def capacity_functional_certified(X: Any, K: Any, eps: Any) -> CertifiedCapacity
 
 
 @dataclass(frozen=True)
-class CertifiedSetPrivacyResult:
+class CertifiedSetPrivacyResult(RealDocument):
     """Verdict on T_{M(X)}(K) ≤ factor · T_{M(Y)}(K) for real-coordinate sets (CERTIFIED:
     the sign of rhs − lhs was separated from 0 by balls at ``prec`` bits, or proved zero)."""
 
@@ -431,7 +485,36 @@ class CertifiedSetPrivacyResult:
         """HOLDS or FAILS (certified): the verdict ``holds`` states."""
         return Verdict.from_bool(self.holds)
 
-    def verify(self, max_prec: int = 4 * _MAX_PREC) -> bool:
+    KIND = CertificateKind.SET_PRIVACY_REAL
+    def to_document(self, prec: int | None = None) -> dict[str, Any]:
+        """The kernel document (kind ``set-privacy-real``) at ``prec`` bits (default: twice the
+        deciding precision, at least 512, at most MAX_REAL_PREC): the question, the verdict
+        and enclosures of d_H, diam K, the factor, T_X and T_Y.
+
+        >>> r = check_set_privacy_certified([0, "sqrt(2)/8"], [0], Box(0, "1/8"), eps=1)
+        >>> doc = r.to_document()
+        >>> doc["claim"]["verdict"], CertifiedSetPrivacyResult.from_document(doc).holds
+        ('fails', False)
+        """
+        same = len(self.X) == len(self.Y) and all(any(all(real_compare(a, b) == 0 for a, b in zip(x, y))
+                                                      for y in self.Y.points) for x in self.X.points)
+        if self.sign is Sign.ZERO and not same:  # the kernel proves a zero margin only for X = Y
+            raise ExactnessRequired("the margin factor·T_Y − T_X is exactly 0 with X ≠ Y: no portable form.")
+        prec = min(max(REAL_DOCUMENT_PREC, 2 * self.prec), MAX_REAL_PREC) if prec is None else prec
+        question = {"K": [b.to_json() for b in self.K], "norm": self.norm, "bound": self.bound,
+                    "level": write_level(self.level)}
+        values = {"d_H": self.d_H, "diam_K": self.diam_K, "factor": self.factor, "T_X": self.lhs,
+                  "T_Y": self.rhs / self.factor}
+        return real_document(self.KIND, {"X": self.X.points, "Y": self.Y.points}, question, values, prec,
+                             {"verdict": self.verdict.value})
+
+    @staticmethod
+    def answer(q: dict[str, Any]) -> CertifiedSetPrivacyResult:
+        """The result for a document's question."""
+        return check_set_privacy_certified(read_real_points(q["X"]), read_real_points(q["Y"]), read_boxes(q),
+                                           read_level(q["level"]), bound=q["bound"], norm=q["norm"])
+
+    def verify_in_python(self, max_prec: int | None = None) -> bool:
         """Independent re-check: recompute d_H (and check its certificate), diam K, the
         factor, and both capacities by inclusion–exclusion in ball arithmetic (not the
         slab sweep that produced ``lhs``/``rhs``), at precision rising from twice the
@@ -442,7 +525,7 @@ class CertifiedSetPrivacyResult:
         :class:`~exactdp.errors.PrecisionLimitReached` when still undecided at ``max_prec``.
         """
         hd = hausdorff_distance_certified(self.X, self.Y, self.norm)
-        if not hd.verify() or real_compare(hd.value, self.d_H) != 0:
+        if not hd.verify_in_python() or real_compare(hd.value, self.d_H) != 0:
             return False
         if region_diameter(self.K, self.norm)[0] != self.diam_K:
             return False
@@ -452,7 +535,7 @@ class CertifiedSetPrivacyResult:
         if self.sign is Sign.ZERO and sympy.simplify(self.rhs - self.lhs) != 0:
             return False
         raw_x, raw_y = _real_raw_boxes(self.X, self.K), _real_raw_boxes(self.Y, self.K)
-        prec = 2 * max(self.prec, 64)
+        prec, max_prec = 2 * max(self.prec, 64), max_prec or 4 * _MAX_PREC
         while True:
             with workprec(prec):
                 t_x = _union_probability_ball(raw_x, self.level)
@@ -513,3 +596,4 @@ def check_set_privacy_certified(
     return CertifiedSetPrivacyResult(
         sign is not Sign.NEGATIVE, lhs, rhs, factor, hd.value, diam_K, sign, prec, bound, nm, hd.X, hd.Y, boxes, level
     )
+
