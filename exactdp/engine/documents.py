@@ -29,9 +29,9 @@ from typing import Any
 import sympy
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.arithmetic.rationals import to_sympy
+from exactdp.arithmetic.rationals import exact_root, fmpq_to_fraction, to_sympy
 from exactdp.engine.grid_documents import write_grid_shape
-from exactdp.engine.questions import make_question
+from exactdp.engine.questions import canonical_metric, make_question
 from exactdp.errors import ExactDPError, InvalidArgument
 from exactdp.kernel.grid_point import GridPointClaim
 from exactdp.kernel.jsonio import (
@@ -42,6 +42,7 @@ from exactdp.kernel.jsonio import (
     write_verdict,
 )
 from exactdp.kernel.linear import LINEAR_KINDS, LinearClaim
+from exactdp.kernel.metricio import write_metric
 from exactdp.kernel.privacy import PRIVACY_CHECK, PRIVACY_LEVEL, require_work, sufficient_pairs
 from exactdp.kernel.pufferfish import MAX_POINTS, Dist, query_laws
 from exactdp.kernel.question import (
@@ -54,6 +55,7 @@ from exactdp.kernel.question import (
     write_level,
 )
 from exactdp.kernel.remap import phi_values
+from exactdp.kernel.remap_qx import QxQuestion, require_qx
 from exactdp.kernel.threshold import THRESHOLD_KINDS, ThresholdClaim
 from exactdp.kernel.threshold_quotient import QUOTIENT_KIND
 from exactdp.kernel.threshold_spd import SPD_COVER, SPD_POINT, SpdPointClaim
@@ -66,7 +68,7 @@ from exactdp.spaces.metrics.masked import GridShape
 __all__ = ["linear_question", "write_linear", "write_int_poly", "write_spd_point",
            "threshold_question", "write_s_star", "write_threshold", "write_quotient",
            "write_structured", "write_level_value", "write_privacy_level", "write_privacy_check",
-           "write_remap", "write_grid_point", "write_dist", "write_scale", "write_wasserstein",
+           "write_remap", "write_remap_qx", "write_grid_point", "write_dist", "write_scale", "write_wasserstein",
            "write_population", "write_level", "grid_threshold_question", "write_scaled"]
 
 
@@ -243,21 +245,6 @@ def write_structured(c: ThresholdClaim) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------- privacy, remaps
-def _iroot(x: int, k: int) -> int | None:
-    """The integer k-th root of x ≥ 1 when x is a perfect k-th power (time O(size of x),
-    whatever k: for k ≥ bit length of x the only candidate is 1).
-
-    >>> _iroot(27, 3), _iroot(28, 3), _iroot(5, 10**300), _iroot(1, 10**300)
-    (3, None, None, 1)
-    """
-    if k == 1 or x == 1:
-        return x
-    if k >= x.bit_length() or x.bit_length() > 1_000_000:  # 2**k > x: no root above 1
-        return None
-    root, exact = sympy.integer_nthroot(x, k)
-    return int(root) if exact else None
-
-
 def write_level_value(R: Fraction, d0: Distance) -> Any:
     """The value ln(R)/d0 (R > 1) as the schema writes a level (:mod:`exactdp.kernel.privacy_json`).
 
@@ -266,8 +253,9 @@ def write_level_value(R: Fraction, d0: Distance) -> Any:
     """
     if d0.is_rational:  # t = R^(−1/d0) = R^(−b/a): rational when R is a perfect a-th power
         a, b = d0.coef.numerator, d0.coef.denominator
-        if b * (R.numerator.bit_length() + 1) // a <= 300_000:  # size guard first (bits only)
-            num, den = _iroot(R.numerator, a), _iroot(R.denominator, a)
+        if b * (R.numerator.bit_length() + 1) // a <= 300_000 \
+                and R.numerator.bit_length() <= 1_000_000:  # size guards first (bits only)
+            num, den = exact_root(R.numerator, a), exact_root(R.denominator, a)
             if num is not None and den is not None:
                 return {"t": write_rational(Fraction(den, num) ** b, "value.t")}
     try:
@@ -317,6 +305,29 @@ def write_remap(question: Question, holds: bool, evidence: Any) -> dict[str, Any
         body = _rats(evidence, "w")
     claim = {"verdict": write_verdict(Verdict.from_bool(holds)), key: body}
     return envelope(kind, question.to_json(), claim, {})
+
+
+def _sparse(p: Any) -> list[list[Any]]:
+    """A polynomial (``flint.fmpq_poly``) as its nonzero terms ``[[e, "c"], ...]``."""
+    return [[e, write_rational(fmpq_to_fraction(c), "coefficient")]
+            for e, c in enumerate(p.coeffs()) if c != 0]
+
+
+def write_remap_qx(q: QxQuestion, holds: bool, evidence: Any) -> dict[str, Any]:
+    """A ``remap`` / ``remap-farkas`` document whose mechanism is a closed form in x
+    (:mod:`exactdp.kernel.remap_qx`; ``q.metric`` is made canonical here). Refuses up front
+    what the kernel would refuse (:func:`~exactdp.kernel.remap_qx.require_qx`)."""
+    require_qx(q, evidence if holds else None)
+    metric, spec, fp = canonical_metric(q.metric)
+    assert q.level.eps_rational is not None and q.metric.q is not None
+    log_x = write_rational(-q.level.eps_rational / (q.metric.q * q.b), "log_x")
+    mech = {"log_x": log_x, "denominators": [_sparse(d) for d in q.dens],
+            "entries": [[[j, _sparse(p)] for j, p in row] for row in q.entries]}
+    question = {"metric": write_metric(metric, spec, fp), "property": Property.PRIVATE.value, "rhs": None,
+                "level": write_level(q.level), "mechanism": mech}
+    kind, key = (CertificateKind.REMAP, "remap") if holds else (CertificateKind.REMAP_FARKAS, "w")
+    body = [_rats(r, "remap") for r in evidence] if holds else _rats(evidence, "w")
+    return envelope(kind, question, {"verdict": write_verdict(Verdict.from_bool(holds)), key: body}, {})
 
 
 # ----------------------------------------------------------------------- Pufferfish

@@ -15,8 +15,10 @@ which, for a private H, is "H attains Thm. 2's bound Σα for every regular prio
   A x = b then b·w = xᵀAᵀw ≥ 0; ``proofs/qif_optimality_reduction.py``).
 
 Both kinds first re-check that H is private at ε (:func:`~exactdp.kernel.privacy.check_privacy`,
-the theorem's hypothesis). Everything is exact: only levels where s = e^{−ε/q} is rational
-(Φ = (s^k), the metric's distances k/q) travel; others are refused as malformed. A table
+the theorem's hypothesis). Everything is exact: with rational rows, only levels where s = e^{−ε/q}
+is rational (Φ = (s^k), the metric's distances k/q) travel; others are refused as malformed. At a
+rational ε (s irrational) the question's mechanism is a closed form in x = e^{−ε/(q·b)} instead
+(an object, not rows): :mod:`exactdp.kernel.remap_qx` reads and checks it. A table
 Φ of more than :data:`MAX_PHI_BITS` bits is refused before any power is formed
 (InstanceTooLarge, like the privacy scan's :data:`~exactdp.kernel.privacy.MAX_WORK`). Cost
 O(n² + n·m) rational operations, plus the privacy scan.
@@ -48,6 +50,7 @@ from exactdp.kernel.jsonio import (
 )
 from exactdp.kernel.privacy import CheckClaim, check_privacy
 from exactdp.kernel.question import Property, Question
+from exactdp.kernel.remap_qx import QxQuestion, check_remap_qx, read_qx_question
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.levels import PrivacyLevel
 
@@ -63,7 +66,7 @@ MAX_PHI_BITS = 20_000_000
 class RemapClaim:
     """(*) holds with the remap R (``holds``, evidence m rows of n), or fails with w (n + m)."""
 
-    question: Question
+    question: Question | QxQuestion
     holds: bool
     evidence: tuple[Any, ...]
 
@@ -99,6 +102,8 @@ def phi_values(question: Question) -> list[Fraction]:
 def check_remap(claim: RemapClaim) -> bool:
     """Re-prove the claim: H private at ε, then R solves (*) or w is a Farkas vector of it."""
     q = claim.question
+    if isinstance(q, QxQuestion):  # the mechanism as rational functions of x (irrational s)
+        return check_remap_qx(q, claim.holds, claim.evidence)
     if q.prop is not Property.PRIVATE or q.mechanism is None:
         raise CertificateInvalid("a remap claim needs a 'private' question.")
     vals, H = phi_values(q), q.mechanism
@@ -127,7 +132,8 @@ def read_remap(doc: Any) -> RemapClaim:
     key = "remap" if holds else "w"
     claim = read_object(env.claim, "claim", ("verdict", key))
     read_object(env.evidence, "evidence", ())
-    q = Question.from_json(env.question)
+    q = (read_qx_question(env.question) if isinstance(env.question.get("mechanism"), dict)
+         else Question.from_json(env.question))
     if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.from_bool(holds):
         raise CertificateInvalid(f"claim.verdict: a {env.kind} document claims "
                                  f"{write_verdict(Verdict.from_bool(holds))!r}.")

@@ -33,8 +33,10 @@ is O(n² + n·m) instead of an LP in n·m unknowns.
 * The entries decide; a monomial form only when it defines them (``form_sealed``) and its
   balls meet them (:func:`~exactdp.mechanisms.optimality_field.trusted_monomial`).
 * Portable: ``to_json()`` / ``from_json()`` of both certificates are kernel documents
-  (kinds ``remap`` / ``remap-farkas``, :mod:`exactdp.kernel.remap`) when H is exact and every
-  Φ entry rational; ``exactdp verify`` re-checks them in exact rationals.
+  (kinds ``remap`` / ``remap-farkas``, :mod:`exactdp.kernel.remap`): exact rows when H is
+  exact and s rational (re-checked in exact rationals); at a rational ε, H as rational
+  functions of its base x (exact rows, a monomial or a row-normalized form;
+  :mod:`exactdp.kernel.remap_qx`: identities in Q(x), signs in balls up to a cap).
 * A certified mechanism without a closed form (only balls): non-optimality can still be
   certified (a rational Farkas vector with margins); optimality, an equality, cannot, and
   :class:`~exactdp.errors.ExactnessRequired` says so.
@@ -70,6 +72,7 @@ from exactdp.errors import (
     InvalidMechanism,
     PrecisionLimitReached,
 )
+from exactdp.kernel.privacy import MAX_PREC as KERNEL_MAX_PREC
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.mechanisms.mechanism import Mechanism
 from exactdp.mechanisms.optimality_field import (
@@ -175,7 +178,9 @@ class FarkasRemapCertificate:
     w = (−1, …, −1, μ̄_1, …, μ̄_m) (rational) with (Aᵀw)[z, y] = μ̄_z − c_y·H[y, z] and
     b·w = Σ μ̄ − n (``proofs/qif_optimality_reduction.py``). ``precision`` is None when the
     check is exact (rational s, exact H), else the bits at which ``verify()`` re-checks
-    Aᵀw ≥ 0 in ball arithmetic (w stays rational; b·w < 0 is exact).
+    Aᵀw ≥ 0 in ball arithmetic (w stays rational; b·w < 0 is exact), at most the kernel's
+    cap :data:`~exactdp.kernel.privacy.MAX_PREC` (a certificate read back from a document
+    the kernel verified re-checks at the least precision that decides it).
     """
 
     w: tuple[Fraction, ...]
@@ -225,7 +230,7 @@ class FarkasRemapCertificate:
                  for y in range(n)]
             return all(g[y] * H[y][z] + w[n + z] >= 0 for y in range(n) for z in range(m))
         prec = self.precision
-        if not DEFAULT_PREC <= prec <= MAX_PREC:
+        if not DEFAULT_PREC <= prec <= KERNEL_MAX_PREC:  # a read-back certificate may need the kernel's cap
             return False
         with workprec(prec):
             H_b = ball_h(self.mechanism, prec)

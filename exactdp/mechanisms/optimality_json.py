@@ -7,13 +7,19 @@
 H private at ε, then the remap or the Farkas vector, in exact rationals), and
 :func:`remap_from_document` reads one back after the kernel accepted it.
 
-Only exact questions travel: H exact and row-stochastic, and s = e^{−ε/q} itself rational
+Exact rows travel when H is exact and row-stochastic and s = e^{−ε/q} itself is rational
 (q: the denominator of the metric's distances; rational Φ entries s^k with an irrational s,
-e.g. ε = (3/2)·ln 2 on distances 2/3, 4/3, are not enough). Otherwise
-:class:`~exactdp.errors.ExactnessRequired` (certified entries, an irrational s: the
+e.g. ε = (3/2)·ln 2 on distances 2/3, 4/3, are not enough). At a rational ε (s then
+transcendental) the question carries H as rational functions of its base x = e^{log_x}
+(:func:`qx_question`: exact rows, a sealed monomial form or a sealed row-normalized form such
+as the exponential mechanism; :mod:`exactdp.kernel.remap_qx`), and :func:`remap_from_document`
+rebuilds that mechanism. Otherwise :class:`~exactdp.errors.ExactnessRequired` (entries known
+only as balls, e.g. the tight-constraints mechanism at ε = 1, or an algebraic s: the
 certificate's ``verify()`` re-checks it in Python). A Φ table beyond the kernel's size limit
-(:data:`~exactdp.kernel.remap.MAX_PHI_BITS`) or a privacy scan beyond its work limit raises
-:class:`~exactdp.errors.InstanceTooLarge` before anything is written.
+(:data:`~exactdp.kernel.remap.MAX_PHI_BITS`, :func:`~exactdp.kernel.remap_qx.require_qx`) or
+a privacy scan beyond its work limit raises :class:`~exactdp.errors.InstanceTooLarge` before
+anything is written (powers x^{a·E}, x^{b·k} beyond
+:data:`~exactdp.kernel.remap_qx.MAX_QX_DEGREE`: from the integers, before any polynomial is built).
 
 A ``remap-farkas`` document reuses the ``private`` question with the verdict ``fails``: it
 says "H is *not optimal* for every regular prior" (no remap solves Thm. 4's condition), not
@@ -31,31 +37,55 @@ verdict alone. Its H *is* private at ε: the kernel re-checks that first.
 >>> back = RemapCertificate.from_json(doc)
 >>> back.remap == cert.remap, back.verify()
 (True, True)
+>>> doc = is_optimal(truncated_geometric(3, eps=1), line(3), eps=1).certificate.to_json()
+>>> doc["question"]["level"], doc["question"]["mechanism"]["log_x"], doc["question"]["mechanism"]["entries"][0][1]
+({'eps': '1'}, '-1', [0, [[1, '1'], [2, '-1']]])
+>>> RemapCertificate.from_json(doc).verify()
+True
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
-from exactdp.engine.documents import write_remap
+import flint
+import numpy as np
+import sympy
+
+from exactdp.arithmetic.ball import DEFAULT_PREC
+from exactdp.arithmetic.rationals import fmpq_to_fraction, to_sympy
+from exactdp.engine.documents import write_remap, write_remap_qx
 from exactdp.engine.questions import make_question
-from exactdp.errors import ExactnessRequired, InvalidArgument
+from exactdp.errors import CertificateInvalid, ExactnessRequired, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import loads, read_envelope, read_rational
+from exactdp.kernel.privacy import MAX_PREC as KERNEL_MAX_PREC
 from exactdp.kernel.question import Property
 from exactdp.kernel.remap import REMAP_KINDS
+from exactdp.kernel.remap_qx import MAX_QX_DEGREE, QxQuestion, read_qx_question
+from exactdp.kernel.verify import verify_document
 from exactdp.kinds import CertificateKind
-from exactdp.mechanisms.constructors import from_rows
+from exactdp.mechanisms.constructors import S_SYMBOL, from_rows
+from exactdp.mechanisms.mechanism import Mechanism
+from exactdp.mechanisms.optimality_field import QxField
 from exactdp.mechanisms.privacy_json import accepted_document, exact_rows
 from exactdp.spaces.levels import PrivacyLevel
+from exactdp.spaces.mechanism_forms import MonomialForm, RowNormalizedForm
+from exactdp.spaces.metrics import FiniteMetric
 
 if TYPE_CHECKING:
     from exactdp.mechanisms.optimality import FarkasRemapCertificate, RemapCertificate
 
-__all__ = ["remap_document", "remap_from_document"]
+__all__ = ["remap_document", "remap_from_document", "qx_question"]
 
 
 def remap_document(cert: RemapCertificate | FarkasRemapCertificate) -> dict[str, Any]:
-    """The kernel document of a remap or Farkas remap certificate."""
+    """The kernel document of a remap or Farkas remap certificate (at a rational ε: the
+    mechanism as rational functions of x, :func:`qx_question`)."""
+    holds = cert.kind is CertificateKind.REMAP
+    evidence = cert.remap if holds else cert.w  # type: ignore[union-attr]
+    if cert.level.eps_rational is not None:
+        return write_remap_qx(qx_question(cert.mechanism, cert.metric, cert.level), holds, evidence)
     rows = tuple(tuple(r) for r in exact_rows(cert.mechanism))
     q = make_question(cert.metric, Property.PRIVATE, None, cert.level, rows)
     try:
@@ -79,6 +109,8 @@ def remap_from_document(cls: type[Any], doc: Any) -> Any:
     want = cls.__dataclass_fields__["kind"].default.value
     if kind not in REMAP_KINDS or kind != want:
         raise InvalidArgument(f"kind: got {kind!r}; {cls.__name__} reads {want!r} documents.")
+    if isinstance(doc["question"].get("mechanism"), dict):
+        return _qx_certificate(cls, doc, kind)
     q, claim = accepted_document(doc, kind)
     assert q.mechanism is not None and isinstance(q.level, PrivacyLevel)
     mech = from_rows(q.mechanism)
@@ -86,3 +118,154 @@ def remap_from_document(cls: type[Any], doc: Any) -> Any:
         remap = tuple(tuple(read_rational(x, "claim.remap") for x in r) for r in claim["remap"])
         return cls(remap, mech, q.metric, q.level)
     return cls(tuple(read_rational(x, "claim.w") for x in claim["w"]), mech, q.metric, q.level)
+
+
+def qx_question(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> QxQuestion:
+    """The question with H[y, z] = N(x)/D(x) in the kernel's canonical spelling (lowest
+    terms, monic denominators, gcd(b, exponents) = 1), from
+    :class:`~exactdp.mechanisms.optimality_field.QxField` or a sealed row-normalized form
+    (the exponential mechanism); ExactnessRequired when H has no closed form (balls alone do
+    not define the entries)."""
+    n, m = mechanism.shape
+    try:
+        b, pairs = _row_normalized_pairs(mechanism, metric, level) or _field_pairs(mechanism, metric, level)
+    except ExactnessRequired as exc:
+        raise ExactnessRequired(f"not portable: {exc} (its verify() re-checks it in Python).") from exc
+    reduced = []
+    for N, D in pairs:
+        common = N.gcd(D)
+        N, D = N // common, D // common
+        lead = D.coeffs()[-1]
+        reduced.append((N / lead, D / lead))
+    exps = [e for N, D in reduced for p in (N, D) for e, c in enumerate(p.coeffs()) if c != 0]
+    g = math.gcd(b, *exps)  # x → x^g when every exponent is a multiple of g
+    table: dict[str, int] = {}
+    dens: list[flint.fmpq_poly] = []
+    cells = []
+    for N, D in reduced:
+        N, D = flint.fmpq_poly(N.coeffs()[::g]), flint.fmpq_poly(D.coeffs()[::g])
+        j = table.setdefault(str(D), len(dens))
+        if j == len(dens):
+            dens.append(D)
+        cells.append((j, N))
+    entries = tuple(tuple(cells[y * m:(y + 1) * m]) for y in range(n))
+    return QxQuestion(metric, level, b // g, tuple(dens), entries)
+
+
+_Pairs = tuple[int, list[tuple[flint.fmpq_poly, flint.fmpq_poly]]]
+
+
+def _field_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> _Pairs:
+    fld = QxField(mechanism, metric, level)  # (its Φ powers: built by is_optimal's own QxField too)
+    n, m = mechanism.shape
+    if fld.exact_h is None:
+        _refuse_degrees(fld.a, fld.b, fld.E, metric)  # before h_poly builds x^{a·E}
+    return fld.b, [(fld.col(z)[0] * fld.h_poly(y, z), fld.col(z)[1]) for y in range(n) for z in range(m)]
+
+
+def _row_normalized_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> _Pairs | None:
+    """x^{a·E[y, z]} / Σ_z' x^{a·E[y, z']} when H's entries were computed from a row-normalized
+    form whose s is s_metric^{a/b} (b/q: x = e^{-ε/(q·b)}), else None."""
+    form = mechanism.row_normalized
+    if form is None or not mechanism.form_sealed or metric.q is None or int(form.exponents.min()) < 0:
+        return None
+    ratio = sympy.simplify(sympy.expand_log(sympy.log(form.s), force=True)
+                           / sympy.expand_log(sympy.log(sympy.exp(-level.eps / metric.q)), force=True))
+    if not (isinstance(ratio, sympy.Rational) and ratio > 0):
+        return None
+    a, b = int(ratio.p), int(ratio.q)
+    rel = [[e - min(row) for e in row] for row in form.exponents.tolist()]  # x^{a·min} cancels
+    g = _refuse_degrees(a, b, rel, metric)  # before any power of x is built
+    out = []
+    for row in rel:
+        D = sum((_monomial(a * e // g) for e in row), flint.fmpq_poly([]))
+        out += [(_monomial(a * e // g), D) for e in row]
+    return b // g, out
+
+
+def _refuse_degrees(a: int, b: int, E: list[list[int]], metric: FiniteMetric) -> int:
+    """g = gcd(b, E) (x → x^g), after refusing (InstanceTooLarge, from the integers alone)
+    powers x^{a·E/g} or Φ's x^{b·max k/g} beyond the kernel's
+    :data:`~exactdp.kernel.remap_qx.MAX_QX_DEGREE`."""
+    g = math.gcd(b, *(e for row in E for e in row))
+    deg = max(a * max(max(row) for row in E), b * max(int(k) for k in metric.exponents)) // g
+    if deg > MAX_QX_DEGREE:
+        raise InstanceTooLarge(f"the closed form needs powers x^{deg} (limit {MAX_QX_DEGREE}; "
+                               f"x = e^(-ε/(q·{b // g}))); check a smaller mechanism or metric, or an ε "
+                               "closer to the mechanism's.")
+    return g
+
+
+def _monomial(e: int) -> flint.fmpq_poly:
+    return flint.fmpq_poly([0] * e + [1])
+
+
+def _qx_mechanism(q: QxQuestion) -> Mechanism:
+    """The mechanism a closed-form question states: exact rows when every entry is a
+    rational constant, else a monomial form c_z(x)·x^{E[y, z]} or a row-normalized form
+    x^{E[y, z]}/Σ_z' x^{E[y, z']} (x = e^{-ε/(q·b)}) when the entries have one;
+    ExactnessRequired otherwise (the kernel re-checks such a document, but no Python
+    mechanism is rebuilt from it)."""
+    if all(p.degree() <= 0 and q.dens[j] == 1 for row in q.entries for j, p in row):
+        return from_rows([[fmpq_to_fraction(p.coeffs()[0]) if p != 0 else 0 for _, p in row]
+                          for row in q.entries])
+    assert q.metric.q is not None and q.level.eps_rational is not None
+    x = sympy.exp(-to_sympy(q.level.eps_rational) / (q.metric.q * q.b))
+    form = _monomial_form(q, x) or _row_form(q, x)
+    if form is None:
+        raise ExactnessRequired("the document's entries have neither a monomial nor a row-normalized form; "
+                                "the kernel re-checks it, but no Python mechanism is rebuilt from it.")
+    return Mechanism.from_form(form, name="remap document mechanism")
+
+
+def _low(p: flint.fmpq_poly) -> int:
+    return min((e for e, c in enumerate(p.coeffs()) if c != 0), default=0)
+
+
+def _monomial_form(q: QxQuestion, x: sympy.Expr) -> MonomialForm | None:
+    n, m = len(q.entries), len(q.entries[0])
+    E = np.zeros((n, m), dtype=np.int64)
+    cols = []
+    for z in range(m):
+        col = [q.entries[y][z] for y in range(n)]
+        low = [_low(p) for _, p in col]
+        y0 = low.index(min(low))
+        j0, P = col[y0]
+        for y, (j, p) in enumerate(col):
+            E[y, z] = low[y] - low[y0]
+            if j != j0 or p != P * _monomial(int(E[y, z])):
+                return None
+        cols.append(_expr(P) / _expr(q.dens[j0]))
+    return MonomialForm(x, E, tuple(cols), S_SYMBOL)
+
+
+def _row_form(q: QxQuestion, x: sympy.Expr) -> RowNormalizedForm | None:
+    E = np.array([[_low(p) for _, p in row] for row in q.entries], dtype=np.int64)
+    for row, exps in zip(q.entries, E.tolist()):
+        if (len({j for j, _ in row}) != 1 or any(p != _monomial(e) for (_, p), e in zip(row, exps))
+                or q.dens[row[0][0]] != sum((_monomial(e) for e in exps), flint.fmpq_poly([]))):
+            return None
+    return RowNormalizedForm(x, E)
+
+
+def _expr(p: flint.fmpq_poly) -> sympy.Expr:
+    return sum((to_sympy(fmpq_to_fraction(c)) * S_SYMBOL**e for e, c in enumerate(p.coeffs()) if c != 0),
+               sympy.Integer(0))
+
+
+def _qx_certificate(cls: type[Any], doc: Any, kind: str) -> Any:
+    """A certificate read back from a closed-form document the kernel accepted."""
+    verdict = verify_document(doc)
+    if not verdict.verified:
+        raise CertificateInvalid(f"the {kind} document does not re-check: {verdict.reason}")
+    q = read_qx_question(doc["question"])
+    mech = _qx_mechanism(q)
+    claim = doc["claim"]
+    if kind == CertificateKind.REMAP.value:
+        remap = tuple(tuple(read_rational(x, "claim.remap") for x in r) for r in claim["remap"])
+        return cls(remap, mech, q.metric, q.level)
+    w = tuple(read_rational(x, "claim.w") for x in claim["w"])
+    prec = DEFAULT_PREC
+    while prec < KERNEL_MAX_PREC and not cls(w, mech, q.metric, q.level, precision=prec).verify():
+        prec *= 2  # the least precision at which the Python re-check decides it (up to the kernel's cap)
+    return cls(w, mech, q.metric, q.level, precision=min(prec, KERNEL_MAX_PREC))

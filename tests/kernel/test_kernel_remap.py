@@ -224,8 +224,10 @@ def test_fresh_process_and_json_text(tmp_path):
 
 
 def test_not_portable_is_refused_when_writing():
-    # t = 1/2 on a line with distance 1: s = t rational, fine; ε = 1 (t = e^-1): Φ irrational
-    cert = is_optimal(truncated_geometric(3, eps=1), line(3), eps=1).certificate
+    # t = 1/2 on a line with distance 1: s = t rational, fine; ε = 1 (t = e^-1): Φ irrational,
+    # portable as a closed form in x (tests/mechanisms/test_remap_irrational14.py) unless H has
+    # none: the tight-constraints mechanism's factors are enclosures only
+    cert = is_optimal(tight_constraints_mechanism(line(3), eps=1), line(3), eps=1).certificate
     with pytest.raises(ExactnessRequired):
         cert.to_json()
     H = exponential_mechanism(line(3), t="1/2")  # entries in Q(√2): no exact rows
