@@ -1,8 +1,11 @@
 """``python -m exactdp.kernel CERT.json``: re-check a certificate with the kernel alone
-(no search code is imported). Exit 0 verified, 1 rejected, 3 malformed."""
+(no search code is imported). Exit codes as ``exactdp verify``: 0 verified, 1 rejected,
+2 undecided (a question over a work limit, :class:`~exactdp.errors.InstanceTooLarge`),
+3 malformed."""
 
 import sys
 
+from exactdp.errors import InstanceTooLarge
 from exactdp.kernel.verify import verify_json
 
 
@@ -16,6 +19,10 @@ def main(argv: list[str]) -> int:
         try:
             with open(path, "rb") as fh:
                 verdict = verify_json(fh.read())
+        except InstanceTooLarge as exc:  # well formed but over a work limit: undecided, not malformed
+            print(f"{path}: undecided: {exc}", file=sys.stderr)
+            worst = max(worst, 2)
+            continue
         except Exception as exc:  # noqa: BLE001 - unreadable, malformed or not checkable: never "rejected"
             print(f"{path}: malformed: {type(exc).__name__}: {exc}", file=sys.stderr)
             worst = 3

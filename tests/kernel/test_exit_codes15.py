@@ -1,0 +1,66 @@
+"""Session 15: a question over a kernel work limit is "undecided" (exit 2) on both entry
+points — ``exactdp verify`` and ``python -m exactdp.kernel`` — never "malformed" (3).
+
+Ground truth: a grid of 3,000 × 3,000 = 9·10⁶ points is a well-formed question over the
+kernel's 4·10⁶-point limit (``MAX_GRID_POINTS``); a zero width is malformed.
+"""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from fractions import Fraction as F
+
+import pytest
+
+from exactdp.engine.documents import write_grid_point
+from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.kernel.grid_point import MAX_GRID_POINTS, GridPointClaim
+from exactdp.kernel.jsonio import dumps
+from exactdp.kernel.verify import verify_document
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.metrics.masked import GridShape
+
+
+@pytest.fixture(scope="module")
+def doc() -> dict:
+    shape = GridShape(2, 1, "manhattan", F(1))  # Φ = [[1, 1/2], [1/2, 1]] at t = 1/2; z = (2/3, 2/3)
+    claim = GridPointClaim(shape, parse_level(t="1/2"), (F(1), F(1)), True, None,
+                           (2796202, 2796203), 22, F(1, 9), 64)
+    d = write_grid_point(claim)
+    assert verify_document(d).verified
+    return d
+
+
+def _resized(doc: dict, width: int, height: int) -> dict:
+    d = copy.deepcopy(doc)
+    d["question"]["metric"]["width"], d["question"]["metric"]["height"] = width, height
+    return d
+
+
+def test_a_grid_over_the_point_limit_is_undecided(doc: dict) -> None:
+    assert 3000 * 3000 > MAX_GRID_POINTS >= 2000 * 2000
+    with pytest.raises(InstanceTooLarge, match="3000×3000"):
+        verify_document(_resized(doc, 3000, 3000))
+    with pytest.raises(InstanceTooLarge):  # one huge side alone (was an InvalidArgument range error)
+        verify_document(_resized(doc, MAX_GRID_POINTS + 1, 1))
+
+
+def test_a_grid_at_the_limit_is_read_and_a_zero_side_is_malformed(doc: dict) -> None:
+    # W·H = MAX_GRID_POINTS is within the limit: the shape is read, then the evidence is
+    # malformed (2 mantissas for 4·10⁶ points)
+    with pytest.raises(InvalidArgument, match=f"expected {MAX_GRID_POINTS}"):
+        verify_document(_resized(doc, MAX_GRID_POINTS, 1))
+    with pytest.raises(InvalidArgument, match="width"):
+        verify_document(_resized(doc, 0, 1))
+
+
+@pytest.mark.parametrize("module", [["exactdp.kernel"], ["exactdp", "verify"]])
+def test_both_entry_points_exit_2(doc: dict, module: list[str], tmp_path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(dumps(_resized(doc, 3000, 3000)))
+    proc = subprocess.run([sys.executable, "-m", *module, str(path)], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 2, proc.stdout + proc.stderr[-800:]
+    assert "Traceback" not in proc.stderr
