@@ -16,6 +16,7 @@ KernelVerdict(verified=False, kind='exact-solution', reason='the claim does not 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ from exactdp.kernel.grid_point_exact import GRID_POINT_EXACT, check_grid_point_e
 from exactdp.kernel.jsonio import document_numbers, loads, read_envelope, shorten_numbers
 from exactdp.kernel.linear import LINEAR_KINDS, check_linear
 from exactdp.kernel.linear_json import read_linear
-from exactdp.kernel.privacy import PRIVACY_KINDS, PRIVACY_LEVEL, check_privacy, check_privacy_level
+from exactdp.kernel.privacy import PRIVACY_CHECK, PRIVACY_KINDS, PRIVACY_LEVEL, check_privacy, check_privacy_level
 from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
 from exactdp.kernel.pufferfish import PUFFERFISH_KINDS, check_pufferfish
 from exactdp.kernel.pufferfish_integrals import INTEGRAL_KINDS, check_pufferfish_integrals
@@ -45,15 +46,41 @@ from exactdp.kernel.threshold_spd import SPD_POINT, check_spd_point
 from exactdp.kernel.threshold_spd_json import read_spd_point
 from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structured, read_structured
 
-__all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS"]
+__all__ = ["KernelVerdict", "verify_document", "verify_json", "SUPPORTED_KINDS", "KIND_CHECKS"]
+
+_Reader = Callable[[Any], Any]
+_Checker = Callable[[Any], bool]
+
+
+def _table(*rows: tuple[tuple[str, ...], _Reader | None, _Checker]) -> dict[str, tuple[_Reader | None, _Checker]]:
+    """kind -> (reader, checker) of the ``rows`` (kinds, reader, checker); a kind in two rows is an error."""
+    table: dict[str, tuple[_Reader | None, _Checker]] = {}
+    for kinds, reader, checker in rows:
+        for kind in kinds:
+            if kind in table:
+                raise AssertionError(f"kind {kind!r} has two checks")
+            table[kind] = (reader, checker)
+    return table
+
+
+#: kind -> (reader, checker): a document of that kind is verified when ``checker(reader(doc))``
+#: (reader None: ``checker(doc)``, the checker reads its document itself) is true. The
+#: dispatch of :func:`verify_document` and ``scripts/kernel_closure.py`` both read this table.
+KIND_CHECKS = _table(
+    (LINEAR_KINDS, read_linear, check_linear), (THRESHOLD_KINDS, read_threshold, check_threshold),
+    ((STRUCTURED_KIND,), read_structured, check_structured), ((SPD_POINT,), read_spd_point, check_spd_point),
+    ((GRID_POINT,), None, check_grid_point_document), ((QUOTIENT_KIND,), read_quotient, check_quotient),
+    ((GRID_THRESHOLD,), read_grid_threshold, check_grid_threshold),
+    ((SET_PRIVACY,), None, check_set_privacy_document),
+    ((GRID_POINT_EXACT,), read_grid_point_exact, check_grid_point_exact), ((SCALED_KIND,), read_scaled, check_scaled),
+    ((PRIVACY_LEVEL,), read_privacy_level, check_privacy_level), ((PRIVACY_CHECK,), read_privacy_check, check_privacy),
+    (PUFFERFISH_KINDS, None, check_pufferfish), (REMAP_KINDS, read_remap, check_remap),
+    (MORE_KINDS, None, check_pufferfish_more), (INTEGRAL_KINDS, None, check_pufferfish_integrals),
+    (MECHANISM_KINDS, None, check_pufferfish_mechanisms), (SET_FUNCTIONALS, None, check_set_functional_document),
+    (QIF_KINDS, None, check_qif), (QIF_LOG_KINDS, None, check_qif_log), (REAL_SET_KINDS, None, check_real_set_document))
 
 #: The certificate kinds whose JSON documents the kernel re-checks.
-SUPPORTED_KINDS = (LINEAR_KINDS + THRESHOLD_KINDS
-                   + (STRUCTURED_KIND, SPD_POINT, GRID_POINT, QUOTIENT_KIND, GRID_THRESHOLD, SET_PRIVACY,
-                      GRID_POINT_EXACT, SCALED_KIND)
-                   + PRIVACY_KINDS + PUFFERFISH_KINDS + REMAP_KINDS + MORE_KINDS
-                   + INTEGRAL_KINDS + MECHANISM_KINDS + SET_FUNCTIONALS + QIF_KINDS + QIF_LOG_KINDS
-                   + REAL_SET_KINDS)
+SUPPORTED_KINDS = tuple(KIND_CHECKS)
 
 
 @dataclass(frozen=True)
@@ -79,47 +106,9 @@ def verify_document(doc: Any) -> KernelVerdict:
         raise InvalidArgument(f"kind: {kind!r} has no JSON form in this version; the kernel "
                               f"re-checks {list(SUPPORTED_KINDS)} (re-check it in Python with "
                               "its verify()).")
+    reader, checker = KIND_CHECKS[kind]
     try:
-        if kind in PUFFERFISH_KINDS:
-            ok = check_pufferfish(doc)
-        elif kind in QIF_KINDS:
-            ok = check_qif(doc)
-        elif kind in QIF_LOG_KINDS:
-            ok = check_qif_log(doc)
-        elif kind in MORE_KINDS:
-            ok = check_pufferfish_more(doc)
-        elif kind in INTEGRAL_KINDS:
-            ok = check_pufferfish_integrals(doc)
-        elif kind in MECHANISM_KINDS:
-            ok = check_pufferfish_mechanisms(doc)
-        elif kind in REMAP_KINDS:
-            ok = check_remap(read_remap(doc))
-        elif kind == SCALED_KIND:
-            ok = check_scaled(read_scaled(doc))
-        elif kind == QUOTIENT_KIND:
-            ok = check_quotient(read_quotient(doc))
-        elif kind == STRUCTURED_KIND:
-            ok = check_structured(read_structured(doc))
-        elif kind == GRID_THRESHOLD:
-            ok = check_grid_threshold(read_grid_threshold(doc))
-        elif kind == SET_PRIVACY:
-            ok = check_set_privacy_document(doc)
-        elif kind in SET_FUNCTIONALS:
-            ok = check_set_functional_document(doc)
-        elif kind in REAL_SET_KINDS:
-            ok = check_real_set_document(doc)
-        elif kind == GRID_POINT:
-            ok = check_grid_point_document(doc)
-        elif kind == GRID_POINT_EXACT:
-            ok = check_grid_point_exact(read_grid_point_exact(doc))
-        elif kind == SPD_POINT:
-            ok = check_spd_point(read_spd_point(doc))
-        elif kind in PRIVACY_KINDS:
-            ok = (check_privacy_level(read_privacy_level(doc)) if kind == PRIVACY_LEVEL
-                  else check_privacy(read_privacy_check(doc)))
-        else:
-            ok = (check_threshold(read_threshold(doc)) if kind in THRESHOLD_KINDS
-                  else check_linear(read_linear(doc)))
+        ok = checker(doc if reader is None else reader(doc))
     except CertificateInvalid as exc:
         return KernelVerdict(False, kind, shorten_numbers(str(exc)))  # built inside the scope: shorten here
     if ok:
