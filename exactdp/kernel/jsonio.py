@@ -60,7 +60,7 @@ import sympy
 from exactdp.arithmetic.expressions import parse_closed_form
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import int_digits_at_least, shorten_numbers
-from exactdp.errors import ExactDPError, InvalidArgument
+from exactdp.errors import ExactDPError, InstanceTooLarge, InvalidArgument
 from exactdp.kinds import CertificateKind, Verdict
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "MAX_DOCUMENT_CHARS", "MAX_DIGITS", "MAX_JSON_INT_DIGITS",
@@ -307,13 +307,24 @@ def read_bool(value: Any, where: str) -> bool:
     return _typed(value, where, bool, "true or false")
 
 
-def read_list(value: Any, where: str, length: int | None = None, max_length: int | None = None) -> list[Any]:
-    """A JSON array, of exactly ``length`` items or at most ``max_length``."""
+def read_list(value: Any, where: str, length: int | None = None, max_length: int | None = None,
+              *, limit: int | None = None) -> list[Any]:
+    """A JSON array, of exactly ``length`` items or at most ``max_length`` (more is malformed,
+    :class:`~exactdp.errors.InvalidArgument`) and at most ``limit`` (a work limit: more is
+    :class:`~exactdp.errors.InstanceTooLarge`, "undecided", exit 2).
+
+    >>> read_list(["1", "2"], "pieces", limit=1)
+    Traceback (most recent call last):
+    ...
+    exactdp.errors.InstanceTooLarge: pieces: has 2 items; the kernel checks at most 1.
+    """
     out: list[Any] = _typed(value, where, list, "a JSON array")
     if length is not None and len(out) != length:
         raise _fail(where, f"has {len(out)} items; expected {length}.")
     if max_length is not None and len(out) > max_length:
         raise _fail(where, f"has {len(out)} items; at most {max_length} are allowed.")
+    if limit is not None and len(out) > limit:
+        raise InstanceTooLarge(f"{where}: has {len(out)} items; the kernel checks at most {limit}.")
     return out
 
 
@@ -418,7 +429,7 @@ def read_poly(value: Any, where: str = "polynomial", *, integer: bool = False) -
     ...
     exactdp.errors.InvalidArgument: polynomial: the leading coefficient is 0; ...
     """
-    items = read_list(value, where, max_length=MAX_POLY_DEGREE + 1)
+    items = read_list(value, where, limit=MAX_POLY_DEGREE + 1)
     if not items:
         raise _fail(where, "an empty coefficient list; a polynomial needs ≥ 1 coefficient.")
     coeffs = tuple(read_rational(c, f"{where}[{k}]", integer=integer) for k, c in enumerate(items))

@@ -242,7 +242,7 @@ def _read_params(ctor: str, value: Any, where: str) -> dict[str, Any]:
                                       "encoding (the reader's Floyd–Warshall is O(n³)); write the "
                                       "metric by its distances (encoding \"distances\", up to "
                                       f"{MAX_DISTANCE_POINTS} points), as the writer does for such graphs.")
-            items = read_list(obj[key], w, max_length=MAX_GRAPH_NODES if ctor == "from_graph" else MAX_POINTS)
+            items = read_list(obj[key], w, limit=MAX_GRAPH_NODES if ctor == "from_graph" else MAX_POINTS)
             out[key] = [_read_label(x, f"{w}[{k}]") for k, x in enumerate(items)]
             if len(set(out[key])) != len(out[key]):
                 raise InvalidArgument(f"{w}: the labels are not distinct.")

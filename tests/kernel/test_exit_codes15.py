@@ -18,6 +18,7 @@ from exactdp.engine.documents import write_grid_point
 from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.grid_point import MAX_GRID_POINTS, GridPointClaim
 from exactdp.kernel.jsonio import dumps
+from exactdp.kernel.metricio import MAX_POINTS, build_builtin
 from exactdp.kernel.verify import verify_document
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics.masked import GridShape
@@ -64,3 +65,12 @@ def test_both_entry_points_exit_2(doc: dict, module: list[str], tmp_path) -> Non
                           timeout=300)
     assert proc.returncode == 2, proc.stdout + proc.stderr[-800:]
     assert "Traceback" not in proc.stderr
+
+
+def test_hamming_values_over_the_point_limit_are_undecided() -> None:
+    # V values on u = 1 individual make V points: V = MAX_POINTS is read (and refused for the
+    # wrong n, malformed), V = MAX_POINTS + 1 is over the work limit
+    with pytest.raises(InvalidArgument, match=f"has {MAX_POINTS} points, not n = 1"):
+        build_builtin("hamming", {"values": list(range(MAX_POINTS)), "individuals": 1}, 1)
+    with pytest.raises(InstanceTooLarge, match=f"has {MAX_POINTS + 1} items; the kernel checks at most {MAX_POINTS}"):
+        build_builtin("hamming", {"values": list(range(MAX_POINTS + 1)), "individuals": 1}, 1)

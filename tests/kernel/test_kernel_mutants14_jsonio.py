@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel import jsonio as J
 
 MI = 2**20
@@ -34,7 +34,8 @@ def test_document_length_limit_is_64_mebi_characters():
 def test_polynomial_degree_limit():
     top = ["1"] + ["0"] * MAX_DEGREE  # x^100000: degree exactly at the limit
     assert len(J.read_poly(top, "p", integer=True)) == MAX_DEGREE + 1
-    with pytest.raises(InvalidArgument, match=f"has {MAX_DEGREE + 2} items; at most {MAX_DEGREE + 1}"):
+    # a work limit (session 15): InstanceTooLarge, exit 2
+    with pytest.raises(InstanceTooLarge, match=f"has {MAX_DEGREE + 2} items; the kernel checks at most {MAX_DEGREE + 1}"):
         J.read_poly(["1"] + top, "p", integer=True)
 
 
