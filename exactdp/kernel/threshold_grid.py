@@ -74,8 +74,8 @@ from exactdp.kernel.jsonio import (
     read_str,
     read_verdict,
 )
+from exactdp.kernel.limits import MAX_PIECES
 from exactdp.kernel.question import Property
-from exactdp.kernel.threshold_json import MAX_PIECES
 from exactdp.kernel.threshold_spd import MAX_ORDER, cover_args_ok, cover_ok, point_ok
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.grid import offset_distance_count

@@ -1,6 +1,124 @@
-"""The reader of the threshold documents: moved to :mod:`exactdp.kernel.readers` (these
-names stay importable from here)."""
+"""The reader of the threshold documents (:mod:`exactdp.kernel.threshold`).
 
-from exactdp.kernel.readers import MAX_DEPTH, MAX_PIECES, read_s_star, read_threshold, read_threshold_parts
+Every document is the envelope of :mod:`exactdp.kernel.jsonio`; a kind is one row of the field
+table ``_THRESHOLD`` (:mod:`exactdp.kernel.read_common`).
+
+**Thresholds** (:mod:`exactdp.kernel.threshold`): the question has property
+``threshold-tight`` (rhs ``"ones"``) or ``threshold-regular`` (a prior) and the ε-range of
+every ε > 0 (``{"eps_range": {"lo": "0", "hi": null}}``: ε* is a global quantity). The
+claim is always ``"verdict": "holds"`` for "ε* ∈ ``eps``" plus, per kind:
+
+===================  =====================================  ================================
+kind                 claim                                  evidence
+===================  =====================================  ================================
+exact                ``eps``; ``s_star``: null or {``q``,   ``numerators`` (integer
+                     ``minimal_polynomial`` (integers,      polynomials in s, descending;
+                     descending), ``isolating_interval``}   ``["0"]`` is zero),
+                     — s* = e^{-ε*/q}, ε* = −q·ln s*        ``denominator``, ``witness``
+prop9                ``eps`` = [0, 0]                       {}
+kronecker-threshold  ``eps``                                ``binding`` (factor index),
+                                                            ``factors`` (full documents)
+certified-cover      ``eps``                                ``fail`` (a linear-system or
+                                                            spd-point document at ε = lo),
+                                                            ``t0``, ``pieces`` (list of
+                                                            {lo, hi})
+spd-taylor-cover     ``eps``                                ``fail``, ``t0`` as above,
+                                                            ``order`` (K), ``nodes`` (list
+                                                            of {eps, sigma, lam}),
+                                                            ``pieces`` (list of {lo, hi,
+                                                            lam})
+===================  =====================================  ================================
+
+>>> from fractions import Fraction as F
+>>> from exactdp.arithmetic.interval import Enclosure
+>>> from exactdp.engine.documents import write_threshold
+>>> from exactdp.kernel.jsonio import dumps, loads
+>>> from exactdp.spaces.metrics import cycle
+>>> doc = write_threshold(ThresholdClaim("prop9", cycle(4), (F(1),) * 4, Enclosure(F(0), F(0)), {}))
+>>> doc["question"]["property"], doc["claim"]
+('threshold-tight', {'verdict': 'holds', 'eps': {'lo': '0', 'hi': '0'}})
+>>> write_threshold(read_threshold(loads(dumps(doc)))) == doc
+True
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from exactdp.errors import InvalidArgument
+from exactdp.kernel.jsonio import read_envelope, read_int, read_list, read_object, read_rational
+from exactdp.kernel.linear_json import read_linear
+from exactdp.kernel.read_common import (
+    MAX_DEPTH,
+    MAX_PIECES,
+    POLY_FIELDS,
+    FieldReader,
+    enclosures_field,
+    factors_field,
+    index_field,
+    nested,
+    rational_field,
+    read_fields,
+    read_s_star,
+    read_threshold_parts,
+)
+from exactdp.kernel.threshold import ThresholdClaim
+from exactdp.kernel.threshold_spd import MAX_ORDER, SPD_COVER, SPD_POINT
+from exactdp.kernel.threshold_spd_json import read_spd_point
 
 __all__ = ["read_threshold", "MAX_DEPTH", "MAX_PIECES", "read_s_star", "read_threshold_parts"]
+
+
+def _triples(keys: tuple[str, str, str]) -> FieldReader:
+    """A list (at most :data:`MAX_PIECES`) of objects of three rationals named ``keys``."""
+    def read(v: Any, w: str, n: int, d: int) -> tuple[tuple[Fraction, ...], ...]:
+        out = []
+        for k, item in enumerate(read_list(v, w, max_length=MAX_PIECES)):
+            obj = read_object(item, f"{w}[{k}]", keys)
+            out.append(tuple(read_rational(obj[key], f"{w}[{k}].{key}") for key in keys))
+        return tuple(out)
+    return read
+
+
+def _fail(v: Any, w: str, n: int, d: int) -> Any:
+    """The fail side of a cover: an spd-point document or a linear-system one."""
+    if not isinstance(v, dict):
+        raise InvalidArgument(f"{w}: expected a JSON object (an spd-point or linear-system document), "
+                              f"got {type(v).__name__}.")
+    return nested(w, lambda doc, depth: read_spd_point(doc) if doc.get("kind") == SPD_POINT
+                  else read_linear(doc, depth), v, d + 1)
+
+#: The evidence fields of a cover.
+_COVER: dict[str, FieldReader] = {"fail": _fail, "t0": rational_field}
+#: Threshold kind -> (claim fields, evidence fields); ``binding`` is checked against the factors.
+_THRESHOLD: dict[str, tuple[dict[str, FieldReader], dict[str, FieldReader]]] = {
+    "exact": ({"verdict": None, "eps": None, "s_star": lambda v, w, n, d: read_s_star(v)},
+              {**POLY_FIELDS, "witness": index_field}),
+    "prop9": ({"verdict": None, "eps": None}, {}),
+    "kronecker-threshold": ({"verdict": None, "eps": None},
+                            {"factors": factors_field(lambda doc, d: read_threshold(doc, d)),
+                             "binding": lambda v, w, n, d: v}),
+    "certified-cover": ({"verdict": None, "eps": None},
+                        {**_COVER, "pieces": lambda v, w, n, d: enclosures_field(v, w, None)}),
+    SPD_COVER: ({"verdict": None, "eps": None},
+                {**_COVER, "order": lambda v, w, n, d: read_int(v, w, 0, MAX_ORDER),
+                 "nodes": _triples(("eps", "sigma", "lam")), "pieces": _triples(("lo", "hi", "lam"))}),
+}
+
+
+def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
+    """Read a document into a :class:`~exactdp.kernel.threshold.ThresholdClaim`.
+
+    Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
+    :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
+    """
+    env = read_envelope(doc)
+    if env.kind not in _THRESHOLD:  # checked before the parts, whose reader names only this kind
+        raise InvalidArgument(f"kind: {env.kind!r} is not one of {sorted(_THRESHOLD)}.")
+    claim_fields, evidence_fields = _THRESHOLD[env.kind]
+    q, rhs, eps, _, _ = read_threshold_parts(env, env.kind, tuple(claim_fields), tuple(evidence_fields))
+    ev = read_fields(env, _THRESHOLD[env.kind], q.metric.n, depth)
+    if "binding" in ev:
+        ev["binding"] = read_int(ev["binding"], "evidence.binding", 0, len(ev["factors"]) - 1)
+    return ThresholdClaim(env.kind, q.metric, rhs, eps, ev)

@@ -44,6 +44,7 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel.grid_point import read_grid_question
 from exactdp.kernel.jsonio import read_envelope, read_object, read_rational
+from exactdp.kernel.read_common import read_threshold_parts
 from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
 from exactdp.kernel.threshold_grid import (
     GRID_THRESHOLD,
@@ -52,7 +53,7 @@ from exactdp.kernel.threshold_grid import (
     read_grid_threshold,
     read_grid_threshold_claim,
 )
-from exactdp.kernel.threshold_json import read_threshold, read_threshold_parts
+from exactdp.kernel.threshold_json import read_threshold
 from exactdp.kernel.threshold_quotient import QUOTIENT_KIND, check_quotient, read_quotient
 from exactdp.kernel.threshold_structured import STRUCTURED_KIND, check_structured, read_structured
 from exactdp.spaces.metrics import FiniteMetric, grid
