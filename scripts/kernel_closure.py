@@ -144,6 +144,9 @@ def measure(root: Path) -> dict[str, dict[str, Any]]:
     """kind -> {entry, kernel modules, kernel code lines, trusted modules, trusted code lines}."""
     sys.path.insert(0, str(root))
     verify = importlib.import_module("exactdp.kernel.verify")
+    if not Path(verify.__file__).resolve().is_relative_to(root):
+        raise SystemExit(f"exactdp was imported from {verify.__file__}, not from {root}: "
+                         "measure another checkout in a fresh process (--root).")
     entries = entry_modules(verify.KIND_CHECKS)
     out: dict[str, dict[str, Any]] = {}
     for kind in verify.SUPPORTED_KINDS:
