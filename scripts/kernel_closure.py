@@ -14,7 +14,7 @@ the set of kernel modules (``exactdp/kernel/*.py``) made of
    ``import``/``from … import`` of a kernel module anywhere in a module's source (module
    level or not) counts, and the whole imported module counts, even when only another kind
    uses the imported names — conservative, an auditor reads modules, not call graphs;
-4. for a kind whose documents embed complete documents of other kinds (:data:`EMBEDS`,
+4. for a kind whose documents embed complete documents of other kinds (:func:`embeds`,
    read off the readers: Kronecker factors, the ``fail`` side of a cover, the ``inner``
    document of ``exact-scaled``), the closures of every kind it may embed.
 
@@ -50,20 +50,23 @@ ALWAYS = ("exactdp.kernel", "exactdp.kernel.jsonio")
 #: The dispatcher: read, but not its imports (it imports every kind's entry modules).
 ENTRY = "exactdp.kernel.verify"
 
-_LINEAR = ("exact-solution", "farkas", "ball", "verified-float", "symbolic", "kronecker")
-_THRESHOLD = ("exact", "prop9", "kronecker-threshold", "certified-cover", "spd-taylor-cover")
-#: kind -> the kinds of the complete documents it may embed (read off the readers):
-#: ``kronecker`` factors are linear-system documents (``read_linear``), ``kronecker-threshold``
-#: factors threshold documents (``read_threshold``), a cover's ``fail`` an spd-point or a
-#: linear-system document, and the ``inner`` document of ``exact-scaled`` any threshold kind
-#: but itself (``threshold_scaled.py``). Transitive embeddings are followed.
-EMBEDS: dict[str, tuple[str, ...]] = {
-    "kronecker": _LINEAR,
-    "kronecker-threshold": _THRESHOLD,
-    "certified-cover": ("spd-point",) + _LINEAR,
-    "spd-taylor-cover": ("spd-point",) + _LINEAR,
-    "exact-scaled": _THRESHOLD + ("structured-threshold", "quotient-threshold", "grid-threshold"),
-}
+
+
+def embeds() -> dict[str, tuple[str, ...]]:
+    """kind -> the kinds of the complete documents it may embed, read off the readers and
+    taken from the kernel's own kind lists: ``kronecker`` factors are linear-system documents
+    (``read_linear``: LINEAR_KINDS), ``kronecker-threshold`` factors threshold documents
+    (``read_threshold``: THRESHOLD_KINDS), a cover's ``fail`` an spd-point or a linear-system
+    document (``threshold_json._fail``), and the ``inner`` document of ``exact-scaled`` one of
+    ``threshold_scaled.INNER_KINDS``. Transitive embeddings are followed by :func:`embedded`.
+    (grid-threshold's ``fail`` is an inline object, not a document.)"""
+    linear = importlib.import_module("exactdp.kernel.linear").LINEAR_KINDS
+    threshold = importlib.import_module("exactdp.kernel.threshold").THRESHOLD_KINDS
+    spd = importlib.import_module("exactdp.kernel.threshold_spd")
+    scaled = importlib.import_module("exactdp.kernel.threshold_scaled")
+    return {"kronecker": linear, "kronecker-threshold": threshold,
+            "certified-cover": (spd.SPD_POINT,) + linear, spd.SPD_COVER: (spd.SPD_POINT,) + linear,
+            scaled.SCALED_KIND: scaled.INNER_KINDS}
 
 
 def module_file(root: Path, name: str) -> Path | None:
@@ -119,15 +122,15 @@ def entry_modules(kind_checks: dict[str, tuple[Any, Any]]) -> dict[str, set[str]
     return {kind: {f.__module__ for f in fns if f is not None} for kind, fns in kind_checks.items()}
 
 
-def embedded(kind: str) -> set[str]:
-    """``kind`` and every kind its documents may embed, transitively."""
+def embedded(kind: str, table: dict[str, tuple[str, ...]]) -> set[str]:
+    """``kind`` and every kind its documents may embed (``table``: :func:`embeds`), transitively."""
     seen: set[str] = set()
     todo = [kind]
     while todo:
         k = todo.pop()
         if k not in seen:
             seen.add(k)
-            todo.extend(EMBEDS.get(k, ()))
+            todo.extend(table.get(k, ()))
     return seen
 
 
@@ -148,16 +151,17 @@ def measure(root: Path) -> dict[str, dict[str, Any]]:
         raise SystemExit(f"exactdp was imported from {verify.__file__}, not from {root}: "
                          "measure another checkout in a fresh process (--root).")
     entries = entry_modules(verify.KIND_CHECKS)
+    emb = embeds()
     out: dict[str, dict[str, Any]] = {}
     for kind in verify.SUPPORTED_KINDS:
         start = set(ALWAYS)
-        for k in embedded(kind):
+        for k in embedded(kind, emb):
             start |= entries[k]
         mods = closure(root, start) | {ENTRY}
         mods |= closure(root, {m for m in imports_of(root, ENTRY) if m.startswith(TRUSTED)})
         kernel = {m for m in mods if in_kernel(m)}
         trusted = {m for m in mods if m.startswith(TRUSTED)}
-        out[kind] = {"entry": sorted(entries[kind]), "embeds": sorted(embedded(kind) - {kind}),
+        out[kind] = {"entry": sorted(entries[kind]), "embeds": sorted(embedded(kind, emb) - {kind}),
                      "kernel_modules": sorted(kernel), "kernel_lines": lines(root, kernel),
                      "trusted_modules": sorted(trusted), "trusted_lines": lines(root, trusted)}
     return out

@@ -98,8 +98,9 @@ def test_every_kind_is_mapped_to_entry_modules(table):
             assert m.startswith("exactdp.kernel."), (kind, m)
             assert m in row["kernel_modules"], (kind, m)
         assert {"exactdp.kernel.verify", "exactdp.kernel.jsonio"} <= set(row["kernel_modules"]), kind
-    assert set(kc.EMBEDS) <= set(verify.SUPPORTED_KINDS)
-    assert all(set(v) <= set(verify.SUPPORTED_KINDS) for v in kc.EMBEDS.values())
+    emb = kc.embeds()
+    assert set(emb) <= set(verify.SUPPORTED_KINDS)
+    assert all(v and set(v) <= set(verify.SUPPORTED_KINDS) for v in emb.values())
 
 
 def test_every_closure_within_its_bound(table):
@@ -121,6 +122,8 @@ def test_closure_sees_known_dependencies(table):
     assert "exactdp.kernel.threshold" not in linear and "exactdp.kernel.privacy" not in linear
     # a cover embeds an spd-point document: its reader is in the closure
     assert "exactdp.kernel.threshold_spd_json" in table["certified-cover"]["kernel_modules"]
+    assert table["kronecker"]["embeds"] == sorted(set(LINEAR_KINDS) - {"kronecker"})
+    assert set(table["certified-cover"]["embeds"]) == {SPD_POINT, *LINEAR_KINDS}
     # exact-scaled embeds every threshold kind: its closure holds theirs
     scaled = set(table[SCALED_KIND]["kernel_modules"])
     for k in THRESHOLD_KINDS + (STRUCTURED_KIND, QUOTIENT_KIND, GRID_THRESHOLD):
