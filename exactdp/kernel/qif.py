@@ -36,6 +36,7 @@ certificate on its own; any listed value verifies).
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -90,9 +91,6 @@ def check_qif_work(*counts: int, what: str = "the document") -> None:
                                f"{MAX_QIF_WORK}); use a smaller channel or entries with fewer digits.")
 
 
-_work = check_qif_work
-
-
 def _bits(*Ms: Matrix) -> int:
     """Bits of the largest entry (numerator + denominator) of the matrices."""
     return max((v.numerator.bit_length() + v.denominator.bit_length() for M in Ms for r in M for v in r),
@@ -144,11 +142,14 @@ def check_phi(s: Fraction, exponents: Any, n: int, m: int) -> None:
     if bits > MAX_PHI_BITS:
         raise InstanceTooLarge(f"question.metric: φ = s^k needs {bits} bits (largest distance exponent × bits "
                                f"of s; limit MAX_PHI_BITS = {MAX_PHI_BITS}); use smaller distances or t.")
-    _work(n * n * m * _words(bits), what="the optimal mechanism")
+    check_qif_work(n * n * m * _words(bits), what="the optimal mechanism")
 
 
 def _matrix(v: Any, w: str, rows: int | None = None, cols: int | None = None) -> Matrix:
-    out = tuple(read_rationals(r, f"{w}[{i}]") for i, r in enumerate(rows_of(v, w, rows, MAX_QIF_WORK)))
+    grid = rows_of(v, w, rows, sys.maxsize)
+    if len(grid) * len(grid[0]) > MAX_QIF_WORK:  # a work limit (exit 2), checked before any entry is read
+        raise InstanceTooLarge(f"{w}: {len(grid)}×{len(grid[0])} entries, over MAX_QIF_WORK = {MAX_QIF_WORK}.")
+    out = tuple(read_rationals(r, f"{w}[{i}]") for i, r in enumerate(grid))
     if cols is not None and len(out[0]) != cols:
         raise InvalidArgument(f"{w}: has {len(out[0])} columns; expected {cols}.")
     return out
@@ -195,7 +196,7 @@ def _inputs(q: dict[str, Any], channel: bool = True) -> tuple[Matrix, bool, tupl
     prior = _dist(q["prior"], "question.prior")
     C = None if q["channel"] is None and not channel else _channel(q["channel"], "question.channel", len(prior))
     G, loss = _gain(q["gain"], len(prior))
-    _work(2 * len(prior) * (1 if C is None else len(C[0])) * len(G))
+    check_qif_work(2 * len(prior) * (1 if C is None else len(C[0])) * len(G))
     return G, loss, prior, C
 
 
@@ -210,11 +211,14 @@ def _vulnerability(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> b
 
 
 def _combine(measure: str, loss: bool, prior_v: Fraction, post_v: Fraction) -> Fraction:
+    """The leakage a − b (additive) or a / b (multiplicative), a, b = (V[π,C], V(π)) for a gain
+    and (U(π), U[π,C]) for a loss. With C's rows summing to 1 (:func:`_channel`), Σ_y best_w
+    f_w(y) ≥ best_w Σ_y f_w(y) (max; ≤ for min) gives a ≥ b, so b > 0 makes a > 0, ratio ≥ 1."""
     a, b = (prior_v, post_v) if loss else (post_v, prior_v)
     if measure.startswith("additive"):
         return a - b
-    if b <= 0 or a < 0:
-        raise CertificateInvalid(f"a multiplicative leakage needs a divisor > 0 (got {b}) and {a} ≥ 0.")
+    if b <= 0:  # then a ≥ b > 0 (see the docstring): the ratio is ≥ 1
+        raise CertificateInvalid(f"a multiplicative leakage needs a divisor > 0 (got {b}).")
     return a / b
 
 
@@ -237,7 +241,7 @@ def _leakage(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool:
     pv, qv = _v(G, loss, prior, None), _v(G, loss, prior, C)
     value = _combine(measure, loss, pv, qv)
     ok = [read_rational(c[k], "claim." + k) for k in ("value", "prior_value", "posterior_value")] == [value, pv, qv]
-    if measure == "additive" or value <= 0:
+    if measure == "additive":  # a multiplicative value is ≥ 1 (:func:`_combine`)
         return ok and c["bits"] is None and c["log2"] is None and e["precision"] is None
     return ok and _bits_ok(value, c, read_int(e["precision"], "evidence.precision", 2, MAX_STATED_PREC))
 
@@ -276,7 +280,7 @@ def _g_upper(measure: str, G: Matrix, loss: bool, C: Matrix, duals: Any) -> Frac
     """
     n, W = len(C), len(G)
     cols = [y for y in range(len(C[0])) if any(C[x][y] for x in range(n))]
-    _work(strategy_work(C, G))  # also counted by _capacity; kept here so no caller can skip it
+    check_qif_work(strategy_work(C, G))  # also counted by _capacity; kept here so no caller can skip it
     items = read_list(duals, "evidence.duals", W ** len(cols))
     top = None
     for k, sigma in enumerate(itertools.product(range(W), repeat=len(cols))):
@@ -310,17 +314,16 @@ def _capacity(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool:
     if measure in _BAYES:
         if q["gain"] is not None or e["duals"] is not None:
             raise InvalidArgument("a Bayes capacity has gain null and evidence.duals null.")
-        G: Matrix | None = None
-        loss = False
+        G, loss = None, False
     else:
         G, loss = _gain(q["gain"], n)
         if measure == "multiplicative-g" and (loss or any(v < 0 for r in G for v in r)):
             raise InvalidArgument("question.gain.loss: a multiplicative g-capacity needs a gain (loss false) "
                                   "with entries ≥ 0 (question.gain.rows); its duals bound only that case.")
-    _work(n * len(C[0]) * (1 if G is None else len(G)) * 2 * _words(_bits(C, G or ())))
+    check_qif_work(n * len(C[0]) * (1 if G is None else len(G)) * 2 * _words(_bits(C, G or ())))
     if method == "subsets" and n > MAX_SUBSET_SECRETS:
         raise InstanceTooLarge(f"evidence.method: the sub-uniform search takes ≤ {MAX_SUBSET_SECRETS} secrets.")
-    _work(subset_work(C) if method == "subsets" else 0, strategy_work(C, G) if G is not None else 0)
+    check_qif_work(subset_work(C) if method == "subsets" else 0, strategy_work(C, G) if G is not None else 0)
     bounds, witness = read_enclosure(c["bounds"], "claim.bounds"), _dist(c["witness"], "claim.witness", n)
     value = None if c["value"] is None else read_rational(c["value"], "claim.value")
     if (value is None) == (bounds.lo == bounds.hi) or value not in (None, bounds.lo):
@@ -340,7 +343,7 @@ def _refinement(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool
     A = _channel(q["A"], "question.A")
     B = _channel(q["B"], "question.B", len(A))
     n, m, k = len(A), len(A[0]), len(B[0])
-    _work(n * m * k * 2)
+    check_qif_work(n * m * k * 2)
     if read_verdict(c["verdict"], "claim.verdict") is Verdict.HOLDS:
         if e["farkas"] is not None:
             raise InvalidArgument("evidence.farkas: null when the verdict holds.")
@@ -372,12 +375,13 @@ def _kantorovich(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> boo
 
 
 def _optimal(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool:
+    read_str(e["method"], "evidence.method", ("float-basis", "exact-simplex", "unstated"))  # a label
     metric, _, fp = read_metric_json(q["metric"], "question.metric")
     if fingerprint(metric) != fp:
         raise CertificateInvalid("question.metric: the fingerprint does not match the metric.")
     prior = _dist(q["prior"], "question.prior", metric.n)
     G, loss = _gain(q["gain"], metric.n)
-    _work(metric.n * metric.n * len(G))
+    check_qif_work(metric.n * metric.n * len(G))
     t = read_rational(q["t"], "question.t")
     s = parse_level(t=t).s_rational(metric.q) if 0 < t < 1 and metric.q is not None else None
     if s is None:
@@ -421,7 +425,5 @@ QIF_KINDS: tuple[str, ...] = tuple(str(k) for k in _TABLE)
 
 def check_qif(doc: Any) -> bool:
     """Re-check a QIF document (malformed: InvalidArgument; altered: False or CertificateInvalid)."""
-    kind, q, c, e, check = read_tabled(doc, _TABLE)
-    if kind == K.QIF_OPTIMAL:
-        read_str(e["method"], "evidence.method", ("float-basis", "exact-simplex", "unstated"))
+    _, q, c, e, check = read_tabled(doc, _TABLE)
     return check(q, c, e)

@@ -45,6 +45,7 @@ writers in :mod:`exactdp.qif` evaluate through :func:`entropy_enclosure`,
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -184,14 +185,17 @@ def mtv_ratio(p: Vector, q: Vector) -> Fraction | None:
 
 # ------------------------------------------------------------------------------ readers
 def _vector(v: Any, w: str, n: int | None = None) -> Vector:
-    items = read_list(v, w, n, max_length=MAX_LOG_ENTRIES)
+    items = read_list(v, w, n, limit=MAX_LOG_ENTRIES)  # a work limit (≥ 256 operations an entry): exit 2
     if not items:
         raise InvalidArgument(f"{w}: empty; need at least one entry.")
     return tuple(read_rational(x, f"{w}[{k}]") for k, x in enumerate(items))
 
 
 def _matrix(v: Any, w: str, rows: int | None = None) -> Matrix:
-    return tuple(_vector(r, f"{w}[{i}]") for i, r in enumerate(rows_of(v, w, rows, MAX_LOG_ENTRIES)))
+    grid = rows_of(v, w, rows, sys.maxsize)
+    if len(grid) * len(grid[0]) > MAX_LOG_ENTRIES:  # a work limit (exit 2), checked before any entry is read
+        raise InstanceTooLarge(f"{w}: {len(grid)}×{len(grid[0])} entries, over MAX_LOG_ENTRIES = {MAX_LOG_ENTRIES}.")
+    return tuple(_vector(r, f"{w}[{i}]") for i, r in enumerate(grid))
 
 
 def _dist(p: Vector, w: str) -> Vector:
@@ -209,18 +213,24 @@ def _prec(v: Any) -> int:
     return read_int(v, "evidence.precision", MIN_LOG_PREC, MAX_LOG_PREC)
 
 
+def _prior_channel(q: dict[str, Any], prec: int) -> tuple[Vector, Matrix | None]:
+    """The question's prior and channel (or None): read, their work counted (:func:`log_work`),
+    then each checked to be a distribution."""
+    prior = _vector(q["prior"], "question.prior")
+    C = None if q["channel"] is None else _matrix(q["channel"], "question.channel", len(prior))
+    _matrix_work(prec, len(prior) * (1 if C is None else len(C[0])), prior, C)
+    return _dist(prior, "question.prior"), None if C is None else _channel(C, "question.channel")
+
+
 # ------------------------------------------------------------------------------ checkers
 def _entropy(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool:
     quantity = read_str(q["quantity"], "question.quantity", QUANTITIES)
     read_str(q["unit"], "question.unit", ("bits",))
-    prec, prior = _prec(e["precision"]), _vector(q["prior"], "question.prior")
+    prec = _prec(e["precision"])
     if (q["channel"] is None) != (quantity == "shannon-entropy"):
         raise InvalidArgument("question.channel: null for the Shannon entropy, a channel otherwise.")
-    C = None if q["channel"] is None else _matrix(q["channel"], "question.channel", len(prior))
-    _matrix_work(prec, len(prior) * (1 if C is None else len(C[0])), prior, C)
-    _dist(prior, "question.prior")
-    terms = entropy_terms(quantity, prior, None if C is None else _channel(C, "question.channel"))
-    return _fits(read_enclosure(c["enclosure"], "claim.enclosure"), _ends(terms, prec))
+    prior, C = _prior_channel(q, prec)
+    return _fits(read_enclosure(c["enclosure"], "claim.enclosure"), _ends(entropy_terms(quantity, prior, C), prec))
 
 
 @proved_by("qif_shannon_capacity")
@@ -254,11 +264,7 @@ def _mtv(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool:
 
 
 def _bayes_risk(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool:
-    prior = _vector(q["prior"], "question.prior")
-    C = None if q["channel"] is None else _matrix(q["channel"], "question.channel", len(prior))
-    _matrix_work(0, len(prior) * (1 if C is None else len(C[0])), prior, C)
-    prior = _dist(prior, "question.prior")
-    rows = None if C is None else _channel(C, "question.channel")  # once: not once per column (review 11L)
+    prior, rows = _prior_channel(q, 0)  # C validated once: not once per column (review 11L)
     cols = [prior] if rows is None else [tuple(p * r[y] for p, r in zip(prior, rows)) for y in range(len(rows[0]))]
     guesses = read_list(c["strategy"], "claim.strategy", len(cols))
     strategy = [read_int(w, f"claim.strategy[{k}]", 0, len(prior) - 1) for k, w in enumerate(guesses)]

@@ -286,7 +286,7 @@ def _counts(monkeypatch, doc) -> list[int]:
     def spy(*counts: int, what: str = "the document") -> None:
         seen.append(sum(counts))
         real(*counts, what=what)
-    monkeypatch.setattr(kernel_qif, "_work", spy)
+    monkeypatch.setattr(kernel_qif, "check_qif_work", spy)  # every count goes through it (no alias since 15P)
     assert verify_document(doc).verified
     return seen
 
