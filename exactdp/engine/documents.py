@@ -32,7 +32,7 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import exact_root, fmpq_to_fraction, to_sympy
 from exactdp.engine.grid_documents import write_grid_shape
 from exactdp.engine.questions import canonical_metric, make_question
-from exactdp.errors import ExactDPError, InvalidArgument
+from exactdp.errors import ExactDPError, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.grid_point import GridPointClaim
 from exactdp.kernel.jsonio import (
     envelope,
@@ -78,11 +78,12 @@ def _rats(values: Sequence[Any], where: str) -> list[str]:
 
 def write_dist(dist: Dist) -> dict[str, list[str]]:
     """``{"support": [...], "probs": [...]}``, support increasing, masses > 0 (the kernel
-    re-checks at most :data:`~exactdp.kernel.pufferfish.MAX_POINTS` points per law)."""
+    re-checks at most :data:`~exactdp.kernel.pufferfish.MAX_POINTS` points per law: over it,
+    InstanceTooLarge, exit 2, as the kernel)."""
     pts = sorted(x for x, p in dist.items() if p)
     if len(pts) > MAX_POINTS:
-        raise InvalidArgument(f"a law with {len(pts)} points; the kernel re-checks at most "
-                              f"MAX_POINTS = {MAX_POINTS} per law.")
+        raise InstanceTooLarge(f"a law with {len(pts)} points; the kernel re-checks at most "
+                               f"MAX_POINTS = {MAX_POINTS} per law.")
     return {"support": [write_rational(x) for x in pts],
             "probs": [write_rational(dist[x]) for x in pts]}
 

@@ -11,7 +11,8 @@ and e^ε g_P(x) − g_Q(x) ≥ 0 at every support point x of P ∪ Q; the loss i
 in θ (``proofs/pufferfish_supremum.py``). Each sign is exact: when e^ε or ε is rational the
 sum collects into Σ c_r e^r over distinct rationals r, zero iff every c_r is (Lindemann–
 Weierstrass), else arb balls decide it (g at all points by two O(m) sweeps); an undecided
-sign rejects, and so does a closed form whose identity would expand beyond MAX_TERMS terms. A closed form is proved
+sign rejects; a closed form whose identity would expand beyond MAX_TERMS terms is refused
+(InstanceTooLarge, like every work limit here: MAX_POINTS, MAX_CONVOLUTION). A closed form is proved
 to be θ* by substitution (``proofs/pufferfish_bernoulli.py`` (i)); k releases at θ lose what
 one release at θ/k loses (``proofs/pufferfish_releases.py``).
 
@@ -30,7 +31,9 @@ False
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
+from collections import defaultdict
 from collections.abc import Collection, Mapping
 from fractions import Fraction
 from functools import partial
@@ -42,7 +45,7 @@ from flint import arb, fmpz
 from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import (
     Envelope,
     read_bool,
@@ -59,15 +62,17 @@ from exactdp.kernel.question import big_power, read_form, read_level
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "Dist", "check_pufferfish", "decide_laplace", "brackets", "integer_sweep",
-           "wasserstein", "query_laws", "read_dist", "read_laws", "read_parts", "read_least", "read_theta",
-           "strict_level"]
+__all__ = ["PUFFERFISH_KINDS", "MAX_POINTS", "MAX_USERS", "Dist", "check_pufferfish", "decide_laplace", "brackets",
+           "integer_sweep", "wasserstein", "query_laws", "read_dist", "read_laws", "read_parts", "read_least",
+           "read_theta", "strict_level"]
 
 PUFFERFISH_KINDS = (CertificateKind.PUFFERFISH_SCALE.value,
                     CertificateKind.PUFFERFISH_WASSERSTEIN.value,
                     CertificateKind.PUFFERFISH_POPULATION.value)
 #: Largest support of each law the kernel re-checks (O(m) balls per precision, by sweeps).
 MAX_POINTS = 1000
+#: Most users of a population document.
+MAX_USERS = 10_000
 #: Largest Σ |running sum| · |user's law| of a population's exact convolution.
 MAX_CONVOLUTION = 1_000_000
 #: Largest number of terms any subexpression of a closed-form identity may expand to.
@@ -86,10 +91,10 @@ def strict_level(value: Any, where: str = "question.level") -> PrivacyLevel:
 
 def read_dist(value: Any, where: str, integer: bool = False) -> dict[Fraction, Fraction]:
     """A law {"support", "probs"}: at most :data:`MAX_POINTS` increasing (``integer``:
-    integer) points with masses > 0 summing to 1."""
+    integer) points with masses > 0 summing to 1; more points: InstanceTooLarge, a work limit."""
     obj = read_object(value, where, ("support", "probs"))
     xs = [read_rational(v, f"{where}.support", integer=integer)
-          for v in read_list(obj["support"], where, None, MAX_POINTS)]
+          for v in read_list(obj["support"], where, limit=MAX_POINTS)]
     ps = [read_rational(v, f"{where}.probs") for v in read_list(obj["probs"], where, len(xs))]
     if not xs or any(b <= a for a, b in zip(xs, xs[1:])) or min(ps) <= 0 or sum(ps) != 1:
         raise InvalidArgument(f"{where}: need a nonempty increasing support and masses > 0 summing to 1.")
@@ -110,12 +115,12 @@ def _terms(e: sympy.Basic) -> int:
 
 
 def _is_zero(expr: sympy.Expr) -> bool:
-    """``expr`` == 0 proved by expanding its numerator, refused (InvalidArgument) when some
+    """``expr`` == 0 proved by expanding its numerator, refused (InstanceTooLarge) when some
     subexpression would expand to over MAX_TERMS terms (the expansion could hang)."""
     num = sympy.fraction(sympy.together(expr))[0]
     if max(_terms(n) for n in sympy.preorder_traversal(num)) > MAX_TERMS:
-        raise InvalidArgument(f"the closed-form identity would expand to over MAX_TERMS = "
-                              f"{MAX_TERMS} terms; omit claim.closed_form (the bracket suffices).")
+        raise InstanceTooLarge(f"the closed-form identity would expand to over MAX_TERMS = "
+                               f"{MAX_TERMS} terms; omit claim.closed_form (the bracket suffices).")
     return bool(sympy.expand(num, power_exp=False, log=False) == 0)
 
 
@@ -151,15 +156,13 @@ def _tie(terms: list[tuple[int, Fraction, Fraction]], c: Fraction, level: Privac
     is, as e^r at distinct algebraic r are independent over Q̄)."""
     if level.t is None and level.eps_rational is None:
         return False
-    coll: dict[Fraction, Fraction] = {}
-    shift = level.eps_rational or Fraction(0)
+    coll: defaultdict[Fraction, Fraction] = defaultdict(Fraction)
     for k, a, b in terms:
-        r = c * k
         if level.t is not None:
-            coll[r] = coll.get(r, Fraction(0)) + a / level.t - b
+            coll[c * k] += a / level.t - b
         else:  # e^ε·e^r = e^{r + ε}
-            coll[r + shift] = coll.get(r + shift, Fraction(0)) + a
-            coll[r] = coll.get(r, Fraction(0)) - b
+            coll[c * k + (level.eps_rational or 0)] += a
+            coll[c * k] -= b
     return not any(coll.values())
 
 
@@ -289,20 +292,18 @@ def wasserstein(P: Dist, Q: Dist) -> tuple[Fraction, Fraction]:
     (Fraction(1, 2), Fraction(1, 1))
     """
     pts = sorted(set(P) | set(Q))
-    cdf = {D is P: [sum((D.get(y, Fraction(0)) for y in pts[:i + 1]), Fraction(0))
-                    for i in range(len(pts))] for D in (P, Q)}
-    w1 = sum((abs(a - b) * (y - x) for a, b, x, y in zip(cdf[True], cdf[False], pts, pts[1:])), Fraction(0))
-    cuts = sorted(set(cdf[True]) | set(cdf[False]))
-    winf = max(abs(pts[bisect.bisect_left(cdf[True], c)] - pts[bisect.bisect_left(cdf[False], c)])
-               for c in cuts if c > 0)
+    F, G = ([*itertools.accumulate(D.get(x, Fraction(0)) for x in pts)] for D in (P, Q))  # the CDFs at pts
+    w1 = sum((abs(a - b) * (y - x) for a, b, x, y in zip(F, G, pts, pts[1:])), Fraction(0))
+    winf = max(abs(pts[bisect.bisect_left(F, c)] - pts[bisect.bisect_left(G, c)]) for c in {*F, *G} if c > 0)
     return w1, winf
 
 
 def query_laws(q: Mapping[str, Any]) -> tuple[dict[Fraction, Fraction], dict[Fraction, Fraction]]:
     """The query's laws under P and Q: the users' sum convolved with each (exactly), at most
-    MAX_CONVOLUTION products in all and MAX_POINTS points in the sum."""
+    MAX_CONVOLUTION products in all and MAX_POINTS points in the sum (InstanceTooLarge
+    beyond: work limits, checked before the work)."""
     rest, work = {Fraction(0): Fraction(1)}, [0]
-    for k, user in enumerate(read_list(q["users"], "question.users", None, 10_000)):
+    for k, user in enumerate(read_list(q["users"], "question.users", limit=MAX_USERS)):
         obj = read_object(user, f"question.users[{k}]", ("dist", "presence"))
         z = read_rational(obj["presence"], f"question.users[{k}].presence")
         if not 0 <= z <= 1:
@@ -310,7 +311,7 @@ def query_laws(q: Mapping[str, Any]) -> tuple[dict[Fraction, Fraction], dict[Fra
         mix = {d: z * p for d, p in read_dist(obj["dist"], f"question.users[{k}].dist").items()}
         rest = _convolve(rest, {**mix, Fraction(0): mix.get(Fraction(0), Fraction(0)) + 1 - z}, work)
         if len(rest) > MAX_POINTS:
-            raise InvalidArgument(f"question.users: the sum has over {MAX_POINTS} points.")
+            raise InstanceTooLarge(f"question.users: the sum has over MAX_POINTS = {MAX_POINTS} points.")
     P, Q = (_convolve(rest, read_dist(q[k], f"question.{k}"), work) for k in ("P", "Q"))
     return P, Q
 
@@ -318,8 +319,8 @@ def query_laws(q: Mapping[str, Any]) -> tuple[dict[Fraction, Fraction], dict[Fra
 def _convolve(R: Dist, D: Dist, work: list[int]) -> dict[Fraction, Fraction]:
     work[0] += len(R) * len(D)
     if work[0] > MAX_CONVOLUTION:
-        raise InvalidArgument(f"question.users: the exact sums need over MAX_CONVOLUTION = "
-                              f"{MAX_CONVOLUTION} products; the kernel re-checks smaller ones.")
+        raise InstanceTooLarge(f"question.users: the exact sums need over MAX_CONVOLUTION = "
+                               f"{MAX_CONVOLUTION} products; the kernel re-checks smaller ones.")
     out: dict[Fraction, Fraction] = {}
     for x, a in R.items():
         for y, b in D.items():
@@ -331,8 +332,8 @@ def _convolve(R: Dist, D: Dist, work: list[int]) -> dict[Fraction, Fraction]:
 # -------------------------------------------------------------------------- check
 @proved_by("pufferfish_releases")
 def check_pufferfish(doc: Any) -> bool:
-    """Re-check a Pufferfish document (InvalidArgument when malformed, False when a claim
-    does not re-check). k releases at one θ are one release at θ/k
+    """Re-check a Pufferfish document (InvalidArgument when malformed, InstanceTooLarge over
+    a work limit, False when a claim does not re-check). k releases at one θ are one release at θ/k
     (proofs/pufferfish_releases.py)."""
     env = read_envelope(doc, PUFFERFISH_KINDS)
     if env.kind == CertificateKind.PUFFERFISH_POPULATION.value:

@@ -96,7 +96,7 @@ Groups = list[tuple[Fraction, int]]
 def _groups(value: Any, where: str, some_positive: bool = True) -> Groups:
     """[{"p", "count"}], p in [0, 1] strictly increasing (some p > 0), 1 ≤ count ≤ 10¹⁸."""
     out = []
-    for k, g in enumerate(read_list(value, where, None, MAX_POINTS)):
+    for k, g in enumerate(read_list(value, where, limit=MAX_POINTS)):
         obj = read_object(g, f"{where}[{k}]", ("p", "count"))
         out.append((read_rational(obj["p"], f"{where}[{k}].p"),
                     read_int(obj["count"], f"{where}[{k}].count", 1, _MAX_COUNT)))
@@ -216,10 +216,14 @@ def _class_holds(groups: Groups, theta: Fraction, level: PrivacyLevel) -> bool:
     return s == -1
 
 
+def _tol(value: Any) -> Fraction:
+    """``evidence.tol``: a rational in (0, 1)."""
+    return read_tol(read_rational(value, "evidence.tol"), "evidence.tol", below_one=True)
+
+
 def _check_class_scale(env: Envelope) -> bool:
     q, c, ev = read_parts(env, ("groups", "level"), ("least", "closed_form"), ("tol", "prec"))
-    groups, level = _groups(q["groups"], "question.groups"), strict_level(q["level"])
-    tol = read_tol(read_rational(ev["tol"], "evidence.tol"), "evidence.tol", below_one=True)
+    groups, level, tol = _groups(q["groups"], "question.groups"), strict_level(q["level"]), _tol(ev["tol"])
     read_int(ev["prec"], "evidence.prec", 0, 2**16)  # the writer's note, not a claim
     enc = read_enclosure(c["least"], "claim.least")
     if not (0 < enc.lo < enc.hi and enc.hi - enc.lo <= tol * enc.hi
@@ -259,8 +263,7 @@ def _check_class_pair(env: Envelope) -> bool:
     q, c, ev = read_parts(env, ("a", "b", "level"), ("least", "witness"), ("tol",))
     ga, gb = (_groups(q[k], f"question.{k}", False) for k in ("a", "b"))
     A, B = _pair_dist(ga), _pair_dist(gb)
-    level, tol = strict_level(q["level"]), None if ev["tol"] is None else read_tol(
-        read_rational(ev["tol"], "evidence.tol"), "evidence.tol", below_one=True)
+    level, tol = strict_level(q["level"]), None if ev["tol"] is None else _tol(ev["tol"])
     enc = read_least(c["least"])
     if enc is None:
         return c["witness"] is None and brackets(A, B, level, None)

@@ -50,7 +50,7 @@ from exactdp.engine.documents import (
     write_scale,
     write_wasserstein,
 )
-from exactdp.errors import CertificateInvalid, InvalidArgument
+from exactdp.errors import CertificateInvalid, InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import (
     envelope,
     read_closed_form,
@@ -218,7 +218,7 @@ def _write_more(r: DiscreteLaplaceScale | ClassLaw | ClassScale | ClassPairScale
 def _kernel_takes(doc: dict[str, Any]) -> bool:
     try:
         return check_pufferfish_more(doc)
-    except InvalidArgument:  # e.g. a power beyond 64 in the closed form
+    except (InvalidArgument, InstanceTooLarge):  # e.g. a power beyond 64, an identity over MAX_TERMS terms
         return False
 
 

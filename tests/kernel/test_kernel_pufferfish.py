@@ -17,7 +17,7 @@ import pytest
 import sympy
 
 from exactdp.engine.documents import write_population, write_wasserstein
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.jsonio import read_closed_form
 from exactdp.kernel.pufferfish import MAX_CONVOLUTION, check_pufferfish
 from exactdp.kernel.verify import verify_document
@@ -336,7 +336,7 @@ def _in_fresh_process(code: str, timeout: float) -> str:
 
 HOSTILE = """
 import copy
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kinds import Verdict
 from exactdp.kernel.pufferfish import check_pufferfish
 from exactdp.pufferfish import exact_scale, DistributionVsAbsent, bernoulli
@@ -349,8 +349,10 @@ for form in ["(1 + sqrt(2) + sqrt(3) + sqrt(5) + sqrt(7) + sqrt(11))**(-64)",
     t["claim"]["closed_form"] = form
     try:
         print(check_pufferfish(t))
+    except InstanceTooLarge as e:  # a work limit (exit 2): session 15
+        print("refused", "MAX_TERMS" in str(e))
     except InvalidArgument as e:
-        print("refused", "MAX_TERMS" in str(e) or "beyond 64" in str(e))
+        print("malformed", "beyond 64" in str(e))
 """
 
 
@@ -406,6 +408,6 @@ def test_complex_closed_form_message_says_not_real():
 
 def test_population_writer_refuses_what_the_kernel_would_not_check():
     big = {Fraction(i): Fraction(1, 1000) for i in range(1000)}
-    with pytest.raises(InvalidArgument, match=f"MAX_CONVOLUTION = {MAX_CONVOLUTION}"):
+    with pytest.raises(InstanceTooLarge, match=f"MAX_CONVOLUTION = {MAX_CONVOLUTION}"):
         write_population([(big, Fraction(1, 2))] * 2, big, big, Fraction(1),
                          parse_level(eps=1), Verdict.HOLDS, False)
