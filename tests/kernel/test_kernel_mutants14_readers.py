@@ -19,9 +19,12 @@ from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.documents import write_linear, write_spd_point, write_threshold
 from exactdp.errors import InvalidArgument
 from exactdp.kernel.linear import LinearClaim
-from exactdp.kernel.readers import read_linear, read_privacy_level, read_spd_point, read_threshold
+from exactdp.kernel.linear_json import read_linear
+from exactdp.kernel.privacy_json import read_privacy_level
 from exactdp.kernel.threshold import ThresholdClaim
+from exactdp.kernel.threshold_json import read_threshold
 from exactdp.kernel.threshold_spd import SpdPointClaim
+from exactdp.kernel.threshold_spd_json import read_spd_point
 from exactdp.mechanisms.constructors import from_rows
 from exactdp.mechanisms.privacy import privacy_level
 from exactdp.mechanisms.privacy_json import level_document

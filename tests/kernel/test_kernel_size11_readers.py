@@ -17,9 +17,11 @@ from exactdp.errors import InvalidArgument
 from exactdp.kernel import jsonio as J
 from exactdp.kernel.__main__ import main
 from exactdp.kernel.metricio import build_builtin, fingerprint
+from exactdp.kernel.privacy_json import read_privacy_check, read_privacy_level
 from exactdp.kernel.question import ALL_EPS, ONES, Question
-from exactdp.kernel.readers import MAX_DEPTH, read_privacy_check, read_privacy_level, read_threshold
+from exactdp.kernel.read_common import MAX_DEPTH
 from exactdp.kernel.threshold import ThresholdClaim
+from exactdp.kernel.threshold_json import read_threshold
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import cycle, from_matrix, line

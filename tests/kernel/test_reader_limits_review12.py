@@ -22,7 +22,7 @@ from exactdp.arithmetic.rationals import int_digits_at_least, unlimited_int_digi
 from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel import jsonio as J
 from exactdp.kernel import verify as V
-from exactdp.kernel.readers import located
+from exactdp.kernel.read_common import located
 from exactdp.spaces.metrics import line
 
 PY_LIMIT = sys.int_info.default_max_str_digits  # 4300
