@@ -582,13 +582,16 @@ def read_tabled(doc: Any, table: Mapping[str, tuple[Collection[str], Collection[
 
 
 def rows_of(value: Any, where: str, n_rows: int | None = None, max_entries: int = 10**7) -> Sequence[list[Any]]:
-    """A rectangular JSON array of arrays (rows of equal length ≥ 1)."""
+    """A rectangular JSON array of arrays (rows of equal length ≥ 1); over ``max_entries``
+    entries is a work limit (:class:`~exactdp.errors.InstanceTooLarge`, exit 2)."""
     rows = read_list(value, where, length=n_rows)
     if not rows:
         raise _fail(where, "has no rows.")
     width = len(read_list(rows[0], f"{where}[0]"))
-    if width == 0 or len(rows) * width > max_entries:
-        raise _fail(where, f"{len(rows)}×{width} entries; need ≥ 1 column and at most {max_entries} entries.")
+    if width == 0:
+        raise _fail(where, f"{len(rows)}×0 entries; need ≥ 1 column.")
+    if len(rows) * width > max_entries:
+        raise InstanceTooLarge(f"{where}: {len(rows)}×{width} entries; the kernel checks at most {max_entries}.")
     for k, r in enumerate(rows):
         read_list(r, f"{where}[{k}]", length=width)
     return rows
