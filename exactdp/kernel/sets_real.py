@@ -56,7 +56,7 @@ from exactdp.kernel.jsonio import (
 from exactdp.kernel.question import read_level
 from exactdp.kernel.read_common import read_int_poly
 from exactdp.kernel.sets import MAX_DIM, read_boxes
-from exactdp.kernel.threshold import count_roots, int_poly, min_poly_ok, sign_at
+from exactdp.kernel.threshold_poly import count_roots, int_poly, min_poly_ok, sign_at
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 

@@ -63,7 +63,7 @@ from exactdp.kernel.read_common import (
     read_s_star,
     read_threshold_parts,
 )
-from exactdp.kernel.threshold import ThresholdClaim
+from exactdp.kernel.threshold_poly import ThresholdClaim
 from exactdp.kernel.threshold_spd import MAX_ORDER, SPD_COVER, SPD_POINT
 from exactdp.kernel.threshold_spd_json import read_spd_point
 

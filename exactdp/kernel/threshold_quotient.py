@@ -46,7 +46,7 @@ import numpy as np
 
 from exactdp.kernel.jsonio import read_envelope, read_int, read_list
 from exactdp.kernel.read_common import read_polys, read_s_star, read_threshold_parts
-from exactdp.kernel.threshold import ThresholdClaim, frame_ok, guarded, int_poly, is_index, sign_run_ok
+from exactdp.kernel.threshold_poly import ThresholdClaim, frame_ok, guarded, int_poly, is_index, sign_run_ok
 from exactdp.kernel.threshold_roots import root_run_holds
 from exactdp.kinds import proved_by
 from exactdp.spaces.metrics import FiniteMetric

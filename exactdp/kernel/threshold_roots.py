@@ -13,7 +13,7 @@ from typing import Any
 import flint
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.kernel.threshold import (
+from exactdp.kernel.threshold_poly import (
     CHECK_PRECISIONS,
     int_poly,
     lowest_sign,

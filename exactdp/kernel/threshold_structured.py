@@ -45,7 +45,7 @@ from exactdp.errors import InvalidArgument
 from exactdp.kernel.jsonio import read_envelope, read_int
 from exactdp.kernel.question import ONES, Property
 from exactdp.kernel.read_common import read_int_poly, read_polys, read_s_star, read_threshold_parts
-from exactdp.kernel.threshold import (
+from exactdp.kernel.threshold_poly import (
     ThresholdClaim,
     frame_ok,
     guarded,

@@ -24,8 +24,8 @@ from fractions import Fraction as F
 import flint
 import pytest
 
-import exactdp.kernel.threshold as kt
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.errors import InvalidArgument
 from exactdp.kernel.threshold import (
     ThresholdClaim,
     check_threshold,
@@ -71,7 +71,7 @@ def _quotient_prior(**ev):
 def test_int_poly_and_is_index():
     assert int_poly((2, 0, -1)) == flint.fmpz_poly([-1, 0, 2]) and int_poly((0,)) == 0
     for bad in ((0, 1), (), [1, 2], (1.0,), (True, 1), "1", None):
-        with pytest.raises(kt.InvalidArgument):
+        with pytest.raises(InvalidArgument):
             int_poly(bad)
     assert is_index(0, 1) and is_index(2, 3)
     assert not any(is_index(x, 3) for x in (3, -1, True, 1.0, "1", None))

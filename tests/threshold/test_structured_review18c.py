@@ -9,6 +9,7 @@ import flint
 import pytest
 
 import exactdp.kernel.threshold as kthr
+import exactdp.kernel.threshold_poly as kpoly
 from exactdp import epsilon_threshold
 from exactdp.algebra.symbolic import solve_symbolic
 from exactdp.algebra.toeplitz import solve_toeplitz_ones, toeplitz_step
@@ -74,6 +75,7 @@ def test_exact_kernel_no_root_needs_no_sturm_on_band(monkeypatch):  # M4: Sturm 
         raise AssertionError("the Sturm count should not be needed here")
 
     monkeypatch.setattr(kthr, "count_roots", no_sturm)
+    monkeypatch.setattr(kpoly, "count_roots", no_sturm)  # no_root_upto's Sturm fallback
     assert res.verify()
 
 
