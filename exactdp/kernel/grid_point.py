@@ -67,7 +67,7 @@ from exactdp.kernel.jsonio import (
 )
 from exactdp.kernel.lattice import euclidean_lambda_ok
 from exactdp.kernel.question import LINEAR_PROPS, ONES, Property, linear_property, read_level
-from exactdp.kernel.threshold_spd import SY, all_rational, int_ends, is_index, taylor_candidates
+from exactdp.kernel.threshold_taylor import SY, all_rational, int_ends, is_index, taylor_candidates
 from exactdp.kinds import CertificateKind, Verdict, proved_by
 from exactdp.spaces.distances import Distance, grid_offset_distance
 from exactdp.spaces.levels import PrivacyLevel
@@ -131,7 +131,7 @@ class ResidualBound:
 
 
 class GridProducts:
-    """Exact products with distance tables on a grid (a :class:`~exactdp.kernel.threshold_spd.Products`).
+    """Exact products with distance tables on a grid (a :class:`~exactdp.kernel.threshold_taylor.Products`).
 
     ``keys``: the distinct offset keys dx² + dy² (Euclidean) or dx + dy (other norms: the
     length in units of h on a lattice line), increasing; ``code[dx, dy]``: the index of the
@@ -205,7 +205,7 @@ class GridProducts:
 
     def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int = SY
                    ) -> list[list[int]] | None:
-        """Taylor vectors y_0..y_K on 2^-sy (:func:`~exactdp.kernel.threshold_spd.taylor_candidates`)
+        """Taylor vectors y_0..y_K on 2^-sy (:func:`~exactdp.kernel.threshold_taylor.taylor_candidates`)
         by float CG preconditioned by Strang's (else T. Chan's) level-2 circulant of Φ_0 on
         the H×W torus."""
         W, H, n, cells = self.shape.width, self.shape.height, self.n, self.cells

@@ -42,16 +42,26 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, TypeGuard
+from typing import Any
 
 import numpy as np
 from flint import arb, fmpq_mat, fmpz_mat
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
-from exactdp.errors import REJECTED_ERRORS, PrecisionLimitReached
+from exactdp.errors import REJECTED_ERRORS
 from exactdp.kernel.linear import LinearClaim, check_linear
 from exactdp.kernel.threshold_cover import cover_frame_ok
+from exactdp.kernel.threshold_taylor import (
+    ST,
+    SY,
+    Products,
+    all_rational,
+    int_ends,
+    is_index,
+    rhs_shift,
+    taylor_candidates,
+)
 from exactdp.spaces.metrics import FiniteMetric
 from exactdp.spaces.metrics.claims import same_distances
 
@@ -69,8 +79,6 @@ SPD_EPS_DISTANCE_LIMIT = 2**22
 #: Highest Taylor order K accepted.
 MAX_ORDER = 8
 _BITS = 60   # Cholesky candidates on the grid 2^-60, entries at scale 2^-120
-SY = _SY = 80     # Taylor vectors on the grid 2^-80 (finer than a double: exact refinements)
-ST = _ST = 110    # Taylor tables enclosed by integers at scale 2^-110
 #: Grids 2^-sy of y_0 tried in turn while the residual of y_0 keeps a piece undecided
 #: (:func:`piece_ok`); below 2^-184 the 2^-110 tables dominate.
 Y_LEVELS = (SY, SY + 52, SY + 104)
@@ -92,54 +100,11 @@ class SpdPointClaim:
     lam: Fraction
 
 
-def all_rational(*xs: Any) -> bool:
-    """Every argument is a Fraction."""
-    return all(isinstance(x, Fraction) for x in xs)
-
-
-
-def is_index(i: Any, n: int) -> TypeGuard[int]:
-    """i is an int (not a bool) with 0 ≤ i < n."""
-    return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n
-
-
 def pieces_in_order(pieces: Any) -> bool:
     """(a, b, λ) rational triples with a < b, increasing and without overlap."""
     return (isinstance(pieces, tuple) and all(len(p) == 3 and all_rational(*p) and p[0] < p[1]
                                               for p in pieces)
             and all(p[1] <= q[0] for p, q in zip(pieces, pieces[1:])))
-
-
-def rhs_shift(rhs: tuple[Fraction, ...]) -> int:
-    """e ≥ 0 with max|b|/2^e < 2: float candidates solve for b/2^e and are shifted back
-    exactly (y is linear in b), so a huge b (10^400) does not overflow a double.
-
-    >>> rhs_shift((Fraction(1), Fraction(10**400))), rhs_shift((Fraction(1, 3),))
-    (1328, 0)
-    """
-    return max(0, max((abs(x.numerator).bit_length() - x.denominator.bit_length() for x in rhs),
-                      default=0))
-
-
-class Products(Protocol):
-    """Exact products with integer distance tables: ``n`` points, ``values`` (the distinct
-    distances, the rows of a table), ``sums`` and float ``candidates`` (dense:
-    :class:`DenseProducts`; grids: :class:`~exactdp.kernel.threshold_grid.GridProducts`)."""
-
-    n: int
-
-    @property
-    def values(self) -> list[Any]:
-        """The distinct distances (the rows of a table)."""
-
-    def sums(self, table: fmpz_mat, ys: list[list[int]], tau: int = 0) -> tuple[np.ndarray, list[int]]:
-        """(S, err): S_m = Σ_{j+k=m} T'_j·ys[k] exactly ((2K+1) × n object array), T'_j the column
-        j of ``table`` on the distances with entries |·| ≤ ``tau`` possibly left out (0), so
-        |(T_j − T'_j)·y| ≤ err[j]·‖y‖₁ entrywise."""
-
-    def candidates(self, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int = SY
-                   ) -> list[list[int]] | None:
-        """Taylor vectors y_0..y_K on the grid 2^-sy (float solves: candidates only)."""
 
 
 def eps_in_range(metric: FiniteMetric | Products, *eps: Any) -> bool:
@@ -210,26 +175,16 @@ def hist_product(codes: np.ndarray, n: int, k: int, v: list[int], counts: fmpz_m
     return out
 
 
-def int_ends(x: arb) -> tuple[int, int]:
-    """⌊lower end⌋ and ⌈upper end⌉ of the ball x (exact integers; PrecisionLimitReached if
-    they are not resolved)."""
-    lo, hi = x.lower().floor().unique_fmpz(), x.upper().ceil().unique_fmpz()
-    if lo is None or hi is None:
-        raise PrecisionLimitReached(f"the table entry {x} has no exact integer ends at this "
-                                    "precision (ε·d too large).")
-    return int(lo), int(hi)
-
-
 def _tables(values: list[Any], c: Fraction, a: Fraction, K: int
              ) -> tuple[fmpz_mat, list[int], fmpz_mat]:
-    """Integer lower ends (scale 2^_ST) of Φ_j = (−d)^j e^{−cd}/j! (k × (K+1)), their widths
+    """Integer lower ends (scale 2^ST) of Φ_j = (−d)^j e^{−cd}/j! (k × (K+1)), their widths
     per j, and upper ends of the remainder d^{K+1}e^{−ad}/(K+1)! (k × 1)."""
     fact = [math.factorial(j) for j in range(K + 2)]
     lo_t: list[list[int]] = []
     rad = [0] * (K + 1)
     rem: list[int] = []
-    with workprec(320):  # the ends ≤ 2^(_ST + 200) stay exact integers
-        ca, aa, S = arb(to_fmpq(c)), arb(to_fmpq(a)), arb(2) ** _ST
+    with workprec(320):  # the ends ≤ 2^(ST + 200) stay exact integers
+        ca, aa, S = arb(to_fmpq(c)), arb(to_fmpq(a)), arb(2) ** ST
         for v in values:
             d = v.ball()
             e, p, row = (-ca * d).exp() * S, arb(1), []
@@ -270,37 +225,6 @@ class DenseProducts:
         return taylor_candidates(self, rhs, mids, K, sy, setup)
 
 
-def taylor_candidates(op: Products, rhs: tuple[Fraction, ...], mids: fmpz_mat, K: int, sy: int,
-                      setup: Callable[[np.ndarray], tuple[Callable[..., Any], Callable[..., Any]]]
-                      ) -> list[list[int]] | None:
-    """Taylor vectors y_0..y_K as integers on the grid 2^-sy — float solves, candidates only;
-    None when a solve is not finite. ``setup(tab)`` gets the k × (K+1) float table of
-    ``mids`` and returns (solve Φ_0 x = v, (j, v) ↦ Φ_j v). They solve for b/2^e and are
-    shifted back exactly (:func:`rhs_shift`; y is linear in b). y_0 is the solve corrected
-    1 + (sy − SY)//26 times by solves of its residual, each computed exactly with the
-    integer table (column 0 of ``mids``)."""
-    e = rhs_shift(rhs)
-    rhs = tuple(x / (1 << e) for x in rhs)
-    solve, apply = setup(np.array([int(x) / (1 << _ST) for x in mids.entries()]).reshape(-1, K + 1))
-    col, sh = fmpz_mat(mids.nrows(), 1, [mids[d, 0] for d in range(mids.nrows())]), _ST + sy
-    yi, r = [0] * op.n, np.array([x.numerator / x.denominator for x in rhs])
-    for step in range(2 + (sy - _SY) // 26):
-        if step:
-            prod = op.sums(col, [yi])[0][0]
-            r = np.array([((x.numerator << sh) - x.denominator * p) / (x.denominator << sh)
-                          for x, p in zip(rhs, prod)])
-        corr = solve(r)
-        if not np.all(np.isfinite(corr)):
-            return None
-        yi = [u + int(w) for u, w in zip(yi, np.rint(np.ldexp(corr, sy)))]
-    ys = [np.ldexp(np.array(yi, dtype=np.float64), -sy)]
-    for k in range(1, K + 1):
-        ys.append(-solve(sum((apply(j, ys[k - j]) for j in range(1, k + 1)), np.zeros(op.n))))
-    if not all(np.all(np.isfinite(y)) for y in ys):
-        return None
-    return [[v << e for v in yi]] + [[int(v) << e for v in np.rint(np.ldexp(y, sy))] for y in ys[1:]]
-
-
 def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Fraction, b: Fraction, K: int,
              lam: Fraction, upper_index: int | None = None, upper: Fraction | None = None,
              Y: np.ndarray | None = None) -> bool:
@@ -328,9 +252,9 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
     mids, radmax, rems = _tables(prods.values, c, a, K)
     op, oq = omega.numerator, omega.denominator  # ω = op/oq; r̄_i = T_i / zden in integers
     ln, ld, B = lam.numerator, lam.denominator, math.lcm(*(x.denominator for x in rhs))
-    for sy in (_SY,) if Y is not None else Y_LEVELS:  # finer y_0 while its residual decides
+    for sy in (SY,) if Y is not None else Y_LEVELS:  # finer y_0 while its residual decides
         yint = (prods.candidates(rhs, mids, K, sy) if Y is None else
-                [[int(v) for v in np.rint(np.ldexp(Y[:, j], _SY))] for j in range(K + 1)])
+                [[int(v) for v in np.rint(np.ldexp(Y[:, j], SY))] for j in range(K + 1)])
         if yint is None:
             return False
         Yi = np.array(yint, dtype=object)  # (K + 1) × n
@@ -339,7 +263,7 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
         S, err = prods.sums(mids, yint, _CROP)  # S[m][i] = Σ_{j+k=m} (M_j y_k)_i at scale 2^(ST+sy)
         (Pr,), (perr,) = prods.sums(rems, [ysum.tolist()], _CROP)
         l1 = np.abs(Yi).sum(axis=1)
-        bint = np.array([x.numerator * (B // x.denominator) << (_ST + sy) for x in rhs], dtype=object)
+        bint = np.array([x.numerator * (B // x.denominator) << (ST + sy) for x in rhs], dtype=object)
         zm = np.array([op**m * oq ** (2 * K + 2 - m) for m in range(2 * K + 3)], dtype=object)
         rad_m = np.array([sum((radmax[j] + err[j]) * l1[m - j] for j in range(K + 1) if 0 <= m - j <= K)
                           for m in range(2 * K + 1)], dtype=object)
@@ -347,7 +271,7 @@ def piece_ok(metric: FiniteMetric | Products, rhs: tuple[Fraction, ...], a: Frac
         A[0] = np.abs(bint - S[0] * B)
         T = zm[K + 1] * B * (Pr + perr * int(np.abs(ysum).sum())) + zm[:2 * K + 1] @ (A + rad_m[:, None] * B)
         sum_r2 = int(np.dot(T, T))
-        zden = B * oq ** (2 * K + 2) << (_ST + sy)
+        zden = B * oq ** (2 * K + 2) << (ST + sy)
         share0 = 16 * int(np.dot(zm[0] * A[0], zm[0] * A[0])) >= sum_r2  # ρ_0 ≥ 1/4 of ‖r̄‖₂
         X, e2 = zden * zden * ln * ln, sum_r2 * ld * ld  # |v| > ‖r̄‖₂/λ ⟺ v²·X > e2
         if upper_index is not None:  # y_i + ‖r̄‖₂/λ < 0 and ≤ upper (exact squares)
