@@ -216,14 +216,14 @@ def _class_holds(groups: Groups, theta: Fraction, level: PrivacyLevel) -> bool:
     return s == -1
 
 
-def _tol(value: Any) -> Fraction:
+def _evidence_tol(value: Any) -> Fraction:
     """``evidence.tol``: a rational in (0, 1)."""
     return read_tol(read_rational(value, "evidence.tol"), "evidence.tol", below_one=True)
 
 
 def _check_class_scale(env: Envelope) -> bool:
     q, c, ev = read_parts(env, ("groups", "level"), ("least", "closed_form"), ("tol", "prec"))
-    groups, level, tol = _groups(q["groups"], "question.groups"), strict_level(q["level"]), _tol(ev["tol"])
+    groups, level, tol = _groups(q["groups"], "question.groups"), strict_level(q["level"]), _evidence_tol(ev["tol"])
     read_int(ev["prec"], "evidence.prec", 0, 2**16)  # the writer's note, not a claim
     enc = read_enclosure(c["least"], "claim.least")
     if not (0 < enc.lo < enc.hi and enc.hi - enc.lo <= tol * enc.hi
@@ -263,7 +263,7 @@ def _check_class_pair(env: Envelope) -> bool:
     q, c, ev = read_parts(env, ("a", "b", "level"), ("least", "witness"), ("tol",))
     ga, gb = (_groups(q[k], f"question.{k}", False) for k in ("a", "b"))
     A, B = _pair_dist(ga), _pair_dist(gb)
-    level, tol = strict_level(q["level"]), None if ev["tol"] is None else _tol(ev["tol"])
+    level, tol = strict_level(q["level"]), None if ev["tol"] is None else _evidence_tol(ev["tol"])
     enc = read_least(c["least"])
     if enc is None:
         return c["witness"] is None and brackets(A, B, level, None)

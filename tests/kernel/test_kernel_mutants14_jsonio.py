@@ -35,7 +35,8 @@ def test_polynomial_degree_limit():
     top = ["1"] + ["0"] * MAX_DEGREE  # x^100000: degree exactly at the limit
     assert len(J.read_poly(top, "p", integer=True)) == MAX_DEGREE + 1
     # a work limit (session 15): InstanceTooLarge, exit 2
-    with pytest.raises(InstanceTooLarge, match=f"has {MAX_DEGREE + 2} items; the kernel checks at most {MAX_DEGREE + 1}"):
+    with pytest.raises(InstanceTooLarge,
+                       match=f"has {MAX_DEGREE + 2} items; the kernel checks at most {MAX_DEGREE + 1}"):
         J.read_poly(["1"] + top, "p", integer=True)
 
 
