@@ -87,7 +87,7 @@ def rational_field(v: Any, w: str, n: int, d: int) -> Fraction:
 
 def enclosures_field(v: Any, w: str, n: int | None, d: int = 0) -> tuple[Enclosure, ...]:
     """``n`` enclosures (n = None: at most :data:`MAX_PIECES`)."""
-    items = read_list(v, w, n, max_length=MAX_PIECES if n is None else None)
+    items = read_list(v, w, n, limit=MAX_PIECES if n is None else None)
     return tuple(read_enclosure(e, f"{w}[{k}]") for k, e in enumerate(items))
 
 

@@ -190,7 +190,7 @@ def read_grid_threshold(doc: Any) -> GridThresholdClaim:
     n = shape.n
     ev = read_object(env.evidence, "evidence", ("fail", "t0", "order", "pieces"))
     fail = read_object(ev["fail"], "evidence.fail", ("index", "upper", "lam"))
-    items = read_list(ev["pieces"], "evidence.pieces", max_length=MAX_PIECES)
+    items = read_list(ev["pieces"], "evidence.pieces", limit=MAX_PIECES)
     order = read_int(ev["order"], "evidence.order", 0, MAX_ORDER)
     require_grid_work(shape, len(items), order)  # before anything n-long is built
     pieces = []

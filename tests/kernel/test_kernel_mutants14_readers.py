@@ -17,7 +17,7 @@ import pytest
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.documents import write_linear, write_spd_point, write_threshold
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.linear import LinearClaim
 from exactdp.kernel.linear_json import read_linear
 from exactdp.kernel.privacy_json import read_privacy_level
@@ -83,7 +83,8 @@ def _cover(pieces: int) -> dict:
 # kills "line 157: 100000 -> 100001" (MAX_PIECES): 100,001 pieces are refused on their
 # count, before any piece is read; 100,000 pass the count and fail on piece [0]
 def test_cover_pieces_are_counted_before_they_are_read():
-    with pytest.raises(InvalidArgument, match=f"has {PIECES + 1} items; at most {PIECES} are allowed"):
+    # a work limit (session 15): InstanceTooLarge, exit 2
+    with pytest.raises(InstanceTooLarge, match=f"has {PIECES + 1} items; the kernel checks at most {PIECES}"):
         read_threshold(_cover(PIECES + 1))
     with pytest.raises(InvalidArgument, match=r"evidence\.pieces\[0\]"):
         read_threshold(_cover(PIECES))
