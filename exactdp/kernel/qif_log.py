@@ -213,10 +213,12 @@ def _prec(v: Any) -> int:
     return read_int(v, "evidence.precision", MIN_LOG_PREC, MAX_LOG_PREC)
 
 
-def _prior_channel(q: dict[str, Any], prec: int) -> tuple[Vector, Matrix | None]:
-    """The question's prior and channel (or None): read, their work counted (:func:`log_work`),
-    then each checked to be a distribution."""
+def _prior_channel(q: dict[str, Any], prec: int, null: bool | None = None) -> tuple[Vector, Matrix | None]:
+    """The question's prior, read first, then (given ``null``) the rule "channel null iff ``null``", the
+    channel (or None) read, their work counted (:func:`log_work`), then each checked to be a distribution."""
     prior = _vector(q["prior"], "question.prior")
+    if null is not None and (q["channel"] is None) != null:
+        raise InvalidArgument("question.channel: null for the Shannon entropy, a channel otherwise.")
     C = None if q["channel"] is None else _matrix(q["channel"], "question.channel", len(prior))
     _matrix_work(prec, len(prior) * (1 if C is None else len(C[0])), prior, C)
     return _dist(prior, "question.prior"), None if C is None else _channel(C, "question.channel")
@@ -227,9 +229,7 @@ def _entropy(q: dict[str, Any], c: dict[str, Any], e: dict[str, Any]) -> bool:
     quantity = read_str(q["quantity"], "question.quantity", QUANTITIES)
     read_str(q["unit"], "question.unit", ("bits",))
     prec = _prec(e["precision"])
-    if (q["channel"] is None) != (quantity == "shannon-entropy"):
-        raise InvalidArgument("question.channel: null for the Shannon entropy, a channel otherwise.")
-    prior, C = _prior_channel(q, prec)
+    prior, C = _prior_channel(q, prec, null=quantity == "shannon-entropy")
     return _fits(read_enclosure(c["enclosure"], "claim.enclosure"), _ends(entropy_terms(quantity, prior, C), prec))
 
 
