@@ -59,6 +59,7 @@ from exactdp.kernel.jsonio import (
     write_enclosure,
     write_rational,
 )
+from exactdp.kernel.pufferfish import MAX_POINTS
 from exactdp.kernel.pufferfish_more import check_pufferfish_more, class_theta_form, discrete_work
 from exactdp.kernel.verify import verify_document
 from exactdp.kinds import CertificateKind, Verdict
@@ -182,9 +183,29 @@ def _groups(groups: Any) -> list[dict[str, Any]]:
     return [{"p": write_rational(p), "count": c} for p, c in groups]
 
 
+def _class_sizes(r: ClassLaw | ClassScale | ClassPairScale) -> None:
+    """InstanceTooLarge (exit 2, as the kernel) before anything is written: over ``MAX_POINTS``
+    groups (distinct p's) in a class, or a class pair's class of ``MAX_POINTS`` or more
+    members with p > 0 (its law's degree). The result itself stays valid (``verify()``)."""
+    classes = {"a": r.a, "b": r.b} if isinstance(r, ClassPairScale) else {"groups": r.groups}
+    for name, groups in classes.items():
+        if len(groups) > MAX_POINTS:
+            raise InstanceTooLarge(f"question.{name}: {len(groups)} groups (distinct p's); the kernel "
+                                   f"re-checks at most MAX_POINTS = {MAX_POINTS}. Use the result (its "
+                                   f"verify()) without a document, or a class of at most {MAX_POINTS} distinct p's.")
+        members = sum(c for p, c in groups if p)
+        if isinstance(r, ClassPairScale) and members >= MAX_POINTS:
+            raise InstanceTooLarge(f"question.{name}: a class of {members} members with p > 0; the kernel "
+                                   f"re-checks classes of at most MAX_POINTS − 1 = {MAX_POINTS - 1}. Use "
+                                   "the result (its verify()) without a document.")
+
+
 def _write_more(r: DiscreteLaplaceScale | ClassLaw | ClassScale | ClassPairScale) -> dict[str, Any]:
     """Documents of ``exactdp/kernel/pufferfish_more.py`` (question in full, every claim; a
-    class pair's uncertified ``guess_float`` does not travel)."""
+    class pair's uncertified ``guess_float`` does not travel); InstanceTooLarge, before anything
+    is built, for a class over the kernel's size limits (:func:`_class_sizes`)."""
+    if not isinstance(r, DiscreteLaplaceScale):
+        _class_sizes(r)
     if isinstance(r, ClassLaw):
         return envelope(CertificateKind.PUFFERFISH_CLASS_LAW, {"groups": _groups(r.groups)},
                         {"numerator": [write_rational(int(v)) for v in reversed(r.numerator.coeffs())],

@@ -40,10 +40,6 @@ def test_an_empty_first_row_names_the_real_entry_limit(make):
     assert "9223372036854775807" not in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="finding 2: qif_log._entropy now checks 'channel null iff Shannon' "
-                   "before reading the prior (the old order read the prior first), so a bad prior is "
-                   "reported as a channel error, and a prior over MAX_LOG_ENTRIES with a channel is "
-                   "InvalidArgument (exit 3) instead of the announced InstanceTooLarge (exit 2)")
 def test_entropy_reads_the_prior_before_the_channel_rule():
     doc = shannon_entropy(["1/2", "1/2"]).to_document()
     assert verify_document(doc).verified
@@ -53,9 +49,6 @@ def test_entropy_reads_the_prior_before_the_channel_rule():
         verify_document(doc)
 
 
-@pytest.mark.xfail(strict=True, reason="finding 3 (pre-existing, not introduced by 15P): the class-law "
-                   "writer writes more than MAX_POINTS groups, which the kernel refuses (InstanceTooLarge, "
-                   "exit 2): the writers do not refuse this limit")
 def test_class_law_writer_refuses_more_groups_than_the_kernel_checks():
     result = class_law([str(F(i, 2000)) for i in range(1, MAX_POINTS + 2)])  # 1001 distinct p: 1001 groups
     with pytest.raises(InstanceTooLarge):
@@ -63,6 +56,8 @@ def test_class_law_writer_refuses_more_groups_than_the_kernel_checks():
 
 
 def test_the_kernel_refuses_that_class_law_document_with_instance_too_large():
-    doc = to_document(class_law([str(F(i, 2000)) for i in range(1, MAX_POINTS + 2)]))
+    # the writer now refuses 1001 groups (finding 3, 15FP): write 1000, then add the 1001st by hand
+    doc = to_document(class_law([str(F(i, 2000)) for i in range(1, MAX_POINTS + 1)]))
+    doc["question"]["groups"].append({"p": str(F(MAX_POINTS + 1, 2000)), "count": 1})
     with pytest.raises(InstanceTooLarge, match="question.groups: has 1001 items"):
         verify_document(doc)
