@@ -4,15 +4,17 @@ For every kind of :data:`exactdp.kernel.verify.SUPPORTED_KINDS`, the *closure* o
 the set of kernel modules (``exactdp/kernel/*.py``) made of
 
 1. ``verify.py`` (the entry point that dispatches the document; the file itself, not its
-   imports, which are every kind's entry modules) and ``jsonio.py`` (the strict JSON reader
-   every document goes through), and the package ``__init__.py``;
+   imports, which are every kind's entry modules), ``__main__.py`` (``python -m
+   exactdp.kernel``: exceptions to exit codes), ``jsonio.py`` (the strict JSON reader every
+   document goes through), and the package ``__init__.py``;
 2. the *entry modules* of the kind: the modules defining its reader and its checker, taken
    from ``verify.KIND_CHECKS`` — the very table :func:`exactdp.kernel.verify.verify_document`
    dispatches on (a function's ``__module__`` is where it is defined, so a re-exporting
    shim does not hide the module that holds the code);
 3. the static import closure of those modules inside ``exactdp.kernel``: every
-   ``import``/``from … import`` of a kernel module anywhere in a module's source (module
-   level or not) counts, and the whole imported module counts, even when only another kind
+   ``import``/``from … import`` (absolute or relative) of a kernel module, or
+   ``__import__``/``importlib.import_module`` of a literal name, anywhere in a module's source
+   (module level or not) counts, and the whole imported module counts, even when only another kind
    uses the imported names — conservative, an auditor reads modules, not call graphs;
 4. for a kind whose documents embed complete documents of other kinds (:func:`embeds`,
    read off the readers: Kronecker factors, the ``fail`` side of a cover, the ``inner``
@@ -49,6 +51,8 @@ TRUSTED = ("exactdp.arithmetic", "exactdp.spaces", "exactdp.kinds", "exactdp.err
 ALWAYS = ("exactdp.kernel", "exactdp.kernel.jsonio")
 #: The dispatcher: read, but not its imports (it imports every kind's entry modules).
 ENTRY = "exactdp.kernel.verify"
+#: The entry points: counted as files (their kernel imports are every kind's entry modules).
+ENTRIES = (ENTRY, "exactdp.kernel.__main__")
 
 
 
@@ -84,12 +88,19 @@ def imports_of(root: Path, name: str) -> set[str]:
     path = module_file(root, name)
     assert path is not None, name
     found: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            names = [module] + [f"{module}.{a.name}" for a in node.names]
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str)
+              and ast.unparse(node.func) in ("__import__", "importlib.import_module", "import_module")):
+            names = [node.args[0].value]  # a dynamic import of a literal name
         for n in names:
             if n.split(".")[0] != "exactdp":
                 continue
@@ -157,8 +168,9 @@ def measure(root: Path) -> dict[str, dict[str, Any]]:
         start = set(ALWAYS)
         for k in embedded(kind, emb):
             start |= entries[k]
-        mods = closure(root, start) | {ENTRY}
-        mods |= closure(root, {m for m in imports_of(root, ENTRY) if m.startswith(TRUSTED)})
+        mods = closure(root, start) | set(ENTRIES)
+        for e in ENTRIES:
+            mods |= closure(root, {m for m in imports_of(root, e) if m.startswith(TRUSTED)})
         kernel = {m for m in mods if in_kernel(m)}
         trusted = {m for m in mods if m.startswith(TRUSTED)}
         out[kind] = {"entry": sorted(entries[kind]), "embeds": sorted(embedded(kind, emb) - {kind}),

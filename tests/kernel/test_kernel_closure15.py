@@ -56,15 +56,16 @@ OVER = {
     # threshold_cover.py (the covers; a kronecker-threshold factor may be a cover, and a cover's
     # fail side is a linear-system or spd-point document, so for those kinds this is intrinsic).
     # The polynomial helpers now live apart in threshold_poly.py, the Taylor candidates in
-    # threshold_taylor.py: 2,102 lines (up from 2,053 by those modules' headers). Bringing exact
+    # threshold_taylor.py: 2,102 lines (up from 2,053 by those modules' headers; 2,130 since the
+    # entry point __main__.py is counted, review 15RC). Bringing exact
     # and prop9 under 2,000 needs a verify row and a reader of their own (threshold_json.py
     # imports threshold_spd and threshold_spd_json for the covers).
-    **{k: 2125 for k in THRESHOLD_KINDS},
+    **{k: 2150 for k in THRESHOLD_KINDS},
     # grid-threshold uses threshold_spd's checks (cover_ok, point_ok, cover_args_ok), so it keeps
-    # threshold_spd.py and linear.py: 2,096.
-    GRID_THRESHOLD: 2125,
+    # threshold_spd.py and linear.py: 2,096 (2,124 with __main__.py).
+    GRID_THRESHOLD: 2150,
     # the inner document may be of any threshold kind, structured, quotient or grid: the union
-    # (2,954).
+    # (2,954; 2,982 with __main__.py).
     SCALED_KIND: 3000,
 }
 

@@ -21,8 +21,6 @@ import shutil
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("kernel_closure_review15", ROOT / "scripts" / "kernel_closure.py")
 assert _spec is not None and _spec.loader is not None
@@ -58,25 +56,16 @@ def test_walk_sees_an_absolute_import(tmp_path):
     assert EXTRA in kc.closure(root, {READER})
 
 
-@pytest.mark.xfail(strict=True, reason="finding 1: kernel_closure.imports_of skips relative imports "
-                   "(node.level != 0): `from .privacy import PRIVACY_KINDS` in linear_json.py loads "
-                   "privacy.py for every linear document, yet the linear kinds' closure leaves it out; "
-                   "ruff and tests/repo/test_repo_structure.py allow relative imports")
 def test_walk_sees_a_relative_import(tmp_path):
     root = _copy_with(tmp_path, "from .privacy import PRIVACY_KINDS", top=True)
     assert EXTRA in kc.closure(root, {READER})
 
 
-@pytest.mark.xfail(strict=True, reason="finding 1: kernel_closure.imports_of skips relative imports: "
-                   "`from . import privacy` inside a function is missed")
 def test_walk_sees_a_relative_package_import_in_a_function(tmp_path):
     root = _copy_with(tmp_path, "from . import privacy", top=False)
     assert EXTRA in kc.closure(root, {READER})
 
 
-@pytest.mark.xfail(strict=True, reason="finding 2: kernel_closure.imports_of skips dynamic imports with a "
-                   "literal name (importlib.import_module('exactdp.kernel.privacy')), which "
-                   "tests/repo/test_repo_structure.py::_imports resolves; the closure under-counts")
 def test_walk_sees_a_literal_dynamic_import(tmp_path):
     root = _copy_with(tmp_path, f"__import__({EXTRA!r})", top=False)
     assert EXTRA in kc.closure(root, {READER})
