@@ -74,7 +74,7 @@ def _triples(keys: tuple[str, str, str]) -> FieldReader:
     """A list (at most :data:`MAX_PIECES`) of objects of three rationals named ``keys``."""
     def read(v: Any, w: str, n: int, d: int) -> tuple[tuple[Fraction, ...], ...]:
         out = []
-        for k, item in enumerate(read_list(v, w, max_length=MAX_PIECES)):
+        for k, item in enumerate(read_list(v, w, limit=MAX_PIECES)):
             obj = read_object(item, f"{w}[{k}]", keys)
             out.append(tuple(read_rational(obj[key], f"{w}[{k}].{key}") for key in keys))
         return tuple(out)

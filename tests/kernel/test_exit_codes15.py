@@ -14,14 +14,17 @@ from fractions import Fraction as F
 
 import pytest
 
+from exactdp import metrics
 from exactdp.engine.documents import write_grid_point
 from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.grid_point import MAX_GRID_POINTS, GridPointClaim
 from exactdp.kernel.jsonio import dumps
+from exactdp.kernel.limits import MAX_PIECES
 from exactdp.kernel.metricio import MAX_POINTS, build_builtin
 from exactdp.kernel.verify import verify_document
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics.masked import GridShape
+from exactdp.threshold import epsilon_threshold
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +77,15 @@ def test_hamming_values_over_the_point_limit_are_undecided() -> None:
         build_builtin("hamming", {"values": list(range(MAX_POINTS)), "individuals": 1}, 1)
     with pytest.raises(InstanceTooLarge, match=f"has {MAX_POINTS + 1} items; the kernel checks at most {MAX_POINTS}"):
         build_builtin("hamming", {"values": list(range(MAX_POINTS + 1)), "individuals": 1}, 1)
+
+
+def test_taylor_cover_ranges_over_the_piece_limit_are_undecided() -> None:
+    # spd-taylor-cover nodes and pieces: at most MAX_PIECES each (a work limit); the copies
+    # share one JSON object, so the oversized list is cheap to build and is refused on its count
+    doc = epsilon_threshold(metrics.sum_query(3, 3), method="certified").certificate.to_json()
+    assert doc["kind"] == "spd-taylor-cover" and verify_document(doc).verified
+    for key in ("nodes", "pieces"):
+        d = copy.deepcopy(doc)
+        d["evidence"][key] = d["evidence"][key][:1] * (MAX_PIECES + 1)
+        with pytest.raises(InstanceTooLarge, match=f"evidence.{key}: has {MAX_PIECES + 1} items"):
+            verify_document(d)
