@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import write_rational
 from exactdp.kernel.sets_real import check_real_set_document, ie_check, real_work
 
@@ -123,3 +123,30 @@ def test_read_work_boundary():
     assert real_work([coords(417 - 64 - 2)], 53) > 0
     with pytest.raises(InstanceTooLarge):
         real_work([coords(418 - 64 - 2)], 53)
+
+
+def _privacy(X: list[list[str]], Y: list[list[str]], verdict: str) -> dict[str, Any]:
+    """A ``set-privacy-real`` document whose claimed balls are wide (so they hold) at 53 bits."""
+    wide = {"lo": "-1", "hi": "100"}
+    return {"schema": "exactdp-certificate", "version": 1, "kind": "set-privacy-real",
+            "question": {"X": X, "Y": Y, "K": [{"lower": ["0"], "upper": ["1"]}], "norm": "l1",
+                         "bound": "hausdorff", "level": {"eps": "1"}},
+            "claim": {"verdict": verdict, **{k: wide for k in ("d_H", "diam_K", "factor", "T_X", "T_Y")}},
+            "evidence": {"precision": 53}}
+
+
+@pytest.mark.parametrize("verdict", ["holds", "fails"])
+def test_undecided_margin_with_different_sets_is_not_decided(verdict: str):
+    # d_H = 2^-200: the margin e^{ε d_H}·T_Y − T_X is within 2^-190 of 0, undecided at 53 bits;
+    # X ≠ Y, so neither |X| = |Y| alone nor X ⊆ Y alone may stand for X = Y
+    tiny = "1/" + str(2**200)
+    for X, Y in (([["0"]], [[tiny]]), ([["0"]], [["0"], [tiny]])):
+        with pytest.raises(PrecisionLimitReached):
+            check_real_set_document(_privacy(X, Y, verdict))
+
+
+def test_undecided_margin_with_equal_sets_holds():
+    # X = Y (listed in another order): the margin is the ball 0 ± r, and the claim holds
+    X, Y = [["0"], ["1/3"]], [["1/3"], ["0"]]
+    assert check_real_set_document(_privacy(X, Y, "holds")) is True
+    assert check_real_set_document(_privacy(X, Y, "fails")) is False
