@@ -10,11 +10,14 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from flint import arb
 
+from exactdp.arithmetic.ball import workprec
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import write_rational
-from exactdp.kernel.sets_real import check_real_set_document, ie_check, real_work
+from exactdp.kernel.sets_real import check_real_set_document, ie_check, laplace_cdf_ball, real_work
 
 
 def _doc(X: list[list[Any]]) -> dict[str, Any]:
@@ -150,3 +153,22 @@ def test_undecided_margin_with_equal_sets_holds():
     X, Y = [["0"], ["1/3"]], [["1/3"], ["0"]]
     assert check_real_set_document(_privacy(X, Y, "holds")) is True
     assert check_real_set_document(_privacy(X, Y, "fails")) is False
+
+
+def _cdf(x: Fraction, eps: int) -> arb:
+    """F(x) = ½ + ½·sgn(x)(1 − e^{−ε|x|}) of one exact x, as a tight ball."""
+    g = 1 - (-eps * arb(to_fmpq(abs(x)))).exp()
+    return (1 + g) / 2 if x > 0 else (1 - g) / 2 if x < 0 else arb(1) / 2
+
+
+@pytest.mark.parametrize(("mid", "rad"), [(0, Fraction(1, 1024)), (Fraction(1, 4096), Fraction(1, 1024)),
+                                          (Fraction(-1, 4096), Fraction(1, 1024)), (Fraction(1, 2), Fraction(1, 4)),
+                                          (Fraction(-3, 2), Fraction(1, 4)), (Fraction(5), Fraction(1, 8))])
+def test_laplace_cdf_ball_contains_the_cdf_over_the_ball(mid: Fraction, rad: Fraction):
+    # the ball of a box end minus a coordinate can straddle 0 (an algebraic coordinate refined
+    # next to a rational box end): F over it spans both sides of ½, and the ball must hold both
+    with workprec(53):
+        x = arb(to_fmpq(Fraction(mid)), to_fmpq(rad))
+        out = laplace_cdf_ball(x, arb(1))
+        for end in (Fraction(mid) - rad, Fraction(mid), Fraction(mid) + rad):
+            assert out.contains(_cdf(end, 1)), (end, out)
