@@ -101,10 +101,7 @@ def verify_document(doc: Any) -> KernelVerdict:
         raise InvalidArgument(f"kind: {kind!r} has no JSON form in this version; the kernel "
                               f"re-checks {list(SUPPORTED_KINDS)} (re-check it in Python with "
                               "its verify()).")
-    # the table's functions, looked up by name in this module at call time (late-bound, as a
-    # direct call is: a test that rebinds ``check_linear`` here is obeyed)
-    read, check = KIND_CHECKS[kind]
-    reader, checker = None if read is None else globals()[read.__name__], globals()[check.__name__]
+    reader, checker = KIND_CHECKS[kind]
     try:
         ok = checker(doc if reader is None else reader(doc))
     except CertificateInvalid as exc:
