@@ -1,7 +1,10 @@
-"""The reader of the threshold documents (:mod:`exactdp.kernel.threshold`).
+"""The reader of the threshold documents (:mod:`exactdp.kernel.threshold`), every kind.
 
 Every document is the envelope of :mod:`exactdp.kernel.jsonio`; a kind is one row of the field
-table ``_THRESHOLD`` (:mod:`exactdp.kernel.read_common`).
+table ``_THRESHOLD`` (:mod:`exactdp.kernel.read_common`). The rows of ``exact``/``prop9`` and of
+the two covers are their own modules' (:mod:`exactdp.kernel.threshold_exact`,
+:mod:`exactdp.kernel.threshold_cover_claims`, which also read those kinds on their own
+dispatch rows); this module adds ``kronecker-threshold``, whose factors may be of any kind.
 
 **Thresholds** (:mod:`exactdp.kernel.threshold`): the question has property
 ``threshold-tight`` (rhs ``"ones"``) or ``threshold-regular`` (a prior) and the ε-range of
@@ -43,67 +46,33 @@ True
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from exactdp.errors import InvalidArgument
-from exactdp.kernel.jsonio import read_envelope, read_int, read_list, read_object, read_rational
-from exactdp.kernel.linear_json import read_linear
+from exactdp.kernel.jsonio import read_envelope, read_int
 from exactdp.kernel.read_common import (
     MAX_DEPTH,
     MAX_PIECES,
-    POLY_FIELDS,
     FieldReader,
-    enclosures_field,
     factors_field,
-    index_field,
-    nested,
-    rational_field,
     read_fields,
     read_s_star,
     read_threshold_parts,
 )
+from exactdp.kernel.threshold_cover_claims import COVER_FIELDS
+from exactdp.kernel.threshold_exact import EXACT_FIELDS
 from exactdp.kernel.threshold_poly import ThresholdClaim
-from exactdp.kernel.threshold_spd import MAX_ORDER, SPD_COVER, SPD_POINT
-from exactdp.kernel.threshold_spd_json import read_spd_point
 
 __all__ = ["read_threshold", "MAX_DEPTH", "MAX_PIECES", "read_s_star", "read_threshold_parts"]
 
 
-def _triples(keys: tuple[str, str, str]) -> FieldReader:
-    """A list (at most :data:`MAX_PIECES`) of objects of three rationals named ``keys``."""
-    def read(v: Any, w: str, n: int, d: int) -> tuple[tuple[Fraction, ...], ...]:
-        out = []
-        for k, item in enumerate(read_list(v, w, limit=MAX_PIECES)):
-            obj = read_object(item, f"{w}[{k}]", keys)
-            out.append(tuple(read_rational(obj[key], f"{w}[{k}].{key}") for key in keys))
-        return tuple(out)
-    return read
-
-
-def _fail(v: Any, w: str, n: int, d: int) -> Any:
-    """The fail side of a cover: an spd-point document or a linear-system one."""
-    if not isinstance(v, dict):
-        raise InvalidArgument(f"{w}: expected a JSON object (an spd-point or linear-system document), "
-                              f"got {type(v).__name__}.")
-    return nested(w, lambda doc, depth: read_spd_point(doc) if doc.get("kind") == SPD_POINT
-                  else read_linear(doc, depth), v, d + 1)
-
-#: The evidence fields of a cover.
-_COVER: dict[str, FieldReader] = {"fail": _fail, "t0": rational_field}
 #: Threshold kind -> (claim fields, evidence fields); ``binding`` is checked against the factors.
 _THRESHOLD: dict[str, tuple[dict[str, FieldReader], dict[str, FieldReader]]] = {
-    "exact": ({"verdict": None, "eps": None, "s_star": lambda v, w, n, d: read_s_star(v)},
-              {**POLY_FIELDS, "witness": index_field}),
-    "prop9": ({"verdict": None, "eps": None}, {}),
+    **EXACT_FIELDS,
     "kronecker-threshold": ({"verdict": None, "eps": None},
                             {"factors": factors_field(lambda doc, d: read_threshold(doc, d)),
                              "binding": lambda v, w, n, d: v}),
-    "certified-cover": ({"verdict": None, "eps": None},
-                        {**_COVER, "pieces": lambda v, w, n, d: enclosures_field(v, w, None)}),
-    SPD_COVER: ({"verdict": None, "eps": None},
-                {**_COVER, "order": lambda v, w, n, d: read_int(v, w, 0, MAX_ORDER),
-                 "nodes": _triples(("eps", "sigma", "lam")), "pieces": _triples(("lo", "hi", "lam"))}),
+    **COVER_FIELDS,
 }
 
 

@@ -1,14 +1,14 @@
-"""The shared frame of threshold claims and the exact polynomial root and sign checks.
+"""The exact polynomial root and sign checks of threshold claims.
 
-The claim type :class:`ThresholdClaim`, its type check :func:`frame_ok`, the never-raising
-:func:`guarded`, and the exact root counting used by the threshold checks
+The exact root counting used by the threshold checks
 (:mod:`exactdp.kernel.threshold`, :mod:`exactdp.kernel.threshold_structured`,
 :mod:`exactdp.kernel.threshold_quotient`) and the real-set checks
 (:mod:`exactdp.kernel.sets_real`): Sturm counts (:func:`count_roots`), Descartes' rule with
 bisection on (0, 1) (:func:`roots_01`), "no root in (0, b]" (:func:`no_root_upto`), sign runs of
 N_k/D (:func:`sign_run_ok`), minimal polynomials (:func:`min_poly_ok`) and the rational
-enclosure of s = e^{-ε/q} (:func:`s_enclosure`). It imports no other kernel module, so a kind
-that needs only these does not pull in the linear-system, SPD or cover checks.
+enclosure of s = e^{-ε/q} (:func:`s_enclosure`). It imports only the claim frame
+(:mod:`exactdp.kernel.threshold_claim`, re-exported here), so a kind that needs only these
+does not pull in the linear-system, SPD or cover checks.
 
 Examples
 --------
@@ -20,18 +20,16 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 import flint
 
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
-from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
-from exactdp.errors import REJECTED_ERRORS, InvalidArgument
-from exactdp.spaces.metrics import FiniteMetric
+from exactdp.errors import InvalidArgument
+from exactdp.kernel.threshold_claim import ThresholdClaim, frame_ok, guarded, is_index
 
 __all__ = ["ThresholdClaim", "guarded", "frame_ok", "is_index", "int_poly", "sqfree", "count_roots",
            "sign_at", "lowest_sign", "strip", "odd_part", "min_poly_ok", "roots_01", "roots_01_within",
@@ -44,49 +42,6 @@ CHECK_PRECISIONS = (128, 512, 2048, 8192)
 #: Beyond eps/q > this, :func:`s_enclosure` encloses s = e^{-eps/q} by [0, e^{-4096}]
 #: (e^{-4096} < 2^{-5909}) instead of by exact ends with ~1.44·eps/q bits.
 S_EXACT_LIMIT = Fraction(4096)
-
-
-@dataclass(frozen=True)
-class ThresholdClaim:
-    """The claim ε* ∈ [eps.lo, eps.hi] about Φ(ε)x = rhs (rhs all ones: tight constraints).
-
-    ``evidence`` per kind (module table): ``exact`` — ``numerators`` (tuples of integer
-    coefficients, descending; ``(0,)`` is the zero polynomial), ``denominator``,
-    ``witness`` (index or None), ``s_star`` (None or (q, minimal polynomial descending,
-    isolating Enclosure)); ``prop9`` — nothing; ``kronecker-threshold`` — ``factors``
-    (tuple of ThresholdClaim) and ``binding`` (index); ``certified-cover`` — ``fail`` (a
-    :class:`~exactdp.kernel.linear.LinearClaim`), ``t0`` (Fraction), ``pieces`` (tuple of
-    Enclosure).
-    """
-
-    kind: str
-    metric: FiniteMetric
-    rhs: tuple[Fraction, ...]
-    eps: Enclosure
-    evidence: Mapping[str, Any]
-
-
-def guarded(check: Callable[[Any], bool], claim: Any) -> bool:
-    """``check(claim)``, or False when malformed evidence makes it raise (never raises)."""
-    try:
-        return bool(check(claim))
-    except REJECTED_ERRORS + (AssertionError,):
-        return False
-
-
-def frame_ok(c: Any, kinds: Sequence[str]) -> bool:
-    """The claim's fields have their types: a kind of ``kinds``, a FiniteMetric, an
-    Enclosure with 0 ≤ lo ≤ hi, rhs a tuple of n Fractions, evidence a Mapping."""
-    return bool(isinstance(c, ThresholdClaim) and c.kind in kinds and isinstance(c.metric, FiniteMetric)
-                and isinstance(c.eps, Enclosure) and 0 <= c.eps.lo <= c.eps.hi
-                and isinstance(c.rhs, tuple) and len(c.rhs) == c.metric.n
-                and all(isinstance(v, Fraction) for v in c.rhs) and isinstance(c.evidence, Mapping))
-
-
-
-def is_index(x: Any, n: int) -> bool:
-    """x is an int (not a bool) in [0, n)."""
-    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n
 
 
 def int_poly(coeffs: Any) -> flint.fmpz_poly:

@@ -14,8 +14,9 @@ spd-point         "fails at ε": λ ≤ λ_min(Φ(ε)) with λ > 0 by a shifted 
                   (:func:`lambda_ok`: A − σI = LLᵀ − E, λ_min ≥ σ − ‖E‖∞ − n·r), so Φ is
                   nonsingular; a Taylor vector y of order 0 with the exact residual bound
                   gives z_i ≤ y_i + ‖r̄‖₂/λ < 0 and ≤ ``upper`` for the stated index i
-spd-taylor-cover  0 < lo < hi; **fails at lo**: the ``fail`` claim (a linear-system claim
-                  or an spd-point) is about the same distances, b and ε = lo and re-checks;
+spd-taylor-cover  (checked by :func:`~exactdp.kernel.threshold_cover_claims.check_spd_cover` on
+                  :func:`cover_ok`) 0 < lo < hi; **fails at lo**: the ``fail`` claim (a
+                  linear-system claim or an spd-point) is about the same distances, b and ε = lo and re-checks;
                   **holds on [hi, ∞)**: the perturbation lemma at t0 and ranges covering
                   [hi, −ln t0] (:func:`~exactdp.kernel.threshold_cover.cover_frame_ok`);
                   every node (ε, σ, λ) by :func:`lambda_ok`; every range (a, b, λ): λ ≤ the
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -50,7 +51,6 @@ from flint import arb, fmpq_mat, fmpz_mat
 from exactdp.arithmetic.ball import arb_to_fraction_interval, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
 from exactdp.errors import REJECTED_ERRORS
-from exactdp.kernel.linear import LinearClaim, check_linear
 from exactdp.kernel.threshold_cover import cover_frame_ok
 from exactdp.kernel.threshold_taylor import (
     ST,
@@ -63,10 +63,9 @@ from exactdp.kernel.threshold_taylor import (
     taylor_candidates,
 )
 from exactdp.spaces.metrics import FiniteMetric
-from exactdp.spaces.metrics.claims import same_distances
 
-__all__ = ["SPD_POINT", "SPD_COVER", "SpdPointClaim", "check_spd_point", "check_spd_cover",
-           "lambda_ok", "piece_ok", "chord_ok", "hist_product", "eps_in_range", "fail_side_ok",
+__all__ = ["SPD_POINT", "SPD_COVER", "SpdPointClaim", "check_spd_point",
+           "lambda_ok", "piece_ok", "chord_ok", "hist_product", "eps_in_range",
            "SPD_EPS_DISTANCE_LIMIT", "MAX_ORDER", "Products", "DenseProducts", "all_rational",
            "pieces_in_order", "SY", "ST", "rhs_shift", "taylor_candidates", "Y_LEVELS", "is_index",
            "int_ends", "point_ok", "cover_ok", "cover_args_ok"]
@@ -345,16 +344,6 @@ def check_spd_point(c: Any) -> bool:
         return False
 
 
-def fail_side_ok(fail: Any, metric: FiniteMetric, rhs: tuple[Fraction, ...], eps: Fraction) -> bool:
-    """The fail side (an spd-point or a linear-system claim) is about these distances, this
-    b and ε = eps, says "fails" and re-checks."""
-    spd = isinstance(fail, SpdPointClaim)
-    return ((spd or (isinstance(fail, LinearClaim) and not fail.holds))
-            and same_distances(fail.metric, metric) and tuple(fail.rhs) == rhs
-            and (fail.eps if spd else fail.level.eps_rational) == eps
-            and (check_spd_point(fail) if spd else check_linear(fail)))
-
-
 def cover_args_ok(lo: Any, hi: Any, t0: Any, K: Any, pieces: Any) -> bool:
     """Rational 0 < lo < hi and t0, an order K ≤ :data:`MAX_ORDER`, pieces in order."""
     return all_rational(lo, hi, t0) and 0 < lo < hi and is_index(K, MAX_ORDER + 1) and pieces_in_order(pieces)
@@ -373,29 +362,3 @@ def cover_ok(prods: Products, frame: Any, rhs: tuple[Fraction, ...], lo: Any, hi
             and cover_frame_ok(frame, rhs, hi, t0, tuple((a, b) for a, b, _ in pieces))
             and all(lam > 0 and lam_ok(a, b, lam) for a, b, lam in pieces) and side_ok()
             and all(piece_ok(prods, rhs, a, b, K, lam) for a, b, lam in pieces))
-
-
-def check_spd_cover(c: Any) -> bool:
-    """The ``spd-taylor-cover`` check of a threshold claim (module table); never raises.
-
-    ``c.evidence``: ``fail`` (LinearClaim or SpdPointClaim), ``t0`` (Fraction), ``order``
-    (K), ``nodes`` (tuple of (ε, σ, λ)), ``pieces`` (tuple of (a, b, λ)). Pieces are in
-    increasing order without overlap: each node pair is then checked for a contiguous run
-    of pieces, so the chord checks cost O(#nodes + #pieces) in total."""
-    try:
-        m, rhs, ev = c.metric, c.rhs, c.evidence
-        if not isinstance(ev, Mapping) or not isinstance(m, FiniteMetric):
-            return False
-        nodes, pieces, lo = ev["nodes"], ev["pieces"], c.eps.lo
-        if (not isinstance(nodes, tuple) or not all(len(x) == 3 and all_rational(*x) for x in nodes)
-                or not eps_in_range(m, *(e for e, _, _ in nodes))
-                or any(e0 >= e1 for (e0, _, _), (e1, _, _) in zip(nodes, nodes[1:]))
-                or (pieces and not nodes)):  # no chord bound without nodes
-            return False
-        node_lams = [(e, lam) for e, _, lam in nodes]
-        return cover_ok(DenseProducts(m), m, rhs, lo, c.eps.hi, ev["t0"], ev["order"], pieces,
-                        lambda: (fail_side_ok(ev["fail"], m, rhs, lo)
-                                 and all(lambda_ok(m, e, s, lam) for e, s, lam in nodes)),
-                        lambda a, b, lam: chord_ok(m, node_lams, a, b, lam))
-    except REJECTED_ERRORS + (np.linalg.LinAlgError,):
-        return False

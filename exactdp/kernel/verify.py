@@ -37,7 +37,9 @@ from exactdp.kernel.qif_log import QIF_LOG_KINDS, check_qif_log
 from exactdp.kernel.remap import REMAP_KINDS, check_remap, read_remap
 from exactdp.kernel.sets import SET_FUNCTIONALS, SET_PRIVACY, check_set_functional_document, check_set_privacy_document
 from exactdp.kernel.sets_real import REAL_SET_KINDS, check_real_set_document
-from exactdp.kernel.threshold import THRESHOLD_KINDS, check_threshold
+from exactdp.kernel.threshold import check_threshold
+from exactdp.kernel.threshold_cover_claims import COVER_KINDS, check_cover_threshold, read_cover_threshold
+from exactdp.kernel.threshold_exact import EXACT_KINDS, check_exact_threshold, read_exact_threshold
 from exactdp.kernel.threshold_grid import GRID_THRESHOLD, check_grid_threshold, read_grid_threshold
 from exactdp.kernel.threshold_json import read_threshold
 from exactdp.kernel.threshold_quotient import QUOTIENT_KIND, check_quotient, read_quotient
@@ -62,7 +64,9 @@ def _table(*rows: tuple[tuple[str, ...], _Reader | None, _Checker]) -> dict[str,
 #: (reader None: ``checker(doc)``, the checker reads its document itself) is true. The
 #: dispatch of :func:`verify_document` and ``scripts/kernel_closure.py`` both read this table.
 KIND_CHECKS = _table(
-    (LINEAR_KINDS, read_linear, check_linear), (THRESHOLD_KINDS, read_threshold, check_threshold),
+    (LINEAR_KINDS, read_linear, check_linear), (EXACT_KINDS, read_exact_threshold, check_exact_threshold),
+    (("kronecker-threshold",), read_threshold, check_threshold),
+    (COVER_KINDS, read_cover_threshold, check_cover_threshold),
     ((STRUCTURED_KIND,), read_structured, check_structured), ((SPD_POINT,), read_spd_point, check_spd_point),
     ((GRID_POINT,), None, check_grid_point_document), ((QUOTIENT_KIND,), read_quotient, check_quotient),
     ((GRID_THRESHOLD,), read_grid_threshold, check_grid_threshold),

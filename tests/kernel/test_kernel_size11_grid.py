@@ -34,8 +34,9 @@ from exactdp.kernel.grid_point_exact import (
     check_grid_point_exact,
     read_grid_point_exact,
 )
+from exactdp.kernel.threshold_cover_claims import check_spd_cover
 from exactdp.kernel.threshold_grid import check_grid_threshold, read_grid_threshold
-from exactdp.kernel.threshold_spd import MAX_ORDER, check_spd_cover, check_spd_point, is_index
+from exactdp.kernel.threshold_spd import MAX_ORDER, check_spd_point, is_index
 from exactdp.spaces.distances import grid_offset_distance
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import sum_query

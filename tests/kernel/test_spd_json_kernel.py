@@ -15,9 +15,9 @@ import pytest
 
 from exactdp.errors import CertificateInvalid, InvalidArgument
 from exactdp.kernel.jsonio import dumps, loads
+from exactdp.kernel.threshold_cover_claims import check_spd_cover
 from exactdp.kernel.threshold_spd import (
     SpdPointClaim,
-    check_spd_cover,
     check_spd_point,
     lambda_ok,
     piece_ok,
