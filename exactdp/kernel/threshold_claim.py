@@ -1,9 +1,9 @@
-"""The frame of a threshold claim "ε* ∈ [lo, hi]": its type, its type check, a never-raising guard.
+"""The frame of a threshold claim "ε* ∈ [lo, hi]": its type, its type check, a never-raising guard, its reader.
 
 Shared by every threshold check (:mod:`exactdp.kernel.threshold_exact`,
 :mod:`exactdp.kernel.threshold_cover_claims`, :mod:`exactdp.kernel.threshold`,
 :mod:`exactdp.kernel.threshold_structured`, :mod:`exactdp.kernel.threshold_quotient`); it
-imports no other kernel module.
+imports only the JSON layer (:mod:`exactdp.kernel.jsonio`, :mod:`exactdp.kernel.read_common`).
 
 Examples
 --------
@@ -23,10 +23,12 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import REJECTED_ERRORS
+from exactdp.errors import REJECTED_ERRORS, InvalidArgument
+from exactdp.kernel.jsonio import read_envelope
+from exactdp.kernel.read_common import FieldReader, read_fields, read_threshold_parts
 from exactdp.spaces.metrics import FiniteMetric
 
-__all__ = ["ThresholdClaim", "guarded", "frame_ok", "is_index"]
+__all__ = ["ThresholdClaim", "guarded", "frame_ok", "is_index", "read_claim"]
 
 
 @dataclass(frozen=True)
@@ -69,3 +71,19 @@ def frame_ok(c: Any, kinds: Sequence[str]) -> bool:
 def is_index(x: Any, n: int) -> bool:
     """x is an int (not a bool) in [0, n)."""
     return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n
+
+
+def read_claim(doc: Any, fields: Mapping[str, tuple[dict[str, FieldReader], dict[str, FieldReader]]],
+               depth: int = 0) -> ThresholdClaim:
+    """Read a threshold document whose kind is a key of ``fields`` (kind -> (claim fields,
+    evidence fields), :func:`~exactdp.kernel.read_common.read_fields`) into a claim.
+
+    Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
+    :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
+    """
+    env = read_envelope(doc)
+    if env.kind not in fields:  # checked before the parts, whose reader names only this kind
+        raise InvalidArgument(f"kind: {env.kind!r} is not one of {sorted(fields)}.")
+    claim_fields, evidence_fields = fields[env.kind]
+    q, rhs, eps, _, _ = read_threshold_parts(env, env.kind, tuple(claim_fields), tuple(evidence_fields))
+    return ThresholdClaim(env.kind, q.metric, rhs, eps, read_fields(env, fields[env.kind], q.metric.n, depth))

@@ -46,7 +46,7 @@ import numpy as np
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
-from exactdp.kernel.jsonio import read_envelope, read_int, read_list, read_object, read_rational
+from exactdp.kernel.jsonio import read_int, read_list, read_object, read_rational
 from exactdp.kernel.linear import LinearClaim, check_linear
 from exactdp.kernel.linear_json import read_linear
 from exactdp.kernel.read_common import (
@@ -55,10 +55,8 @@ from exactdp.kernel.read_common import (
     enclosures_field,
     nested,
     rational_field,
-    read_fields,
-    read_threshold_parts,
 )
-from exactdp.kernel.threshold_claim import ThresholdClaim, frame_ok, guarded
+from exactdp.kernel.threshold_claim import ThresholdClaim, frame_ok, guarded, read_claim
 from exactdp.kernel.threshold_cover import arb_mean_value_check, cover_frame_ok
 from exactdp.kernel.threshold_spd import (
     MAX_ORDER,
@@ -130,12 +128,7 @@ def read_cover_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
     Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
     """
-    env = read_envelope(doc)
-    if env.kind not in COVER_FIELDS:  # checked before the parts, whose reader names only this kind
-        raise InvalidArgument(f"kind: {env.kind!r} is not one of {sorted(COVER_FIELDS)}.")
-    claim_fields, evidence_fields = COVER_FIELDS[env.kind]
-    q, rhs, eps, _, _ = read_threshold_parts(env, env.kind, tuple(claim_fields), tuple(evidence_fields))
-    return ThresholdClaim(env.kind, q.metric, rhs, eps, read_fields(env, COVER_FIELDS[env.kind], q.metric.n, depth))
+    return read_claim(doc, COVER_FIELDS, depth)
 
 
 def _check_cover(c: ThresholdClaim) -> bool:

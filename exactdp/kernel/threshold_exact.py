@@ -56,17 +56,14 @@ from typing import Any
 import numpy as np
 
 from exactdp.arithmetic.interval import Enclosure
-from exactdp.errors import InvalidArgument
-from exactdp.kernel.jsonio import read_envelope
 from exactdp.kernel.linear import identity_holds
 from exactdp.kernel.read_common import (
     POLY_FIELDS,
     FieldReader,
     index_field,
-    read_fields,
     read_s_star,
-    read_threshold_parts,
 )
+from exactdp.kernel.threshold_claim import read_claim
 from exactdp.kernel.threshold_poly import (
     CHECK_PRECISIONS,
     ThresholdClaim,
@@ -116,12 +113,7 @@ def read_exact_threshold(doc: Any) -> ThresholdClaim:
     Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
     """
-    env = read_envelope(doc)
-    if env.kind not in EXACT_FIELDS:  # checked before the parts, whose reader names only this kind
-        raise InvalidArgument(f"kind: {env.kind!r} is not one of {sorted(EXACT_FIELDS)}.")
-    claim_fields, evidence_fields = EXACT_FIELDS[env.kind]
-    q, rhs, eps, _, _ = read_threshold_parts(env, env.kind, tuple(claim_fields), tuple(evidence_fields))
-    return ThresholdClaim(env.kind, q.metric, rhs, eps, read_fields(env, EXACT_FIELDS[env.kind], q.metric.n, 0))
+    return read_claim(doc, EXACT_FIELDS)
 
 
 # ------------------------------------------------------------------------------ exact

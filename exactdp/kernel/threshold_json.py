@@ -46,22 +46,21 @@ True
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from exactdp.errors import InvalidArgument
-from exactdp.kernel.jsonio import read_envelope, read_int
+from exactdp.kernel.jsonio import read_int
 from exactdp.kernel.read_common import (
     MAX_DEPTH,
     MAX_PIECES,
     FieldReader,
     factors_field,
-    read_fields,
     read_s_star,
     read_threshold_parts,
 )
+from exactdp.kernel.threshold_claim import ThresholdClaim, read_claim
 from exactdp.kernel.threshold_cover_claims import COVER_FIELDS
 from exactdp.kernel.threshold_exact import EXACT_FIELDS
-from exactdp.kernel.threshold_poly import ThresholdClaim
 
 __all__ = ["read_threshold", "MAX_DEPTH", "MAX_PIECES", "read_s_star", "read_threshold_parts"]
 
@@ -82,12 +81,8 @@ def read_threshold(doc: Any, depth: int = 0) -> ThresholdClaim:
     Raises :class:`~exactdp.errors.InvalidArgument` for a malformed document and
     :class:`~exactdp.errors.CertificateInvalid` when its question was altered (fingerprint).
     """
-    env = read_envelope(doc)
-    if env.kind not in _THRESHOLD:  # checked before the parts, whose reader names only this kind
-        raise InvalidArgument(f"kind: {env.kind!r} is not one of {sorted(_THRESHOLD)}.")
-    claim_fields, evidence_fields = _THRESHOLD[env.kind]
-    q, rhs, eps, _, _ = read_threshold_parts(env, env.kind, tuple(claim_fields), tuple(evidence_fields))
-    ev = read_fields(env, _THRESHOLD[env.kind], q.metric.n, depth)
-    if "binding" in ev:
-        ev["binding"] = read_int(ev["binding"], "evidence.binding", 0, len(ev["factors"]) - 1)
-    return ThresholdClaim(env.kind, q.metric, rhs, eps, ev)
+    c = read_claim(doc, _THRESHOLD, depth)
+    if "binding" not in c.evidence:
+        return c
+    return replace(c, evidence={**c.evidence, "binding": read_int(c.evidence["binding"], "evidence.binding", 0,
+                                                                  len(c.evidence["factors"]) - 1)})
