@@ -77,7 +77,7 @@ from exactdp.kernel.question import read_form
 from exactdp.kinds import CertificateKind, proved_by
 from exactdp.spaces.levels import PrivacyLevel
 
-__all__ = ["MORE_KINDS", "MAX_BITS", "check_pufferfish_more", "class_theta_form",
+__all__ = ["MORE_KINDS", "MAX_BITS", "check_pufferfish_more", "class_theta_form", "class_law_work",
            "class_loss_sign", "discrete_ratio", "discrete_work"]
 
 MORE_KINDS = (CertificateKind.PUFFERFISH_DISCRETE_LAPLACE.value,
@@ -180,12 +180,24 @@ def _check_discrete(env: Envelope) -> bool:
 
 
 # ---------------------------------------------------------------------- class laws
-def _law(groups: Groups) -> tuple[fmpz_poly, int]:
-    """Π (b − a + a x)^count over Π b^count (p = a/b), refused beyond MAX_BITS."""
+def class_law_work(groups: Groups) -> int:
+    """(degree + 1)·bits of the class law Π (b − a + a x)^count (p = a/b): InstanceTooLarge
+    beyond MAX_BITS. The kernel's check before it builds the law, and the writer's before it
+    writes a class-law or class-pair document.
+
+    >>> class_law_work([(Fraction(1, 3), 100)])  # degree 100, 100·2 bits
+    20200
+    """
     n = sum(c for p, c in groups if p)  # p = 0 and p = 1 give 1 and x^count: no bits
     bits = max(1, sum(c * p.denominator.bit_length() for p, c in groups if 0 < p < 1))
     if (n + 1) * bits > MAX_BITS:
         raise InstanceTooLarge(f"a class law of degree {n} with {bits}-bit coefficients exceeds MAX_BITS = {MAX_BITS}.")
+    return (n + 1) * bits
+
+
+def _law(groups: Groups) -> tuple[fmpz_poly, int]:
+    """Π (b − a + a x)^count over Π b^count (p = a/b), refused beyond MAX_BITS."""
+    class_law_work(groups)
     num, den = fmpz_poly([1]), 1
     for p, c in groups:
         num *= fmpz_poly([p.denominator - p.numerator, p.numerator]) ** c

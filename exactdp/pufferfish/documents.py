@@ -60,7 +60,7 @@ from exactdp.kernel.jsonio import (
     write_rational,
 )
 from exactdp.kernel.pufferfish import MAX_POINTS
-from exactdp.kernel.pufferfish_more import check_pufferfish_more, class_theta_form, discrete_work
+from exactdp.kernel.pufferfish_more import check_pufferfish_more, class_law_work, class_theta_form, discrete_work
 from exactdp.kernel.verify import verify_document
 from exactdp.kinds import CertificateKind, Verdict
 from exactdp.pufferfish.calibration import ConservativeScale, ExactScale, conservative_scale
@@ -185,8 +185,10 @@ def _groups(groups: Any) -> list[dict[str, Any]]:
 
 def _class_sizes(r: ClassLaw | ClassScale | ClassPairScale) -> None:
     """InstanceTooLarge (exit 2, as the kernel) before anything is written: over ``MAX_POINTS``
-    groups (distinct p's) in a class, or a class pair's class of ``MAX_POINTS`` or more
-    members with p > 0 (its law's degree). The result itself stays valid (``verify()``)."""
+    groups (distinct p's) in a class, a class pair's class of ``MAX_POINTS`` or more
+    members with p > 0 (its law's degree), or a class law (of a class-law or class-pair
+    result) over the kernel's ``MAX_BITS`` (:func:`~exactdp.kernel.pufferfish_more.class_law_work`).
+    The result itself stays valid (``verify()``)."""
     classes = {"a": r.a, "b": r.b} if isinstance(r, ClassPairScale) else {"groups": r.groups}
     for name, groups in classes.items():
         if len(groups) > MAX_POINTS:
@@ -198,6 +200,12 @@ def _class_sizes(r: ClassLaw | ClassScale | ClassPairScale) -> None:
             raise InstanceTooLarge(f"question.{name}: a class of {members} members with p > 0; the kernel "
                                    f"re-checks classes of at most MAX_POINTS − 1 = {MAX_POINTS - 1}. Use "
                                    "the result (its verify()) without a document.")
+        if not isinstance(r, ClassScale):  # the kernel builds the law of a class law or pair
+            try:
+                class_law_work(list(groups))
+            except InstanceTooLarge as exc:
+                raise InstanceTooLarge(f"question.{name}: {exc} Use the result (its verify()) without a "
+                                       "document, or a class with fewer members or shorter p's.") from exc
 
 
 def _write_more(r: DiscreteLaplaceScale | ClassLaw | ClassScale | ClassPairScale) -> dict[str, Any]:
