@@ -11,10 +11,11 @@ Exact rows travel when H is exact and row-stochastic and s = e^{−ε/q} itself 
 (q: the denominator of the metric's distances; rational Φ entries s^k with an irrational s,
 e.g. ε = (3/2)·ln 2 on distances 2/3, 4/3, are not enough). At a rational ε (s then
 transcendental) the question carries H as rational functions of its base x = e^{log_x}
-(:func:`qx_question`: exact rows, a sealed monomial form or a sealed row-normalized form such
-as the exponential mechanism; :mod:`exactdp.kernel.remap_qx`), and :func:`remap_from_document`
-rebuilds that mechanism. Otherwise :class:`~exactdp.errors.ExactnessRequired` (entries known
-only as balls, e.g. the tight-constraints mechanism at ε = 1, or an algebraic s: the
+(:func:`qx_question`: exact rows, a sealed monomial form, a sealed row-normalized form such
+as the exponential mechanism, or the tight-constraints mechanism, whose z — known to it only
+as balls — is solved exactly in Q(x) here; :mod:`exactdp.kernel.remap_qx`), and
+:func:`remap_from_document` rebuilds that mechanism. Otherwise
+:class:`~exactdp.errors.ExactnessRequired` (bare balls from a caller, or an algebraic s: the
 certificate's ``verify()`` re-checks it in Python). A Φ table beyond the kernel's size limit
 (:data:`~exactdp.kernel.remap.MAX_PHI_BITS`, :func:`~exactdp.kernel.remap_qx.require_qx`) or
 a privacy scan beyond its work limit raises :class:`~exactdp.errors.InstanceTooLarge` before
@@ -52,8 +53,9 @@ from typing import TYPE_CHECKING, Any
 import flint
 import numpy as np
 import sympy
+from sympy.polys.matrices import DomainMatrix
 
-from exactdp.arithmetic.ball import DEFAULT_PREC
+from exactdp.arithmetic.ball import DEFAULT_PREC, arb_from_fraction, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_sympy
 from exactdp.engine.documents import write_remap, write_remap_qx
 from exactdp.engine.questions import make_question
@@ -67,7 +69,7 @@ from exactdp.kernel.verify import verify_document
 from exactdp.kinds import CertificateKind
 from exactdp.mechanisms.constructors import S_SYMBOL, from_rows
 from exactdp.mechanisms.mechanism import Mechanism
-from exactdp.mechanisms.optimality_field import QxField
+from exactdp.mechanisms.optimality_field import QxField, poly_ball, tight_structure
 from exactdp.mechanisms.privacy_json import accepted_document, exact_rows
 from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.mechanism_forms import MonomialForm, RowNormalizedForm
@@ -128,7 +130,8 @@ def qx_question(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel)
     not define the entries)."""
     n, m = mechanism.shape
     try:
-        b, pairs = _row_normalized_pairs(mechanism, metric, level) or _field_pairs(mechanism, metric, level)
+        b, pairs = (_row_normalized_pairs(mechanism, metric, level) or _tight_pairs(mechanism, metric, level)
+                    or _field_pairs(mechanism, metric, level))
     except ExactnessRequired as exc:
         raise ExactnessRequired(f"not portable: {exc} (its verify() re-checks it in Python).") from exc
     reduced = []
@@ -153,6 +156,7 @@ def qx_question(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel)
 
 
 _Pairs = tuple[int, list[tuple[flint.fmpq_poly, flint.fmpq_poly]]]
+_X = sympy.Symbol("x")
 
 
 def _field_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> _Pairs:
@@ -161,6 +165,61 @@ def _field_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel
     if fld.exact_h is None:
         _refuse_degrees(fld.a, fld.b, fld.E, metric)  # before h_poly builds x^{a·E}
     return fld.b, [(fld.col(z)[0] * fld.h_poly(y, z), fld.col(z)[1]) for y in range(n) for z in range(m)]
+
+
+#: Largest n³·(n·max k) of the exact solve of Φ(x)z = 1 in Q[x] (:func:`_tight_pairs`; about
+#: 1 µs a unit: cycle(20), 1.6·10⁶, takes about 2 s).
+MAX_TIGHT_WORK = 20_000_000
+
+
+def _tight_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> _Pairs | None:
+    """H[y, z] = z_z(x)·x^{k(y, z)} (x = s = e^{-ε/q}, b = 1) when ``mechanism`` is the
+    tight-constraints mechanism of the question (:func:`tight_structure`; its z known as
+    balls), with z solved exactly: Φ(x)z = 1 over Q(x) by a fraction-free solve in Z[x]
+    (sympy ``DomainMatrix.solve_den``). At a transcendental x, Φ(x) is nonsingular (det Φ(0)
+    = 1), so this z is the unique solution: the certificate's enclosures must contain it
+    (checked in balls; CertificateInvalid otherwise). None for any other mechanism."""
+    n, m = mechanism.shape
+    if n != m or metric.q is None or not tight_structure(mechanism, metric, level):
+        return None
+    ks = metric.exponent_matrix().tolist()
+    top = max(max(row) for row in ks)
+    if n**3 * n * top > MAX_TIGHT_WORK or n * top > MAX_QX_DEGREE:
+        raise InstanceTooLarge(f"the exact z of the tight-constraints mechanism on {metric.name} needs a solve "
+                               f"of work n³·n·max k = {n**3 * n * top} over Q[x] (limit {MAX_TIGHT_WORK}) and "
+                               f"degree up to n·max k = {n * top} (limit {MAX_QX_DEGREE}); use its verify() "
+                               "in Python.")
+    K = sympy.ZZ[_X]
+    phi = DomainMatrix([[K.from_sympy(_X**int(k)) for k in row] for row in ks], (n, n), K)
+    num, den = phi.solve_den(DomainMatrix([[K.one]] * n, (n, 1), K))
+    D = _fmpq_poly(K.to_sympy(den))
+    N = [_fmpq_poly(K.to_sympy(num[i, 0].element)) for i in range(n)]
+    for zk, Nz in zip(mechanism.parameters["certificate"].z_enclosure, N):
+        if not _inside(Nz, D, zk, level, metric.q):
+            raise CertificateInvalid(f"the exact z of {metric.name} at {level} is not proved inside the "
+                                     f"tight-constraints certificate's enclosure [{zk.lo}, {zk.hi}] (please "
+                                     "report the instance).")
+    return 1, [(N[z] * _monomial(int(ks[y][z])), D) for y in range(n) for z in range(m)]
+
+
+def _inside(N: flint.fmpq_poly, D: flint.fmpq_poly, enc: Any, level: PrivacyLevel, q: int) -> bool:
+    """N(x)/D(x) ∈ [enc.lo, enc.hi] at x = e^{-ε/q}, proved in balls at 128 … 8,192 bits
+    (False when proved outside, or still undecided at 8,192 bits)."""
+    prec = DEFAULT_PREC
+    while prec <= 8192:
+        with workprec(prec):
+            val = poly_ball(N, level.s_ball(q)) / poly_ball(D, level.s_ball(q))
+            lo, hi = arb_from_fraction(enc.lo), arb_from_fraction(enc.hi)
+            if val >= lo and val <= hi:
+                return True
+            if val < lo or val > hi:
+                return False
+        prec *= 2
+    return False
+
+
+def _fmpq_poly(expr: sympy.Expr) -> flint.fmpq_poly:
+    return flint.fmpq_poly([int(c) for c in reversed(sympy.Poly(expr, _X).all_coeffs())])
 
 
 def _row_normalized_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> _Pairs | None:

@@ -22,6 +22,7 @@ from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.verify import SUPPORTED_KINDS, verify_document
 from exactdp.mechanisms.constructors import (
     exponential_mechanism,
+    from_balls,
     from_rows,
     randomized_response,
     tight_constraints_mechanism,
@@ -225,9 +226,11 @@ def test_fresh_process_and_json_text(tmp_path):
 
 def test_not_portable_is_refused_when_writing():
     # t = 1/2 on a line with distance 1: s = t rational, fine; ε = 1 (t = e^-1): Φ irrational,
-    # portable as a closed form in x (tests/mechanisms/test_remap_irrational14.py) unless H has
-    # none: the tight-constraints mechanism's factors are enclosures only
-    cert = is_optimal(tight_constraints_mechanism(line(3), eps=1), line(3), eps=1).certificate
+    # portable as a closed form in x (tests/mechanisms/test_remap_irrational14.py; the
+    # tight-constraints mechanism since session 16, test_remap_tight16.py) unless H has none:
+    # bare balls handed in by a caller
+    balls = from_balls(tight_constraints_mechanism(line(3), eps=1).to_balls().tolist())
+    cert = is_optimal(balls, line(3), eps=2).certificate
     with pytest.raises(ExactnessRequired):
         cert.to_json()
     H = exponential_mechanism(line(3), t="1/2")  # entries in Q(√2): no exact rows

@@ -29,6 +29,7 @@ from exactdp.kernel.remap_qx import MAX_COEF_BITS, MAX_QX_DEGREE, QxQuestion
 from exactdp.kernel.verify import verify_document
 from exactdp.mechanisms.constructors import (
     exponential_mechanism,
+    from_balls,
     from_rows,
     tight_constraints_mechanism,
     truncated_geometric,
@@ -314,7 +315,10 @@ def test_rational_phi_documents_are_unchanged_and_ball_mechanisms_stay_python_on
     assert isinstance(doc["question"]["mechanism"], list) and doc["question"]["level"] == {"t": "1/2"}
     assert doc["question"] == make_question(line(3), "private", None, parse_level(t="1/2"),
                                             truncated_geometric(3, t="1/2").rows_fraction()).to_json()
-    tc = is_optimal(tight_constraints_mechanism(line(3), eps=1), line(3), eps=1).certificate
+    # session 16: the tight-constraints mechanism at ε = 1 is now portable (z solved exactly in
+    # Q(x), tests/mechanisms/test_remap_tight16.py); balls handed in by a caller stay Python-only
+    balls = from_balls(tight_constraints_mechanism(line(3), eps=1).to_balls().tolist())
+    tc = is_optimal(balls, line(3), eps=2).certificate
     with pytest.raises(ExactnessRequired, match="not portable"):
         tc.to_json()
 
