@@ -61,7 +61,7 @@ def embeds() -> dict[str, tuple[str, ...]]:
     taken from the kernel's own kind lists: ``kronecker`` factors are linear-system documents
     (``read_linear``: LINEAR_KINDS), ``kronecker-threshold`` factors threshold documents
     (``read_threshold``: THRESHOLD_KINDS), a cover's ``fail`` an spd-point or a linear-system
-    document (``threshold_json._fail``), and the ``inner`` document of ``exact-scaled`` one of
+    document (``threshold_cover_claims._fail``), and the ``inner`` document of ``exact-scaled`` one of
     ``threshold_scaled.INNER_KINDS``. Transitive embeddings are followed by :func:`embedded`.
     (grid-threshold's ``fail`` is an inline object, not a document.)"""
     linear = importlib.import_module("exactdp.kernel.linear").LINEAR_KINDS

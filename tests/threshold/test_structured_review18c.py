@@ -9,6 +9,7 @@ import flint
 import pytest
 
 import exactdp.kernel.threshold as kthr
+import exactdp.kernel.threshold_exact as kte
 import exactdp.kernel.threshold_poly as kpoly
 from exactdp import epsilon_threshold
 from exactdp.algebra.symbolic import solve_symbolic
@@ -75,6 +76,7 @@ def test_exact_kernel_no_root_needs_no_sturm_on_band(monkeypatch):  # M4: Sturm 
         raise AssertionError("the Sturm count should not be needed here")
 
     monkeypatch.setattr(kthr, "count_roots", no_sturm)
+    monkeypatch.setattr(kte, "count_roots", no_sturm)  # the exact check's own binding
     monkeypatch.setattr(kpoly, "count_roots", no_sturm)  # no_root_upto's Sturm fallback
     assert res.verify()
 
