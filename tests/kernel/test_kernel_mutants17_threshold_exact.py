@@ -1,7 +1,9 @@
 """A forged s* that only the "no other root in (0, s*]" separation of the exact kernel
 rejects (threshold_exact._s_star_ok): the session-16 mutation sample of threshold_exact.py
-left ``return False`` → ``return True`` at the end of that separation, and the never-taken
-"g(mid) = 0" branch of its bisection mutated to be taken, unkilled; these documents kill them.
+left ``return False`` → ``return True`` at the end of that separation, the never-taken
+"g(mid) = 0" branch of its bisection mutated to be taken, and the filter "degree ≥ 1" of the
+other numerators' factors made "> 1" (a linear factor dropped), unkilled; these documents kill
+them.
 
 The instance: line(5) with the prior π = (9, 4, 4, 12, 8)/37. The solution of Φx = π,
 Φ_ij = s^|i−j| (s = e^{−ε}), is x = N/D with D = 37(1 − s²) > 0 on (0, 1) and
@@ -11,6 +13,9 @@ which the genuine certificate states. The forgery claims s* = (13 − √105)/8,
 witness's numerator N_1 with ε = 1 as the failing end (e^{−1} = 0.3679 > 0.3441: x_1 < 0 there)
 and the genuine upper end: its ε-enclosure [1, ε_hi] still contains ε* (a true claim, which the
 kernel accepts without an s*), only its s* is false — x_2 < 0 at s = 3/10, inside (0, s*].
+The second instance (for the linear factor): line(3) with π = (12, 5, 2)/19, x = (12 − 5s,
+5s² − 14s + 5, 2 − 5s)/(19(1 − s²)): x_2 < 0 for s > 2/5, so s* = 2/5 (rational); the forgery
+claims s* = (7 − 2√6)/5 = 0.4202…, a root of N_1, above the linear root 2/5 of N_2.
 Ground truth here is an exact rational solve of Φx = π at rational s, independent of the kernel
 and of the polynomials the document carries.
 """
@@ -29,10 +34,10 @@ from exactdp.spaces.metrics import line
 PRIOR = [F(k, 37) for k in (9, 4, 4, 12, 8)]
 
 
-def _solve_at(s: F) -> list[F]:
+def _solve_at(s: F, prior: list[F] = PRIOR) -> list[F]:
     """x with Φx = π at a rational s, Φ_ij = s^|i−j| (Gauss–Jordan over Q)."""
-    n = len(PRIOR)
-    rows = [[s ** abs(i - j) for j in range(n)] + [PRIOR[i]] for i in range(n)]
+    n = len(prior)
+    rows = [[s ** abs(i - j) for j in range(n)] + [prior[i]] for i in range(n)]
     for c in range(n):
         p = next(r for r in range(c, n) if rows[r][c] != 0)
         rows[c], rows[p] = rows[p], rows[c]
@@ -87,3 +92,23 @@ def test_true_claim_without_s_star_verifies(genuine):
 def test_forged_s_star_is_rejected(genuine, interval):
     verdict = verify_document(_forged(genuine, interval))
     assert not verdict.verified and verdict.kind == "exact"
+
+
+PRIOR3 = [F(k, 19) for k in (12, 5, 2)]
+
+
+def test_forged_s_star_above_a_linear_root_is_rejected():
+    assert all(v >= 0 for v in _solve_at(F(2, 5), PRIOR3))
+    assert _solve_at(F(41, 100), PRIOR3)[2] < 0            # below the claimed 0.4202: x_2 fails
+    assert _solve_at(F(45, 100), PRIOR3)[1] < 0            # e^{-4/5} = 0.449…: x_1 fails
+    doc = epsilon_threshold(line(3), prior=PRIOR3).certificate.to_json()
+    assert doc["claim"]["s_star"]["minimal_polynomial"] == ["5", "-2"]   # s* = 2/5
+    assert verify_document(doc).verified
+    bad = copy.deepcopy(doc)
+    bad["evidence"]["witness"] = 1
+    bad["claim"]["eps"]["lo"] = "4/5"                      # ε* = ln(5/2) ∈ [4/5, ε_hi]: true
+    bad["claim"]["s_star"] = None
+    assert verify_document(bad).verified
+    bad["claim"]["s_star"] = {"q": 1, "minimal_polynomial": ["5", "-14", "5"],
+                              "isolating_interval": {"lo": "41/100", "hi": "43/100"}}
+    assert not verify_document(bad).verified
