@@ -1,5 +1,5 @@
 """Shared validators of numeric arguments: tolerances, positive rationals, probabilities,
-precisions, exact integer vectors. Each raises the specific error of :mod:`exactdp.errors`,
+precisions, exact integer vectors, indices. Each raises the specific error of :mod:`exactdp.errors`,
 naming the value and the fix.
 
 Examples
@@ -12,6 +12,8 @@ Fraction(1, 3)
 128
 >>> read_integers([3, 2.0], "the vector", "GridConvolution")
 [3, 2]
+>>> is_index(2, 3), is_index(True, 3), is_index(3, 3), is_index(2.0, 3)
+(True, False, False, False)
 >>> read_precision("a")
 Traceback (most recent call last):
 ...
@@ -23,12 +25,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import InvalidArgument, InvalidTolerance
 
-__all__ = ["read_tol", "read_positive", "read_probability", "read_precision", "read_integers"]
+__all__ = ["read_tol", "read_positive", "read_probability", "read_precision", "read_integers", "is_index"]
 
 
 def read_tol(tol: Any, name: str = "tol", *, below_one: bool = False) -> Fraction:
@@ -122,3 +124,9 @@ def read_integers(values: Sequence[Any], what: str, who: str) -> list[int]:
                                   "products take integers (scale and round the values first).")
         out.append(i)
     return out
+
+
+def is_index(i: Any, n: int) -> TypeGuard[int]:
+    """i is an int (not a bool) with 0 ≤ i < n (a predicate: the kernel reads a bad index as
+    "not proved", not as an error)."""
+    return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n

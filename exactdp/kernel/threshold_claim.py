@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from exactdp.arithmetic.interval import Enclosure
+from exactdp.arithmetic.validate import is_index
 from exactdp.errors import REJECTED_ERRORS, InvalidArgument
 from exactdp.kernel.jsonio import read_envelope
 from exactdp.kernel.read_common import FieldReader, read_fields, read_threshold_parts
@@ -66,11 +67,6 @@ def frame_ok(c: Any, kinds: Sequence[str]) -> bool:
                 and isinstance(c.eps, Enclosure) and 0 <= c.eps.lo <= c.eps.hi
                 and isinstance(c.rhs, tuple) and len(c.rhs) == c.metric.n
                 and all(isinstance(v, Fraction) for v in c.rhs) and isinstance(c.evidence, Mapping))
-
-
-def is_index(x: Any, n: int) -> bool:
-    """x is an int (not a bool) in [0, n)."""
-    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n
 
 
 def read_claim(doc: Any, fields: Mapping[str, tuple[dict[str, FieldReader], dict[str, FieldReader]]],

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Protocol, TypeGuard
+from typing import Any, Protocol
 
 import numpy as np
 from flint import arb, fmpz_mat
 
+from exactdp.arithmetic.validate import is_index
 from exactdp.errors import PrecisionLimitReached
 
 __all__ = ["SY", "ST", "all_rational", "is_index", "int_ends", "rhs_shift", "Products",
@@ -36,11 +37,6 @@ ST = 110    # Taylor tables enclosed by integers at scale 2^-110
 def all_rational(*xs: Any) -> bool:
     """Every argument is a Fraction."""
     return all(isinstance(x, Fraction) for x in xs)
-
-
-def is_index(i: Any, n: int) -> TypeGuard[int]:
-    """i is an int (not a bool) with 0 ≤ i < n."""
-    return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n
 
 
 def rhs_shift(rhs: tuple[Fraction, ...]) -> int:
