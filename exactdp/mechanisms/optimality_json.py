@@ -53,13 +53,18 @@ from typing import TYPE_CHECKING, Any
 import flint
 import numpy as np
 import sympy
-from sympy.polys.matrices import DomainMatrix
 
 from exactdp.arithmetic.ball import DEFAULT_PREC, arb_from_fraction, workprec
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_sympy
 from exactdp.engine.documents import write_remap, write_remap_qx
 from exactdp.engine.questions import make_question
-from exactdp.errors import CertificateInvalid, ExactnessRequired, InstanceTooLarge, InvalidArgument
+from exactdp.errors import (
+    CertificateInvalid,
+    ExactnessRequired,
+    InstanceTooLarge,
+    InvalidArgument,
+    PrecisionLimitReached,
+)
 from exactdp.kernel.jsonio import loads, read_envelope, read_rational
 from exactdp.kernel.privacy import MAX_PREC as KERNEL_MAX_PREC
 from exactdp.kernel.question import Property
@@ -167,59 +172,97 @@ def _field_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel
     return fld.b, [(fld.col(z)[0] * fld.h_poly(y, z), fld.col(z)[1]) for y in range(n) for z in range(m)]
 
 
-#: Largest n³·(n·max k) of the exact solve of Φ(x)z = 1 in Q[x] (:func:`_tight_pairs`; about
-#: 1 µs a unit: cycle(20), 1.6·10⁶, takes about 2 s).
-MAX_TIGHT_WORK = 20_000_000
+#: Largest n⁵·max k of the exact solve of Φ(x)z = 1 in Z[x] (:func:`solve_ones_zx`: n³ products
+#: of polynomials of degree ≤ n·max k with coefficients of O(n) bits). Measured (session 17, load
+#: ≈ 2): 25 points with random distances 100 … 200 (1.95·10⁹) 5.3–5.8 s and 110 MB; 10 points with
+#: distances 5,000 … 10,000 (10⁹) 5.8–6.1 s; cycle(30) 0.26 s; line(30) 0.17 s.
+MAX_TIGHT_WORK = 2_000_000_000
 
 
 def _tight_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> _Pairs | None:
     """H[y, z] = z_z(x)·x^{k(y, z)} (x = s = e^{-ε/q}, b = 1) when ``mechanism`` is the
     tight-constraints mechanism of the question (:func:`tight_structure`; its z known as
-    balls), with z solved exactly: Φ(x)z = 1 over Q(x) by a fraction-free solve in Z[x]
-    (sympy ``DomainMatrix.solve_den``). At a transcendental x, Φ(x) is nonsingular (det Φ(0)
-    = 1), so this z is the unique solution: the certificate's enclosures must contain it
-    (checked in balls; CertificateInvalid otherwise). None for any other mechanism."""
+    balls), with z solved exactly: Φ(x)z = 1 over Q(x) (:func:`solve_ones_zx`). At a
+    transcendental x, Φ(x) is nonsingular (det Φ(0) = 1), so this z is the unique solution:
+    the certificate's enclosures must contain it (checked in balls; CertificateInvalid when
+    proved outside). None for any other mechanism."""
     n, m = mechanism.shape
     if n != m or metric.q is None or not tight_structure(mechanism, metric, level):
         return None
-    ks = metric.exponent_matrix().tolist()
+    ks = [[int(k) for k in row] for row in metric.exponent_matrix().tolist()]
     top = max(max(row) for row in ks)
-    if n**3 * n * top > MAX_TIGHT_WORK or n * top > MAX_QX_DEGREE:
+    if n**5 * top > MAX_TIGHT_WORK:
         raise InstanceTooLarge(f"the exact z of the tight-constraints mechanism on {metric.name} needs a solve "
-                               f"of work n³·n·max k = {n**3 * n * top} over Q[x] (limit {MAX_TIGHT_WORK}) and "
-                               f"degree up to n·max k = {n * top} (limit {MAX_QX_DEGREE}); use its verify() "
-                               "in Python.")
-    K = sympy.ZZ[_X]
-    phi = DomainMatrix([[K.from_sympy(_X**int(k)) for k in row] for row in ks], (n, n), K)
-    num, den = phi.solve_den(DomainMatrix([[K.one]] * n, (n, 1), K))
-    D = _fmpq_poly(K.to_sympy(den))
-    N = [_fmpq_poly(K.to_sympy(num[i, 0].element)) for i in range(n)]
+                               f"of work n⁵·max k = {n**5 * top} over Z[x] (MAX_TIGHT_WORK = {MAX_TIGHT_WORK}); "
+                               "use its verify() in Python.")
+    N, D = solve_ones_zx(ks)
     for zk, Nz in zip(mechanism.parameters["certificate"].z_enclosure, N):
-        if not _inside(Nz, D, zk, level, metric.q):
-            raise CertificateInvalid(f"the exact z of {metric.name} at {level} is not proved inside the "
+        common = Nz.gcd(D)  # lowest terms first: near x = 1 the unreduced N, D both nearly vanish
+        if not _inside(Nz // common, D // common, zk, level, metric.q):
+            raise CertificateInvalid(f"the exact z of {metric.name} at {level} is proved outside the "
                                      f"tight-constraints certificate's enclosure [{zk.lo}, {zk.hi}] (please "
                                      "report the instance).")
-    return 1, [(N[z] * _monomial(int(ks[y][z])), D) for y in range(n) for z in range(m)]
+    return 1, [(flint.fmpq_poly(N[z]) * _monomial(ks[y][z]), flint.fmpq_poly(D)) for y in range(n) for z in range(m)]
 
 
-def _inside(N: flint.fmpq_poly, D: flint.fmpq_poly, enc: Any, level: PrivacyLevel, q: int) -> bool:
+def solve_ones_zx(ks: list[list[int]]) -> tuple[list[flint.fmpz_poly], flint.fmpz_poly]:
+    """(N, D) with Φ(x)·N = D·1 exactly in Z[x], Φ[i, j] = x^{ks[i][j]}, ks[i][i] = 0 < ks[i][j]:
+    D = det Φ, N_j = D·z_j (Cramer). Bareiss' fraction-free elimination on [Φ | 1] in flint
+    (every division exact; no pivoting: the k-th pivot is the leading k×k minor, a polynomial
+    equal to 1 at x = 0 as Φ(0) = I), then fraction-free back substitution; the identity is
+    checked before returning. Hand-written because sympy's DomainMatrix over ZZ[x] (pure
+    Python polynomials) took minutes on 10 points with distances 100 … 200.
+
+    >>> N, D = solve_ones_zx([[0, 1], [1, 0]])    # Φ = [[1, x], [x, 1]]: z = (1, 1)/(1 + x)
+    >>> [str(p) for p in N], str(D)
+    (['(-1)*x + 1', '(-1)*x + 1'], '(-1)*x^2 + 1')
+    """
+    n = len(ks)
+    rows = [[_zmono(k) for k in row] + [flint.fmpz_poly([1])] for row in ks]
+    prev = flint.fmpz_poly([1])
+    for k in range(n - 1):
+        piv = rows[k][k]
+        for i in range(k + 1, n):
+            a = rows[i][k]
+            rows[i] = [flint.fmpz_poly([0])] * (k + 1) + [
+                _exact_div(piv * rows[i][j] - a * rows[k][j], prev) for j in range(k + 1, n + 1)]
+        prev = piv
+    det = rows[n - 1][n - 1]
+    num: list[flint.fmpz_poly] = [flint.fmpz_poly([0])] * n
+    for i in range(n - 1, -1, -1):
+        acc = det * rows[i][n] - sum((rows[i][j] * num[j] for j in range(i + 1, n)), flint.fmpz_poly([0]))
+        num[i] = _exact_div(acc, rows[i][i])
+    if any(sum((_zmono(k) * v for k, v in zip(row, num)), flint.fmpz_poly([0])) != det for row in ks):
+        raise CertificateInvalid("solve_ones_zx: Φ·N ≠ det·1 (a bug; please report the distances).")
+    return num, det
+
+
+def _zmono(k: int) -> flint.fmpz_poly:
+    return flint.fmpz_poly([0] * k + [1])
+
+
+def _exact_div(a: flint.fmpz_poly, b: flint.fmpz_poly) -> flint.fmpz_poly:
+    quo, rem = divmod(a, b)
+    if rem != 0:
+        raise CertificateInvalid("solve_ones_zx: an inexact division in Z[x] (a bug; please report the distances).")
+    return quo
+
+
+def _inside(N: flint.fmpz_poly, D: flint.fmpz_poly, enc: Any, level: PrivacyLevel, q: int) -> bool:
     """N(x)/D(x) ∈ [enc.lo, enc.hi] at x = e^{-ε/q}, proved in balls at 128 … 8,192 bits
-    (False when proved outside, or still undecided at 8,192 bits)."""
+    (False when proved outside; PrecisionLimitReached when still undecided at 8,192 bits)."""
     prec = DEFAULT_PREC
     while prec <= 8192:
         with workprec(prec):
-            val = poly_ball(N, level.s_ball(q)) / poly_ball(D, level.s_ball(q))
+            val = poly_ball(flint.fmpq_poly(N), level.s_ball(q)) / poly_ball(flint.fmpq_poly(D), level.s_ball(q))
             lo, hi = arb_from_fraction(enc.lo), arb_from_fraction(enc.hi)
             if val >= lo and val <= hi:
                 return True
             if val < lo or val > hi:
                 return False
         prec *= 2
-    return False
-
-
-def _fmpq_poly(expr: sympy.Expr) -> flint.fmpq_poly:
-    return flint.fmpq_poly([int(c) for c in reversed(sympy.Poly(expr, _X).all_coeffs())])
+    raise PrecisionLimitReached(f"the exact z entry N(x)/D(x) at {level} is not decided against its enclosure "
+                                f"[{enc.lo}, {enc.hi}] at 8,192 bits; use its verify() in Python.")
 
 
 def _row_normalized_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel) -> _Pairs | None:

@@ -72,11 +72,11 @@ def test_an_edited_entry_is_rejected(metric, eps):
 
 
 def test_over_the_solve_limit_is_refused_and_the_answer_stays():
-    assert 29**4 * 28 <= MAX_TIGHT_WORK < 30**4 * 29
-    assert verify_document(_certificate(line(29), 1).to_json()).verified  # the edge
-    cert = _certificate(line(30), 1)
+    assert 35**5 * 34 <= MAX_TIGHT_WORK < 36**5 * 35  # n⁵·max k (session 17; was n⁴·max k ≤ 2·10⁷)
+    assert verify_document(_certificate(line(35), 1).to_json()).verified  # the edge
+    cert = _certificate(line(36), 1)
     assert cert.verify()
-    with pytest.raises(InstanceTooLarge, match="line\\(30\\).*MAX_TIGHT|limit 20000000"):
+    with pytest.raises(InstanceTooLarge, match="line\\(36\\).*MAX_TIGHT_WORK = 2000000000"):
         cert.to_json()
 
 
