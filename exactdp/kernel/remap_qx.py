@@ -49,7 +49,7 @@ from exactdp.spaces.levels import PrivacyLevel
 from exactdp.spaces.metrics import FiniteMetric
 
 __all__ = ["QxQuestion", "MAX_QX_DEGREE", "MAX_COEF_BITS", "MAX_QX_WORK", "MAX_QX_ENTRIES", "MAX_QX_SLOTS",
-           "MAX_QX_SUM", "read_qx_question",
+           "MAX_QX_SUM", "read_qx_question", "sign_work",
            "require_qx", "check_remap_qx"]
 
 #: Largest exponent of x in a polynomial of the document or in Φ (x^{b·k}).
@@ -173,7 +173,7 @@ def require_qx(q: QxQuestion, remap: Any = None) -> None:
     polys = list(q.dens) + [p for r in q.entries for _, p in r]
     deg = max([top] + [p.degree() for p in polys])
     bits = max((c.p.bit_length() + c.q.bit_length() for p in polys for c in p.coeffs()), default=0)
-    work = (2 * len(sufficient_pairs(q.metric)) * m + 2 * n * m + n * n) * (2 * deg + 1)
+    work = sign_work(q.metric, m, deg)
     rows = [_sum_size(3 * m, [q.dens[j] for j in dict.fromkeys(j for j, _ in r)], [p for _, p in r])
             for r in q.entries]  # per row: cofactors and m products over its distinct D_j
     if remap is not None:  # cofactors of all D_j, n·m products (R's bits), n² shifted sums
@@ -188,6 +188,13 @@ def require_qx(q: QxQuestion, remap: Any = None) -> None:
                                f"(limit {MAX_COEF_BITS}), {n}×{m} entries, about {work} term operations (limit "
                                f"{MAX_QX_WORK}), identities over denominators of degree {sdeg} (limit {MAX_QX_DEGREE}) "
                                f"costing about {swork} (limit {MAX_QX_SUM}); check a smaller mechanism or metric.")
+
+
+def sign_work(metric: FiniteMetric, m: int, deg: int) -> int:
+    """The sign and identity terms of an n×m question times (2·deg + 1): compared with
+    :data:`MAX_QX_WORK` by :func:`require_qx` (the writer calls it before building a question)."""
+    n = metric.n
+    return (2 * len(sufficient_pairs(metric)) * m + 2 * n * m + n * n) * (2 * deg + 1)
 
 
 def _cofactors(dens: list[Poly]) -> tuple[Poly, list[Poly]]:

@@ -69,7 +69,7 @@ from exactdp.kernel.jsonio import loads, read_envelope, read_rational
 from exactdp.kernel.privacy import MAX_PREC as KERNEL_MAX_PREC
 from exactdp.kernel.question import Property
 from exactdp.kernel.remap import REMAP_KINDS
-from exactdp.kernel.remap_qx import MAX_QX_DEGREE, QxQuestion, read_qx_question
+from exactdp.kernel.remap_qx import MAX_QX_DEGREE, MAX_QX_WORK, QxQuestion, read_qx_question, sign_work
 from exactdp.kernel.verify import verify_document
 from exactdp.kinds import CertificateKind
 from exactdp.mechanisms.constructors import S_SYMBOL, from_rows
@@ -191,18 +191,30 @@ def _tight_pairs(mechanism: Mechanism, metric: FiniteMetric, level: PrivacyLevel
         return None
     ks = [[int(k) for k in row] for row in metric.exponent_matrix().tolist()]
     top = max(max(row) for row in ks)
-    if n**5 * top > MAX_TIGHT_WORK:
+    # H[y, z] = N_z·x^k/D has degree ≥ k; det Φ has degree ≤ n·max k (= 2·MAX_QX_DEGREE keeps the
+    # gcds below affordable; a document that needs more is refused, not written)
+    if top > MAX_QX_DEGREE or n * top > 2 * MAX_QX_DEGREE or n**5 * top > MAX_TIGHT_WORK:
         raise InstanceTooLarge(f"the exact z of the tight-constraints mechanism on {metric.name} needs a solve "
-                               f"of work n⁵·max k = {n**5 * top} over Z[x] (MAX_TIGHT_WORK = {MAX_TIGHT_WORK}); "
-                               "use its verify() in Python.")
+                               f"of work n⁵·max k = {n**5 * top} over Z[x] (MAX_TIGHT_WORK = {MAX_TIGHT_WORK}) "
+                               f"with det Φ of degree up to n·max k = {n * top} (at most {2 * MAX_QX_DEGREE}) "
+                               f"and powers up to x^{top} (MAX_QX_DEGREE = {MAX_QX_DEGREE}); use its verify() "
+                               "in Python.")
     N, D = solve_ones_zx(ks)
+    z = []
     for zk, Nz in zip(mechanism.parameters["certificate"].z_enclosure, N):
         common = Nz.gcd(D)  # lowest terms first: near x = 1 the unreduced N, D both nearly vanish
-        if not _inside(Nz // common, D // common, zk, level, metric.q):
+        z.append((Nz // common, D // common))
+        if not _inside(*z[-1], zk, level, metric.q):
             raise CertificateInvalid(f"the exact z of {metric.name} at {level} is proved outside the "
                                      f"tight-constraints certificate's enclosure [{zk.lo}, {zk.hi}] (please "
                                      "report the instance).")
-    return 1, [(flint.fmpq_poly(N[z]) * _monomial(ks[y][z]), flint.fmpq_poly(D)) for y in range(n) for z in range(m)]
+    deg = max(max(Nz.degree() + max(row[j] for row in ks), Dz.degree()) for j, (Nz, Dz) in enumerate(z))
+    if deg > MAX_QX_DEGREE or sign_work(metric, m, deg) > MAX_QX_WORK:  # the kernel's own limits, early
+        raise InstanceTooLarge(f"the exact tight-constraints mechanism on {metric.name} has entries of degree "
+                               f"{deg} (MAX_QX_DEGREE = {MAX_QX_DEGREE}) and about {sign_work(metric, m, deg)} sign "
+                               f"terms to check (MAX_QX_WORK = {MAX_QX_WORK}); use its verify() in Python.")
+    return 1, [(flint.fmpq_poly(z[j][0]) * _monomial(ks[y][j]), flint.fmpq_poly(z[j][1]))
+               for y in range(n) for j in range(m)]
 
 
 def solve_ones_zx(ks: list[list[int]]) -> tuple[list[flint.fmpz_poly], flint.fmpz_poly]:
