@@ -311,7 +311,7 @@ def _refuse_degrees(a: int, b: int, E: list[list[int]], metric: FiniteMetric) ->
 
 
 def _monomial(e: int) -> flint.fmpq_poly:
-    return flint.fmpq_poly([0] * e + [1])
+    return flint.fmpq_poly(_zmono(e))
 
 
 def _qx_mechanism(q: QxQuestion) -> Mechanism:
