@@ -18,7 +18,8 @@ A polynomial of degree < 2 is malformed.
 
 Question: point sets ``X`` (and ``Y``) — 1…MAX_REAL_POINTS distinct points of one
 dimension 1…MAX_DIM —, ``norm`` (``l1``/``l2``/``linf``), rational boxes ``K`` and the level.
-Claim: an enclosure {lo, hi} of d_H(X, Y) (hausdorff) or of T_{M(X)}(K) (capacity); for
+Claim: an enclosure {lo, hi} of d_H(X, Y) (hausdorff; when X = Y exactly, d_H = 0 and any
+claim with lo ≤ 0 ≤ hi holds, [0, 0] included) or of T_{M(X)}(K) (capacity); for
 privacy the ``verdict`` of T_X ≤ factor·T_Y and enclosures of ``d_H``, ``diam_K``,
 ``factor`` (``paper`` e^{ε(d_H + diam K)}, ``hausdorff`` e^{ε d_H}, ``points`` |X|·e^{ε d_H}),
 ``T_X`` and ``T_Y``. Evidence: ``precision`` (53…MAX_REAL_PREC bits). At that precision the
@@ -144,6 +145,11 @@ def _same(a: Coordinate, b: Coordinate) -> bool:
 
 def _same_point(a: Point, b: Point) -> bool:
     return all(_same(x, y) for x, y in zip(a, b))
+
+
+def _equal_sets(X: list[Point], Y: list[Point]) -> bool:
+    """X = Y exactly (each set's points are distinct: :func:`_valid`)."""
+    return len(X) == len(Y) and all(any(_same_point(x, y) for y in Y) for x in X)
 
 
 def real_work(sets: list[list[Point]], prec: int) -> int:
@@ -278,6 +284,8 @@ def check_real_set_document(doc: Any) -> bool:
         bx, by = ([[balls[v] if v in balls else balls.setdefault(v, coordinate_ball(v, prec)) for v in p]
                    for p in S] for S in (X, Y))
         if kind == "set-hausdorff-real":
+            if _equal_sets(X, Y):  # d_H(X, X) = 0 exactly: the ball alone cannot prove lo = 0
+                return claims["enclosure"].lo <= 0 <= claims["enclosure"].hi
             return _inside(_hausdorff(bx, by, norm), claims["enclosure"])
         eps = cast(PrivacyLevel, level).eps_ball()
         if kind == "set-capacity-real":
@@ -291,7 +299,7 @@ def check_real_set_document(doc: Any) -> bool:
         margin = mine["factor"] * mine["T_Y"] - mine["T_X"]
     if margin > 0 or margin < 0:
         return verdict is Verdict.from_bool(bool(margin > 0))
-    if len(X) == len(Y) and all(any(_same_point(x, y) for y in Y) for x in X):
+    if _equal_sets(X, Y):
         return verdict is Verdict.HOLDS  # X = Y (distinct points): T_X = T_Y and factor ≥ 1
     raise PrecisionLimitReached(f"the margin factor·T_Y − T_X is undecided at {prec} bits and X ≠ Y; "
                                 "write the document at a higher precision.")

@@ -219,9 +219,17 @@ class CertifiedHausdorffResult(RealDocument):
         {'minimal_polynomial': ['1', '0', '-2'], 'isolating_interval': {'lo': '41/29', 'hi': '58/41'}}
         >>> CertifiedHausdorffResult.from_document(doc).value
         sqrt(2)
+
+        An exact 0 (X = Y) is claimed as [0, 0], which the kernel proves by exact point equality:
+
+        >>> hausdorff_distance_certified([("sqrt(2)",)], [("sqrt(2)",)]).to_document()["claim"]
+        {'enclosure': {'lo': '0', 'hi': '0'}}
         """
-        return real_document(self.KIND, {"X": self.X.points, "Y": self.Y.points}, {"norm": self.norm},
-                             {"enclosure": self.value}, prec)
+        sets = {"X": self.X.points, "Y": self.Y.points}
+        if self.value == 0:  # d_H = 0 iff X = Y (finite sets): exact, not a ball around 0
+            zero = {"enclosure": {"lo": "0", "hi": "0"}}
+            return real_document(self.KIND, sets, {"norm": self.norm}, {}, prec, claim=zero)
+        return real_document(self.KIND, sets, {"norm": self.norm}, {"enclosure": self.value}, prec)
 
     @staticmethod
     def answer(q: dict[str, Any]) -> CertifiedHausdorffResult:
