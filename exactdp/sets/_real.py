@@ -210,26 +210,19 @@ class CertifiedHausdorffResult(RealDocument):
             return arb_overlaps(_dist_ball(self.witness, self.nearest, self.norm), sympy_to_arb(self.value))
 
     def to_document(self, prec: int = REAL_DOCUMENT_PREC) -> dict[str, Any]:
-        """The kernel document (kind ``set-hausdorff-real``): X, Y (rational or algebraic
-        coordinates), the norm, and an enclosure of d_H at ``prec`` bits (ExactnessRequired
-        for a non-algebraic coordinate, InstanceTooLarge beyond the kernel's limits).
+        """The kernel document (kind ``set-hausdorff-real``): X, Y (rational or algebraic), the norm
+        and an enclosure of d_H at ``prec`` bits, [0, 0] when X = Y (proved by exact point equality);
+        ExactnessRequired for a non-algebraic coordinate, InstanceTooLarge beyond the kernel's limits.
 
         >>> doc = hausdorff_distance_certified([("sqrt(2)", 0)], [(0, 0)], "l2").to_document()
         >>> doc["question"]["X"][0][0]
         {'minimal_polynomial': ['1', '0', '-2'], 'isolating_interval': {'lo': '41/29', 'hi': '58/41'}}
         >>> CertifiedHausdorffResult.from_document(doc).value
         sqrt(2)
-
-        An exact 0 (X = Y) is claimed as [0, 0], which the kernel proves by exact point equality:
-
-        >>> hausdorff_distance_certified([("sqrt(2)",)], [("sqrt(2)",)]).to_document()["claim"]
-        {'enclosure': {'lo': '0', 'hi': '0'}}
         """
-        sets = {"X": self.X.points, "Y": self.Y.points}
-        if self.value == 0:  # d_H = 0 iff X = Y (finite sets): exact, not a ball around 0
-            zero = {"enclosure": {"lo": "0", "hi": "0"}}
-            return real_document(self.KIND, sets, {"norm": self.norm}, {}, prec, claim=zero)
-        return real_document(self.KIND, sets, {"norm": self.norm}, {"enclosure": self.value}, prec)
+        exact_zero, sets = self.value == 0, {"X": self.X.points, "Y": self.Y.points}
+        return real_document(self.KIND, sets, {"norm": self.norm}, {} if exact_zero else {"enclosure": self.value},
+                             prec, claim={"enclosure": {"lo": "0", "hi": "0"}} if exact_zero else None)
 
     @staticmethod
     def answer(q: dict[str, Any]) -> CertifiedHausdorffResult:
