@@ -69,3 +69,10 @@ def test_nonzero_distance_documents_are_unchanged():
     bad = copy.deepcopy(doc)
     bad["claim"]["enclosure"] = {"lo": "0", "hi": "0"}
     assert verify_document(bad).verified is False
+
+
+@pytest.mark.parametrize(("lo", "hi"), [("1/1000", "1"), ("-1", "-1/1000"), ("1/2", "1/2")])
+def test_a_claim_excluding_zero_for_equal_sets_is_rejected(lo, hi):
+    X = [[_alg("1", "2")], ["1/2"]]
+    Y = [["1/2"], [_alg("7/5", "3/2")]]
+    assert verify_document(_doc(X, Y, lo, hi)).verified is False
