@@ -279,13 +279,13 @@ def check_real_set_document(doc: Any) -> bool:
     _valid([X, Y])
     claims = {k: read_enclosure(c[k], f"claim.{k}") for k in _CLAIM[kind] if k != "verdict"}
     verdict = read_verdict(c["verdict"], "claim.verdict") if "verdict" in c else None
+    if kind == "set-hausdorff-real" and _equal_sets(X, Y):  # d_H(X, X) = 0 exactly: no ball can prove lo = 0
+        return claims["enclosure"].lo <= 0 <= claims["enclosure"].hi
     with workprec(prec):
         balls: dict[Coordinate, arb] = {}  # each distinct coordinate refined once (as real_work counts)
         bx, by = ([[balls[v] if v in balls else balls.setdefault(v, coordinate_ball(v, prec)) for v in p]
                    for p in S] for S in (X, Y))
         if kind == "set-hausdorff-real":
-            if _equal_sets(X, Y):  # d_H(X, X) = 0 exactly: the ball alone cannot prove lo = 0
-                return claims["enclosure"].lo <= 0 <= claims["enclosure"].hi
             return _inside(_hausdorff(bx, by, norm), claims["enclosure"])
         eps = cast(PrivacyLevel, level).eps_ball()
         if kind == "set-capacity-real":
