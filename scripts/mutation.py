@@ -244,6 +244,12 @@ def run_child(module: types.ModuleType, tree: ast.Module, rows: list[dict[str, A
     return {0: "survived", 1: "killed", 2: "killed by unit tests"}[os.WEXITSTATUS(status)]
 
 
+def shard_of(found: list[Any], shard: tuple[int, int]) -> list[Any]:
+    """Shard ``I/N`` of the mutants: every N-th from the I-th, so shards 0..N-1 split a run."""
+    i, n = shard
+    return found[i::n]
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", help="kernel modules (default: all of exactdp/kernel)")
@@ -256,6 +262,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--sample", type=int, help="run only this many mutants per file, drawn at "
                                                "random (--seed): an estimate, reported as such")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--shard", help="I/N: run only every N-th mutant starting at the I-th (0-based), so N "
+                                    "processes share a complete run; each report says which shard it is")
     ap.add_argument("--json", help="write the full report here")
     ap.add_argument("--survivors", help="a previous --json report: re-run only its survivors "
                                         "(its killed count is kept)")
@@ -263,6 +271,14 @@ def main(argv: list[str]) -> int:
                                          "'<file> line N: <change>' per line (after '#': the argument); "
                                          "the report adds the score without them")
     args = ap.parse_args(argv)
+    shard = (0, 1)
+    if args.shard is not None:
+        part = args.shard.split("/")
+        if len(part) != 2 or not all(x.isdigit() for x in part) or not 0 <= int(part[0]) < int(part[1]):
+            ap.error(f"--shard {args.shard!r}: give I/N with 0 <= I < N, e.g. --shard 0/2 and --shard 1/2")
+        shard = (int(part[0]), int(part[1]))
+        if args.survivors or args.sample is not None:
+            ap.error("--shard splits a complete run: it does not combine with --survivors or --sample")
     if args.tests:
         PYTEST_TARGETS[:] = [str(Path(f).resolve()) for f in args.tests]
     files = [Path(f).resolve() for f in args.files] or sorted(
@@ -280,6 +296,9 @@ def main(argv: list[str]) -> int:
     if previous is not None and any("sampled_from" in v for v in previous["files"].values()):
         ap.error("--survivors counts every mutant not listed as killed: it needs the report of a full "
                  "run, not of a --sample run (re-run the sample: same --sample N and --seed)")
+    if previous is not None and any("shard" in v for v in previous["files"].values()):
+        ap.error("--survivors needs one report of the whole run: merge the --shard reports first "
+                 "(sum 'mutants' and 'killed', join 'survivors', drop 'shard')")
     t0 = time.time()
     for path in files:
         name = "exactdp.kernel." + path.stem
@@ -295,6 +314,7 @@ def main(argv: list[str]) -> int:
             killed = total - len(found)
         if args.sample is not None and args.sample < len(found):
             found = sorted(random.Random(args.seed).sample(found, args.sample))
+        found = shard_of(found, shard)
         for k, (index, _, desc) in enumerate(found):
             targets = None if args.tests else [*own_tests(path.stem), *PYTEST_TARGETS]
             result = run_child(module, mutate(tree, index), rows, outcome, args.pytest, args.timeout, targets)
@@ -307,8 +327,10 @@ def main(argv: list[str]) -> int:
             print(f"\r{path.name}: {k + 1}/{len(found)} mutants, {killed} killed "
                   f"({time.time() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
-        n_mutants = len(sites(tree)) if args.sample is None else len(found)
+        n_mutants = len(sites(tree)) if args.sample is None and shard[1] == 1 else len(found)
         report["files"][rel] = {"mutants": n_mutants, "killed": killed}
+        if shard[1] > 1:
+            report["files"][rel]["shard"] = f"{shard[0]}/{shard[1]} of {len(sites(tree))}"
         if args.sample is not None:
             report["files"][rel]["sampled_from"] = len(sites(tree))
         report["total"] += n_mutants
