@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import functools
 import importlib
 import importlib.util
 import json
@@ -161,7 +162,8 @@ def _functions(ns: dict[str, Any], module_name: str) -> dict[str, types.Function
             out[name] = obj
         elif isinstance(obj, type) and obj.__module__ == module_name:
             for attr, val in vars(obj).items():
-                fn = val.fget if isinstance(val, property) else getattr(val, "__func__", val)
+                fn = (val.fget if isinstance(val, property) else val.func
+                      if isinstance(val, functools.cached_property) else getattr(val, "__func__", val))
                 if isinstance(fn, types.FunctionType):
                     out[f"{name}.{attr}"] = fn
     return out
