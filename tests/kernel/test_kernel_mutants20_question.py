@@ -1,0 +1,134 @@
+"""Survivors of the complete mutation run of exactdp/kernel/question.py (session 19), pinned.
+
+Each test states the exact limit or default of the question reader at its edge, so that moving
+the limit by one (a constant k -> k + 1, ``>`` -> ``>=``) or flipping a default changes an
+outcome here. Ground truth is the documented contract of :func:`read_form` and
+:func:`read_level` (module doc and docstrings of ``exactdp.kernel.question``):
+
+* non-strict closed forms nest exp() at most 3 deep, strict ones at most 2 deep;
+* strict closed forms have at most 400 characters and no number beyond 64 in an exponent
+  or in the factor c of c·log(w);
+* ``read_level`` takes ``null`` and ``eps_range`` only with ``ranges=True`` and applies the
+  strict limits only with ``strict=True``;
+* a level given as an irrational ε must be writable and readable back (its closed form within
+  the non-strict limits) before a question is bound to it;
+* a mechanism has one row per point, all of one length ≥ 1.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from exactdp.engine.questions import make_question
+from exactdp.errors import InvalidArgument, InvalidMechanism, InvalidPrivacyLevel
+from exactdp.kernel.question import ONES, read_form, read_level
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.metrics import line
+
+#: Σ √p over the first 36 primes, written as sympy writes it: exactly 400 characters.
+PRIMES = list(sympy.primerange(2, 200))[:36]
+FORM_400 = " + ".join(f"sqrt({p})" for p in PRIMES)
+#: The same with √151 replaced by √1009 (one more digit, same canonical order): 401 characters.
+FORM_401 = FORM_400.replace("sqrt(151)", "sqrt(1009)")
+
+
+def test_the_length_edge_forms_are_what_they_claim() -> None:
+    assert len(FORM_400) == 400 and len(FORM_401) == 401
+    for text in (FORM_400, FORM_401):  # canonical: read back unchanged when not strict
+        assert str(read_form(text, "x")) == text
+
+
+def test_strict_form_of_exactly_400_characters_is_read() -> None:
+    assert str(read_form(FORM_400, "x", strict=True)) == FORM_400
+
+
+def test_strict_form_of_401_characters_is_refused() -> None:
+    with pytest.raises(InvalidArgument, match="over 400 characters"):
+        read_form(FORM_401, "x", strict=True)
+
+
+def test_the_length_limit_is_strict_only() -> None:
+    """read_form's ``strict`` defaults to False: a 401-character form is read without it."""
+    assert str(read_form(FORM_401, "x")) == FORM_401
+
+
+@pytest.mark.parametrize("text", ["exp(E)", "exp(exp(E))"])
+def test_strict_reads_exp_nested_two_deep(text: str) -> None:
+    assert str(read_form(text, "x", strict=True)) == text
+
+
+def test_strict_refuses_exp_nested_three_deep() -> None:
+    with pytest.raises(InvalidArgument, match="nests exp\\(\\) 3 deep, over the limit of 2"):
+        read_form("exp(exp(exp(E)))", "x", strict=True)
+
+
+def test_non_strict_reads_exp_nested_three_deep_and_refuses_four() -> None:
+    assert str(read_form("exp(exp(exp(E)))", "x")) == "exp(exp(exp(E)))"
+    with pytest.raises(InvalidArgument, match="nests exp\\(\\) 4 deep, over the limit of 3"):
+        read_form("exp(exp(exp(exp(E))))", "x")
+
+
+@pytest.mark.parametrize("text", ["2**(1/64)", "64*log(2)", "log(2)/64"])
+def test_strict_reads_numbers_of_exactly_64(text: str) -> None:
+    assert str(read_form(text, "x", strict=True)) == text
+
+
+@pytest.mark.parametrize("text", ["2**(1/65)", "(-1)**(1/65)", "65*log(2)", "log(2)/65"])
+def test_strict_refuses_numbers_of_65(text: str) -> None:
+    with pytest.raises(InvalidArgument, match="beyond 64"):
+        read_form(text, "x", strict=True)
+    assert str(read_form(text, "x")) == text  # the power limit is strict-only
+
+
+def test_read_level_takes_null_and_ranges_only_when_asked() -> None:
+    for value in (None, {"eps_range": {"lo": "0", "hi": None}}):
+        with pytest.raises(InvalidArgument, match="one key t or eps"):
+            read_level(value)
+    assert read_level(None, ranges=True) is None
+
+
+def test_read_level_is_not_strict_by_default() -> None:
+    level = read_level({"eps": "2**(1/65)"})
+    assert str(level.eps) == "2**(1/65)" and level.t is None  # type: ignore[union-attr]
+    with pytest.raises(InvalidPrivacyLevel, match="beyond 64"):
+        read_level({"eps": "2**(1/65)"}, strict=True)
+
+
+@pytest.mark.parametrize("eps", ["exp(exp(exp(exp(1/2))))", "exp(-exp(-exp(-exp(-1))))"])
+def test_a_level_that_cannot_travel_is_refused_when_bound(eps: str) -> None:
+    """parse_level takes an ε of any depth; binding it to a question checks that its closed
+    form can be written and read back (4 deep is over the reader's limit of 3)."""
+    level = parse_level(eps=eps)
+    assert level.t is None
+    with pytest.raises(InvalidPrivacyLevel, match="4 deep, over the limit of 3"):
+        make_question(line(2), "tight-constraints", ONES, level)
+
+
+def test_a_level_three_deep_is_bound() -> None:
+    q = make_question(line(2), "tight-constraints", ONES, parse_level(eps="exp(exp(exp(1/2)))"))
+    assert str(q.level.eps) == "exp(exp(exp(1/2)))"  # type: ignore[union-attr]
+
+
+HALF = Fraction(1, 2)
+
+
+@pytest.mark.parametrize("rows", [
+    [[1]],                          # too few rows
+    [[1], [1], [1]],                # too many rows
+    [],                             # none
+    [[], []],                       # rows of length 0
+    [[1], [HALF, HALF]],            # ragged, the first row shorter
+    [[HALF, HALF], [1]],            # ragged, the first row longer
+])
+def test_mechanism_shape_is_refused(rows: list[list[object]]) -> None:
+    with pytest.raises(InvalidMechanism, match="need 2 rows of one length ≥ 1"):
+        make_question(line(2), "private", None, parse_level(t="1/2"), mechanism=rows)
+
+
+@pytest.mark.parametrize("rows", [[[1], [1]], [[1, 0], [0, 1]], [[HALF, HALF], [0, 1]]])
+def test_mechanism_of_the_right_shape_is_bound(rows: list[list[object]]) -> None:
+    q = make_question(line(2), "private", None, parse_level(t="1/2"), mechanism=rows)
+    assert q.mechanism == tuple(tuple(Fraction(x) for x in r) for r in rows)  # type: ignore[arg-type]
