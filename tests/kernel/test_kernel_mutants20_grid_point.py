@@ -155,3 +155,13 @@ def test_exponent_zero_is_read():
     assert check_grid_point(claim) is True
     # y = (1, 1) on the integers is read too, and rejected: ‖1 − Φy‖₂ = √2/2, ρ = 9√2/2 > 1
     assert check_grid_point(_claim(mantissas=(1, 1), exponent=0)) is False
+
+
+# kills "line 522: True -> False" (mantissas read as any rational, then truncated by int()): a
+# mantissa "5592405/2" would be read as 2796202 — a document that is not the one checked
+@pytest.mark.parametrize("bad", ["5592405/2", "2796202/1", "-0"])
+def test_mantissas_are_integers_as_written(bad):
+    doc = write_grid_point(_claim())
+    doc["evidence"]["mantissas"][0] = bad
+    with pytest.raises(InvalidArgument, match=r"evidence.mantissas\[0\]"):
+        read_grid_point(doc)
