@@ -24,7 +24,7 @@ import pytest
 import sympy
 
 from exactdp.engine.questions import make_question, question_of
-from exactdp.errors import InvalidArgument, InvalidMechanism, InvalidPrivacyLevel
+from exactdp.errors import CertificateInvalid, InvalidArgument, InvalidMechanism, InvalidPrivacyLevel
 from exactdp.kernel.question import ALL_EPS, ONES, EpsRange, Property, Question, read_form, read_level
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import line
@@ -199,3 +199,21 @@ def test_question_is_frozen_and_compared_by_fingerprint() -> None:
     assert make_question(line(3), "tight-constraints", ONES, level) == by_name  # another line(3) object
     with pytest.raises(FrozenInstanceError):
         by_name.prop = Property.REGULAR  # type: ignore[misc]
+
+
+# kills "line 237: 20 -> 21" and "line 238: 20 -> 21": the altered-fingerprint message quotes the
+# first 20 characters of each fingerprint (enough to tell them apart, short enough to read)
+def test_fingerprint_message_quotes_twenty_characters() -> None:
+    doc = make_question(line(3), "tight-constraints", ONES, parse_level(t="1/2")).to_json()
+    true_fp = doc["metric"]["fingerprint"]
+    doc["metric"]["fingerprint"] = "sha256:" + "0" * 64
+    with pytest.raises(CertificateInvalid) as info:
+        Question.from_json(doc)
+    assert str(info.value).startswith(f"question.metric.fingerprint is {'sha256:' + '0' * 13!r}..., but the "
+                                      f"metric it describes has {true_fp[:20]!r}...: the question was altered")
+
+
+# kills "line 391: 0 -> 1": the message gives the row's exact sum
+def test_mechanism_row_sum_is_reported_exactly() -> None:
+    with pytest.raises(InvalidMechanism, match="mechanism row 0 has a negative entry or sums to 3/4;"):
+        make_question(line(2), "private", None, parse_level(t="1/2"), mechanism=[[HALF, Fraction(1, 4)], [1, 0]])
