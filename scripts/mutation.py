@@ -166,6 +166,9 @@ def _functions(ns: dict[str, Any], module_name: str) -> dict[str, types.Function
                       if isinstance(val, functools.cached_property) else getattr(val, "__func__", val))
                 if isinstance(fn, types.FunctionType):
                     out[f"{name}.{attr}"] = fn
+                    inner = getattr(fn, "__wrapped__", None)  # e.g. a dataclass __repr__ (recursive_repr)
+                    if isinstance(inner, types.FunctionType):
+                        out[f"{name}.{attr}.__wrapped__"] = inner
     return out
 
 

@@ -217,3 +217,12 @@ def test_fingerprint_message_quotes_twenty_characters() -> None:
 def test_mechanism_row_sum_is_reported_exactly() -> None:
     with pytest.raises(InvalidMechanism, match="mechanism row 0 has a negative entry or sums to 3/4;"):
         make_question(line(2), "private", None, parse_level(t="1/2"), mechanism=[[HALF, Fraction(1, 4)], [1, 0]])
+
+
+# kills "line 156: False -> True" and "line 162: False -> True" (repr=True): a question's repr
+# shows what is asked, not the metric object (a 2000×2000 grid's distances) nor how it travels
+def test_question_repr_leaves_out_the_metric() -> None:
+    q = make_question(line(3), "tight-constraints", ONES, parse_level(t="1/2"))
+    text = repr(q)
+    assert text.startswith("Question(prop=<Property.TIGHT_CONSTRAINTS")
+    assert "metric=" not in text and "builtin=" not in text and q.fingerprint in text

@@ -1,0 +1,68 @@
+"""``scripts/mutation.py`` swaps the code of every function a kernel class holds: plain and
+static methods, properties, ``functools.cached_property`` bodies (session 20: mutants of
+``GridProducts.values`` were silently not applied) and the function a wrapper wraps (a
+dataclass ``__repr__`` is wrapped by ``reprlib.recursive_repr``: mutants of a field's
+``repr=`` option were silently not applied)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SOURCE = textwrap.dedent('''
+    import functools
+    from dataclasses import dataclass, field
+
+    @dataclass(frozen=True)
+    class Box:
+        a: int
+        b: int = field(repr=False)
+
+        @functools.cached_property
+        def twice(self) -> int:
+            return self.a + self.a
+
+        @property
+        def half(self) -> int:
+            return self.a // 2
+''')
+
+
+def _script() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_script20", ROOT / "scripts" / "mutation.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _module(source: str, monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    mod = types.ModuleType("mutation_target20")
+    mod.__file__ = "<mutation_target20>"
+    monkeypatch.setitem(sys.modules, mod.__name__, mod)  # dataclasses look their module up
+    exec(compile(source, mod.__file__, "exec"), mod.__dict__)  # noqa: S102 - a test fixture
+    return mod
+
+
+def test_cached_property_property_and_wrapped_repr_are_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = _script()._functions(vars(_module(SOURCE, monkeypatch)), "mutation_target20")
+    assert {"Box.twice", "Box.half", "Box.__repr__", "Box.__repr__.__wrapped__"} <= set(found)
+
+
+def test_mutants_of_each_reach_the_live_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    tool, mod = _script(), _module(SOURCE, monkeypatch)
+    box_type = mod.Box
+    tree = ast.parse(SOURCE.replace("self.a + self.a", "self.a - self.a").replace("// 2", "// 3")
+                     .replace("field(repr=False)", "field(repr=True)"))
+    tool.install(mod, tree)
+    box = box_type(6, 7)  # an instance of the class the module had before the mutant
+    assert box.twice == 0 and box.half == 2
+    assert repr(box) == "Box(a=6, b=7)"
