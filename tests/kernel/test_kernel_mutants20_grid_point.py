@@ -70,9 +70,10 @@ def test_fractional_spacing_bound_is_below_the_closed_form():
 T65 = F(5, 14) ** 65  # e^{-ε·65} for t = 5/14, exactly
 
 
-# kills "line 303: 1 -> 2" (t rounded up to 2^-97 or 2^-95 instead of 2^-96) and "line 296:
-# 64 -> 65" (spacing 65 taken by the exact branch): a ball below 2^-96 is rounded up to exactly
-# 2^-96 (the comment's rule) — and 2^-97 would be below the true t, an unsound bound
+# kills "line 303: 1 -> 2" where it gives t = 2^-95 instead of 2^-96, and "line 296: 64 -> 65"
+# (spacing 65 taken by the exact branch): a ball below 2^-96 is rounded up to exactly 2^-96 (the
+# comment's rule). The other "line 303: 1 -> 2" (2^-97) is equivalent: dyadic_up(·, 96) rounds
+# to a multiple of 2^-96, so it gives 2^-96 again (scripts/mutation_equivalent.txt)
 def test_tiny_t_is_rounded_up_to_two_to_the_minus_96():
     assert F(1, 2**97) < T65 < F(1, 2**96)  # the true t lies between the two roundings
     got = manhattan_lambda_lower(parse_level(t=F(5, 14)), F(65))
