@@ -9,16 +9,20 @@ the exact count of ``exactdp.spaces.grid``, and of a W×1 grid it is W (dx² are
 
 from __future__ import annotations
 
+import copy
 from dataclasses import FrozenInstanceError
 from fractions import Fraction as F
 
 import pytest
 
-from exactdp.errors import InstanceTooLarge
+from exactdp.arithmetic.interval import Enclosure
+from exactdp.engine.grid_threshold_documents import write_grid_threshold
+from exactdp.errors import InstanceTooLarge, InvalidArgument
 from exactdp.kernel.threshold_grid import (
     GridThresholdClaim,
     check_grid_threshold,
     grid_fail_ok,
+    read_grid_threshold,
     require_grid_work,
 )
 from exactdp.spaces.metrics.masked import GridShape
@@ -70,3 +74,17 @@ def test_claim_is_frozen():
     claim = GridThresholdClaim(LINE2, ONES2, None, (0, F(0), F(1, 9)), F(1, 2), 0, ())  # type: ignore[arg-type]
     with pytest.raises(FrozenInstanceError):
         claim.order = 1  # type: ignore[misc]
+
+
+# kills "line 203: Sub -> Add" and "line 203: 1 -> 2": the fail index is read in [0, n − 1]
+# (a claim written in memory, not a genuine one: only the reader is exercised)
+def test_fail_index_range_is_zero_to_n_minus_one():
+    claim = GridThresholdClaim(LINE2, ONES2, Enclosure(F(1, 2), F(1)), (1, F(0), F(1, 9)), F(1, 2), 0,
+                               ((F(1, 2), F(1), F(1, 9)),))
+    doc = write_grid_threshold(claim)
+    assert read_grid_threshold(doc) == claim  # index n − 1 = 1 is read
+    for bad in (2, 3, -1):
+        edited = copy.deepcopy(doc)
+        edited["evidence"]["fail"]["index"] = bad
+        with pytest.raises(InvalidArgument, match=r"evidence.fail.index: got -?\d; it must lie in \[0, 1\]"):
+            read_grid_threshold(edited)
