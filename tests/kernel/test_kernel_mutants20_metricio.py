@@ -90,3 +90,44 @@ def test_point_count_of_exactly_10000_is_shown():
     doc["constructor"], doc["params"] = "sum_query", {"u": 100, "v": 100}  # 100·100 + 1 points
     with pytest.raises(InvalidArgument, match="has more than 10000 points, not n = 5"):
         read_metric_json(doc)
+
+
+# kills "line 319: 1 -> 2" (both: a zero written 0·√2, and a square factor of exponent 2) and
+# "line 316: True -> False" (a radicand "5/2", truncated to 2): only c·√r with r a squarefree
+# integer, and 0 only as 0·√1
+@pytest.mark.parametrize("far, message", [
+    (("1/2", "12"), "radicand 12 is not squarefree"),  # (1/2)·√12 = √3: the right square
+    (("1", "5/2"), r"radicand: got '5/2'; an integer"),
+])
+def test_only_canonical_distances_are_read(far, message):
+    with pytest.raises(InvalidArgument, match=message):
+        read_metric_json(_two_points(far=far))
+
+
+def test_zero_must_be_written_with_radicand_one():
+    doc = _two_points()
+    doc["values"][0] = {"coef": "0", "radicand": "2"}
+    with pytest.raises(InvalidMetric, match="coef is 0 with radicand ≠ 1"):
+        read_metric_json(doc)
+
+
+# kills "line 354: Sub -> Add": an index entry must name one of the values
+def test_index_must_name_a_value():
+    doc = _two_points()
+    doc["index"] = [[0, 2], [2, 0]]
+    with pytest.raises(InvalidArgument, match=r"index\[0\]\[1\]: got 2; it must lie in \[0, 1\]"):
+        read_metric_json(doc)
+
+
+def _graph(nodes: list[str], edges: list[list[object]]) -> dict:
+    return {"encoding": "builtin", "constructor": "from_graph", "params": {"nodes": nodes, "edges": edges},
+            "n": len(nodes), "fingerprint": "sha256:0"}
+
+
+# kills "line 255: LtE -> Lt" (an edge whose ends are all the nodes refused) and "line 255: 0 -> 1"
+# (only the second end checked): every edge's two ends are among the nodes
+def test_graph_edges_between_listed_nodes():
+    metric, spec, _ = read_metric_json(_graph(["a", "b"], [["a", "b", "2"]]))
+    assert metric.n == 2 and metric.distance(0, 1) == Distance(Fraction(2), 1) and spec[0] == "from_graph"
+    with pytest.raises(InvalidArgument, match=r"edges\[1\]: an end is not in nodes"):
+        read_metric_json(_graph(["a", "b"], [["a", "b", "2"], ["c", "b", "1"]]))
