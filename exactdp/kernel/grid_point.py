@@ -266,8 +266,8 @@ def shape_ok(shape: Any, rhs: Any, norms: tuple[str, ...] = GRID_NORMS) -> bool:
 
 
 def _eps_bracket(level: PrivacyLevel) -> tuple[Fraction, Fraction]:
-    """A rational bracket [lo, hi] ∋ ε with 0 < lo: both ends rounded outward to about 64
-    significant bits *relative to ε* (never clamped, so the bracket always contains ε).
+    """A rational bracket [lo, hi] ∋ ε, 0 < lo: ends rounded outward (never clamped) to 64 + (zero bits of
+    ε after the point) fractional bits: ~64 significant bits relative to ε < 1, 64 after the point for ε ≥ 1.
 
     >>> from exactdp.spaces.levels import parse_level
     >>> lo, hi = _eps_bracket(parse_level(eps=Fraction(1, 2**70)))
