@@ -1,0 +1,94 @@
+"""Session 21: survivors of the first complete ``scripts/mutation.py`` run on
+exactdp/kernel/threshold_spd.py (the SPD threshold checks: λ_min proofs by Cholesky and by the
+chord lemma, the Taylor piece bound, the ε range). Each test names the mutants it kills.
+
+Ground truth is computed here: λ_min(Φ(ε)) of line(3) (Φ = [[1, t, t²], [t, 1, t],
+[t², t, 1]], t = e^{−ε}) with numpy's eigvalsh, used only through rationals 10⁻⁹ below it and
+in claims with margins of at least 0.05; and the documented ε limit ε·max d ≤ 2²², max d
+bounded by c·(⌊√r⌋ + 1).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import numpy as np
+
+from exactdp.kernel.threshold_spd import (
+    MAX_ORDER,
+    SPD_EPS_DISTANCE_LIMIT,
+    chord_ok,
+    eps_in_range,
+    lambda_ok,
+    piece_ok,
+)
+from exactdp.spaces.metrics import grid, line
+
+LINE3 = line(3)
+
+
+def _lam_min(eps: float) -> float:
+    t = math.exp(-eps)
+    phi = np.array([[1, t, t * t], [t, 1, t], [t * t, t, 1]])
+    return float(np.linalg.eigvalsh(phi)[0])
+
+
+def _below(x: float) -> F:
+    """A rational a little below the float x (a safe lower bound of λ_min)."""
+    return F(x * (1 - 1e-9)).limit_denominator(10**12) - F(1, 10**12)
+
+
+# kills "line 77: 2 -> 3" (a limit of 3²² instead of 2²²) and "line 112: Mult -> Div"
+# (max d bounded by c/(⌊√r⌋ + 1) instead of c·(⌊√r⌋ + 1)): the documented limit at its edge.
+# On line(2) and grid(2, 2) the bound of max d is 1·(1 + 1) = 2 (d = 1) and 1·(⌊√2⌋ + 1) = 2
+# (d = √2), so ε = 2²¹ sits exactly on the limit
+def test_eps_limit_at_its_edge():
+    assert SPD_EPS_DISTANCE_LIMIT == 2**22
+    for m in (line(2), grid(2, 2)):
+        assert eps_in_range(m, F(2**21))
+        assert not eps_in_range(m, F(2**21) + F(1, 10**9))
+        assert not eps_in_range(m, F(2**21), F(3 * 2**20))  # every ε of the list is checked
+    assert not eps_in_range(LINE3, F(0)) and not eps_in_range(LINE3, 1)  # ε > 0, a Fraction
+
+
+# kills "line 305: Or -> And": nodes that start above a leave [a, ε_0) unproved. Here
+# λ = 1/2 is below λ_min on [2, 3] (≥ 0.81) but above λ_min(Φ(1/10)) ≈ 0.066, so
+# accepting would prove a false bound
+def test_chord_nodes_must_reach_down_to_a():
+    nodes = [(F(2), _below(_lam_min(2))), (F(3), _below(_lam_min(3)))]
+    assert _lam_min(0.1) < 0.2 < 0.5 < _lam_min(2) - 0.2
+    assert not chord_ok(LINE3, nodes, F(1, 10), F(3), F(1, 2))
+    assert chord_ok(LINE3, nodes, F(2), F(3), F(1, 2))  # the covered range is proved
+
+
+# kills "line 305: Lt -> LtE": nodes ending exactly at b reach b ("from ≤ a to ≥ b"); the
+# chord bound λ ≤ min(λ_0, λ_1) − ((ε_1 − ε_0)²/8)·max_i Σ_l d² e^{−ε_0 d} holds here with
+# room: max row sum = 2·e^{−1} (middle row) at ε_0 = 1, so the step costs ≤ 0.092, and
+# λ_min(Φ(1)) ≈ 0.543
+def test_chord_nodes_ending_exactly_at_b():
+    nodes = [(F(1), _below(_lam_min(1))), (F(2), _below(_lam_min(2)))]
+    lam = F(2, 5)
+    assert float(lam) < min(_lam_min(1), _lam_min(2)) - 2 * math.exp(-1) / 8
+    assert min(_lam_min(e) for e in np.linspace(1, 2, 50)) > 0.5  # a true claim on [1, 2]
+    assert chord_ok(LINE3, nodes, F(1), F(2), lam)
+    assert not chord_ok(LINE3, nodes, F(1), F(2) + F(1, 10**9), lam)  # one step past the nodes
+
+
+# kills "line 130: Lt -> LtE" (n ≤ 1 refused): a one-point metric has Φ = [1], λ_min = 1,
+# and the Cholesky proof of λ = 1/4 through σ = 1/2 holds with room
+def test_lambda_of_a_one_point_metric():
+    one = line(1)
+    assert lambda_ok(one, F(1), F(1, 2), F(1, 4))
+    assert not lambda_ok(one, F(1), F(1, 2), F(3, 4))  # above σ: not proved
+
+
+# kills "line 79: 8 -> 9": MAX_ORDER, the highest Taylor order a piece may claim, at its edge.
+# z(ε) = Φ(ε)⁻¹·1 > 0 on line(3) for every ε (its tight constraints always hold), so the same
+# piece is proved at every order up to 8 and refused, not decided, at 9
+def test_taylor_order_limit_at_its_edge():
+    assert MAX_ORDER == 8
+    one = (F(1),) * 3
+    for K in (0, 2, MAX_ORDER):
+        assert piece_ok(LINE3, one, F(1), F(101, 100), K, F(2, 5))
+    assert not piece_ok(LINE3, one, F(1), F(101, 100), MAX_ORDER + 1, F(2, 5))
