@@ -4,8 +4,9 @@ chord lemma, the Taylor piece bound, the ε range). Each test names the mutants 
 
 Ground truth is computed here: λ_min(Φ(ε)) of line(3) (Φ = [[1, t, t²], [t, 1, t],
 [t², t, 1]], t = e^{−ε}) with numpy's eigvalsh, used only through rationals 10⁻⁹ below it and
-in claims with margins of at least 0.05; and the documented ε limit ε·max d ≤ 2²², max d
-bounded by c·(⌊√r⌋ + 1).
+in claims with margins of at least 0.05; the 4-point star's z = Φ⁻¹·1 in closed form
+(z_0 = (1 − 2t)/(1 + t): negative exactly below ε* = ln 2); and the documented ε limit
+ε·max d ≤ 2²², max d bounded by c·(⌊√r⌋ + 1).
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import numpy as np
 from exactdp.kernel.threshold_spd import (
     MAX_ORDER,
     SPD_EPS_DISTANCE_LIMIT,
+    DenseProducts,
     chord_ok,
     eps_in_range,
     lambda_ok,
     piece_ok,
 )
 from exactdp.spaces.metrics import grid, line
+from exactdp.spaces.metrics.explicit import from_matrix
 
 LINE3 = line(3)
 
@@ -92,3 +95,71 @@ def test_taylor_order_limit_at_its_edge():
     for K in (0, 2, MAX_ORDER):
         assert piece_ok(LINE3, one, F(1), F(101, 100), K, F(2, 5))
     assert not piece_ok(LINE3, one, F(1), F(101, 100), MAX_ORDER + 1, F(2, 5))
+
+
+# kills "line 155: Sub -> Add" (both: σ + ‖E‖∞ or + n·max r_k): the proof gives λ_min ≥ σ − ‖E‖∞
+# − n·max r_k, and max r_k > 0 whenever some e^{−εd} (d > 0) is irrational, so λ = σ itself is
+# never proved — although it is true here (σ = 1/2 < λ_min(Φ(1)) ≈ 0.54 on line(3))
+def test_lambda_equal_to_the_shift_is_not_proved():
+    assert _lam_min(1) > 0.54
+    assert not lambda_ok(LINE3, F(1), F(1, 2), F(1, 2))
+    assert lambda_ok(LINE3, F(1), F(1, 2), F(1, 2) - F(1, 10**6))
+
+
+#: the 4-point star of the issue (centre 0, leaves at 1, leaves 2 apart): z = Φ⁻¹·1 has the
+#: closed form z_0 = (1 − 2t)/(1 + t), z_leaf = 1/(1 + t), t = e^{−ε} (solve u + 3tv = 1,
+#: tu + (1 + 2t²)v = 1), so z_0 < 0 exactly for ε < ln 2 ≈ 0.693 (the threshold ε* = ln 2)
+STAR = from_matrix([[0, 1, 1, 1], [1, 0, 2, 2], [1, 2, 0, 2], [1, 2, 2, 0]])
+ONES4 = (F(1),) * 4
+
+
+def _star_lam_min(eps: float) -> float:
+    t = math.exp(-eps)
+    phi = np.array([[1, t, t, t], [t, 1, t * t, t * t], [t, t * t, 1, t * t], [t, t * t, t * t, 1]])
+    return float(np.linalg.eigvalsh(phi)[0])
+
+
+def _star_z0(eps: float) -> float:
+    t = math.exp(-eps)
+    return (1 - 2 * t) / (1 + t)
+
+
+# kills "line 279: Or -> And" and "line 280: return True": a point claim (upper_index) is a
+# K = 0 bound at a single ε; the same claim with K = 1 or with a ≠ b is malformed, not proved
+def test_point_claims_need_order_zero_at_one_eps():
+    assert _star_z0(0.5) < -0.13 and min(_star_lam_min(e) for e in (0.5, 0.501)) > 0.25
+    assert piece_ok(STAR, ONES4, F(1, 2), F(1, 2), 0, F(1, 10), 0, F(-1, 10))  # z_0(1/2) ≤ −1/10
+    assert not piece_ok(STAR, ONES4, F(1, 2), F(1, 2), 1, F(1, 10), 0, F(-1, 10))
+    assert not piece_ok(STAR, ONES4, F(1, 2), F(501, 1000), 0, F(1, 10), 0, F(-1, 10))
+
+
+# a piece straddling ε* = ln 2 claims z > 0 where z_0 < 0: refused at every order, while the
+# piece above ε* is proved (λ = 1/10 < λ_min ≥ 0.30 on [0.6, 0.9])
+def test_pieces_straddling_the_threshold_are_refused():
+    assert _star_z0(0.6) < 0 < _star_z0(0.7)
+    assert min(_star_lam_min(e) for e in np.linspace(0.6, 0.9, 31)) > 0.3
+    for K in (2, 4, MAX_ORDER):
+        assert not piece_ok(STAR, ONES4, F(6, 10), F(9, 10), K, F(1, 10))
+        assert not piece_ok(STAR, ONES4, F(69, 100), F(9, 10), K, F(1, 10))  # 0.69 < ln 2
+        assert piece_ok(STAR, ONES4, F(7, 10), F(75, 100), K, F(1, 10))
+
+
+class _NoCandidates:
+    """The star's exact products, with a float search that gives up (candidates None)."""
+
+    def __init__(self) -> None:
+        self._dense = DenseProducts(STAR)
+        self.n, self.values = self._dense.n, self._dense.values
+
+    def sums(self, table, ys, tau=0):
+        return self._dense.sums(table, ys, tau)
+
+    def candidates(self, rhs, mids, K, sy=80):
+        return None
+
+
+# kills "line 258: return True" and "line 258: False -> True": no candidate means nothing is
+# proved — for any Products (piece_ok accepts any), not only the library's two
+def test_a_search_that_gives_up_proves_nothing():
+    assert piece_ok(DenseProducts(STAR), ONES4, F(7, 10), F(75, 100), 4, F(1, 10))
+    assert not piece_ok(_NoCandidates(), ONES4, F(7, 10), F(75, 100), 4, F(1, 10))
