@@ -24,6 +24,7 @@ from exactdp.kernel.threshold_spd import (
     eps_in_range,
     lambda_ok,
     piece_ok,
+    pieces_in_order,
 )
 from exactdp.spaces.metrics import grid, line
 from exactdp.spaces.metrics.explicit import from_matrix
@@ -163,3 +164,50 @@ class _NoCandidates:
 def test_a_search_that_gives_up_proves_nothing():
     assert piece_ok(DenseProducts(STAR), ONES4, F(7, 10), F(75, 100), 4, F(1, 10))
     assert not piece_ok(_NoCandidates(), ONES4, F(7, 10), F(75, 100), 4, F(1, 10))
+
+
+# kills both "line 289: Pow -> Mult" (ω·k in place of ω^k in the Taylor lower bound
+# y_0 − ω|y_1| − Σ_{k≥2} ω^k(…)): pieces from just below ε* = ln 2 to 7/10, 9/10 or 2 claim
+# z > 0 where z_0 < 0 (closed form), at orders 1–8; the mutants accepted 21 and 67 of these
+def test_every_piece_starting_below_the_threshold_is_refused():
+    for delta in (1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5):
+        a = F(math.log(2) - delta).limit_denominator(10**9)
+        assert _star_z0(float(a)) < 0
+        for b in (F(7, 10), F(9, 10), F(2)):
+            assert min(_star_lam_min(e) for e in np.linspace(float(a), float(b), 41)) > 0.3
+            for K in (1, 2, 3, 4, 5, MAX_ORDER):
+                assert not piece_ok(STAR, ONES4, a, b, K, F(1, 10)), (a, b, K)
+
+
+# the point bound's upper claim z_i(a) ≤ upper, at z_0(1/2) = −0.13262200639… (closed form)
+def test_point_upper_claims_against_the_closed_form():
+    assert -0.132623 < _star_z0(0.5) < -0.1326
+    assert piece_ok(STAR, ONES4, F(1, 2), F(1, 2), 0, F(1, 10), 0, F("-0.1326"))
+    for upper in ("-0.1327", "-0.13263", "-0.132623"):
+        assert not piece_ok(STAR, ONES4, F(1, 2), F(1, 2), 0, F(1, 10), 0, F(upper)), upper
+
+
+# kills "line 322: Sub -> Add" (the chord penalty added instead of subtracted): λ = 0.6 is
+# above λ_min(Φ(1)) ≈ 0.543 on line(3), a false claim on [1, 2], within the wrong bound
+# 0.543 + 0.092
+def test_chord_claim_above_a_node_is_refused():
+    nodes = [(F(1), _below(_lam_min(1))), (F(2), _below(_lam_min(2)))]
+    assert _lam_min(1) < 0.55
+    assert not chord_ok(LINE3, nodes, F(1), F(2), F(3, 5))
+
+
+# kills "line 80: 60 -> 61" and "line 129: 2 -> 3" (σ off the documented 2^-60 grid accepted)
+# and "line 130: 1 -> 2" in d & (d − 1) (an integer σ, denominator 1, refused): the shift σ
+# is any multiple of 2^-60
+def test_sigma_on_the_two_to_the_minus_60_grid():
+    assert lambda_ok(LINE3, F(1), F(1, 2) - F(1, 2**60), F(1, 4))
+    assert not lambda_ok(LINE3, F(1), F(1, 2) - F(1, 2**61), F(1, 4))
+    assert not lambda_ok(LINE3, F(1), F(1, 3), F(1, 4))
+    assert lambda_ok(LINE3, F(1), F(0), F(-1, 100))  # σ = 0: the Cholesky factor of Φ itself
+
+
+# kills "line 104: Lt -> LtE": pieces are (a, b, λ) with a < b (the docstring), never a point
+def test_pieces_are_proper_intervals():
+    assert pieces_in_order(((F(1), F(2), F(1, 10)), (F(2), F(3), F(1, 10))))
+    assert not pieces_in_order(((F(1), F(1), F(1, 10)),))
+    assert not pieces_in_order(((F(1), F(2), F(1, 10)), (F(3, 2), F(3), F(1, 10))))  # overlap
