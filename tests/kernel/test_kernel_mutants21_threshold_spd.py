@@ -17,8 +17,6 @@ from fractions import Fraction as F
 import numpy as np
 
 from exactdp.kernel.threshold_spd import (
-    MAX_ORDER,
-    SPD_EPS_DISTANCE_LIMIT,
     DenseProducts,
     chord_ok,
     eps_in_range,
@@ -48,7 +46,6 @@ def _below(x: float) -> F:
 # On line(2) and grid(2, 2) the bound of max d is 1·(1 + 1) = 2 (d = 1) and 1·(⌊√2⌋ + 1) = 2
 # (d = √2), so ε = 2²¹ sits exactly on the limit
 def test_eps_limit_at_its_edge():
-    assert SPD_EPS_DISTANCE_LIMIT == 2**22
     for m in (line(2), grid(2, 2)):
         assert eps_in_range(m, F(2**21))
         assert not eps_in_range(m, F(2**21) + F(1, 10**9))
@@ -87,15 +84,15 @@ def test_lambda_of_a_one_point_metric():
     assert not lambda_ok(one, F(1), F(1, 2), F(3, 4))  # above σ: not proved
 
 
-# kills "line 79: 8 -> 9": MAX_ORDER, the highest Taylor order a piece may claim, at its edge.
+# kills "line 79: 8 -> 9" and "line 248: 1 -> 2" in MAX_ORDER + 1: the highest Taylor order a
+# piece may claim is 8 (the schema's limit), checked by behaviour at its edge.
 # z(ε) = Φ(ε)⁻¹·1 > 0 on line(3) for every ε (its tight constraints always hold), so the same
 # piece is proved at every order up to 8 and refused, not decided, at 9
 def test_taylor_order_limit_at_its_edge():
-    assert MAX_ORDER == 8
     one = (F(1),) * 3
-    for K in (0, 2, MAX_ORDER):
+    for K in (0, 2, 8):
         assert piece_ok(LINE3, one, F(1), F(101, 100), K, F(2, 5))
-    assert not piece_ok(LINE3, one, F(1), F(101, 100), MAX_ORDER + 1, F(2, 5))
+    assert not piece_ok(LINE3, one, F(1), F(101, 100), 9, F(2, 5))
 
 
 # kills "line 155: Sub -> Add" (both: σ + ‖E‖∞ or + n·max r_k): the proof gives λ_min ≥ σ − ‖E‖∞
@@ -139,7 +136,7 @@ def test_point_claims_need_order_zero_at_one_eps():
 def test_pieces_straddling_the_threshold_are_refused():
     assert _star_z0(0.6) < 0 < _star_z0(0.7)
     assert min(_star_lam_min(e) for e in np.linspace(0.6, 0.9, 31)) > 0.3
-    for K in (2, 4, MAX_ORDER):
+    for K in (2, 4, 8):
         assert not piece_ok(STAR, ONES4, F(6, 10), F(9, 10), K, F(1, 10))
         assert not piece_ok(STAR, ONES4, F(69, 100), F(9, 10), K, F(1, 10))  # 0.69 < ln 2
         assert piece_ok(STAR, ONES4, F(7, 10), F(75, 100), K, F(1, 10))
@@ -175,7 +172,7 @@ def test_every_piece_starting_below_the_threshold_is_refused():
         assert _star_z0(float(a)) < 0
         for b in (F(7, 10), F(9, 10), F(2)):
             assert min(_star_lam_min(e) for e in np.linspace(float(a), float(b), 41)) > 0.3
-            for K in (1, 2, 3, 4, 5, MAX_ORDER):
+            for K in (1, 2, 3, 4, 5, 8):
                 assert not piece_ok(STAR, ONES4, a, b, K, F(1, 10)), (a, b, K)
 
 
