@@ -99,9 +99,11 @@ def test_taylor_order_limit_at_its_edge():
     assert not piece_ok(LINE3, one, F(1), F(101, 100), 9, F(2, 5))
 
 
-# kills "line 155: Sub -> Add" (both: σ + ‖E‖∞ or + n·max r_k): the proof gives λ_min ≥ σ − ‖E‖∞
-# − n·max r_k, and max r_k > 0 whenever some e^{−εd} (d > 0) is irrational, so λ = σ itself is
-# never proved — although it is true here (σ = 1/2 < λ_min(Φ(1)) ≈ 0.54 on line(3))
+# kills "line 155: Sub -> Add" in σ − ‖E‖∞ (σ + ‖E‖∞): the proof gives λ_min ≥ σ − ‖E‖∞
+# − n·max r_k, so λ = σ itself is never proved — although it is true here (σ = 1/2 <
+# λ_min(Φ(1)) ≈ 0.54 on line(3)). The other "line 155: Sub -> Add" (+ n·max r_k) survives:
+# ‖E‖∞ > 2n·max r_k here, and a claim only that term refuses needs the Cholesky bound tight
+# to n·2^-119 (README, session 22)
 def test_lambda_equal_to_the_shift_is_not_proved():
     assert _lam_min(1) > 0.54
     assert not lambda_ok(LINE3, F(1), F(1, 2), F(1, 2))
