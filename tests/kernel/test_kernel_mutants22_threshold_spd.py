@@ -11,8 +11,9 @@ Ground truth is computed here, in closed form at 80 digits (mpmath), never by th
   ε*(ρ) = −ln t*, where t* = (3 − √(9 − 8ρ²))/(4ρ) is the smaller root of 2ρt² − 3t + ρ = 0
   (ρ = 1 is the issue's star, ε* = ln 2);
 - λ_min(Φ(ε)) of small line metrics by mpmath's symmetric eigensolver at 60 digits;
-- the star's λ_min ≥ 0.2 on [0.4, 5] (numpy on 2,000 points; it moves by < 0.01 between them),
-  so the λ = 1/10 and 1/20 given to piece_ok are true lower bounds.
+- the star's λ_min > 0.12 on [1/4, 5] (numpy on 2,000 points; it moves by < 0.01 between
+  them; 0.1275 at ε = 1/4 by mpmath), so the λ = 1/10 and 1/20 given to piece_ok are true
+  lower bounds.
 """
 
 from __future__ import annotations
@@ -90,16 +91,19 @@ def test_the_star_ground_truth():
         for rho in (F(1, 10), F(1, 2), F(1)):
             assert abs(_z0(_dyadic(_threshold(rho), True), rho)) < mp.mpf(2) ** -190
         assert abs(_threshold(F(1)) - mp.log(2)) < mp.mpf(10) ** -70
-    t = np.exp(-np.linspace(0.4, 5, 2000))[:, None, None]
+    # λ_min on [1/4, 5]: > 0.12 at 2,000 points (numpy), and |dλ_min/dε| ≤ ‖Φ'‖∞ ≤ 3 moves it
+    # by < 0.01 between them; at ε = 1/4 (the smallest ε used, with λ = 1/10) 60 digits
+    t = np.exp(-np.linspace(0.25, 5, 2000))[:, None, None]
     d = np.array([[0, 1, 1, 1], [1, 0, 2, 2], [1, 2, 0, 2], [1, 2, 2, 0]], dtype=float)
-    assert np.linalg.eigvalsh(t ** d).min() > 0.2
+    assert np.linalg.eigvalsh(t ** d).min() > 0.12
+    assert _lambda_min(STAR, F(1, 4)) > 0.127
 
 
 # kills "line 267: 0 -> 1" (the m = j table widths, 2^-110·‖y‖₁, left out of r̄) and "line
 # 282: Mult -> Div" (y_i/y_i·X > e2: any negative y_i with ‖r̄‖/λ < 1 accepted). At ε just
 # above ε*(ρ), z_0 > 0 by about 2^-126, while the kernel's y_0 (solved against the 2^-110
 # table ends) is off by about 2^-110 in either sign: "z_0(ε) < 0" is false and only the
-# width term refuses it. The two mutants accepted 23 and 7 of these 40 claims
+# width term refuses it. The two mutants accepted 7 and 7 of these 40 claims
 def test_point_claims_just_above_the_threshold_are_refused():
     for k in range(1, 41):
         rho = F(k, 40)
@@ -133,7 +137,7 @@ def test_upper_claims_just_below_the_true_value_are_refused():
 
 
 def _thin_pieces():
-    """Pieces [a, a + 2ω], ω = 2^-61 or 2^-71, from 2^-125 below ε*(ρ): z_0(a) < 0."""
+    """Pieces [a, a + 2ω], ω = 2^-60 or 2^-70, from 2^-125 below ε*(ρ): z_0(a) < 0."""
     for k in range(2, 41, 2):
         rho = F(k, 40)
         a = _dyadic(_threshold(rho), False) - F(1, 2**125)
@@ -144,12 +148,17 @@ def _thin_pieces():
 
 
 # kills "line 267: 0 -> 1" again and "line 267: Add -> Sub" in range(K + 1) (range(K − 1):
-# no widths at K = 1): pieces thinner than 2^-59 starting 2^-125 below ε*. Their Taylor terms
+# no widths at K = 1): pieces at most 2^-59 wide, starting 2^-125 below ε*. Their Taylor terms
 # are far below 2^-110, so only the table widths refuse them. The mutants accepted 54 and 18
 # of these 120 pieces
 def test_thin_pieces_from_just_below_the_threshold_are_refused():
     for rho, a, b, K in _thin_pieces():
         assert not piece_ok(STAR, _rhs(rho), a, b, K, F(1, 20)), (rho, K)
+    # control: the same pieces moved to start 2^-90 above ε* are true and proved
+    for rho, a, b, K in _thin_pieces():
+        shift = _dyadic(_threshold(rho), True) + F(1, 2**90) - a
+        assert _z0(a + shift, rho) > 0
+        assert piece_ok(STAR, _rhs(rho), a + shift, b + shift, K, F(1, 20)), (rho, K)
 
 
 # kills "line 260: Pow -> Mult" (both: the weights ω^k of Σ_k ω^k|y_k| in the remainder become
@@ -192,15 +201,21 @@ def _odd_term_pieces():
             for frac in (1, 2, 3):
                 a = _dyadic(star - (mp.mpf(1) / w) ** 3 * y3 / y1 * frac / 4, False)
                 assert _z0(a, rho) < 0
+                # control: a piece of the same width starting past ε* by more than the
+                # ω²|y_2| + ω³y_3 the bound subtracts (times 2) is true and proved
+                c = _dyadic(star + 2 * ((mp.mpf(1) / w) ** 2 * abs(y2) + (mp.mpf(1) / w) ** 3 * y3) / y1,
+                            True)
                 for K in (3, 4, 8):
-                    yield rho, a, a + F(2, w), K
+                    yield rho, a, a + F(2, w), K, c
 
 
 # kills "line 289: 2 -> 3" (k % 3: the odd term k = 3 read as even, max(0, −y_3) for |y_3|).
 # The mutant accepted 201 of these 243 false pieces
 def test_pieces_refused_only_by_the_odd_third_term():
-    for rho, a, b, K in _odd_term_pieces():
+    for rho, a, b, K, c in _odd_term_pieces():
         assert not piece_ok(STAR, _rhs(rho), a, b, K, F(1, 20)), (rho, b - a, K)
+        assert _z0(c, rho) > 0
+        assert piece_ok(STAR, _rhs(rho), c, c + (b - a), K, F(1, 20)), (rho, b - a, K)
 
 
 # kills "line 291: Gt -> GtE" and "line 282: Gt -> GtE": a tie proves only z ≥ 0 (or ≤ 0).
@@ -231,9 +246,10 @@ _INDEFINITE = ((line(3), F(69, 200)), (line(3), F(73, 50)), (STAR, F(39, 40)),
                (line(8), F(3, 40)), (grid(3, 3), F(391, 200)), (line(20), F(59, 100)))
 
 
-# kills "line 154: Add -> Sub" ((i − 1)·n: empty row slices, ‖E‖∞ taken as 0): when the
-# float Cholesky factor succeeds for σ above λ_min(Φ), only ‖E‖∞ = ‖LLᵀ − (A − σI)‖∞ pulls
-# the bound below λ_min. Every claim λ > λ_min here is false (60-digit eigenvalues)
+# Soundness when the float Cholesky factor succeeds for σ above λ_min(Φ): then only
+# ‖E‖∞ = ‖LLᵀ − (A − σI)‖∞ pulls the bound below λ_min. Every claim λ > λ_min here is false
+# (60-digit eigenvalues). These refusals kill no listed mutant (‖E‖∞ ≈ 2^-52 is far above the
+# 2^-100 margin); they pin the case a mutant dropping ‖E‖∞ altogether would get wrong
 def _refused_indefinite_shifts(metric, eps: F) -> int:
     """Assert every false claim λ = σ − 2^-100 > λ_min is refused for σ up to 40·2^-60
     above λ_min; return how many of those σ the float Cholesky factored."""
@@ -248,14 +264,25 @@ def _refused_indefinite_shifts(metric, eps: F) -> int:
         except np.linalg.LinAlgError:
             continue
         assert _mpf(sigma - F(1, 2**100)) > lam_min and not ok, k
-    below = F(base - 2**8, 2**60)  # a shift 2^-52 below λ_min proves λ_min ≥ σ − 2^-50
-    assert lambda_ok(metric, eps, below, below - F(1, 2**50))
+    below = F(base - 2**20, 2**60)  # control: 2^-40 below λ_min proves λ_min ≥ σ − 2^-45
+    assert lambda_ok(metric, eps, below, below - F(1, 2**45))
     return factored
 
 
 @pytest.mark.parametrize("metric,eps", _INDEFINITE)
 def test_cholesky_factors_of_indefinite_shifts_prove_nothing(metric, eps):
     _refused_indefinite_shifts(metric, eps)
+
+
+# kills "line 154: Add -> Sub": with (i − 1)·n the row slices are ent[0:−n] (rows 0…n−2
+# summed) for i = 0 and empty after, so ‖E‖∞ becomes the sum of n − 1 rows (2^-48.7 on
+# line(8), 2^-47.7 on line(20); the true largest row sum is about 2^-51). A genuine claim
+# 2^-49 below σ = λ_min − 2^-40 is then refused; the kernel proves it with room 4×
+def test_the_cholesky_residual_is_the_largest_row_sum():
+    for metric, eps in ((line(8), F(3, 40)), (line(12), F(1, 3)), (line(20), F(59, 100))):
+        sigma = F(int(mp.floor(_lambda_min(metric, eps) * 2**60)) - 2**20, 2**60)
+        assert lambda_ok(metric, eps, sigma, sigma - F(1, 2**49)), metric.n
+        assert not lambda_ok(metric, eps, sigma, sigma), metric.n  # λ = σ never
 
 
 def test_some_indefinite_shift_is_factored():
@@ -297,6 +324,13 @@ def test_a_residual_equal_to_the_widths_does_not_cancel():
     assert _solve([[0, 1], [1, 0]], F(1), b)[0] > 0
     Y = np.array([[-(2.0**-80)], [2.0**40]])
     assert not piece_ok(line(2), b, F(1), F(1), 0, F(1, 2), 0, None, Y=Y)
+    # control: y_0 = −2^-60 and b = the exact products (residual 0): z_0(1) < 0 is true
+    # and proved from the same kind of candidate
+    y = (-(2**20), 2**120)
+    b = (F(2**110 * y[0] + m * y[1], 2**190), F(m * y[0] + 2**110 * y[1], 2**190))
+    assert _solve([[0, 1], [1, 0]], F(1), b)[0] < 0
+    Y = np.array([[-(2.0**-60)], [2.0**40]])
+    assert piece_ok(line(2), b, F(1), F(1), 0, F(1, 2), 0, None, Y=Y)
 
 
 # kills "line 271: Add -> Sub" between the remainder and the residual terms (remainder
