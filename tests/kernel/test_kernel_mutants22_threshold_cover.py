@@ -103,6 +103,19 @@ def test_the_lemma_needs_both_conditions():
     assert cover_frame_ok(STAR, rhs, _end(F(1, 100)), F(1, 100), ())
 
 
+# kills "line 175: 1 -> 2" ((2 − e)), "line 175: Sub -> Add" ((1 + e)) and "line 175:
+# Mult -> Div" (bmin/(1 − e), e/bmax): lemma failures by a small margin. b = (1/10, 1, 1, 1)
+# at t0 = 36/1000: e·max b = 0.108 ≥ min b·(1 − e) = 0.0892 (but < 0.1108, 0.1121, 0.188);
+# b = (1/5, 2, 2, 2) at t0 = 1/25: e·max b = 0.24 ≥ 0.176 (but e/max b = 0.06). Both claims
+# "z > 0 for every t ≤ t0" are false: t* ≈ 0.0334 (b/2 has the signs of (1/10, 1, 1, 1)),
+# and z_0 < 0 at t = 35/1000
+def test_lemma_failures_by_a_small_margin_are_refused():
+    with mp.workdps(40):
+        assert _z0(-mp.log(mp.mpf(35) / 1000), mp.mpf(1) / 10) < 0
+    assert not cover_frame_ok(STAR, (F(1, 10), F(1), F(1), F(1)), _end(F(36, 1000)), F(36, 1000), ())
+    assert not cover_frame_ok(STAR, (F(1, 5), F(2), F(2), F(2)), _end(F(1, 25)), F(1, 25), ())
+
+
 # kills "line 184: GtE -> Gt": ranges that reach exactly the upper end of the enclosure of
 # −ln t0 cover [hi, −ln t0] (the docstring's "covering … without gaps"); one unit of 2^-200
 # short they do not
@@ -123,3 +136,43 @@ def test_frame_arguments_are_checked_one_by_one():
     assert not cover_frame_ok(STAR, rhs, F(4), t0, ((F(4), F(4)), (F(4), F(5))))
     assert not cover_frame_ok(STAR, rhs, F(5), F(1), ())
     assert not cover_frame_ok(STAR, (F(0),) + rhs[1:], F(5), t0, ())
+
+
+def _straddling_ranges():
+    """Ranges [a, a + 2w] from just below ε*(ρ) (z_0(a) < 0), w = 1/4 … 1/1024."""
+    with mp.workdps(40):
+        for k in range(1, 41, 3):
+            star = _threshold(mp.mpf(k) / 40)
+            for w in (F(1, 4), F(1, 8), F(1, 16), F(1, 64), F(1, 256), F(1, 1024)):
+                for below in (F(1, 10**6), F(1, 10**4), F(1, 1000), F(1, 100), F(1, 20)):
+                    a = F(int(mp.floor(star * 2**200)), 2**200) - below
+                    if a > 0:
+                        assert _z0(mp.mpf(a.numerator) / a.denominator, mp.mpf(k) / 40) < 0
+                        yield F(k, 40), a, a + 2 * w
+
+
+# kills "line 120: Sub -> Add" (x + w|u|: the linear term added), "line 120: Add -> Sub" (the
+# error term |R|ρ̄ − G·δ) and "line 87: 2 -> 3" (P2 = d²e^{−ad}/3, below the Lagrange
+# remainder's d²e^{−ad}/2): 420 ranges straddling ε*(ρ), each claiming z > 0 where
+# z_0(a) < 0. The mutants accepted 345, 5 and 44 of them
+def test_ranges_straddling_the_threshold_are_refused():
+    count = 0
+    for rho, a, b in _straddling_ranges():
+        assert not arb_mean_value_check(STAR, (rho, F(1), F(1), F(1)), a, b), (rho, a, b)
+        count += 1
+    assert count > 400
+
+
+# kills "line 83: 2 -> 3" (the centre c = (a + b)/3, so the expansion covers [c − w, c + w],
+# not [a, b]). With b = (21/20, 1, 1, 1) the numerator ρ(1 + 2t²) − 3t has two roots in (0, 1),
+# so z_0 < 0 exactly on a band of ε, about (0.2043, 0.4890), and z > 0 below it. The range
+# [21/100, 1/4] lies inside the band; the mutant's [0.133, 0.173] lies below it
+def test_a_range_inside_a_band_where_z_is_negative_is_refused():
+    rho = F(21, 20)
+    with mp.workdps(40):
+        for e in (mp.mpf(21) / 100, mp.mpf(23) / 100, mp.mpf(1) / 4):
+            assert _z0(e, mp.mpf(21) / 20) < 0
+        for e in (mp.mpf(13) / 100, mp.mpf(15) / 100, mp.mpf(18) / 100, mp.mpf(1) / 2):
+            assert _z0(e, mp.mpf(21) / 20) > 0
+    assert not arb_mean_value_check(STAR, (rho, F(1), F(1), F(1)), F(21, 100), F(1, 4))
+    assert arb_mean_value_check(STAR, (rho, F(1), F(1), F(1)), F(13, 100), F(15, 100))  # control
