@@ -115,6 +115,24 @@ def test_claims_built_in_memory(odd):
     assert check_structured(dataclasses.replace(claim, evidence=evidence))
     assert not check_structured(dataclasses.replace(claim, evidence={**evidence, "step": True}))
     assert not check_structured(dataclasses.replace(claim, evidence={**evidence, "step": 2.0}))
+    assert evidence["shift"] == 1  # True == 1, but a bool is not an exponent
+    assert not check_structured(dataclasses.replace(claim, evidence={**evidence, "shift": True}))
+
+
+# kills "line 145: Or -> And" (a document without s_star read) and "line 152: Sub -> Add" (a
+# witness up to n + 1 read): malformed documents are refused by the reader (InvalidArgument,
+# exit 3), not read and then rejected (exit 1)
+def test_malformed_documents_are_refused_by_the_reader(odd):
+    m, doc = odd
+    for edit in (lambda d: d["claim"].__setitem__("s_star", None),
+                 lambda d: d["evidence"].__setitem__("witness", m.n),
+                 lambda d: d["evidence"].__setitem__("witness", -1)):
+        bad = copy.deepcopy(doc)
+        edit(bad)
+        with pytest.raises(InvalidArgument):
+            read_structured(bad)
+        with pytest.raises(InvalidArgument):
+            verify_document(bad)
 
 
 # kills "line 74: 0 -> 1" (the default offset k0 = 1: the line is then "not the least offset"),
@@ -127,6 +145,8 @@ def test_structure_by_its_definition():
     assert structure_holds(line(5), 1, 1, 0) and not structure_holds(line(5), 1, 1, 1)
     assert not structure_holds(line(5), 0, 0) and not structure_holds(line(5), 1, 1, -1)
     assert not structure_holds(line(5), 1, -1)
+    assert not structure_holds(line(5), 1, 1, 10)  # "line 78: Add -> Sub": an IndexError there
+    assert not structure_holds(line(5), 5, 5)  # v ≥ n
     assert not structure_holds(STAR, 1, 0, 1)  # row 0 is (0, 1, 1, 1); row 1 is not Toeplitz
     assert structure_holds(line(3), 2, 2)
     tri = from_matrix([[0, 2, 1], [2, 0, 2], [1, 2, 0]])
