@@ -38,11 +38,11 @@ def _threshold(rho: mp.mpf) -> mp.mpf:
     return -mp.log((3 - mp.sqrt(9 - 8 * rho * rho)) / (4 * rho))
 
 
-# kills "line 79: And -> Or" and "line 79: Or -> And" (a float end passes the type check, and
-# the check then proves [1, 1.1] from the float), "line 79: 1 -> 2" (n < 2: a one-point
-# metric refused, although z = b > 0 there for every ε), and the Or -> And on the length
-# test (a right-hand side of the wrong length read anyway). The range must be a proper
-# interval of exact rationals (docstring); a = b is not one
+# kills "line 79: And -> Or" (a float end passes the type check, and the check then proves
+# [1, 1.1] from the float), "line 79: Or -> And" (the four-way `or` of the guard read as
+# `and`), "line 79: 1 -> 2" (n < 2: a one-point metric refused, although z = b > 0 there for
+# every ε) and "line 79: Lt -> LtE" (a = b). The range must be a proper interval of exact
+# rationals (docstring); a = b is not one
 def test_ranges_must_be_proper_exact_intervals():
     assert arb_mean_value_check(line(3), ONES3, F(1), F(11, 10))  # control: a true claim
     assert not arb_mean_value_check(line(3), ONES3, F(1), 1.1)  # type: ignore[arg-type]
@@ -117,8 +117,9 @@ def test_lemma_failures_by_a_small_margin_are_refused():
 
 
 # kills "line 184: GtE -> Gt": ranges that reach exactly the upper end of the enclosure of
-# −ln t0 cover [hi, −ln t0] (the docstring's "covering … without gaps"); one unit of 2^-200
-# short they do not
+# −ln t0 cover [hi, −ln t0] (the docstring's "covering … without gaps"). One unit of 2^-200
+# short they still cover −ln t0 itself (the end is ≈ 3·10^-38 above it), but the kernel asks
+# for the whole enclosure and refuses: conservative, as documented
 def test_a_cover_ending_exactly_at_the_enclosure_is_complete():
     t0, rhs = F(1, 100), (F(1), F(1), F(1), F(1))
     end = _end(t0)
@@ -165,14 +166,16 @@ def test_ranges_straddling_the_threshold_are_refused():
 
 # kills "line 83: 2 -> 3" (the centre c = (a + b)/3, so the expansion covers [c − w, c + w],
 # not [a, b]). With b = (21/20, 1, 1, 1) the numerator ρ(1 + 2t²) − 3t has two roots in (0, 1),
-# so z_0 < 0 exactly on a band of ε, about (0.2043, 0.4890), and z > 0 below it. The range
-# [21/100, 1/4] lies inside the band; the mutant's [0.133, 0.173] lies below it
+# so z_0 < 0 exactly on a band of ε, about (0.2043, 0.4890), and z > 0 below it. The ranges
+# [22/100, 23/100] and [6/25, 1/4] lie inside the band; the mutant's ranges lie below it,
+# where z > 0 is true and provable (review 22R2: [21/100, 1/4] did not tell them apart)
 def test_a_range_inside_a_band_where_z_is_negative_is_refused():
     rho = F(21, 20)
     with mp.workdps(40):
-        for e in (mp.mpf(21) / 100, mp.mpf(23) / 100, mp.mpf(1) / 4):
+        for e in (mp.mpf(21) / 100, mp.mpf(22) / 100, mp.mpf(23) / 100, mp.mpf(6) / 25, mp.mpf(1) / 4):
             assert _z0(e, mp.mpf(21) / 20) < 0
         for e in (mp.mpf(13) / 100, mp.mpf(15) / 100, mp.mpf(18) / 100, mp.mpf(1) / 2):
             assert _z0(e, mp.mpf(21) / 20) > 0
-    assert not arb_mean_value_check(STAR, (rho, F(1), F(1), F(1)), F(21, 100), F(1, 4))
+    for a, b in ((F(21, 100), F(1, 4)), (F(22, 100), F(23, 100)), (F(6, 25), F(1, 4))):
+        assert not arb_mean_value_check(STAR, (rho, F(1), F(1), F(1)), a, b), (a, b)
     assert arb_mean_value_check(STAR, (rho, F(1), F(1), F(1)), F(13, 100), F(15, 100))  # control

@@ -27,7 +27,7 @@ from exactdp.kernel.threshold_structured import (
     structure_holds,
 )
 from exactdp.kernel.verify import verify_document
-from exactdp.spaces.metrics import from_matrix, line, sum_query
+from exactdp.spaces.metrics import FiniteMetric, from_matrix, line, sum_query
 from exactdp.threshold.structured import structured_route
 
 S = sympy.Symbol("s")
@@ -135,6 +135,21 @@ def test_malformed_documents_are_refused_by_the_reader(odd):
             verify_document(bad)
 
 
+# kills "line 84: 1 -> 2" (Toeplitz rows checked from row 2): the public FiniteMetric
+# constructor does not require a symmetric index, so a row-1 change that no other row
+# repeats must be caught in row 1 itself. sum_query(3, 2) with index[1, 3] := index[1, 4]
+# (row 1 only): the genuine claim's structure no longer holds there
+def test_a_change_in_row_one_alone_is_refused(odd):
+    m, doc = odd
+    idx = np.array(m.index, dtype=np.int64)
+    assert idx[1, 3] != idx[1, 4]
+    idx[1, 3] = idx[1, 4]
+    bent = FiniteMetric("bent", list(range(m.n)), list(m.values), idx)
+    claim = read_structured(doc)
+    assert check_structured(claim)  # control
+    assert not check_structured(dataclasses.replace(claim, metric=bent))
+
+
 # kills "line 74: 0 -> 1" (the default offset k0 = 1: the line is then "not the least offset"),
 # "line 78: Or -> And" (v = 0, k0 < 0 or c < 0 accepted), "line 86" (a row that is not
 # Toeplitz accepted), "line 88: Gt -> GtE" (c = max e refused: line(3) with v = 2, c = 2 is a
@@ -168,3 +183,4 @@ def test_identity_arguments(odd):
     assert not mirror_identity_holds(exps, 0, c, fh, den)
     assert not mirror_identity_holds(exps, v, c, fh, den, -1)
     assert not mirror_identity_holds(exps, v, c, fh, den, m.n - v + 1)
+    assert mirror_identity_holds(exps, v, c, fh, den, m.n - v)  # v + k0 = n: full sums
