@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import sympy
 
-from exactdp.errors import InvalidArgument
+from exactdp.errors import InvalidArgument, InvalidMetric
 from exactdp.kernel.threshold_structured import (
     check_structured,
     mirror_identity_holds,
@@ -135,16 +135,19 @@ def test_malformed_documents_are_refused_by_the_reader(odd):
             verify_document(bad)
 
 
-# kills "line 84: 1 -> 2" (Toeplitz rows checked from row 2): the public FiniteMetric
-# constructor does not require a symmetric index, so a row-1 change that no other row
-# repeats must be caught in row 1 itself. sum_query(3, 2) with index[1, 3] := index[1, 4]
-# (row 1 only): the genuine claim's structure no longer holds there
+# kills "line 84: 1 -> 2" (Toeplitz rows checked from row 2): the kernel reads metrics built
+# in memory, and does not assume a symmetric index. sum_query(3, 2) with index[1, 3] :=
+# index[1, 4] (row 1 only): the genuine claim's structure no longer holds there. The public
+# constructor now refuses such a table (session 22, review 22R2); the kernel check is built
+# here as a library constructor would build it, without that check
 def test_a_change_in_row_one_alone_is_refused(odd):
     m, doc = odd
     idx = np.array(m.index, dtype=np.int64)
     assert idx[1, 3] != idx[1, 4]
     idx[1, 3] = idx[1, 4]
-    bent = FiniteMetric("bent", list(range(m.n)), list(m.values), idx)
+    with pytest.raises(InvalidMetric, match="symmetric"):
+        FiniteMetric("bent", list(range(m.n)), list(m.values), idx)
+    bent = FiniteMetric._from_library("bent", list(range(m.n)), list(m.values), idx)
     claim = read_structured(doc)
     assert check_structured(claim)  # control
     assert not check_structured(dataclasses.replace(claim, metric=bent))

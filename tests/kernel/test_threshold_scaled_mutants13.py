@@ -68,10 +68,13 @@ def test_size_shows_numbers_of_up_to_64_bits_and_the_magnitude_beyond():
 
 
 def _one_pair_changed(m: FiniteMetric, i: int, j: int) -> FiniteMetric:
-    """m with d(i, j) = d(j, i) moved to the previous distance of its table (a distance table that
-    differs from m in that pair only; the comparison is pair by pair, not a metric check)."""
+    """m with d(i, j) = d(j, i) moved to the previous distance of its table, or the next one
+    when the previous is 0 (a distance table that differs from m in that pair only; the
+    comparison is pair by pair, not a triangle check; since session 22 the constructor
+    refuses d(i, j) = 0 for i ≠ j)."""
     idx = np.array(m.index).copy()
-    idx[i, j] = idx[j, i] = idx[i, j] - 1
+    code = int(idx[i, j])
+    idx[i, j] = idx[j, i] = code + 1 if m.values[code - 1].coef == 0 else code - 1
     return FiniteMetric("one pair changed", list(m.points), list(m.values), idx)
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from exactdp.spaces.distances import Distance, grid_offset_distance
 
-__all__ = ["kronecker_claim_error", "grid_claim_error", "toeplitz_claim_error",
+__all__ = ["kronecker_claim_error", "grid_claim_error", "toeplitz_claim_error", "distance_table_error",
            "graph_claim_error", "same_distances", "canonical_index", "GRID_TRUSTED_TYPES"]
 
 #: Types whose ``grid`` claim holds by construction: :class:`~exactdp.spaces.metrics.FiniteMetric`
@@ -166,6 +166,50 @@ def grid_claim_error(metric: Any, info: Any) -> str | None:
                            Fraction(spacing))
         return (f"d({i}, {j}) = {metric.values[int(metric.index[i, j])]} but the {norm} "
                 f"grid distance is {d}")
+    return None
+
+
+def distance_table_error(metric: Any, index: Any = None) -> str | None:
+    """None when the index is an n×n table of valid codes with d(i, i) = 0, d(i, j) > 0 for
+    i ≠ j and d(i, j) = d(j, i) (exact values; O(n²), row blocks). The triangle inequality is
+    not checked here (O(n³)): the matrix constructors check it. ``index`` replaces
+    ``metric.index`` (a lazily built table, checked when it is first built).
+
+    >>> class Bent:  # d(0, 1) = 2 but d(1, 0) = 1
+    ...     n, values = 3, tuple(Distance.rational(k) for k in range(3))
+    ...     index = np.array([[0, 2, 2], [1, 0, 1], [2, 1, 0]])
+    >>> distance_table_error(Bent())
+    'd(0, 1) = 2 but d(1, 0) = 1: a metric is symmetric'
+    """
+    n, values = metric.n, metric.values
+    idx = np.asarray(metric.index if index is None else index)
+    if idx.shape != (n, n) or not np.issubdtype(idx.dtype, np.integer):
+        return f"the index is {idx.shape} {idx.dtype}, not an n×n integer table (n = {n})"
+    if n == 0:
+        return None
+    if int(idx.min()) < 0 or int(idx.max()) >= len(values):
+        return f"the index holds codes outside 0..{len(values) - 1}"
+    zero = np.array([v.coef == 0 for v in values], dtype=bool)
+    diag = idx[np.arange(n), np.arange(n)]
+    if not zero[diag].all():
+        i = int(np.flatnonzero(~zero[diag])[0])
+        return f"d({i}, {i}) = {values[int(diag[i])]}: a metric has d(i, i) = 0"
+    ids: dict[tuple[bool, Fraction], int] = {}
+    canon = np.array([ids.setdefault(_key(v), len(ids)) for v in values], dtype=np.int64)
+    step = max(1, 2**22 // n)
+    for r0 in range(0, n, step):
+        rows = canon[idx[r0:r0 + step]]
+        cols = canon[idx[:, r0:r0 + step]].T
+        bad = np.argwhere(rows != cols)
+        if len(bad):
+            i, j = int(bad[0][0]) + r0, int(bad[0][1])
+            return (f"d({i}, {j}) = {values[int(idx[i, j])]} but d({j}, {i}) = "
+                    f"{values[int(idx[j, i])]}: a metric is symmetric")
+        off = zero[idx[r0:r0 + step]]
+        off[np.arange(off.shape[0]), np.arange(r0, r0 + off.shape[0])] = False
+        if off.any():
+            i, j = (int(x) for x in np.argwhere(off)[0])
+            return f"d({i + r0}, {j}) = 0 for two different points: a metric separates points"
     return None
 
 

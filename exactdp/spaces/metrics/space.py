@@ -32,6 +32,7 @@ from exactdp.kinds import proved_by
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics.claims import (
     GRID_TRUSTED_TYPES,
+    distance_table_error,
     graph_claim_error,
     grid_claim_error,
     kronecker_claim_error,
@@ -153,6 +154,10 @@ class FiniteMetric:
         put(self, "params", dict(params or {}))
 
     def _check_claims(self) -> None:
+        if callable(self._index_source):
+            object.__setattr__(self, "_table_unchecked", True)  # checked when first built
+        else:
+            self._check_table(self._index_source)
         if not isinstance(self.toeplitz, bool):
             raise InvalidMetric(f"Got toeplitz={self.toeplitz!r}; pass True or False.")
         if self.kronecker_factors is not None:
@@ -218,8 +223,17 @@ class FiniteMetric:
         src = self._index_source
         idx = src() if callable(src) else src
         idx = np.asarray(idx)
+        if self.__dict__.get("_table_unchecked"):
+            self._check_table(idx)
         idx.setflags(write=False)
         return idx
+
+    def _check_table(self, idx: Any) -> None:
+        """InvalidMetric unless the index is a distance table (claims.distance_table_error)."""
+        err = distance_table_error(self, idx)
+        if err is not None:
+            raise InvalidMetric(f"{self.name}: not a metric: {err}. Build it with "
+                                "exactdp.metrics.from_matrix, which checks every axiom.")
 
     def distance(self, i: int, j: int) -> Distance:
         """Exact d(i, j)."""
