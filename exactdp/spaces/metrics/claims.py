@@ -51,10 +51,15 @@ def _key(v: Distance) -> tuple[bool, Fraction]:
     return (v.coef >= 0, v.square)
 
 
+def _canonical_codes(values: Any) -> np.ndarray:
+    """One id per exact value, for each code of ``values``."""
+    ids: dict[tuple[bool, Fraction], int] = {}
+    return np.array([ids.setdefault(_key(v), len(ids)) for v in values], dtype=np.int64)
+
+
 def canonical_index(metric: Any) -> np.ndarray:
     """The index matrix with equal distance values merged (one id per exact value)."""
-    ids: dict[tuple[bool, Fraction], int] = {}
-    canon = np.array([ids.setdefault(_key(v), len(ids)) for v in metric.values], dtype=np.int64)
+    canon = _canonical_codes(metric.values)
     return canon[np.asarray(metric.index)] if len(canon) else np.asarray(metric.index)
 
 
@@ -194,8 +199,7 @@ def distance_table_error(metric: Any, index: Any = None) -> str | None:
     if not zero[diag].all():
         i = int(np.flatnonzero(~zero[diag])[0])
         return f"d({i}, {i}) = {values[int(diag[i])]}: a metric has d(i, i) = 0"
-    ids: dict[tuple[bool, Fraction], int] = {}
-    canon = np.array([ids.setdefault(_key(v), len(ids)) for v in values], dtype=np.int64)
+    canon = _canonical_codes(values)
     step = max(1, 2**22 // n)
     for r0 in range(0, n, step):
         rows = canon[idx[r0:r0 + step]]
