@@ -49,9 +49,13 @@ def test_an_exact_tie_with_a_zero_group_at_the_width_edge_verifies():
     assert not check_pufferfish_more(_scale_doc([("0", 1), ("1", 2)], "21/10", "11/5", "1/2"))
 
 
+def _genuine_discrete():
+    """A fresh genuine discrete Laplace document: Bernoulli(1/3) against absent at ε = 1."""
+    return to_document(discrete_laplace_scale(DistributionVsAbsent(bernoulli("1/3")), 1))
+
+
 def _discrete(lo: str, hi: str):
-    doc = to_document(discrete_laplace_scale(DistributionVsAbsent(bernoulli("1/3")), 1))
-    doc = copy.deepcopy(doc)
+    doc = _genuine_discrete()
     doc["claim"]["least"] = {"lo": lo, "hi": hi}
     doc["claim"]["closed_form"] = None
     return doc
@@ -61,7 +65,7 @@ def _discrete(lo: str, hi: str):
 # 0 < lo < hi < 1 (α is a discrete Laplace parameter); a reversed or unbounded bracket is
 # refused, whatever its ratios say
 def test_a_bracket_outside_zero_one_is_refused():
-    good = to_document(discrete_laplace_scale(DistributionVsAbsent(bernoulli("1/3")), 1))
+    good = _genuine_discrete()
     assert check_pufferfish_more(good)  # control
     lo, hi = good["claim"]["least"]["lo"], good["claim"]["least"]["hi"]
     for bad in (_discrete(hi, lo), _discrete(lo, "1"), _discrete(lo, "2"), _discrete(lo, lo)):
@@ -117,7 +121,7 @@ def test_malformed_documents_are_refused_by_the_reader():
     law = envelope("pufferfish-class-law", {"groups": [{"p": "1/3", "count": 1}, {"p": "1/2", "count": 1}]},
                    {"numerator": ["1", "3", "2"], "denominator": "6"}, {})
     assert check_pufferfish_more(law)  # control (the module's doctest)
-    disc = to_document(discrete_laplace_scale(DistributionVsAbsent(bernoulli("1/3")), 1))
+    disc = _genuine_discrete()
     bad = [
         _scale_doc([("0", 3)], "1", "2", "1/2"),
         envelope("pufferfish-class-law", {"groups": [{"p": "3/2", "count": 1}]},
@@ -147,14 +151,11 @@ def test_discrete_documents_with_a_closed_form_verify(p, eps):
 # kills "line 168: 1 -> 2" (a bracket with hi up to 2): hi = 1 with its true ratio R(1) = 1
 # (h_P = h_Q = 1 at α = 1) is still outside (0, 1)
 def test_a_bracket_reaching_one_with_true_ratios_is_refused():
-    doc = _discrete(*(_good_bracket()[0], "1"))
-    doc["claim"]["ratios"] = [_good_bracket()[1], "1"]
+    doc = _genuine_discrete()
+    doc["claim"]["least"]["hi"] = "1"
+    doc["claim"]["ratios"] = [doc["claim"]["ratios"][0], "1"]
+    doc["claim"]["closed_form"] = None
     assert not check_pufferfish_more(doc)
-
-
-def _good_bracket() -> tuple[str, str]:
-    good = to_document(discrete_laplace_scale(DistributionVsAbsent(bernoulli("1/3")), 1))
-    return good["claim"]["least"]["lo"], good["claim"]["ratios"][0]
 
 
 # kills "line 91: 10 -> 11" (counts up to 11^18) and "line 239: 2 -> 3", "line 239: 16 ->

@@ -48,17 +48,17 @@ def _mpf(x: F) -> mp.mpf:
     return mp.mpf(x.numerator) / x.denominator
 
 
-def _z0(eps: F, rho: F) -> mp.mpf:
-    """z_0(ε) of the star with b = (ρ, 1, 1, 1), closed form."""
-    with mp.workdps(_DPS):
-        t = mp.exp(-_mpf(eps))
-        return (_mpf(rho) * (1 + 2 * t * t) - 3 * t) / (1 - t * t)
-
-
 def _z0_real(e: mp.mpf, r: mp.mpf) -> mp.mpf:
-    """z_0 at a real ε (for mpmath's derivatives)."""
+    """z_0 of the star with b = (r, 1, 1, 1) at a real ε, closed form (also for mpmath's
+    derivatives)."""
     t = mp.exp(-e)
     return (r * (1 + 2 * t * t) - 3 * t) / (1 - t * t)
+
+
+def _z0(eps: F, rho: F) -> mp.mpf:
+    """z_0(ε) at rational ε and ρ, at 80 digits."""
+    with mp.workdps(_DPS):
+        return _z0_real(_mpf(eps), _mpf(rho))
 
 
 def _threshold(rho: F) -> mp.mpf:
