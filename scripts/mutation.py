@@ -160,6 +160,9 @@ def _functions(ns: dict[str, Any], module_name: str) -> dict[str, types.Function
     for name, obj in ns.items():
         if isinstance(obj, types.FunctionType) and obj.__module__ == module_name:
             out[name] = obj
+            inner = getattr(obj, "__wrapped__", None)  # @contextmanager, a ContextDecorator's wrapper
+            if isinstance(inner, types.FunctionType):
+                out[f"{name}.__wrapped__"] = inner
         elif isinstance(obj, type) and obj.__module__ == module_name:
             for attr, val in vars(obj).items():
                 fn = (val.fget if isinstance(val, property) else val.func

@@ -66,3 +66,30 @@ def test_mutants_of_each_reach_the_live_class(monkeypatch: pytest.MonkeyPatch) -
     box = box_type(6, 7)  # an instance of the class the module had before the mutant
     assert box.twice == 0 and box.half == 2
     assert repr(box) == "Box(a=6, b=7)"
+
+
+# Session 23: a module-level function behind a wrapper (``@contextmanager``, or a context
+# manager used as a decorator, as ``verify_document`` is) kept the wrapper's code and never
+# got the mutant: verify.py's "return KernelVerdict(True…)" survived every test.
+WRAPPED = textwrap.dedent('''
+    from contextlib import contextmanager
+
+    @contextmanager
+    def scope(k: int):
+        yield k + 1
+
+    @scope(0)
+    def answer() -> int:
+        return 41 + 1
+''')
+
+
+def test_mutants_reach_functions_behind_a_wrapper(monkeypatch: pytest.MonkeyPatch) -> None:
+    tool, mod = _script(), _module(WRAPPED, monkeypatch)
+    assert {"scope", "scope.__wrapped__", "answer", "answer.__wrapped__"} <= set(
+        tool._functions(vars(mod), "mutation_target20"))
+    scope, answer = mod.scope, mod.answer  # the live objects the tests imported
+    tool.install(mod, ast.parse(WRAPPED.replace("k + 1", "k + 2").replace("41 + 1", "41 - 1")))
+    with scope(0) as got:
+        assert got == 2
+    assert answer() == 40

@@ -1,0 +1,93 @@
+"""Session 23: tests for the survivors of the first complete ``scripts/mutation.py`` run on
+exactdp/kernel/privacy.py (248 mutants; session 9 had run a sample of 30 and 34 targeted sites).
+Each test names the mutants it kills ("line N: change", the tool's description at the run).
+
+Ground truth is by hand, written next to each case:
+
+* the sufficient-pair reduction (``edges_suffice``): a metric's graph edges replace the pairs
+  only when every pair (a, b) has an edge (a, c) with d(a, c) + d(c, b) = d(a, b). A metric
+  whose stated edges do not satisfy this — built the way a library constructor builds it,
+  because the public constructor refuses such a claim — must get the all-pairs check;
+* the mechanisms below violate privacy on a non-edge pair only: on the triangle with sides
+  1, 1, √2 the column (4, 2, 1)/10 keeps every edge ratio at 2 = e^ε (t = 1/2) while
+  H[0, z]/H[2, z] = 4 > 2^√2 ≈ 2.665 = e^{ε√2};
+* equal logarithms past the exact-power limit: balls can never show two equal values equal,
+  so ``log_sign`` answers None (not decided), never a wrong sign.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import numpy as np
+
+from exactdp.engine.questions import question_of
+from exactdp.kernel.privacy import MAX_EXACT_BITS, CheckClaim, check_privacy, edges_suffice, log_sign
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.metrics import FiniteMetric, line
+
+ONE = Distance.rational(1)
+S2 = Distance(F(1), 2)
+# the triangle d(0, 1) = d(1, 2) = 1, d(0, 2) = √2 (a metric: √2 < 2), codes 0, 1, √2
+TRI_VALUES = (Distance.rational(0), ONE, S2)
+TRI_INDEX = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]])
+# private on the edges at t = 1/2 (every edge ratio ≤ 2), not on the pair (0, 2): ratio 4 > 2^√2
+H_TRI = [["2/5", "1/2", "1/10"], ["1/5", "3/5", "1/5"], ["1/10", "1/2", "2/5"]]
+
+
+def _library_metric(values, index, edges) -> FiniteMetric:
+    """A metric whose graph_edges claim is false, built as a library constructor builds its
+    metrics (no claim check): the kernel must not trust the claim."""
+    return FiniteMetric._from_library("false-edges", list(range(len(index))), values, index, graph_edges=edges)
+
+
+def _holds(metric, mechanism, t="1/2") -> bool:
+    return check_privacy(CheckClaim(question_of(metric, "private", t=t, mechanism=mechanism), True, None))
+
+
+# kills "line 189: return True" (edges_suffice with an irrational distance): the edges (0, 1),
+# (1, 2) of the triangle reach 2 = 1 + 1 ≠ √2 = d(0, 2), and the reduction is proved for
+# rational distances only
+def test_edges_never_suffice_on_irrational_distances():
+    tri = _library_metric(TRI_VALUES, TRI_INDEX, ((0, 1), (1, 2)))
+    assert edges_suffice(tri, ((0, 1), (1, 2))) is False
+    assert edges_suffice(tri, ((0, 1), (1, 2), (0, 2))) is False  # even all pairs: rational only
+    assert _holds(tri, H_TRI) is False  # the (0, 2) violation is found on all pairs
+    rational = line(3)  # control: the same edges on 1, 1, 2 suffice and the check passes
+    assert edges_suffice(rational, ((0, 1), (1, 2))) is True
+
+
+# kills "line 202: return True" (a point without an edge, n > 1): on line(3) with the one edge
+# (0, 1), point 2 has no edge; the mechanism is private on (0, 1) and infinitely not on (1, 2)
+def test_a_point_without_an_edge_means_all_pairs():
+    m = _library_metric(line(3).values, np.asarray(line(3).index), ((0, 1),))
+    assert edges_suffice(m, ((0, 1),)) is False
+    h = [["1/2", "1/2"], ["1/2", "1/2"], ["1", "0"]]  # H[1, 1] > 0 = H[2, 1]: level ∞
+    assert _holds(m, h) is False
+    assert _holds(line(3), [["1/2", "1/2"], ["1/2", "1/2"], ["1/2", "1/2"]]) is True  # control
+    one = FiniteMetric._from_library("one", [0], (Distance.rational(0),), np.zeros((1, 1), dtype=np.int64),
+                                     graph_edges=())
+    assert edges_suffice(one, ()) is True  # a lone point needs no edge
+
+
+# kills "line 130: Or -> And": r = 1 < T gives ln r/d = 0 < ln T/e exactly, whatever d and e.
+# With "and" only r = T = 1 is answered directly; r = 1, T = 1 + 2^-20000 with d/e = √2
+# irrational goes to balls, and ln T ≈ 2^-20000 is below the 2^14-bit limit: None, not −1
+def test_log_sign_with_one_zero_logarithm_is_exact():
+    tiny = 1 + F(1, 2**20000)
+    assert log_sign(F(1), S2, tiny, ONE) == -1
+    assert log_sign(tiny, S2, F(1), ONE) == 1
+    assert log_sign(F(1), S2, F(1), ONE) == 0
+    assert log_sign(tiny, S2, tiny * tiny, ONE) is None  # control: balls cannot decide this pair
+
+
+# kills "line 65: 22 -> 23" and "line 65: 1 -> 2" (MAX_EXACT_BITS = 2^22 → 2^23): equal
+# logarithms whose powers need 2^22 + 2 bits are past the documented limit: not decided (None);
+# at exactly 2^22 bits they are decided equal (session 9's test)
+def test_equal_logarithms_past_the_exact_limit_are_undecided():
+    assert MAX_EXACT_BITS == 1 << 22
+    L = (1 << 21) - 1  # r = 2^L: bits(num) + bits(den) = L + 2 = 2^21 + 1, twice that is 2^22 + 2
+    r = F(2**L)
+    assert 2 * (r.numerator.bit_length() + r.denominator.bit_length()) == (1 << 22) + 2
+    assert log_sign(r, ONE, r, ONE) is None
+    assert log_sign(r, ONE, r * 2, ONE) == -1  # unequal: the balls separate them
