@@ -17,12 +17,25 @@ Ground truth is by hand, written next to each case:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction as F
 
 import numpy as np
+import pytest
 
+from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.questions import question_of
-from exactdp.kernel.privacy import MAX_EXACT_BITS, CheckClaim, check_privacy, edges_suffice, log_sign
+from exactdp.errors import CertificateInvalid
+from exactdp.kernel.privacy import (
+    MAX_EXACT_BITS,
+    CheckClaim,
+    LevelClaim,
+    LogValue,
+    check_privacy,
+    check_privacy_level,
+    edges_suffice,
+    log_sign,
+)
 from exactdp.spaces.distances import Distance
 from exactdp.spaces.metrics import FiniteMetric, line
 
@@ -91,3 +104,19 @@ def test_equal_logarithms_past_the_exact_limit_are_undecided():
     assert 2 * (r.numerator.bit_length() + r.denominator.bit_length()) == (1 << 22) + 2
     assert log_sign(r, ONE, r, ONE) is None
     assert log_sign(r, ONE, r * 2, ONE) == -1  # unequal: the balls separate them
+
+
+# kills "line 311: Or -> And" and "line 333: Or -> And": a claim on a question of another
+# property is refused as CertificateInvalid — a level claim on a 'private' question (which has a
+# mechanism), a check claim on a 'privacy-level' question (a mechanism, no level)
+def test_a_claim_on_another_property_is_refused():
+    h = [["2/3", "1/3"], ["1/3", "2/3"]]  # level ln 2 on line(2): private at t = 1/2 exactly
+    private = question_of(line(2), "private", t="1/2", mechanism=h)
+    level = question_of(line(2), "privacy-level", mechanism=h)
+    assert check_privacy(CheckClaim(private, True, None))
+    genuine = LevelClaim(level, LogValue(F(2), ONE), (0, 1, 0), Enclosure(F(69, 100), F(7, 10)))
+    assert check_privacy_level(genuine)  # ln 2 ≈ 0.6931 in (0.69, 0.70)
+    with pytest.raises(CertificateInvalid, match="needs a privacy-level question"):
+        check_privacy_level(replace(genuine, question=private))
+    with pytest.raises(CertificateInvalid, match="needs a 'private' question"):
+        check_privacy(CheckClaim(level, True, None))
