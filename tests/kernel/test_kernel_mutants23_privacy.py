@@ -25,7 +25,7 @@ import pytest
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.questions import question_of
-from exactdp.errors import CertificateInvalid
+from exactdp.errors import CertificateInvalid, InvalidMetric
 from exactdp.kernel.privacy import (
     MAX_EXACT_BITS,
     CheckClaim,
@@ -120,3 +120,35 @@ def test_a_claim_on_another_property_is_refused():
         check_privacy_level(replace(genuine, question=private))
     with pytest.raises(CertificateInvalid, match="needs a 'private' question"):
         check_privacy(CheckClaim(level, True, None))
+
+
+def _two_clusters() -> FiniteMetric:
+    """Points 0, 1 at distance 0 and 2, 3 at distance 0, every cross pair at 1 (a pseudometric,
+    built as a library constructor would; the public constructor refuses a zero off-diagonal)."""
+    index = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [1, 1, 0, 0], [1, 1, 0, 0]])
+    return FiniteMetric._from_library("two-clusters", [0, 1, 2, 3], (Distance.rational(0), ONE), index,
+                                      graph_edges=((0, 1), (2, 3)))
+
+
+# kills "line 197: LtE -> Lt" (a zero-length edge accepted): with the edges (0, 1), (2, 3) every
+# pair (a, b) has an edge (a, c) with d(a, c) + d(c, b) = 0 + 1 = d(a, b), yet no edge joins the
+# clusters: the reduction's induction needs d(a, c) > 0. A question refuses the pseudometric
+# itself (InvalidMetric), so edges_suffice's own refusal is what a direct caller relies on.
+def test_a_zero_length_edge_never_suffices():
+    m = _two_clusters()
+    assert edges_suffice(m, ((0, 1), (2, 3))) is False
+    with pytest.raises(InvalidMetric, match="separates points"):
+        question_of(m, "private", t="1/2", mechanism=[["1", "0"], ["1", "0"], ["0", "1"], ["0", "1"]])
+
+
+# kills "line 197: Or -> And" (a self-loop or an out-of-range edge accepted): a self-loop (a, a)
+# gives d(a, a) + d(a, b) = d(a, b) for every b, so with loops on every point the kernel would
+# read no pair at all and call any mechanism private
+def test_self_loops_and_outside_edges_never_suffice():
+    base = line(3)
+    loops = ((0, 0), (1, 1), (2, 2))
+    m = _library_metric(base.values, np.asarray(base.index), loops)
+    assert edges_suffice(m, loops) is False
+    assert edges_suffice(base, ((0, 1), (1, 2), (2, 3))) is False  # point 3 does not exist
+    assert edges_suffice(base, ((0, 1), (1, 2), (-1, 0))) is False
+    assert _holds(m, [["1", "0"], ["1", "0"], ["0", "1"]]) is False  # H[1, 0] > 0 = H[2, 0]: level ∞
