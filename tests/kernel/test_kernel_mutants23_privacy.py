@@ -152,3 +152,24 @@ def test_self_loops_and_outside_edges_never_suffice():
     assert edges_suffice(base, ((0, 1), (1, 2), (2, 3))) is False  # point 3 does not exist
     assert edges_suffice(base, ((0, 1), (1, 2), (-1, 0))) is False
     assert _holds(m, [["1", "0"], ["1", "0"], ["0", "1"]]) is False  # H[1, 0] > 0 = H[2, 0]: level ∞
+
+
+# kills "line 268: 0 -> 1" (the output count read from row 1): a one-point metric has a
+# one-row mechanism, whose level is 0 (no pair) and which is private at every ε
+def test_a_one_point_mechanism_has_level_zero():
+    h = [["1/3", "2/3"]]
+    level = question_of(line(1), "privacy-level", mechanism=h)
+    assert check_privacy_level(LevelClaim(level, "0", None, Enclosure(F(0), F(0))))
+    assert _holds(line(1), h)
+
+
+# kills "line 135: Add -> Sub" and "line 136: Add -> Sub" (the bit count of r^b, T^a with a
+# denominator's bits subtracted): r = (2^L + 1)/2^L has L + 1 bits above and below, so r = T
+# needs 2·(2L + 2) = 2^22 + 4 bits at L = 2^20, past the limit: undecided (None), never formed
+def test_the_exact_limit_counts_denominator_bits():
+    L = 1 << 20
+    r = F(2**L + 1, 2**L)
+    assert 2 * (r.numerator.bit_length() + r.denominator.bit_length()) == (1 << 22) + 4 > MAX_EXACT_BITS
+    assert log_sign(r, ONE, r, ONE) is None
+    small = F(2**20 + 1, 2**20)  # control: far below the limit, decided exactly
+    assert log_sign(small, ONE, small, ONE) == 0
