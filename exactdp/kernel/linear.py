@@ -155,11 +155,11 @@ def nonsingular_exact(metric: FiniteMetric, s: Fraction) -> bool:
 
 
 def _nonsingular(metric: FiniteMetric, level: PrivacyLevel, prec: int) -> bool:
-    """det Φ ≠ 0, exactly at rational s, else proved by a successful arb solve."""
-    s = _s_exact(metric, level)
+    """det Φ ≠ 0, exactly at rational s, else by an arb solve (stated precision, doubled up to the cap)."""
+    s, top = _s_exact(metric, level), max(MAX_CHECK_PREC, prec)  # a stated precision above the cap: tried once
     if s is not None:
         return nonsingular_exact(metric, s)
-    while prec <= MAX_CHECK_PREC:  # arb_mat.solve raises unless it proves Φ nonsingular
+    while prec <= top:  # arb_mat.solve raises unless it proves Φ nonsingular
         with workprec(prec):
             try:
                 _phi_arb(metric, level).solve(flint.arb_mat(metric.n, 1, [1] * metric.n))
