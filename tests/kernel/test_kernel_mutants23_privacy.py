@@ -173,3 +173,13 @@ def test_the_exact_limit_counts_denominator_bits():
     assert log_sign(r, ONE, r, ONE) is None
     small = F(2**20 + 1, 2**20)  # control: far below the limit, decided exactly
     assert log_sign(small, ONE, small, ONE) == 0
+
+
+# kills "line 294: 0 -> 1" (the witness's output range read from row 1): on a one-point metric
+# no witness exists (y ≠ y' is impossible), and a claimed one is rejected, not an IndexError
+def test_a_one_point_witness_is_rejected_not_raised():
+    h = [["1/3", "2/3"]]
+    level = question_of(line(1), "privacy-level", mechanism=h)
+    for w in ((0, 0, 0), (0, 0, 1), (0, 1, 0)):
+        assert check_privacy_level(LevelClaim(level, "infinite", w, None)) is False
+        assert check_privacy(CheckClaim(question_of(line(1), "private", t="1/2", mechanism=h), False, w)) is False
