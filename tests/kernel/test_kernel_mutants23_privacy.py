@@ -22,6 +22,7 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+import sympy
 
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.engine.questions import question_of
@@ -34,10 +35,11 @@ from exactdp.kernel.privacy import (
     check_privacy,
     check_privacy_level,
     edges_suffice,
+    log_form,
     log_sign,
 )
 from exactdp.spaces.distances import Distance
-from exactdp.spaces.metrics import FiniteMetric, line
+from exactdp.spaces.metrics import FiniteMetric, line, line_scaled
 
 ONE = Distance.rational(1)
 S2 = Distance(F(1), 2)
@@ -183,3 +185,27 @@ def test_a_one_point_witness_is_rejected_not_raised():
     for w in ((0, 0, 0), (0, 0, 1), (0, 1, 0)):
         assert check_privacy_level(LevelClaim(level, "infinite", w, None)) is False
         assert check_privacy(CheckClaim(question_of(line(1), "private", t="1/2", mechanism=h), False, w)) is False
+
+
+# kills "line 168: 0 -> 1" (log_form refusing ln T for T ≤ 1): ε = −ln(2/3)/2 has t = √(2/3)
+# irrational, so the check compares against log_form's ln(3/2)/2. H on two points at distance 2
+# has the ratio 3/2: ln(3/2)/2 = ε exactly, private with equality — which balls can never show
+def test_a_level_written_with_a_logarithm_below_one_is_exact():
+    eps = "-log(2/3)/2"
+    assert log_form(sympy.sympify(eps)) == LogValue(F(3, 2), Distance.rational(2))
+    h = [["3/5", "2/5"], ["2/5", "3/5"]]
+    q = question_of(line_scaled(2, 2), "private", eps=eps, mechanism=h)
+    assert getattr(q.level, "t", None) is None  # not a rational t: the log form decides
+    assert check_privacy(CheckClaim(q, True, None))
+    worse = [["5/8", "3/8"], ["3/8", "5/8"]]  # control: ratio 5/3 > 3/2, not private
+    assert not check_privacy(CheckClaim(question_of(line_scaled(2, 2), "private", eps=eps, mechanism=worse),
+                                        True, None))
+
+
+# kills "line 193: 2 -> 3" (int64 kept for distances up to 3^61): line_scaled(3, 2^63) has graph
+# edges with distances 2^63 and 2^64, past int64; the reduction must still be decided (object ints)
+def test_edges_with_distances_past_int64():
+    m = line_scaled(3, 2**63)
+    assert m.graph_edges == ((0, 1), (1, 2))
+    assert edges_suffice(m, m.graph_edges) is True
+    assert _holds(m, [["1/2", "1/2"]] * 3)
