@@ -83,3 +83,15 @@ def test_a_float_singular_midpoint_matrix_falls_back_to_arb(kind):
         assert check_linear(LinearClaim(kind, line(2), tiny, (F(1), F(1)), True, ev))
         off = {**ev, "enclosure": (Enclosure(F(1, 5), F(2, 5)),) * 2}  # control: does not hold x
         assert not check_linear(LinearClaim(kind, line(2), tiny, (F(1), F(1)), True, off))
+
+
+# kills "line 265: 1 -> 2" (a leading zero accepted in a two-coefficient list): one spelling per
+# polynomial, leading coefficient nonzero — (0, 1) is the constant 1 written twice as long
+def test_a_two_coefficient_list_with_a_leading_zero_is_not_a_polynomial():
+    ones = {"numerators": ((1,), (1,)), "denominator": (1, 1), "witness": None, "precision": 64}
+    assert check_linear(LinearClaim("symbolic", line(2), HALF, (F(1), F(1)), True, ones))
+    for nums, den in ((((0, 1), (1,)), (1, 1)), (((1,), (1,)), (0, 1, 1)), (((0, 1), (0, 1)), (1, 1))):
+        assert not check_linear(LinearClaim("symbolic", line(2), HALF, (F(1), F(1)), True,
+                                            {**ones, "numerators": nums, "denominator": den}))
+    assert check_linear(LinearClaim("symbolic", line(2), HALF, (F(0), F(0)), True,
+                                    {**ones, "numerators": ((0,), (0,))}))  # (0,) is the zero polynomial
