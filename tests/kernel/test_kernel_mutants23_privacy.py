@@ -209,3 +209,21 @@ def test_edges_with_distances_past_int64():
     assert m.graph_edges == ((0, 1), (1, 2))
     assert edges_suffice(m, m.graph_edges) is True
     assert _holds(m, [["1/2", "1/2"]] * 3)
+
+
+# kills "line 202: 1 -> 2" (two points without an edge accepted): line(2) with no edge at all
+# would leave no pair to read
+def test_two_points_without_an_edge_mean_all_pairs():
+    m = _library_metric(line(2).values, np.asarray(line(2).index), ())
+    assert edges_suffice(m, ()) is False
+    assert _holds(m, [["1", "0"], ["0", "1"]]) is False
+
+
+# a witness (y, y', z) with H[y', z] = 0 has no finite ratio; a finite level claimed with it is
+# rejected (False), not a TypeError. ("line 323: 0 -> 1" survives this and is equivalent: such a
+# witness makes the level infinite, so the scan has already returned an infinite pair.)
+def test_a_finite_level_with_an_infinite_witness_is_rejected():
+    h = [["1", "0"], ["1/2", "1/2"]]  # H[1, 1] > 0 = H[0, 1]: level ∞
+    q = question_of(line(2), "privacy-level", mechanism=h)
+    assert check_privacy_level(LevelClaim(q, "infinite", (1, 0, 1), None))
+    assert check_privacy_level(LevelClaim(q, LogValue(F(2), ONE), (1, 0, 1), Enclosure(F(0), F(1)))) is False
