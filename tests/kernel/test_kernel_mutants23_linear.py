@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import mpmath
 import pytest
 
 from exactdp.arithmetic.interval import Enclosure
@@ -95,3 +96,23 @@ def test_a_two_coefficient_list_with_a_leading_zero_is_not_a_polynomial():
                                             {**ones, "numerators": nums, "denominator": den}))
     assert check_linear(LinearClaim("symbolic", line(2), HALF, (F(0), F(0)), True,
                                     {**ones, "numerators": ((0,), (0,))}))  # (0,) is the zero polynomial
+
+
+# kills "line 332: 0 -> 1" (the variant v < 1, which reads a ball around 0 as a decided sign):
+# on line(2) with b = (L, M), x = (L − Ms, M − Ls)/(1 − s²). M/L = 3459501891521/5703754354578
+# is a continued-fraction convergent of s = e^{−1/2} from below: M − Ls ≈ −8.7·10⁻¹⁴ (checked
+# at 60 digits below), so x_1 < 0 and "holds" is false. At 64 bits N_1(s) = M − Ls is a ball
+# around 0 (cancellation of two 2^42-size terms), so the sign is undecided and "holds" must not
+# verify; at 128 bits "fails" with witness 1 is proved
+def test_an_undecided_sign_is_never_read_as_nonnegative():
+    mpmath.mp.dps = 60
+    M, L = 3459501891521, 5703754354578
+    assert -1e-13 < M - L * mpmath.exp(mpmath.mpf(-1) / 2) < -8e-14
+    base = {"numerators": ((-M, L), (-L, M)), "denominator": (-1, 0, 1)}
+    for precision in (24, 53, 64, 128, 256):
+        holds = {**base, "precision": precision, "witness": None}
+        assert not check_linear(LinearClaim("symbolic", line(2), IRRATIONAL, (F(L), F(M)), True, holds))
+    fails = {**base, "precision": 128, "witness": 1}
+    assert check_linear(LinearClaim("symbolic", line(2), IRRATIONAL, (F(L), F(M)), False, fails))
+    assert not check_linear(LinearClaim("symbolic", line(2), IRRATIONAL, (F(L), F(M)), False,
+                                        {**fails, "precision": 64}))  # undecided at 64 bits: not proved
