@@ -66,6 +66,9 @@ def test_steepness_limit_at_its_edge_on_a_negative_support():
     with pytest.raises(InstanceTooLarge, match="30000"):
         renyi_work(_at(-2500), _at(2500), F(1, 2), 3)
     assert renyi_work(_at(0), _at(5000), F(1, 2), 2) == 128  # the same span from 0
+    with pytest.raises(InstanceTooLarge, match="20001"):  # span 6,667 at order 3: α·span/θ = 20,001
+        renyi_work(_at(-3333), _at(3334), ONE, 3)
+    assert renyi_work(_at(-3333), _at(3333), ONE, 3) == 128  # 3·6,666 = 19,998: read (unit 6,668)
 
 
 # kills "line 79: 20000 -> 20001" and "line 95: Sub -> Add": points + ⌈span/θ⌉ = 2 + 19,998 is
