@@ -142,11 +142,11 @@ def check_grid_point_exact(c: Any) -> bool:
     beyond the work limit."""
     try:
         if (not isinstance(c, GridPointExactClaim) or not shape_ok(c.shape, c.rhs, MASK_NORMS)
-                or len(c.numerators) != c.shape.n or isinstance(c.denominator, bool)
-                or not isinstance(c.denominator, int) or c.denominator < 1):
+                or len(c.numerators) != c.shape.n or not all(type(x) is int for x in c.numerators)
+                or type(c.denominator) is not int or c.denominator < 1):  # ints only: never rounded
             return False
         unit = exact_unit_t(c.shape, c.level)
-        X = [int(x) for x in c.numerators]
+        X = list(c.numerators)
         if unit is None:
             return False
         require_exact_work(c.shape, unit, max(abs(x) for x in X).bit_length())
