@@ -1,4 +1,4 @@
-"""Every dataclass the kernel defines is frozen (DESIGN.md: frozen result dataclasses): a claim
+"""Every dataclass the kernel defines is frozen (the project's style rule: frozen result dataclasses): a claim
 or verdict that the kernel has checked cannot be edited afterwards and then read as checked.
 
 ``scripts/mutation.py`` swaps function code and cannot apply a class option such as

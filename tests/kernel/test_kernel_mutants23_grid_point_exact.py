@@ -54,11 +54,14 @@ def test_spacing_two_uses_t_squared():
 
 
 # kills "line 168: return True" and "line 168: False -> True": a claim whose check raises on
-# malformed data (a numerator that is no integer) is "not proved", never accepted
+# malformed data (a level that is no PrivacyLevel) is "not proved", never accepted; numerators
+# that are no integers are refused before (next test)
 def test_malformed_numerators_are_not_proved():
     sh = GridShape(2, 1, "manhattan", F(1))
     for bad in (("x", 2), (None, 2), (2, [2])):
         assert check_grid_point_exact(GridPointExactClaim(sh, HALF, ONES, True, None, bad, 3)) is False
+    for level in ("t=1/2", None, 0.5):  # not a PrivacyLevel: reading T raises inside the check
+        assert check_grid_point_exact(GridPointExactClaim(sh, level, ONES, True, None, (2, 2), 3)) is False
 
 
 # a numerator or denominator that is not an int is malformed, never rounded: z = (2.9, 2)/3 is not

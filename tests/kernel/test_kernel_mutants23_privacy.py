@@ -203,7 +203,8 @@ def test_a_level_written_with_a_logarithm_below_one_is_exact():
 
 
 # kills "line 193: 2 -> 3" (int64 kept for distances up to 3^61): line_scaled(3, 2^63) has graph
-# edges with distances 2^63 and 2^64, past int64; the reduction must still be decided (object ints)
+# edges of length 2^63 and the pair (0, 2) at 2^64, past int64; the reduction must still be decided
+# (object ints)
 def test_edges_with_distances_past_int64():
     m = line_scaled(3, 2**63)
     assert m.graph_edges == ((0, 1), (1, 2))
@@ -227,3 +228,14 @@ def test_a_finite_level_with_an_infinite_witness_is_rejected():
     q = question_of(line(2), "privacy-level", mechanism=h)
     assert check_privacy_level(LevelClaim(q, "infinite", (1, 0, 1), None))
     assert check_privacy_level(LevelClaim(q, LogValue(F(2), ONE), (1, 0, 1), Enclosure(F(0), F(1)))) is False
+
+
+# kills "line 323: LtE -> Lt": a level claim ln(T)/e with a witness whose ratio R is exactly 1 is
+# rejected. The JSON reader only writes T > 1, but an in-memory claim can state T = 1/2, the false
+# level −ln 2 of a level-0 mechanism; with "R < 1" it would pass (log_sign(1/2, 1, 1, 1) = 0)
+def test_a_witness_of_ratio_one_proves_no_finite_level():
+    h = [["1/2", "1/2"], ["1/2", "1/2"]]  # every ratio 1: level 0
+    q = question_of(line(2), "privacy-level", mechanism=h)
+    assert check_privacy_level(LevelClaim(q, "0", None, Enclosure(F(-1), F(1))))
+    for T in (F(1, 2), F(1)):
+        assert not check_privacy_level(LevelClaim(q, LogValue(T, ONE), (0, 1, 0), Enclosure(F(-1), F(1))))

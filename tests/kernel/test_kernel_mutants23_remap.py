@@ -33,7 +33,7 @@ def test_a_remap_claim_on_another_property_is_refused():
 
 # kills "line 110: 0 -> 1" (m read from row 1): a one-point metric has a one-row mechanism.
 # With H = [[1/2, 1/2]] the remap R = ((1), (1)) gives diag(HR) = 1/2 + 1/2 = 1 = Φ·diag (Φ = [1]):
-# true; R = ((1), (0)) gives 1/2 ≠ 1: false
+# true; R = ((1), (0)) is refused (its second row does not sum to 1)
 def test_a_one_point_metric_has_one_row():
     one = line(1)
     assert check_remap(RemapClaim(question_of(one, "private", t="1/2", mechanism=[["1"]]), True, ((F(1),),)))
