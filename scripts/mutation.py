@@ -155,23 +155,24 @@ PYTEST_TARGETS = [*sorted(str(p) for p in (ROOT / "tests" / "kernel").glob("test
 
 
 def _functions(ns: dict[str, Any], module_name: str) -> dict[str, types.FunctionType]:
-    """Every function defined in the module, by qualified name (methods included)."""
-    out = {}
+    """Every function defined in the module, by qualified name (methods included), and the
+    function each one wraps (``__wrapped__``: a ``@contextmanager`` or ContextDecorator body, a
+    dataclass ``__repr__`` under ``recursive_repr``)."""
+    found: list[tuple[str, Any]] = []
     for name, obj in ns.items():
         if isinstance(obj, types.FunctionType) and obj.__module__ == module_name:
-            out[name] = obj
-            inner = getattr(obj, "__wrapped__", None)  # @contextmanager, a ContextDecorator's wrapper
-            if isinstance(inner, types.FunctionType):
-                out[f"{name}.__wrapped__"] = inner
+            found.append((name, obj))
         elif isinstance(obj, type) and obj.__module__ == module_name:
-            for attr, val in vars(obj).items():
-                fn = (val.fget if isinstance(val, property) else val.func
-                      if isinstance(val, functools.cached_property) else getattr(val, "__func__", val))
-                if isinstance(fn, types.FunctionType):
-                    out[f"{name}.{attr}"] = fn
-                    inner = getattr(fn, "__wrapped__", None)  # e.g. a dataclass __repr__ (recursive_repr)
-                    if isinstance(inner, types.FunctionType):
-                        out[f"{name}.{attr}.__wrapped__"] = inner
+            found += [(f"{name}.{attr}", val.fget if isinstance(val, property) else val.func
+                       if isinstance(val, functools.cached_property) else getattr(val, "__func__", val))
+                      for attr, val in vars(obj).items()]
+    out = {}
+    for qual, fn in found:
+        if isinstance(fn, types.FunctionType):
+            out[qual] = fn
+            inner = getattr(fn, "__wrapped__", None)
+            if isinstance(inner, types.FunctionType):
+                out[f"{qual}.__wrapped__"] = inner
     return out
 
 
