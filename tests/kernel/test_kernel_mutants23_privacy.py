@@ -56,8 +56,10 @@ def _library_metric(values, index, edges) -> FiniteMetric:
     return FiniteMetric._from_library("false-edges", list(range(len(index))), values, index, graph_edges=edges)
 
 
-def _holds(metric, mechanism, t="1/2") -> bool:
-    return check_privacy(CheckClaim(question_of(metric, "private", t=t, mechanism=mechanism), True, None))
+def _holds(metric, mechanism, **level) -> bool:
+    """check_privacy of "holds" at ``level`` (t = 1/2 unless eps= or t= is given)."""
+    level = level or {"t": "1/2"}
+    return check_privacy(CheckClaim(question_of(metric, "private", mechanism=mechanism, **level), True, None))
 
 
 # kills "line 189: return True" (edges_suffice with an irrational distance): the edges (0, 1),
@@ -80,8 +82,7 @@ def test_a_point_without_an_edge_means_all_pairs():
     h = [["1/2", "1/2"], ["1/2", "1/2"], ["1", "0"]]  # H[1, 1] > 0 = H[2, 1]: level ∞
     assert _holds(m, h) is False
     assert _holds(line(3), [["1/2", "1/2"], ["1/2", "1/2"], ["1/2", "1/2"]]) is True  # control
-    one = FiniteMetric._from_library("one", [0], (Distance.rational(0),), np.zeros((1, 1), dtype=np.int64),
-                                     graph_edges=())
+    one = _library_metric((Distance.rational(0),), np.zeros((1, 1), dtype=np.int64), ())
     assert edges_suffice(one, ()) is True  # a lone point needs no edge
 
 
@@ -128,8 +129,7 @@ def _two_clusters() -> FiniteMetric:
     """Points 0, 1 at distance 0 and 2, 3 at distance 0, every cross pair at 1 (a pseudometric,
     built as a library constructor would; the public constructor refuses a zero off-diagonal)."""
     index = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [1, 1, 0, 0], [1, 1, 0, 0]])
-    return FiniteMetric._from_library("two-clusters", [0, 1, 2, 3], (Distance.rational(0), ONE), index,
-                                      graph_edges=((0, 1), (2, 3)))
+    return _library_metric((Distance.rational(0), ONE), index, ((0, 1), (2, 3)))
 
 
 # kills "line 197: LtE -> Lt" (a zero-length edge accepted): with the edges (0, 1), (2, 3) every
@@ -196,10 +196,9 @@ def test_a_level_written_with_a_logarithm_below_one_is_exact():
     h = [["3/5", "2/5"], ["2/5", "3/5"]]
     q = question_of(line_scaled(2, 2), "private", eps=eps, mechanism=h)
     assert getattr(q.level, "t", None) is None  # not a rational t: the log form decides
-    assert check_privacy(CheckClaim(q, True, None))
+    assert _holds(line_scaled(2, 2), h, eps=eps)
     worse = [["5/8", "3/8"], ["3/8", "5/8"]]  # control: ratio 5/3 > 3/2, not private
-    assert not check_privacy(CheckClaim(question_of(line_scaled(2, 2), "private", eps=eps, mechanism=worse),
-                                        True, None))
+    assert not _holds(line_scaled(2, 2), worse, eps=eps)
 
 
 # kills "line 193: 2 -> 3" (int64 kept for distances up to 3^61): line_scaled(3, 2^63) has graph
