@@ -1,0 +1,187 @@
+"""Session 24: survivors of the first complete ``scripts/mutation.py`` run on
+exactdp/kernel/pufferfish_mechanisms.py — staircase and Gaussian documents.
+Each test names the mutants it kills.
+
+Ground truth is worked out in the test:
+- a staircase piece's ratio R(b) = num(b)/den(b) at b = e^{−ε₀} is evaluated here with mpmath
+  (40 digits) from the kernel's break points and keys (themselves pinned against an
+  enumeration in test_kernel_mutants24_mechanisms_work.py), so the largest |ln R| is known;
+- a Gaussian δ(σ) for far-apart laws, or with the positive part of g_A − e^ε g_B beyond the
+  kernel's range, is bounded in the comments; genuine documents come from the library's search.
+"""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+
+from exactdp.errors import InvalidArgument, PrecisionLimitReached
+from exactdp.kernel.jsonio import envelope
+from exactdp.kernel.pufferfish_mechanisms import (
+    check_pufferfish_mechanisms,
+    ladder,
+    staircase_keys,
+    staircase_mids,
+    staircase_work,
+)
+from exactdp.pufferfish import DiscreteDistribution, ValuePair
+from exactdp.pufferfish.documents import to_document
+from exactdp.pufferfish.gaussian import gaussian_delta, gaussian_scale
+from exactdp.pufferfish.staircase import staircase_loss
+
+P3 = DiscreteDistribution.from_lists([0, 1, 3], ["1/2", "1/4", "1/4"])
+Q3 = DiscreteDistribution.from_lists([0, 2], ["1/3", "2/3"])
+
+
+def _stair_mix() -> dict:
+    """Mixtures at b = e^{−1} (irrational), Δ = 1/2, γ = 1/4: the claimed key is not a monomial."""
+    return to_document(staircase_loss((P3, Q3), "1/2", "1", "1/4"))
+
+
+# kills "line 200: Div -> Mult" (ln(num·den) for ln(num/den)): the worst piece's denominator
+# is (1/3)·b^4 + 2/3, not 1, so the loss ball moves and the genuine document fails
+def test_a_mixture_at_an_irrational_b_verifies():
+    doc = _stair_mix()
+    assert len(doc["claim"]["denominator"]) > 1
+    assert check_pufferfish_mechanisms(doc) is True
+
+
+def _polys(key) -> list[list[str]]:
+    """A sparse key ((exponent, mass), ...) pair as descending coefficient lists."""
+    out = []
+    for part in key:
+        top = max(e for e, _ in part)
+        coef = dict(part)
+        out.append([str(coef.get(e, F(0))) for e in range(top, -1, -1)])
+    return out
+
+
+def _value(key, b: mpmath.mpf) -> mpmath.mpf:
+    num, den = (sum(mpmath.mpf(w.numerator) / w.denominator * b**e for e, w in part) for part in key)
+    return abs(mpmath.log(num / den))
+
+
+# kills "line 208: return True" and "line 208: False -> True" (a piece above the claimed one
+# not rejecting): the claim names the piece with the second-largest |ln R| and a loss enclosure
+# of that piece; the kernel must find the larger piece and reject
+def test_a_piece_below_the_worst_is_rejected():
+    doc = _stair_mix()
+    q = doc["question"]
+    P, Q = ({F(x): F(p) for x, p in zip(q[k]["support"], q[k]["probs"])} for k in ("P", "Q"))
+    delta, gamma = F(q["delta"]), F(q["gamma"])
+    mids = staircase_mids(P, Q, delta, gamma)
+    keys = dict(zip(mids, staircase_keys(P, Q, delta, gamma, mids)))
+    mpmath.mp.dps = 40
+    b = mpmath.exp(-1)
+    order = sorted({k: _value(k, b) for k in keys.values()}.items(), key=lambda kv: kv[1])
+    (second, v2), (_, v1) = order[-2], order[-1]
+    assert v1 - v2 > mpmath.mpf(10) ** -5  # a clear gap
+    y = next(m for m, k in keys.items() if k == second)
+    lo, hi = F(mpmath.nstr(v2 - mpmath.mpf(10) ** -30, 40)), F(mpmath.nstr(v2 + mpmath.mpf(10) ** -30, 40))
+    mpmath.mp.dps = 15
+    num, den = _polys(second)
+    doc["claim"].update(worst_output=str(y), numerator=num, denominator=den, loss={"lo": str(lo), "hi": str(hi)})
+    assert check_pufferfish_mechanisms(doc) is False
+
+
+# kills "line 184: 1 -> 2" (a claim of one piece malformed instead of false): the window always
+# holds at least two pieces (every support point is a break point inside it), so "1" is false
+def test_a_one_piece_claim_is_false_not_malformed():
+    doc = _stair_mix()
+    doc["claim"]["pieces"] = 1
+    assert check_pufferfish_mechanisms(doc) is False
+
+
+# kills "line 176: 2 -> 3" (the writer's precision note read with other bounds): 2 and 2^16
+# are accepted, 2^16 + 1 refused
+def test_the_staircase_precision_note_bounds():
+    for prec in (2, 2**16):
+        doc = _stair_mix()
+        doc["evidence"]["prec"] = prec
+        assert check_pufferfish_mechanisms(doc) is True
+    doc["evidence"]["prec"] = 2**16 + 1
+    with pytest.raises(InvalidArgument, match="evidence.prec"):
+        check_pufferfish_mechanisms(doc)
+
+
+# kills "line 113: 0 -> 1" (the default γ read as 1): points over 2, Δ = 1/2, γΔ = 0 (over 1):
+# size = bits{2, 1} + bits{2^507, 1} = 3 + 509 = 512 exactly, factor 2; cand = 4·2·(2 + 4) = 48:
+# 48·2·1·2 = 192 (with γ = 1, γΔ = 1/2 adds no new denominator: size 511, work 96)
+def test_staircase_work_default_gamma_is_zero():
+    P = {F(1, 2): F(1, 2**507), F(3, 2): 1 - F(1, 2**507)}
+    assert staircase_work(P, {F(1, 2): F(1)}, F(1, 2), None) == 192
+
+
+# kills "line 103: 0 -> 1" (the message of an empty ladder)
+def test_an_empty_ladder_is_undecided_at_0_bits():
+    with pytest.raises(PrecisionLimitReached, match="undecided at 0 bits"):
+        ladder([], lambda p: [], precs=())
+
+
+def _gauss(P, Q, sigma, eps) -> dict:
+    laws = [DiscreteDistribution.from_lists([x for x, _ in D], [p for _, p in D]) for D in (P, Q)]
+    return to_document(gaussian_delta(tuple(laws), sigma, eps))
+
+
+# kills "line 296: Eq -> NotEq" (positive pieces merged across a gap): with P = {0, 10} halves,
+# Q = δ_5, σ = 3, ε = 1, g_P − e·g_Q is positive near 0 and near 10 and negative near 5;
+# merging the two runs adds the negative middle, and δ(P, Q) ≈ 0.253 is the larger direction
+# (δ(Q, P) ≈ 0.095), so the lower end drops below the genuine claim
+def test_two_separate_positive_runs_verify():
+    doc = _gauss([(0, "1/2"), (10, "1/2")], [(5, "1")], 3, 1)
+    assert check_pufferfish_mechanisms(doc) is True
+
+
+# kills "line 271: Sub -> Add" and "line 271: 0 -> 1" (centers not measured from s_0): with
+# s_0 = −50 the centers would start at −100σ, below the range [−48, …], and the tail bound
+# of g_A there is about 1/2: the genuine narrow claim is then not contained
+def test_a_negative_support_verifies():
+    doc = _gauss([(-50, "1/2"), (50, "1/2")], [(-50, "1/2"), (51, "1/2")], 1, 1)
+    assert check_pufferfish_mechanisms(doc) is True
+
+
+def _far_doc(claim: dict) -> dict:
+    law = lambda x: {"support": [str(x)], "probs": ["1"]}  # noqa: E731
+    return envelope("pufferfish-gaussian-delta", {"P": law(1), "Q": law(0), "sigma": "1", "level": {"eps": "60"}},
+                    {"delta": claim}, {"prec": 128, "rel_tol": "1/100"})
+
+
+# kills "line 303: Add -> Sub" (the tail subtracted from the upper end) and "line 301: Add -> Sub"
+# (a negative tail): δ_1 against δ_0 at σ = 1, ε = 60: g_A − e^60 g_B > 0 only for z > 60.5
+# (and, reversed, z < −59.5), beyond the kernel's range [−48, 49], so the lower end is 0 and
+# the upper end is the tail bound ≥ Φ(−48) > 0; the true δ = Φ(−60.5) − e^60 Φ(−61.5) > 0, so the
+# claim δ = 0 is false: never accepted (undecided), while [0, 2^−100] is true and verifies
+def test_a_positive_part_beyond_the_range_is_counted_in_the_tail():
+    with pytest.raises(PrecisionLimitReached):
+        check_pufferfish_mechanisms(_far_doc({"lo": "0", "hi": "0"}))
+    assert check_pufferfish_mechanisms(_far_doc({"lo": "0", "hi": str(F(1, 2**100))})) is True
+
+
+def _scale_doc() -> dict:
+    return to_document(gaussian_scale(ValuePair(1, 0), 1, "1/100", rel_tol=F(1, 100)))
+
+
+# kills "line 330: GtE -> Gt" (a bracket lo = hi accepted), "line 325: Lt -> LtE" (rel_tol = 1
+# accepted) and "line 325: 2 -> 3" (the precision note's bounds)
+def test_gaussian_notes_and_bracket_are_validated():
+    doc = _scale_doc()
+    assert check_pufferfish_mechanisms(copy.deepcopy(doc)) is True
+    flat = copy.deepcopy(doc)
+    flat["claim"]["least"]["hi"] = flat["claim"]["least"]["lo"]
+    with pytest.raises(InvalidArgument, match="0 < lo < hi"):
+        check_pufferfish_mechanisms(flat)
+    one = copy.deepcopy(doc)
+    one["evidence"]["rel_tol"][0] = "1"
+    with pytest.raises(InvalidArgument, match="rel_tol"):
+        check_pufferfish_mechanisms(one)
+    for prec, ok in ((2, True), (2**16, True), (2**16 + 1, False)):
+        d = copy.deepcopy(doc)
+        d["evidence"]["prec"][0] = prec
+        if ok:
+            assert check_pufferfish_mechanisms(d) is True
+        else:
+            with pytest.raises(InvalidArgument, match="evidence.prec"):
+                check_pufferfish_mechanisms(d)
