@@ -185,3 +185,11 @@ def test_gaussian_notes_and_bracket_are_validated():
         else:
             with pytest.raises(InvalidArgument, match="evidence.prec"):
                 check_pufferfish_mechanisms(d)
+
+
+# kills "line 282: 1 -> 2" (the range ending TAIL past the second-to-last center): P = {0, 100}
+# halves against δ_0 at σ = 1, ε = 1: δ ≈ 1/2 comes from the mode at 100; a range ending at 48
+# would leave it to the tail bound (about 1/2 more on the upper end), and the genuine claim fails
+def test_a_far_last_point_is_inside_the_range():
+    doc = _gauss([(0, "1/2"), (100, "1/2")], [(0, "1")], 1, 1)
+    assert check_pufferfish_mechanisms(doc) is True

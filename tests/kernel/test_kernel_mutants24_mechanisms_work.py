@@ -170,3 +170,11 @@ def test_the_gaussian_budget_is_the_documented_limit():
     with workprec(128):
         gaussian_hockey(_point(0), _point(1), ONE, parse_level(eps=F(1, 3)), 128, left)
     assert 0 < left[0] < 1_000_000 and (1_000_000 - left[0]) % 2 == 0  # unit m = 2
+
+
+# kills "line 148: Mult -> Div" (the common denominator built from γ/Δ instead of γΔ): Δ = 4/3,
+# γ = 11/12, γΔ = 11/9. At y = 29/24: |y − 0| = 29/24, 29/24 ÷ 4/3 = 29/32 < γ = 11/12, so e = 0;
+# |y − 5| = 91/24 = 2Δ + 13/24 with 13/24 ÷ 4/3 = 13/32 < γ, so e = 2: the key is b^0/b^2. A common
+# denominator of 48 (no factor 9) would round γΔ·48 = 58.67 down to 58 = (29/24)·48 and give e = 1
+def test_staircase_key_keeps_gamma_delta_exact():
+    assert staircase_key(_point(0), _point(5), F(4, 3), F(11, 12), F(29, 24)) == (((0, ONE),), ((2, ONE),))
