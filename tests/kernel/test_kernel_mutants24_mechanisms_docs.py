@@ -193,3 +193,32 @@ def test_gaussian_notes_and_bracket_are_validated():
 def test_a_far_last_point_is_inside_the_range():
     doc = _gauss([(0, "1/2"), (100, "1/2")], [(0, "1")], 1, 1)
     assert check_pufferfish_mechanisms(doc) is True
+
+
+# kills "line 301: Sub -> Add" (the right tail bounded by Φ(−(end + c)) instead of Φ(−(end − c))):
+# P = {0: 10^-20, 2: 1 − 10^-20}, Q = {0: 10^-40, 1: 1 − 10^-40}, σ = 1, ε = 49. g_P − e^49 g_Q > 0
+# only for z > z1 ≈ 50.5, beyond the range end 2 + 48 = 50, so the kernel's upper end is its tail
+# bound ≈ Φ(−48) ≈ 4·10^-503; g_Q − e^49 g_P < 0 everywhere (e^49·10^-20 outweighs the other terms
+# on the left, e^49·P(2) on the right), with left tails ≤ 10^-20·Φ(−48). The true δ ≈ 2.7·10^-515
+# (the Φ-differences beyond z1, 80 digits), so δ ≤ 10^-520 is false and must not verify; the
+# mutated tail would shrink the upper end to ≈ 4·10^-523 and accept it
+def test_a_tail_beyond_the_range_end_is_bounded_from_the_end():
+    P0, Q0 = F(1, 10**20), F(1, 10**40)
+    P, Q = {F(0): P0, F(2): 1 - P0}, {F(0): Q0, F(1): 1 - Q0}
+    mpmath.mp.dps = 80
+    m = lambda f: mpmath.mpf(f.numerator) / f.denominator  # noqa: E731
+    up = lambda x: mpmath.erfc(x / mpmath.sqrt(2)) / 2  # noqa: E731
+    phi = lambda z: mpmath.exp(-z * z / 2)  # noqa: E731
+    E = mpmath.exp(49)
+    z1 = mpmath.findroot(lambda z: m(P0) * phi(z) + m(1 - P0) * phi(z - 2)
+                         - E * (m(Q0) * phi(z) + m(1 - Q0) * phi(z - 1)), 50.5)
+    truth = m(P0) * up(z1) + m(1 - P0) * up(z1 - 2) - E * (m(Q0) * up(z1) + m(1 - Q0) * up(z1 - 1))
+    assert 50 < z1 < 51 and mpmath.mpf(10) ** -516 < truth < mpmath.mpf(10) ** -514
+    mpmath.mp.dps = 15
+    law = lambda D: {"support": [str(x) for x in D], "probs": [str(p) for p in D.values()]}  # noqa: E731
+    doc = envelope("pufferfish-gaussian-delta", {"P": law(P), "Q": law(Q), "sigma": "1", "level": {"eps": "49"}},
+                   {"delta": {"lo": "0", "hi": f"1/{10**520}"}}, {"prec": 128, "rel_tol": "1/100"})
+    with pytest.raises(PrecisionLimitReached):
+        check_pufferfish_mechanisms(doc)
+    doc["claim"]["delta"]["hi"] = f"1/{10**500}"  # true
+    assert check_pufferfish_mechanisms(doc) is True

@@ -90,22 +90,25 @@ def _cuts_by_enumeration(pts, delta, gamma):
     return [(u + v) / 2 for u, v in zip(c, c[1:])]
 
 
-# kills "line 134: Div -> Mult" (both: the range of k read as (lo − d)·Δ): with Δ = 1/3 the
-# range shrinks and cuts are lost; the mids must be those of the full enumeration
-@pytest.mark.parametrize("delta,gamma", [(F(1, 3), F(1, 4)), (F(2, 7), F(1, 2)), (F(5, 2), F(1, 3))])
+# kills "line 134: Div -> Mult" (both: the range of k read as (lo − d)·Δ), "line 134: Sub -> Add"
+# (both: lo + d, hi + d) and "line 135: Add -> Sub": each narrows the range of k for some point
+# (Δ < 1, or d < 0) and cuts are lost; the mids must be those of the full enumeration
+@pytest.mark.parametrize("delta,gamma", [(F(1, 3), F(1, 4)), (F(2, 7), F(1, 2)), (F(5, 2), F(1, 3)),
+                                         (F(2, 7), F(1, 5)), (F(3, 10), F(2, 3))])
 def test_staircase_mids_are_every_break_point(delta, gamma):
-    P = {F(0): F(1, 2), F(3): F(1, 2)}
-    Q = {F(1): F(1, 3), F(5, 2): F(2, 3)}
+    P = {F(-2): F(1, 2), F(3): F(1, 2)}  # a negative point, and points on different lattices mod Δ
+    Q = {F(1, 7): F(1, 3), F(5, 2): F(2, 3)}
     assert staircase_mids(P, Q, delta, gamma) == _cuts_by_enumeration({*P, *Q}, delta, gamma)
 
 
 # kills "line 158: GtE -> Gt" (the exponent at |y − d| = (k + γ)Δ exactly): e(r) = k + [r/Δ − k ≥ γ]
-# is k + 1 there. P = δ_0, Q = δ_5, Δ = 1, γ = 1/2: at y = 3/2, |y − 0| = 1 + 1/2 gives e = 2 and
-# |y − 5| = 3 + 1/2 gives e = 4: lowest exponent 2, so G_P/G_Q = b^0/b^2
+# is k + 1 there. P = δ_0, Q = δ_{21/5}, Δ = 1, γ = 1/2: at y = 3/2, |y − 0| = 1 + 1/2 gives e = 2 and
+# |y − 21/5| = 2 + 7/10 gives e = 3: lowest exponent 2, so G_P/G_Q = b^0/b^1 (e = 1 at the break
+# point would give b^0/b^2)
 def test_staircase_key_at_a_break_point():
-    assert staircase_key(_point(0), _point(5), ONE, F(1, 2), F(3, 2)) == (((0, ONE),), ((2, ONE),))
-    # just inside the piece: |y| = 1.4 → e = 1; |y − 5| = 3.6 → e = 4
-    assert staircase_key(_point(0), _point(5), ONE, F(1, 2), F(7, 5)) == (((0, ONE),), ((3, ONE),))
+    assert staircase_key(_point(0), _point(F(21, 5)), ONE, F(1, 2), F(3, 2)) == (((0, ONE),), ((1, ONE),))
+    # just inside the piece: |y| = 7/5 → e = 1; |y − 21/5| = 14/5 → e = 3
+    assert staircase_key(_point(0), _point(F(21, 5)), ONE, F(1, 2), F(7, 5)) == (((0, ONE),), ((2, ONE),))
 
 
 def _laws(n: int, gap=1):
