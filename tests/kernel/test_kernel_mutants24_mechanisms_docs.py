@@ -143,9 +143,13 @@ def test_a_negative_support_verifies():
     assert check_pufferfish_mechanisms(doc) is True
 
 
+def _json_law(D: dict) -> dict:
+    return {"support": [str(x) for x in D], "probs": [str(p) for p in D.values()]}
+
+
 def _far_doc(claim: dict) -> dict:
-    law = lambda x: {"support": [str(x)], "probs": ["1"]}  # noqa: E731
-    return envelope("pufferfish-gaussian-delta", {"P": law(1), "Q": law(0), "sigma": "1", "level": {"eps": "60"}},
+    P, Q = _json_law({1: 1}), _json_law({0: 1})
+    return envelope("pufferfish-gaussian-delta", {"P": P, "Q": Q, "sigma": "1", "level": {"eps": "60"}},
                     {"delta": claim}, {"prec": 128, "rel_tol": "1/100"})
 
 
@@ -215,8 +219,8 @@ def test_a_tail_beyond_the_range_end_is_bounded_from_the_end():
     truth = m(P0) * up(z1) + m(1 - P0) * up(z1 - 2) - E * (m(Q0) * up(z1) + m(1 - Q0) * up(z1 - 1))
     assert 50 < z1 < 51 and mpmath.mpf(10) ** -516 < truth < mpmath.mpf(10) ** -514
     mpmath.mp.dps = 15
-    law = lambda D: {"support": [str(x) for x in D], "probs": [str(p) for p in D.values()]}  # noqa: E731
-    doc = envelope("pufferfish-gaussian-delta", {"P": law(P), "Q": law(Q), "sigma": "1", "level": {"eps": "49"}},
+    question = {"P": _json_law(P), "Q": _json_law(Q), "sigma": "1", "level": {"eps": "49"}}
+    doc = envelope("pufferfish-gaussian-delta", question,
                    {"delta": {"lo": "0", "hi": f"1/{10**520}"}}, {"prec": 128, "rel_tol": "1/100"})
     with pytest.raises(PrecisionLimitReached):
         check_pufferfish_mechanisms(doc)
