@@ -226,3 +226,28 @@ def test_a_tail_beyond_the_range_end_is_bounded_from_the_end():
         check_pufferfish_mechanisms(doc)
     doc["claim"]["delta"]["hi"] = f"1/{10**500}"  # true
     assert check_pufferfish_mechanisms(doc) is True
+
+
+# kills "line 276: Sub -> Add" (the mean-value slope factor c + s for c − s, wrong whenever the
+# nearest center s is not the first one): P = {2: 7/11, 3: 4/11}, Q = δ_2, σ = 5/2, ε = 8/5. In
+# z = (y − 2)/σ the centers are 0 and 2/5; g_Q − e^ε g_P < 0 everywhere (1 < e^{8/5}·7/11), and
+# g_P − e^ε g_Q = (7/11 − e^ε)φ(z) + (4/11)φ(z − 2/5) is positive beyond its one root z*, so
+# δ = (7/11 − e^ε)Φ(−z*) + (4/11)Φ(−(z* − 2/5)) ≈ 2.350·10^-11 (40 digits). The mutated slope
+# misreads the sign of a piece near z* and encloses ≈ 1.599·10^-11: that false claim must fail
+def test_a_piece_nearest_a_later_center_is_signed_right():
+    mpmath.mp.dps = 40
+    E, a, b = mpmath.exp(mpmath.mpf(8) / 5), mpmath.mpf(7) / 11, mpmath.mpf(4) / 11
+    h = lambda z: (a - E) * mpmath.npdf(z) + b * mpmath.npdf(z - mpmath.mpf(2) / 5)  # noqa: E731
+    z = mpmath.findroot(h, 6)
+    truth = (a - E) * mpmath.ncdf(-z) + b * mpmath.ncdf(-(z - mpmath.mpf(2) / 5))
+    mpmath.mp.dps = 15
+    assert mpmath.mpf("2.35e-11") < truth < mpmath.mpf("2.351e-11")
+    question = {"P": {"support": ["2", "3"], "probs": ["7/11", "4/11"]}, "Q": {"support": ["2"], "probs": ["1"]},
+                "sigma": "5/2", "level": {"eps": "8/5"}}
+
+    def doc(lo: str, hi: str) -> dict:
+        claim = {"delta": {"lo": str(F(lo)), "hi": str(F(hi))}}
+        return envelope("pufferfish-gaussian-delta", question, claim, {"prec": 128, "rel_tol": "1/100"})
+
+    assert check_pufferfish_mechanisms(doc("1.5e-11", "1.7e-11")) is False
+    assert check_pufferfish_mechanisms(doc("2.34e-11", "2.36e-11")) is True
