@@ -3,9 +3,10 @@ exactdp/kernel/pufferfish_mechanisms.py — staircase and Gaussian documents.
 Each test names the mutants it kills.
 
 Ground truth is worked out in the test:
-- a staircase piece's ratio R(b) = num(b)/den(b) at b = e^{−ε₀} is evaluated here with mpmath
-  (40 digits) from the kernel's break points and keys (themselves pinned against an
-  enumeration in test_kernel_mutants24_mechanisms_work.py), so the largest |ln R| is known;
+- a staircase piece's ratio R(b) = num(b)/den(b) at b = e^{−ε₀} is built here from the
+  staircase's definition at each midpoint (the midpoints are pinned against an enumeration in
+  test_kernel_mutants24_mechanisms_work.py) and evaluated with mpmath (40 digits), so the
+  largest |ln R| is known;
 - a Gaussian δ(σ) for far-apart laws, or with the positive part of g_A − e^ε g_B beyond the
   kernel's range, is bounded in the comments; genuine documents come from the library's search.
 """
@@ -13,6 +14,7 @@ Ground truth is worked out in the test:
 from __future__ import annotations
 
 import copy
+import math
 from fractions import Fraction as F
 
 import mpmath
@@ -23,7 +25,6 @@ from exactdp.kernel.jsonio import envelope
 from exactdp.kernel.pufferfish_mechanisms import (
     check_pufferfish_mechanisms,
     ladder,
-    staircase_keys,
     staircase_mids,
     staircase_work,
 )
@@ -49,42 +50,45 @@ def test_a_mixture_at_an_irrational_b_verifies():
     assert check_pufferfish_mechanisms(doc) is True
 
 
-def _polys(key) -> list[list[str]]:
-    """A sparse key ((exponent, mass), ...) pair as descending coefficient lists."""
-    out = []
-    for part in key:
-        top = max(e for e, _ in part)
-        coef = dict(part)
-        out.append([str(coef.get(e, F(0))) for e in range(top, -1, -1)])
-    return out
+def _key(P: dict, Q: dict, delta: F, gamma: F, y: F) -> tuple[dict[int, F], dict[int, F]]:
+    """G_P(y)/G_Q(y) as {exponent: mass} in b, from the staircase's definition: the mass at d is
+    weighted b^e with e = k + [r/Δ − k ≥ γ], r = |y − d|, k = ⌊r/Δ⌋; lowest exponent shifted to 0."""
+    def e(d: F) -> int:
+        k = math.floor(abs(y - d) / delta)
+        return k + (abs(y - d) / delta - k >= gamma)
+    parts = [{}, {}]
+    for part, D in zip(parts, (P, Q)):
+        for d, w in D.items():
+            part[e(d)] = part.get(e(d), F(0)) + w
+    low = min(min(p) for p in parts)
+    return tuple({k - low: w for k, w in p.items()} for p in parts)  # type: ignore[return-value]
 
 
-def _value(key, b: mpmath.mpf) -> mpmath.mpf:
-    num, den = (sum(mpmath.mpf(w.numerator) / w.denominator * b**e for e, w in part) for part in key)
+def _abs_log(key, b: mpmath.mpf) -> mpmath.mpf:
+    num, den = (sum(mpmath.mpf(w.numerator) / w.denominator * b**k for k, w in part.items()) for part in key)
     return abs(mpmath.log(num / den))
 
 
 # kills "line 208: return True" and "line 208: False -> True" (a piece above the claimed one
-# not rejecting): the claim names the piece with the second-largest |ln R| and a loss enclosure
-# of that piece; the kernel must find the larger piece and reject
+# not rejecting): the claim names the piece with the second-largest |ln R| — every piece's ratio
+# built here from the definition (the midpoints are those the enumeration test pins) — and a
+# loss enclosure of that piece; the kernel must find the larger piece and reject
 def test_a_piece_below_the_worst_is_rejected():
     doc = _stair_mix()
     q = doc["question"]
     P, Q = ({F(x): F(p) for x, p in zip(q[k]["support"], q[k]["probs"])} for k in ("P", "Q"))
     delta, gamma = F(q["delta"]), F(q["gamma"])
-    mids = staircase_mids(P, Q, delta, gamma)
-    keys = dict(zip(mids, staircase_keys(P, Q, delta, gamma, mids)))
-    mpmath.mp.dps = 40
-    b = mpmath.exp(-1)
-    order = sorted({k: _value(k, b) for k in keys.values()}.items(), key=lambda kv: kv[1])
-    (second, v2), (_, v1) = order[-2], order[-1]
-    assert v1 - v2 > mpmath.mpf(10) ** -5  # a clear gap
-    y = next(m for m, k in keys.items() if k == second)
-    lo, hi = F(mpmath.nstr(v2 - mpmath.mpf(10) ** -30, 40)), F(mpmath.nstr(v2 + mpmath.mpf(10) ** -30, 40))
-    mpmath.mp.dps = 15
-    num, den = _polys(second)
-    doc["claim"].update(worst_output=str(y), numerator=num, denominator=den, loss={"lo": str(lo), "hi": str(hi)})
-    assert check_pufferfish_mechanisms(doc) is False
+    keys = {y: _key(P, Q, delta, gamma, y) for y in staircase_mids(P, Q, delta, gamma)}
+    with mpmath.workdps(40):
+        b = mpmath.exp(-1)
+        ranked = sorted(keys, key=lambda y: _abs_log(keys[y], b))
+        top, y = _abs_log(keys[ranked[-1]], b), ranked[-1]
+        second = next(x for x in reversed(ranked) if _abs_log(keys[x], b) < top - mpmath.mpf(10) ** -5)
+        v2 = _abs_log(keys[second], b)
+        lo, hi = (F(mpmath.nstr(v2 + s * mpmath.mpf(10) ** -30, 40)) for s in (-1, 1))
+    num, den = ([str(part.get(k, F(0))) for k in range(max(part), -1, -1)] for part in keys[second])
+    doc["claim"].update(worst_output=str(second), numerator=num, denominator=den, loss={"lo": str(lo), "hi": str(hi)})
+    assert y != second and check_pufferfish_mechanisms(doc) is False
 
 
 # kills "line 184: 1 -> 2" (a claim of one piece malformed instead of false): the window always
@@ -127,9 +131,11 @@ def _gauss(P, Q, sigma, eps) -> dict:
 
 
 # kills "line 296: Eq -> NotEq" (positive pieces merged across a gap): with P = {0, 10} halves,
-# Q = δ_5, σ = 3, ε = 1, g_P − e·g_Q is positive near 0 and near 10 and negative near 5;
-# merging the two runs adds the negative middle, and δ(P, Q) ≈ 0.253 is the larger direction
-# (δ(Q, P) ≈ 0.095), so the lower end drops below the genuine claim
+# Q = δ_5, σ = 3, ε = 1, g_P − e·g_Q is positive on two runs, z < −0.544 and z > 10.544 (in
+# units of the support), and negative between; merging the runs adds the negative middle, and
+# δ(P, Q) ≈ 0.253 is the larger direction
+# (δ(Q, P) ≈ 0.095), so the lower end drops below the genuine claim (the mutant already fails
+# the library's own kernel check while the document is built)
 def test_two_separate_positive_runs_verify():
     doc = _gauss([(0, "1/2"), (10, "1/2")], [(5, "1")], 3, 1)
     assert check_pufferfish_mechanisms(doc) is True
@@ -156,7 +162,7 @@ def _far_doc(claim: dict) -> dict:
 # kills "line 303: Add -> Sub" (the tail subtracted from the upper end) and "line 301: Add -> Sub"
 # (a negative tail): δ_1 against δ_0 at σ = 1, ε = 60: g_A − e^60 g_B > 0 only for z > 60.5
 # (and, reversed, z < −59.5), beyond the kernel's range [−48, 49], so the lower end is 0 and
-# the upper end is the tail bound ≥ Φ(−48) > 0; the true δ = Φ(−60.5) − e^60 Φ(−61.5) > 0, so the
+# the upper end is the tail bound ≥ Φ(−48) > 0; the true δ = Φ(−59.5) − e^60 Φ(−60.5) ≈ 1.9·10^-773 > 0, so the
 # claim δ = 0 is false: never accepted (undecided), while [0, 2^−100] is true and verifies
 def test_a_positive_part_beyond_the_range_is_counted_in_the_tail():
     with pytest.raises(PrecisionLimitReached):

@@ -105,7 +105,8 @@ def test_a_three_point_union_has_no_bernoulli_closed_form():
 
 
 # kills "line 277: return True" / "False -> True" (a big power in h/θ accepted): 1/(65·ln 2)
-# gives exp(65·log 2), refused before sympy would evaluate 2**65
+# gives exp(65·log 2), refused before sympy would evaluate 2**65. (Here the identity would be
+# false anyway, so this pins the mutants' True, not the refusal itself.)
 def test_a_big_power_in_the_argument_is_refused():
     P, Q = _bernoulli(F(9, 10), F(1, 5))
     assert closed_form_is_least(P, Q, parse_level(eps=1), 1 / (65 * sympy.log(2))) is False
@@ -121,17 +122,18 @@ def _wasserstein(theta: str | None = None) -> dict:
 
 # kills "line 121: Gt -> GtE" (MAX_TERMS = 2000 terms refused) and "line 114: 1 -> 2" (every
 # atom counted twice): θ − 1 = (1 + e)^49·(1 + π)^39 expands to exactly 50·40 = 2000 terms,
-# within the limit: the identity is decided (False: θ ≠ 1); one more power is over it
+# within the limit: the identity is decided (False: θ ≠ 1); one more power is over it, which
+# also kills two "line 113: 1 -> 2" (b == 2 counted 1; comb(n + b − 2, n)): (1 + π)^40 must
+# count 41 terms
 def test_an_identity_of_exactly_max_terms_is_decided():
     assert check_pufferfish(_wasserstein("1 + (1 + E)**49*(1 + pi)**39")) is False
     with pytest.raises(InstanceTooLarge, match="MAX_TERMS"):
         check_pufferfish(_wasserstein("1 + (1 + E)**49*(1 + pi)**40"))  # 50·41 = 2050
 
 
-# kills two "line 113: 1 -> 2" (b == 2 counted 1; comb(n + b − 2, n)): (1 + π)^40 counts
-# 41 terms, so the product above is 2050 and refused; and "line 113: Or -> And" / the other
-# "1 -> 2" (a power with |exponent| < 2 counted as b or 2 terms instead of 1): (2 + e + π)^(3/2)
-# stays one factor of the 2000-term product
+# kills "line 113: Or -> And" and the "line 113: 1 -> 2" of "return 2" (a power with
+# |exponent| < 2 counted as b or 2 terms instead of 1): (2 + e + π)^(3/2) stays one factor of
+# the 2000-term product
 def test_a_fractional_power_counts_one_term():
     assert check_pufferfish(_wasserstein("1 + (1 + E)**49*(1 + pi)**39*(2 + E + pi)**(3/2)")) is False
 
@@ -141,7 +143,7 @@ def _law(xs: list) -> dict:
 
 
 # kills "line 99: LtE -> Lt" twice (a zero mass accepted; a repeated support point accepted)
-def test_laws_take_rational_points_and_refuse_zero_masses():
+def test_laws_take_rational_points_and_refuse_zero_masses_and_repeated_points():
     doc = _wasserstein()
     doc["question"]["P"] = {"support": ["1/2"], "probs": ["1"]}
     doc["claim"].update(theta="1/2", w1="1/2", winf="1/2")
@@ -190,11 +192,12 @@ def test_the_exact_convolution_at_max_convolution():
         query_laws(q)
 
 
+# kills "line 283: return True" again, through a whole scale document
 def test_the_scale_document_of_the_bernoulli_pair_takes_theta_b_only():
     """The same instance as a document: θ_B verifies as the closed form, θ_A does not."""
     P, Q = _bernoulli(F(9, 10), F(1, 5))
     level = parse_level(eps=1)
-    lo, hi = F(69, 100), F(70, 100)  # θ* = 1/ln u_B ≈ 0.6911
+    lo, hi = F(69, 100), F(70, 100)  # θ* = 1/ln u_B ≈ 0.6908
     assert lo < float(THETA_B) < hi
     doc = write_scale(P, Q, level, 1, (lo, hi), write_closed_form(THETA_B), F(1, 10), 64)
     assert doc["claim"]["closed_form"] is not None
@@ -224,7 +227,7 @@ def test_claimed_forms_are_read_strictly():
         check_pufferfish(doc)
 
 
-# kills "line 255: LtE -> Lt" (the width test hi − lo ≤ tol·hi at its edge): θ* ≈ 0.6911 in
+# kills "line 255: LtE -> Lt" (the width test hi − lo ≤ tol·hi at its edge): θ* ≈ 0.6908 in
 # (69/100, 7/10], width 1/100 = tol·hi with tol = 1/70
 def test_a_bracket_exactly_as_wide_as_tol_verifies():
     P, Q = _bernoulli(F(9, 10), F(1, 5))
@@ -280,3 +283,31 @@ def test_the_population_sum_exactly():
     q["users"][0]["presence"] = "3/2"
     with pytest.raises(InvalidArgument, match="presence"):
         query_laws(q)
+
+
+# kills "line 237: Eq -> NotEq" (the exact tie test at every precision but 256): 200 exact ties
+# plus one near tie P(200) = 2/500 + 2^-300 (2·Q − P = −2^-300, open at 256 bits, decided at 512).
+# At 256 bits 201 open signs × 500 points exceed the tie budget of 100,000, and the kernel tries
+# ties only at 256 bits: the ties stay open, None. Testing them at 512 bits (200 × 500 = 100,000)
+# would decide FAILS
+def test_ties_are_tried_only_at_256_bits():
+    d = F(1, 2**300)
+    Q = {F(x): F(1, 500) for x in range(500)}
+    rest = (1 - F(402, 500) - d) / 299
+    P = {F(x): F(2, 500) if x < 200 else F(2, 500) + d if x == 200 else rest for x in range(500)}
+    assert sum(P.values()) == 1
+    assert decide_laplace(P, Q, F(0), parse_level(t=F(1, 2))) is None
+
+
+# kills "line 356: return True" (the Wasserstein document's re-decision at θ = W∞/ε dropped):
+# P = {0: η, 1: 1 − η}, η = 2^-4200, against δ_0 at ε = 1: W1 = 1 − η, W∞ = 1, θ = 1. The
+# sign e·g_P(0) − g_Q(0) = e·(η + (1 − η)/e) − 1 = η(e − 1) > 0 is below what 4096 bits (MAX_PREC)
+# resolve and is not an exact tie, so the re-decision is undecided and the document is rejected
+# (the kernel's rule: an undecided sign rejects), though θ is sufficient by the theorem
+def test_an_undecided_wasserstein_re_decision_rejects():
+    eta = F(1, 2**4200)
+    P, Q = {F(0): eta, F(1): 1 - eta}, {F(0): F(1)}
+    level = parse_level(eps=1)
+    assert decide_laplace(P, Q, F(1), level) is None
+    doc = write_wasserstein(P, Q, level, 1, sympy.Integer(1), 1 - eta, F(1))
+    assert check_pufferfish(doc) is False
