@@ -257,3 +257,41 @@ def test_a_piece_nearest_a_later_center_is_signed_right():
 
     assert check_pufferfish_mechanisms(doc("1.5e-11", "1.7e-11")) is False
     assert check_pufferfish_mechanisms(doc("2.34e-11", "2.36e-11")) is True
+
+
+# kills "line 206: NotEq -> Eq" (below() dropping every piece of another ratio that is not
+# certified below the claimed one): a near tie. P = {0: p, 1: 1 − p}, Q = {0: 1/3, 2: 2/3},
+# Δ = 1/2, γ = 1/4, b = e^{-1}: the pieces at y = 17/16 and y = 39/16 have different ratios whose
+# |ln R| cross at p* ≈ 0.2079109647785; at the 60-digit p below (p* + ~10^-44) the piece at 39/16
+# is above the one at 17/16 by ≈ 2·10^-44 (40-digit evaluation of both ratios from the
+# definition), within the 128-bit balls and outside the 256-bit ones. The claim names 17/16 as
+# the worst piece: false, so it must be rejected (the 128-bit ladder step cannot tell; 256 does)
+def test_a_near_tie_above_the_claimed_piece_is_found():
+    p = F(207910964778512969711834738476271975875226632900639036369347, 10**60)
+    P, Q, delta, gamma = {F(0): p, F(1): 1 - p}, {F(0): F(1, 3), F(2): F(2, 3)}, F(1, 2), F(1, 4)
+    mids = staircase_mids(P, Q, delta, gamma)
+    claimed, above = _key(P, Q, delta, gamma, F(17, 16)), _key(P, Q, delta, gamma, F(39, 16))
+    with mpmath.workdps(60):
+        b = mpmath.exp(-1)
+        gap = _abs_log(above, b) - _abs_log(claimed, b)
+        assert mpmath.mpf(10) ** -44 < gap < mpmath.mpf(10) ** -43
+        assert all(_abs_log(_key(P, Q, delta, gamma, y), b) <= _abs_log(above, b) for y in mids)
+        lo, hi = (F(mpmath.nstr(_abs_log(claimed, b) + s * mpmath.mpf(10) ** -30, 50)) for s in (-1, 1))
+    num, den = ([str(part.get(k, F(0))) for k in range(max(part), -1, -1)] for part in claimed)
+    question = {"P": _json_law(P), "Q": _json_law(Q), "delta": "1/2", "eps0": {"eps": "1"}, "gamma": "1/4"}
+    claim = {"pieces": len(mids), "worst_output": "17/16", "numerator": num, "denominator": den, "ratio": None,
+             "loss": {"lo": str(lo), "hi": str(hi)}}
+    assert check_pufferfish_mechanisms(envelope("pufferfish-staircase", question, claim, {"prec": 128})) is False
+
+
+# kills the _mul mutants of line 169 that break the recognition of a piece with the inverse
+# ratio: P = {0: 2/3, 1: 1/3} and its mirror Q = {0: 1/3, 1: 2/3} at b = e^{-1}, Δ = 1/2, γ = 1/4.
+# The worst piece's ratio (b^2/3 + 2/3)/(2b^2/3 + 1/3) (not a monomial) has a mirror piece with the
+# inverse ratio, the same |ln R|; it must be recognised exactly (no ball ever separates the two),
+# else the genuine document stays undecided
+def test_a_mirror_piece_with_the_inverse_ratio_is_recognised():
+    laws = (DiscreteDistribution.from_lists([0, 1], ["2/3", "1/3"]),
+            DiscreteDistribution.from_lists([0, 1], ["1/3", "2/3"]))
+    doc = to_document(staircase_loss(laws, "1/2", "1", "1/4"))
+    assert (doc["claim"]["numerator"], doc["claim"]["denominator"]) == (["1/3", "0", "2/3"], ["2/3", "0", "1/3"])
+    assert check_pufferfish_mechanisms(doc) is True
