@@ -215,16 +215,15 @@ def test_a_far_last_point_is_inside_the_range():
 def test_a_tail_beyond_the_range_end_is_bounded_from_the_end():
     P0, Q0 = F(1, 10**20), F(1, 10**40)
     P, Q = {F(0): P0, F(2): 1 - P0}, {F(0): Q0, F(1): 1 - Q0}
-    mpmath.mp.dps = 80
     m = lambda f: mpmath.mpf(f.numerator) / f.denominator  # noqa: E731
     up = lambda x: mpmath.erfc(x / mpmath.sqrt(2)) / 2  # noqa: E731
     phi = lambda z: mpmath.exp(-z * z / 2)  # noqa: E731
-    E = mpmath.exp(49)
-    z1 = mpmath.findroot(lambda z: m(P0) * phi(z) + m(1 - P0) * phi(z - 2)
-                         - E * (m(Q0) * phi(z) + m(1 - Q0) * phi(z - 1)), 50.5)
-    truth = m(P0) * up(z1) + m(1 - P0) * up(z1 - 2) - E * (m(Q0) * up(z1) + m(1 - Q0) * up(z1 - 1))
-    assert 50 < z1 < 51 and mpmath.mpf(10) ** -516 < truth < mpmath.mpf(10) ** -514
-    mpmath.mp.dps = 15
+    with mpmath.workdps(80):
+        E = mpmath.exp(49)
+        z1 = mpmath.findroot(lambda z: m(P0) * phi(z) + m(1 - P0) * phi(z - 2)
+                             - E * (m(Q0) * phi(z) + m(1 - Q0) * phi(z - 1)), 50.5)
+        truth = m(P0) * up(z1) + m(1 - P0) * up(z1 - 2) - E * (m(Q0) * up(z1) + m(1 - Q0) * up(z1 - 1))
+        assert 50 < z1 < 51 and mpmath.mpf(10) ** -516 < truth < mpmath.mpf(10) ** -514
     question = {"P": _json_law(P), "Q": _json_law(Q), "sigma": "1", "level": {"eps": "49"}}
     doc = envelope("pufferfish-gaussian-delta", question,
                    {"delta": {"lo": "0", "hi": f"1/{10**520}"}}, {"prec": 128, "rel_tol": "1/100"})
@@ -241,12 +240,11 @@ def test_a_tail_beyond_the_range_end_is_bounded_from_the_end():
 # δ = (7/11 − e^ε)Φ(−z*) + (4/11)Φ(−(z* − 2/5)) ≈ 2.350·10^-11 (40 digits). The mutated slope
 # misreads the sign of a piece near z* and encloses ≈ 1.599·10^-11: that false claim must fail
 def test_a_piece_nearest_a_later_center_is_signed_right():
-    mpmath.mp.dps = 40
-    E, a, b = mpmath.exp(mpmath.mpf(8) / 5), mpmath.mpf(7) / 11, mpmath.mpf(4) / 11
-    h = lambda z: (a - E) * mpmath.npdf(z) + b * mpmath.npdf(z - mpmath.mpf(2) / 5)  # noqa: E731
-    z = mpmath.findroot(h, 6)
-    truth = (a - E) * mpmath.ncdf(-z) + b * mpmath.ncdf(-(z - mpmath.mpf(2) / 5))
-    mpmath.mp.dps = 15
+    with mpmath.workdps(40):
+        E, a, b = mpmath.exp(mpmath.mpf(8) / 5), mpmath.mpf(7) / 11, mpmath.mpf(4) / 11
+        h = lambda z: (a - E) * mpmath.npdf(z) + b * mpmath.npdf(z - mpmath.mpf(2) / 5)  # noqa: E731
+        z = mpmath.findroot(h, 6)
+        truth = (a - E) * mpmath.ncdf(-z) + b * mpmath.ncdf(-(z - mpmath.mpf(2) / 5))
     assert mpmath.mpf("2.35e-11") < truth < mpmath.mpf("2.351e-11")
     question = {"P": {"support": ["2", "3"], "probs": ["7/11", "4/11"]}, "Q": {"support": ["2"], "probs": ["1"]},
                 "sigma": "5/2", "level": {"eps": "8/5"}}
@@ -263,7 +261,7 @@ def test_a_piece_nearest_a_later_center_is_signed_right():
 # certified below the claimed one): a near tie. P = {0: p, 1: 1 − p}, Q = {0: 1/3, 2: 2/3},
 # Δ = 1/2, γ = 1/4, b = e^{-1}: the pieces at y = 17/16 and y = 39/16 have different ratios whose
 # |ln R| cross at p* ≈ 0.2079109647785; at the 60-digit p below (p* + ~10^-44) the piece at 39/16
-# is above the one at 17/16 by ≈ 2·10^-44 (40-digit evaluation of both ratios from the
+# is above the one at 17/16 by ≈ 2·10^-44 (60-digit evaluation of both ratios from the
 # definition), within the 128-bit balls and outside the 256-bit ones. The claim names 17/16 as
 # the worst piece: false, so it must be rejected (the 128-bit ladder step cannot tell; 256 does)
 def test_a_near_tie_above_the_claimed_piece_is_found():
@@ -284,8 +282,10 @@ def test_a_near_tie_above_the_claimed_piece_is_found():
     assert check_pufferfish_mechanisms(envelope("pufferfish-staircase", question, claim, {"prec": 128})) is False
 
 
-# kills the _mul mutants of line 169 that break the recognition of a piece with the inverse
-# ratio: P = {0: 2/3, 1: 1/3} and its mirror Q = {0: 1/3, 1: 2/3} at b = e^{-1}, Δ = 1/2, γ = 1/4.
+# kills the "out[e − f]" site of "line 169: Add -> Sub" (and other _mul changes that break the
+# recognition of a piece with the inverse ratio; "out.get(e − f)", "x / y", "− x·y" and the
+# accumulator default survive it, see scripts/mutation_equivalent.txt): P = {0: 2/3, 1: 1/3}
+# and its mirror Q = {0: 1/3, 1: 2/3} at b = e^{-1}, Δ = 1/2, γ = 1/4.
 # The worst piece's ratio (b^2/3 + 2/3)/(2b^2/3 + 1/3) (not a monomial) has a mirror piece with the
 # inverse ratio, the same |ln R|; it must be recognised exactly (no ball ever separates the two),
 # else the genuine document stays undecided

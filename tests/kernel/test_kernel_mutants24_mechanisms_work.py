@@ -150,9 +150,8 @@ def test_gaussian_limits_are_inclusive():
 # Q(1) = P(1)/e to 60 digits leaves v_1 = P(1) − e·Q(1) open at 128 bits, so the signs (+, ?, −)
 # count 2 changes in the direction (P, Q); (Q, P) has (−, −, −) with none
 def test_an_open_sign_counts_as_a_change_on_both_sides():
-    mpmath.mp.dps = 80
-    q1 = F(int(mpmath.nint(mpmath.mpf(1) / 3 / mpmath.e * 10**60)), 10**60)
-    mpmath.mp.dps = 15
+    with mpmath.workdps(80):
+        q1 = F(int(mpmath.nint(mpmath.mpf(1) / 3 / mpmath.e * 10**60)), 10**60)
     P = {F(0): F(1, 3), F(1): F(1, 3), F(2): F(1, 3)}
     Q = {F(0): F(1, 20), F(1): q1, F(2): 1 - F(1, 20) - q1}
     assert sign_changes(P, Q, parse_level(eps=1)) == 2
