@@ -153,10 +153,15 @@ def _json_law(D: dict) -> dict:
     return {"support": [str(x) for x in D], "probs": [str(p) for p in D.values()]}
 
 
-def _far_doc(claim: dict) -> dict:
-    P, Q = _json_law({1: 1}), _json_law({0: 1})
-    return envelope("pufferfish-gaussian-delta", {"P": P, "Q": Q, "sigma": "1", "level": {"eps": "60"}},
-                    {"delta": claim}, {"prec": 128, "rel_tol": "1/100"})
+def _delta_doc(P: dict, Q: dict, sigma: str, eps: str, lo: str, hi: str) -> dict:
+    """A pufferfish-gaussian-delta document claiming δ ∈ [lo, hi] (decimal or p/q texts)."""
+    question = {"P": _json_law(P), "Q": _json_law(Q), "sigma": sigma, "level": {"eps": eps}}
+    return envelope("pufferfish-gaussian-delta", question, {"delta": {"lo": str(F(lo)), "hi": str(F(hi))}},
+                    {"prec": 128, "rel_tol": "1/100"})
+
+
+def _far_doc(lo: str, hi: str) -> dict:
+    return _delta_doc({1: 1}, {0: 1}, "1", "60", lo, hi)
 
 
 # kills "line 303: Add -> Sub" (the tail subtracted from the upper end) and "line 301: Add -> Sub"
@@ -166,8 +171,8 @@ def _far_doc(claim: dict) -> dict:
 # claim δ = 0 is false: never accepted (undecided), while [0, 2^−100] is true and verifies
 def test_a_positive_part_beyond_the_range_is_counted_in_the_tail():
     with pytest.raises(PrecisionLimitReached):
-        check_pufferfish_mechanisms(_far_doc({"lo": "0", "hi": "0"}))
-    assert check_pufferfish_mechanisms(_far_doc({"lo": "0", "hi": str(F(1, 2**100))})) is True
+        check_pufferfish_mechanisms(_far_doc("0", "0"))
+    assert check_pufferfish_mechanisms(_far_doc("0", str(F(1, 2**100)))) is True
 
 
 def _scale_doc() -> dict:
@@ -224,13 +229,9 @@ def test_a_tail_beyond_the_range_end_is_bounded_from_the_end():
                              - E * (m(Q0) * phi(z) + m(1 - Q0) * phi(z - 1)), 50.5)
         truth = m(P0) * up(z1) + m(1 - P0) * up(z1 - 2) - E * (m(Q0) * up(z1) + m(1 - Q0) * up(z1 - 1))
         assert 50 < z1 < 51 and mpmath.mpf(10) ** -516 < truth < mpmath.mpf(10) ** -514
-    question = {"P": _json_law(P), "Q": _json_law(Q), "sigma": "1", "level": {"eps": "49"}}
-    doc = envelope("pufferfish-gaussian-delta", question,
-                   {"delta": {"lo": "0", "hi": f"1/{10**520}"}}, {"prec": 128, "rel_tol": "1/100"})
     with pytest.raises(PrecisionLimitReached):
-        check_pufferfish_mechanisms(doc)
-    doc["claim"]["delta"]["hi"] = f"1/{10**500}"  # true
-    assert check_pufferfish_mechanisms(doc) is True
+        check_pufferfish_mechanisms(_delta_doc(P, Q, "1", "49", "0", f"1/{10**520}"))
+    assert check_pufferfish_mechanisms(_delta_doc(P, Q, "1", "49", "0", f"1/{10**500}")) is True  # true
 
 
 # kills "line 276: Sub -> Add" (the mean-value slope factor c + s for c − s, wrong whenever the
@@ -246,15 +247,9 @@ def test_a_piece_nearest_a_later_center_is_signed_right():
         z = mpmath.findroot(h, 6)
         truth = (a - E) * mpmath.ncdf(-z) + b * mpmath.ncdf(-(z - mpmath.mpf(2) / 5))
     assert mpmath.mpf("2.35e-11") < truth < mpmath.mpf("2.351e-11")
-    question = {"P": {"support": ["2", "3"], "probs": ["7/11", "4/11"]}, "Q": {"support": ["2"], "probs": ["1"]},
-                "sigma": "5/2", "level": {"eps": "8/5"}}
-
-    def doc(lo: str, hi: str) -> dict:
-        claim = {"delta": {"lo": str(F(lo)), "hi": str(F(hi))}}
-        return envelope("pufferfish-gaussian-delta", question, claim, {"prec": 128, "rel_tol": "1/100"})
-
-    assert check_pufferfish_mechanisms(doc("1.5e-11", "1.7e-11")) is False
-    assert check_pufferfish_mechanisms(doc("2.34e-11", "2.36e-11")) is True
+    P, Q = {F(2): F(7, 11), F(3): F(4, 11)}, {F(2): F(1)}
+    assert check_pufferfish_mechanisms(_delta_doc(P, Q, "5/2", "8/5", "1.5e-11", "1.7e-11")) is False
+    assert check_pufferfish_mechanisms(_delta_doc(P, Q, "5/2", "8/5", "2.34e-11", "2.36e-11")) is True
 
 
 # kills "line 206: NotEq -> Eq" (below() dropping every piece of another ratio that is not
