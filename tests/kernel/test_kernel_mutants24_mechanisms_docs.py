@@ -20,6 +20,7 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
+from exactdp.engine.documents import write_dist
 from exactdp.errors import InvalidArgument, PrecisionLimitReached
 from exactdp.kernel.jsonio import envelope
 from exactdp.kernel.pufferfish_mechanisms import (
@@ -64,6 +65,11 @@ def _key(P: dict, Q: dict, delta: F, gamma: F, y: F) -> tuple[dict[int, F], dict
     return tuple({k - low: w for k, w in p.items()} for p in parts)  # type: ignore[return-value]
 
 
+def _descending(key) -> list[list[str]]:
+    """A key's numerator and denominator as the document's descending coefficient lists."""
+    return [[str(part.get(k, F(0))) for k in range(max(part), -1, -1)] for part in key]
+
+
 def _abs_log(key, b: mpmath.mpf) -> mpmath.mpf:
     num, den = (sum(mpmath.mpf(w.numerator) / w.denominator * b**k for k, w in part.items()) for part in key)
     return abs(mpmath.log(num / den))
@@ -86,7 +92,7 @@ def test_a_piece_below_the_worst_is_rejected():
         second = next(x for x in reversed(ranked) if _abs_log(keys[x], b) < top - mpmath.mpf(10) ** -5)
         v2 = _abs_log(keys[second], b)
         lo, hi = (F(mpmath.nstr(v2 + s * mpmath.mpf(10) ** -30, 40)) for s in (-1, 1))
-    num, den = ([str(part.get(k, F(0))) for k in range(max(part), -1, -1)] for part in keys[second])
+    num, den = _descending(keys[second])
     doc["claim"].update(worst_output=str(second), numerator=num, denominator=den, loss={"lo": str(lo), "hi": str(hi)})
     assert y != second and check_pufferfish_mechanisms(doc) is False
 
@@ -149,13 +155,9 @@ def test_a_negative_support_verifies():
     assert check_pufferfish_mechanisms(doc) is True
 
 
-def _json_law(D: dict) -> dict:
-    return {"support": [str(x) for x in D], "probs": [str(p) for p in D.values()]}
-
-
 def _delta_doc(P: dict, Q: dict, sigma: str, eps: str, lo: str, hi: str) -> dict:
     """A pufferfish-gaussian-delta document claiming δ ∈ [lo, hi] (decimal or p/q texts)."""
-    question = {"P": _json_law(P), "Q": _json_law(Q), "sigma": sigma, "level": {"eps": eps}}
+    question = {"P": write_dist(P), "Q": write_dist(Q), "sigma": sigma, "level": {"eps": eps}}
     return envelope("pufferfish-gaussian-delta", question, {"delta": {"lo": str(F(lo)), "hi": str(F(hi))}},
                     {"prec": 128, "rel_tol": "1/100"})
 
@@ -270,8 +272,8 @@ def test_a_near_tie_above_the_claimed_piece_is_found():
         assert mpmath.mpf(10) ** -44 < gap < mpmath.mpf(10) ** -43
         assert all(_abs_log(_key(P, Q, delta, gamma, y), b) <= _abs_log(above, b) for y in mids)
         lo, hi = (F(mpmath.nstr(_abs_log(claimed, b) + s * mpmath.mpf(10) ** -30, 50)) for s in (-1, 1))
-    num, den = ([str(part.get(k, F(0))) for k in range(max(part), -1, -1)] for part in claimed)
-    question = {"P": _json_law(P), "Q": _json_law(Q), "delta": "1/2", "eps0": {"eps": "1"}, "gamma": "1/4"}
+    num, den = _descending(claimed)
+    question = {"P": write_dist(P), "Q": write_dist(Q), "delta": "1/2", "eps0": {"eps": "1"}, "gamma": "1/4"}
     claim = {"pieces": len(mids), "worst_output": "17/16", "numerator": num, "denominator": den, "ratio": None,
              "loss": {"lo": str(lo), "hi": str(hi)}}
     assert check_pufferfish_mechanisms(envelope("pufferfish-staircase", question, claim, {"prec": 128})) is False

@@ -306,7 +306,7 @@ def test_ties_are_tried_only_at_256_bits():
 # re-decision is undecided and the document is rejected (the kernel's rule: an undecided sign
 # rejects), though θ is sufficient by the theorem. η is tied to MAX_PREC: 104 bits below it
 def test_an_undecided_wasserstein_re_decision_rejects():
-    assert MAX_PREC == 4096  # written out: the mutation tool rebinds the kernel's constants
+    assert MAX_PREC == 4096  # η below is 104 bits under it: move η if MAX_PREC grows
     eta = F(1, 2**4200)
     P, Q = {F(0): eta, F(1): 1 - eta}, {F(0): F(1)}
     level = parse_level(eps=1)
