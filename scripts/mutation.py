@@ -14,7 +14,12 @@ How (an equivalent of mutmut, fast enough for a 2-core machine): the library and
 corpus are imported once; each mutant runs in a forked child that swaps the mutated code
 objects into the live functions (``f.__code__``; module-level constants and plain-data
 tables — lists, dicts of numbers — are rebound), so every caller — also code that
-imported a function by name — runs the mutant. The child first replays
+imported a function by name — runs the mutant. Since session 25 it also applies what a
+code swap cannot reach: a changed ``@dataclass`` option (the methods the option writes are
+copied onto the live class), a changed module-level value built by a call or holding lambdas
+(re-evaluated in the live module; a dict or list is updated in place), and the code of every
+live function compiled from a mutated body — lambdas in tables, closures built at import —
+found through the garbage collector (tests/repo/test_mutation_tool25.py). The child first replays
 tests/kernel/kernel_corpus.jsonl (genuine and edited certificates with outcomes decided
 independently of the kernel); with ``--pytest`` a mutant that survives the corpus is then
 run against the module's own tests (:func:`own_tests`: tests/kernel/test_*<module>*.py) and the
@@ -35,6 +40,7 @@ import argparse
 import ast
 import copy
 import functools
+import gc
 import importlib
 import importlib.util
 import json
@@ -177,8 +183,13 @@ def _functions(ns: dict[str, Any], module_name: str) -> dict[str, types.Function
 
 
 def install(module: types.ModuleType, tree: ast.Module) -> None:
-    """Swap the mutant's code objects into the live module's functions."""
-    code = compile(tree, module.__file__ or "<mutant>", "exec")
+    """Swap the mutant's code objects into the live module's functions; then (session 25)
+    apply what a code swap cannot reach: a dataclass option (:func:`_sync_dataclasses`), a
+    module-level value built by a call or holding lambdas (:func:`_rebuild_values`), and the
+    code of every other live function compiled from a mutated body — lambdas in tables,
+    closures built at import (:func:`_swap_nested`)."""
+    filename = module.__file__ or "<mutant>"
+    code = compile(tree, filename, "exec", dont_inherit=True)  # no __future__ of this script
     ns: dict[str, Any] = {"__name__": module.__name__, "__file__": module.__file__}
     exec(code, ns)  # noqa: S102 - the point of mutation testing
     new = _functions(ns, module.__name__)
@@ -187,9 +198,96 @@ def install(module: types.ModuleType, tree: ast.Module) -> None:
             fn.__code__ = new[qual].__code__
             fn.__defaults__ = new[qual].__defaults__  # default values live outside the code
             fn.__kwdefaults__ = new[qual].__kwdefaults__
+    original = ast.parse(Path(filename).read_text()) if Path(filename).is_file() else None
+    if original is not None:
+        _sync_dataclasses(module, ns)
+        _swap_nested(compile(original, filename, "exec", dont_inherit=True), code)
+        _rebuild_values(module, original, tree, filename)
     for name, val in ns.items():
         if (isinstance(val, (int, str, tuple, frozenset)) or _plain(val)) and not name.startswith("__"):
             setattr(module, name, val)
+
+
+#: What ``@dataclass(...)`` options write into a class: a changed option is applied to the
+#: live class by copying these from the mutant's class (or deleting them).
+_DATACLASS_MADE = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__",
+                   "__lt__", "__le__", "__gt__", "__ge__", "__match_args__", "__dataclass_params__")
+
+
+def _sync_dataclasses(module: types.ModuleType, ns: dict[str, Any]) -> None:
+    """A mutated ``@dataclass`` option (``frozen=True`` → ``False``) reaches the live class:
+    swapping function code never changes a class, so the methods the option makes are copied."""
+    for name, cls in ns.items():
+        live = vars(module).get(name)
+        if not (isinstance(cls, type) and isinstance(live, type) and cls.__module__ == module.__name__
+                and "__dataclass_params__" in vars(cls) and "__dataclass_params__" in vars(live)):
+            continue
+        if repr(vars(cls)["__dataclass_params__"]) == repr(vars(live)["__dataclass_params__"]):
+            continue
+        for attr in _DATACLASS_MADE:
+            if attr in vars(cls):
+                setattr(live, attr, vars(cls)[attr])
+            elif attr in vars(live):
+                delattr(live, attr)
+
+
+def _code_pairs(old: types.CodeType, new: types.CodeType) -> list[tuple[types.CodeType, types.CodeType]]:
+    """The code objects of two compilations of one source shape, paired in the same order (a
+    mutant changes an operator or a constant, never which functions exist)."""
+    olds = [c for c in old.co_consts if isinstance(c, types.CodeType)]
+    news = [c for c in new.co_consts if isinstance(c, types.CodeType)]
+    out = [(old, new)]
+    if len(olds) == len(news):
+        for a, b in zip(olds, news):
+            out += _code_pairs(a, b)
+    return out
+
+
+def _swap_nested(old: types.CodeType, new: types.CodeType) -> None:
+    """Give the mutant's code to every live function (found through the garbage collector)
+    whose code is an original code object that the mutant changed: a lambda in a table, a
+    closure a factory built at import, a function another module holds."""
+    changed: dict[tuple[str, int], list[tuple[types.CodeType, types.CodeType]]] = {}
+    for a, b in _code_pairs(old, new)[1:]:  # [0] is the module body itself
+        if a != b:
+            changed.setdefault((a.co_qualname, a.co_firstlineno), []).append((a, b))
+    if not changed:
+        return
+    for obj in gc.get_objects():
+        if type(obj) is types.FunctionType:
+            for a, b in changed.get((obj.__code__.co_qualname, obj.__code__.co_firstlineno), ()):
+                code = obj.__code__
+                if code == a and code.co_filename == a.co_filename and a.co_freevars == b.co_freevars:
+                    obj.__code__ = b
+                    break
+
+
+def _rebuild_values(module: types.ModuleType, original: ast.Module, tree: ast.Module,
+                    filename: str) -> None:
+    """A module-level ``NAME = expression`` that the mutant changed is evaluated again in the
+    live module (its classes, its swapped functions): values built by a call (``EpsRange(1,
+    None)``, ``fmpz_poly([1, 1])``) and tables holding lambdas. A dict or list is updated in
+    place, so modules that imported it see the mutant too."""
+    for before, after in zip(original.body, tree.body):
+        if not isinstance(after, (ast.Assign, ast.AnnAssign)) or after.value is None:
+            continue
+        if ast.dump(before) == ast.dump(after):
+            continue
+        targets = after.targets if isinstance(after, ast.Assign) else [after.target]
+        if not all(isinstance(t, ast.Name) for t in targets):
+            continue
+        expr = ast.fix_missing_locations(ast.Expression(after.value))
+        value = eval(compile(expr, filename, "eval", dont_inherit=True), vars(module))  # noqa: S307 - the mutant
+        for t in targets:
+            assert isinstance(t, ast.Name)
+            live = vars(module).get(t.id)
+            if type(live) is dict and type(value) is dict:
+                live.clear()
+                live.update(value)
+            elif type(live) is list and type(value) is list:
+                live[:] = value
+            else:
+                setattr(module, t.id, value)
 
 
 def _plain(val: Any) -> bool:
