@@ -266,8 +266,8 @@ def shape_ok(shape: Any, rhs: Any, norms: tuple[str, ...] = GRID_NORMS) -> bool:
 
 
 def _eps_bracket(level: PrivacyLevel) -> tuple[Fraction, Fraction]:
-    """A rational bracket [lo, hi] ∋ ε, 0 < lo: ends rounded outward (never clamped) to multiples of 2^-bits:
-    65–66 significant bits relative to ε when ε < 1, 64–65 bits after the point when ε ≥ 1.
+    """[lo, hi] ∋ ε, 0 < lo: ε's 128-bit ball rounded outward to multiples of 2^-b, b = 64 + max(0, 1 − ⌊log₂ lo⌋)
+    (65–66 significant bits when ε < 1; 64–65 bits after the point when ε ≥ 1: 65 below 2, 64 from 2 on).
 
     >>> from exactdp.spaces.levels import parse_level
     >>> lo, hi = _eps_bracket(parse_level(eps=Fraction(1, 2**70)))
