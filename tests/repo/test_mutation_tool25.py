@@ -6,13 +6,16 @@ applied to the source by hand instead:
   ``__setattr__`` and the mutant never existed;
 - a module-level value built by a call (``ALL = Span(1, None)``): only plain data was rebound;
 - a lambda inside a module-level table, and a closure a factory built at import: only named
-  functions had their code swapped, so the table and the closure kept the original code.
+  functions had their code swapped, so the table and the closure kept the original code;
+- a constant another module of the package imported by name (``from …limits import
+  MAX_DEPTH``): that module kept its own copy.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
 import importlib.util
 import sys
 import textwrap
@@ -119,3 +122,30 @@ def test_a_closure_built_at_import_gets_the_mutant(tmp_path: Path, monkeypatch: 
     tool.install(mod, _mutant("v <= top", "v < top"))
     assert not check(10) and check(9)
     assert not mod.limit(3)(3)  # and closures built after the mutant
+
+
+IMPORTER = textwrap.dedent('''
+    from mutation_pkg25.target import LIMIT as CAP
+
+    def capped(v):
+        return min(v, CAP)
+''')
+
+
+def test_a_constant_imported_by_name_moves_in_the_importer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tool = _script()
+    pkg = tmp_path / "mutation_pkg25"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "target.py").write_text("LIMIT = 8\n")
+    (pkg / "importer.py").write_text(IMPORTER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("mutation_pkg25", "mutation_pkg25.target", "mutation_pkg25.importer"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    target = importlib.import_module("mutation_pkg25.target")
+    importer = importlib.import_module("mutation_pkg25.importer")
+    assert importer.capped(100) == 8
+    tool.install(target, ast.parse("LIMIT = 9\n"))
+    assert target.LIMIT == 9 and importer.CAP == 9 and importer.capped(100) == 9
+    for name in ("mutation_pkg25", "mutation_pkg25.target", "mutation_pkg25.importer"):
+        sys.modules.pop(name, None)
