@@ -19,7 +19,11 @@ code swap cannot reach: a changed ``@dataclass`` option (the methods the option 
 copied onto the live class), a changed module-level value built by a call or holding lambdas
 (re-evaluated in the live module; a dict or list is updated in place), and the code of every
 live function compiled from a mutated body — lambdas in tables, closures built at import —
-found through the garbage collector (tests/repo/test_mutation_tool25.py). The child first replays
+found through the garbage collector (tests/repo/test_mutation_tool25.py); a changed constant
+is also written into the package modules that imported it by name. Still out of reach: a value
+another module computed from a constant at import (threshold_spd.Y_LEVELS from
+threshold_taylor.SY, a default argument ``sy=SY`` there), and the body of ``if __name__ ==
+"__main__"``, which runs only in a program of its own (the tool skips fresh-process tests). The child first replays
 tests/kernel/kernel_corpus.jsonl (genuine and edited certificates with outcomes decided
 independently of the kernel); with ``--pytest`` a mutant that survives the corpus is then
 run against the module's own tests (:func:`own_tests`: tests/kernel/test_*<module>*.py) and the
@@ -333,8 +337,10 @@ def _corpus() -> tuple[list[dict[str, Any]], Any]:
 def own_tests(stem: str) -> list[str]:
     """The tests written for kernel module ``stem`` (tests/kernel/test_*<stem>*.py, e.g. every
     test_kernel_mutants*_lattice.py and test_lattice_mutants12.py for lattice.py), in reverse name order
-    (the targeted mutant tests first: they are fast and kill most mutants with ``-x``)."""
-    found = {p for p in (ROOT / "tests" / "kernel").glob(f"test_*{stem}*.py")}
+    (the targeted mutant tests first: they are fast and kill most mutants with ``-x``). For
+    ``__main__`` the tests are test_*_main.py (test_kernel_mutants25_main.py)."""
+    pattern = f"test_*_{stem.strip('_')}.py" if stem.startswith("__") else f"test_*{stem}*.py"
+    found = {p for p in (ROOT / "tests" / "kernel").glob(pattern)}
     return [str(p) for p in sorted(found, key=lambda p: p.name, reverse=True)]
 
 

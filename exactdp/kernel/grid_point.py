@@ -267,7 +267,7 @@ def shape_ok(shape: Any, rhs: Any, norms: tuple[str, ...] = GRID_NORMS) -> bool:
 
 def _eps_bracket(level: PrivacyLevel) -> tuple[Fraction, Fraction]:
     """[lo, hi] ∋ ε, 0 < lo: ε's 128-bit ball rounded outward to multiples of 2^-b, b = 64 + max(0, 1 − ⌊log₂ lo⌋)
-    (65–66 significant bits when ε < 1; 64–65 bits after the point when ε ≥ 1: 65 below 2, 64 from 2 on).
+    (lo the ball's lower end: 65–66 significant bits when ε < 1, 64–65 bits after the point when ε ≥ 1).
 
     >>> from exactdp.spaces.levels import parse_level
     >>> lo, hi = _eps_bracket(parse_level(eps=Fraction(1, 2**70)))

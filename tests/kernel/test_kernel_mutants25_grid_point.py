@@ -48,8 +48,11 @@ def test_the_bound_is_the_closed_form_at_96_bits(eps, spacing):
 # ball rounded outward to multiples of 2^-b, b = 64 + max(0, 1 − ⌊log₂ ε⌋). Session 21 pinned
 # only a window (about 64 bits, test_kernel_mutants21_grid_point_search.py), inside which the
 # ±1-bit variants of line 282 survived. Ground truth here: ε to 80 digits with mpmath, then
-# ⌊ε·2^b⌋/2^b and ⌈ε·2^b⌉/2^b in integers, with b from ⌊log₂ ε⌋ (exact: ε is a rational or ln 2,
-# and none of the levels lies within 2^-100 of a power of two or of a multiple of 2^-b).
+# ⌊ε·2^b⌋/2^b and ⌈ε·2^b⌉/2^b in integers, with b from ⌊log₂ ε⌋. That equals ⌊log₂ lo⌋ for the
+# ball's lower end lo unless ε is within a relative 2^-127 above a power of two (10^-30 is 1.27
+# times 2^-100; the others are farther), and the 128-bit ball rounds to the same multiples of
+# 2^-b unless it straddles one (the chance is about 2^-60 per level; the assertions confirm it
+# does not here).
 def _bracket_expected(eps_mp, floor_log2):
     b = 64 + max(0, 1 - floor_log2)
     with mpmath.workdps(80):

@@ -44,7 +44,7 @@ def test_the_ground_truth():
     assert [X + s * X, s * X + X] == [1, 1]  # Φx = b
 
 
-# kills "line 226: Mult -> Div" (midpoints refined at max(p/2, p + 64) = p + 64 bits: at
+# kills "line 226: Mult -> Div" (midpoints refined at max(2/p, p + 64) = p + 64 bits: at
 # p = 4096 they are good to about 2^-4160, so no enclosure of radius below 2^-7000 exists) and
 # "line 398: Mult -> Div" (the residual b − Φm at p + 64 bits: the same loss); and, from
 # p = 1024, "line 215: 2 -> 3" (a ladder 1024, 3072, 9216 that skips 4096: at 3072 the radius

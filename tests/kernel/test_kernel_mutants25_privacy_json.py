@@ -47,7 +47,7 @@ def test_a_t_value_is_a_level_in_zero_one():
             _value({"t": t})
 
 
-# kills the two "line 95: LtE -> Lt" (a ratio of 1 admitted; a radicand of 1 refused) and the
+# kills the two "line 95: LtE -> Lt" (a ratio of 1 admitted; a coef of 0 admitted) and the
 # two "line 95: 1 -> 2" (ratios up to 2 refused; a radicand of 1 refused)
 def test_log_ratio_bounds():
     assert _log_ratio("2") == LogValue(F(2), Distance.rational(1))

@@ -149,3 +149,9 @@ def test_a_constant_imported_by_name_moves_in_the_importer(tmp_path: Path, monke
     assert target.LIMIT == 9 and importer.CAP == 9 and importer.capped(100) == 9
     for name in ("mutation_pkg25", "mutation_pkg25.target", "mutation_pkg25.importer"):
         sys.modules.pop(name, None)
+
+
+def test_the_cli_module_has_its_own_tests() -> None:
+    own = _script().own_tests("__main__")
+    assert [Path(p).name for p in own] == ["test_kernel_mutants25_main.py"]
+    assert any(Path(p).name == "test_kernel_mutants25_linear.py" for p in _script().own_tests("linear"))
