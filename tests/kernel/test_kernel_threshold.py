@@ -333,6 +333,18 @@ def test_cover_edits_are_rejected(documents):
     assert not replace(cert, eps_lower=F(49, 100)).verify()
 
 
+# Session 25 (first complete run of threshold_cover_claims.py) kills "line 149: And -> Or": with
+# "and" read as "or", a linear fail side was accepted whatever its verdict. sum_query(2, 2) has
+# ε* = ln φ ≈ 0.4812 (checked above against 50 digits); at 49/100 > ε* the tight constraints
+# hold, so a cover claiming ε* ∈ [49/100, 4913/10000] is false, and its fail side — the engine's
+# certificate at 49/100 — is a true "holds"
+def test_a_cover_whose_fail_side_holds_is_rejected():
+    bad = _cover(sum_query(2, 2), F(49, 100), F(4913, 10000)).to_json()
+    assert bad["evidence"]["fail"]["claim"]["verdict"] == "holds"
+    assert verify_document(bad["evidence"]["fail"]).verified  # alone, a true certificate
+    assert not verify_document(bad).verified
+
+
 def test_in_memory_claims_with_wrong_types_are_not_proved(documents):
     import dataclasses
 
