@@ -155,3 +155,17 @@ def test_the_cli_module_has_its_own_tests() -> None:
     own = _script().own_tests("__main__")
     assert [Path(p).name for p in own] == ["test_kernel_mutants25_main.py"]
     assert any(Path(p).name == "test_kernel_mutants25_linear.py" for p in _script().own_tests("linear"))
+
+
+def test_a_pytest_run_that_did_not_run_the_tests_is_no_kill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest's exit codes 3–5 (internal error, a node id not found, nothing collected) say
+    nothing about a mutant: the child reports "tests not run", which counts as a survivor."""
+    tool, mod = _script(), _module(tmp_path, monkeypatch)
+    missing = str(tmp_path / "test_nothing_here.py") + "::test_absent"
+    assert tool.run_child(mod, ast.parse(SOURCE), [], None, True, 60, [missing]) == "tests not run"
+    failing = tmp_path / "test_fails25.py"
+    failing.write_text("def test_fails():\n    assert False\n")
+    assert tool.run_child(mod, ast.parse(SOURCE), [], None, True, 60, [str(failing)]) == "killed by unit tests"
+    passing = tmp_path / "test_passes25.py"
+    passing.write_text("def test_passes():\n    assert True\n")
+    assert tool.run_child(mod, ast.parse(SOURCE), [], None, True, 60, [str(passing)]) == "survived"
