@@ -23,8 +23,8 @@ found through the garbage collector (tests/repo/test_mutation_tool25.py); a chan
 is also written into the package modules that imported it by name. Still out of reach: a value
 another module computed from a constant at import (threshold_spd.Y_LEVELS from
 threshold_taylor.SY, a default argument ``sy=SY`` there), and the body of ``if __name__ ==
-"__main__"``, which runs only in a program of its own (the tool skips fresh-process tests). The child first replays
-tests/kernel/kernel_corpus.jsonl (genuine and edited certificates with outcomes decided
+"__main__"``, which runs only in a program of its own (the tool skips fresh-process tests).
+The child first replays tests/kernel/kernel_corpus.jsonl (genuine and edited certificates with outcomes decided
 independently of the kernel); with ``--pytest`` a mutant that survives the corpus is then
 run against the module's own tests (:func:`own_tests`: tests/kernel/test_*<module>*.py) and the
 kernel's unit tests (:data:`PYTEST_TARGETS`), or only ``--tests``, in the same child.
