@@ -379,6 +379,14 @@ def run_child(module: types.ModuleType, tree: ast.Module, rows: list[dict[str, A
     return {0: "survived", 1: "killed", 2: "killed by unit tests", 3: "tests not run"}[os.WEXITSTATUS(status)]
 
 
+def resolve_target(target: str) -> str:
+    """A pytest target with its file part made absolute; a node id's part after "::" is kept
+    as written (Path would fold "test[1//2]" into "test[1/2]", and pytest would answer "not
+    found": every mutant of jsonio.py read as killed, session 25)."""
+    path, sep, node = target.partition("::")
+    return str(Path(path).resolve()) + sep + node
+
+
 def shard_of(found: list[Any], shard: tuple[int, int]) -> list[Any]:
     """Shard ``I/N`` of the mutants: every N-th from the I-th, so shards 0..N-1 split a run."""
     i, n = shard
@@ -415,7 +423,7 @@ def main(argv: list[str]) -> int:
         if args.survivors or args.sample is not None:
             ap.error("--shard splits a complete run: it does not combine with --survivors or --sample")
     if args.tests:
-        PYTEST_TARGETS[:] = [str(Path(f).resolve()) for f in args.tests]
+        PYTEST_TARGETS[:] = [resolve_target(f) for f in args.tests]
     files = [Path(f).resolve() for f in args.files] or sorted(
         p for p in KERNEL.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
     rows, outcome = _corpus()

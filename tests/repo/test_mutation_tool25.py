@@ -169,3 +169,12 @@ def test_a_pytest_run_that_did_not_run_the_tests_is_no_kill(tmp_path: Path, monk
     passing = tmp_path / "test_passes25.py"
     passing.write_text("def test_passes():\n    assert 1 + 1 == 2\n")
     assert tool.run_child(mod, ast.parse(SOURCE), [], None, True, 60, [str(passing)]) == "survived"
+
+
+def test_node_ids_keep_their_parameters() -> None:
+    tool = _script()
+    jsonio = str(ROOT / "tests" / "kernel" / "." / "test_kernel_jsonio.py")
+    got = tool.resolve_target(jsonio + "::test_bad_rational_strings[1//2]")
+    assert got == str(ROOT / "tests" / "kernel" / "test_kernel_jsonio.py") + "::test_bad_rational_strings[1//2]"
+    assert tool.resolve_target(jsonio + "::t[/]").endswith("test_kernel_jsonio.py::t[/]")
+    assert tool.resolve_target(str(ROOT / "tests" / "kernel")) == str(ROOT / "tests" / "kernel")
