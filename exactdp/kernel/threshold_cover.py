@@ -77,8 +77,8 @@ def arb_mean_value_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fra
     Floats are candidates only; a wrong candidate can make the check fail, never pass.
     ``candidates`` = (R, x, u), float arrays of shapes n×n, n and n, replaces the kernel's
     own float solves (R ≈ Φ0⁻¹, x ≈ Φ0⁻¹b, u ≈ −Φ0⁻¹Φ1x); the argument holds for any
-    finite R, x and u, so the same claims are proved or refused whoever chose them (the
-    tests pass adversarial ones, ``tests/kernel/test_kernel_mutants26_cover_candidates.py``).
+    finite R, x and u, so only true claims are proved, whoever chose them (poor ones only
+    refuse more; the tests pass adversarial ones, ``test_kernel_mutants26_threshold_cover*``).
     """
     n = metric.n
     if not (isinstance(a, Fraction) and isinstance(b, Fraction)) or not 0 < a < b or len(rhs) != n or n < 1:
@@ -107,7 +107,7 @@ def arb_mean_value_check(metric: FiniteMetric, rhs: tuple[Fraction, ...], a: Fra
         else:
             try:
                 Rf, xf, uf = (np.asarray(v, dtype=float) for v in candidates)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):  # not floats, or beyond their range
                 return False
             if Rf.shape != (n, n) or xf.shape != (n,) or uf.shape != (n,):
                 return False

@@ -2,9 +2,13 @@
 (:func:`exactdp.kernel.linear.residual_enclosure_arb`). Its docstring says that R may be any
 matrix and the midpoints any balls: the enclosure still contains A⁻¹b. The kernel's own
 callers pass a good R and midpoints near the solution, where the |E|·δ term of the radius
-is negligible, so a mutant dropping it ("line 403: Add -> Sub", |z| − |E|·δ) survived as an
-open gap. With R = s·A⁻¹ (β = 1 − s) and midpoints moved off the solution, that term is half
-the radius, and the mutant's enclosure misses the solution.
+is small. Until session 26 the mutant subtracting it ("line 403: Add -> Sub", |z| − |E|·δ) was
+listed as an open gap; applied alone it is killed by an older test
+(test_kernel_mut_linear.py::test_krawczyk_bound_is_tight_enough_to_matter), and the survivor
+of that description is the equivalent site m − (…)·[0 ± 1]. These tests check the documented
+property itself: with R = s·A⁻¹ (β = 1 − s) and midpoints moved off the solution, the |E|·δ
+term is a share 1 − s of the radius (a half at s = 1/2), and without it the enclosure misses
+the solution.
 
 Ground truth: the exact solution of each system, in Fractions (Cramer's rule for 2 × 2 by
 hand; Gaussian elimination for the others).

@@ -80,7 +80,7 @@ def test_good_candidates_passed_explicitly_prove_what_the_kernel_proves():
 
 
 @pytest.mark.parametrize("bad", [
-    "shape_R", "shape_x", "shape_u", "nan", "inf", "text",
+    "shape_R", "shape_x", "shape_u", "nan", "inf", "text", "huge",
 ])
 def test_malformed_candidates_are_refused(bad):
     a, b = F(1), F(11, 10)
@@ -95,14 +95,16 @@ def test_malformed_candidates_are_refused(bad):
         "nan": (ri, np.where(np.arange(3) == 1, np.nan, x), u),
         "inf": (np.where(np.eye(3) > 0, np.inf, ri), x, u),
         "text": (ri, ["a", "b", "c"], u),
+        "huge": (ri, [F(10**400), F(1), F(1)], u),  # beyond a double: OverflowError, refused
     }[bad]
     assert not arb_mean_value_check(line(3), (F(1),) * 3, a, b, candidates=cands)
 
 
 # kills "line 132: Div -> Mult" (δ = max Rr·(1 − β)), "line 132: Sub -> Add"
-# (δ = max Rr/(1 + β)) and "line 132: 1 -> 2" (δ = max Rr/(2 − β)): with R = Ri/2, β ≈ 1/2 and
-# the true error of x_2 is the whole shift 2.78·|r|; every mutant's δ undercounts it by over
-# a third, and x_2 − w|u_2| − (Rr_2 + g_2·δ) turns positive on a claim false by 0.013
+# (δ = max Rr/(1 + β)) and "line 132: 1 -> 2" (δ = max Rr/(2 − β)): with R = s·Ri, β ≈ 1 − s and
+# the true error of x_2 is the whole shift 2.78·|r|; each mutant's δ undercounts it (by about
+# a third at s = 1/2, 0.54–0.64 of it at s = 0.3, 0.14–0.18 at s = 0.7), and
+# x_2 − w|u_2| − (Rr_2 + g_2·δ) turns positive on a claim false by 0.0137
 @pytest.mark.parametrize("s, r", [(0.5, -0.04), (0.3, -0.02), (0.7, -0.08)])
 def test_a_scaled_inverse_leaves_the_error_to_the_neumann_factor(s, r):
     a, b = F(449, 1000), F(451, 1000)
@@ -110,9 +112,10 @@ def test_a_scaled_inverse_leaves_the_error_to_the_neumann_factor(s, r):
     assert not arb_mean_value_check(SQ, ONES5, a, b, candidates=_neumann(a, b, s, r))
 
 
-# kills "line 122: Add -> Sub", the site |b − Φ0x| − w|Φ0u + Φ1x|: residuals r_0 = r_4 and
-# r_2 of opposite effect on z_2 (Ri[2,0]·r_0 + Ri[2,2]·r_2 + Ri[2,4]·r_4 balanced to 0 in u_2)
-# are cancelled row by row by a u with w|Φ0u + Φ1x| = |b − Φ0x|, while x_2 keeps the shift
+# kills "line 122: Add -> Sub", the site |b − Φ0x| − w|Φ0u + Φ1x|: residuals r_0 = r_4 and r_2
+# (of opposite signs, both raising x_2) are cancelled row by row by a u with
+# w|Φ0u + Φ1x| = |b − Φ0x|, and their effects on u_2 cancel (Ri[2,0]·|r_0| + Ri[2,2]·|r_2| +
+# Ri[2,4]·|r_4| = 0), so x_2 keeps the shift and w|u_2| stays small
 @pytest.mark.parametrize("rho2", [0.005, 0.01, 0.02])
 def test_a_residual_cancelled_by_the_derivative_term(rho2):
     a, b = F(449, 1000), F(451, 1000)
@@ -172,7 +175,7 @@ def test_a_residual_the_size_of_the_curvature_term():
 # kills "line 125: Add -> Sub", the site |I − RΦ0|·1 − w|RΦ1|·1: with R = diag(s)·Ri and
 # s_j = 1/(1 + w k1_j − w² k2_j), the mutant's G·1 vanishes (so does its β), and the shift of
 # x_2 along Ri[:, 2], which the true G·δ charges in full, is counted only as s_2 of itself
-@pytest.mark.parametrize("b, alpha", [(F(6, 10), 0.1), (F(6, 10), 0.03), (F(7, 10), 0.1)])
+@pytest.mark.parametrize("b, alpha", [(F(6, 10), 0.1), (F(7, 10), 0.1)])
 def test_a_row_scaled_inverse_hides_the_shift(b, alpha):
     a = F(4811, 10000)
     _false_claim(a)
