@@ -10,8 +10,8 @@ property itself: with R = s·A⁻¹ (β = 1 − s) and midpoints moved off the s
 term is a share 1 − s of the radius (a half at s = 1/2), and without it the enclosure misses
 the solution.
 
-Ground truth: the exact solution of each system, in Fractions (Cramer's rule for 2 × 2 by
-hand; Gaussian elimination for the others).
+Ground truth: the exact solution of each system, in rationals (by hand for the 2 × 2 one,
+python-flint's fmpq_mat.solve for all).
 """
 
 from __future__ import annotations
@@ -19,23 +19,17 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import numpy as np
-from flint import arb, arb_mat, fmpq
+from flint import arb, arb_mat, fmpq, fmpq_mat
 
 from exactdp.kernel.linear import residual_enclosure_arb
 
 
 def _solve(A: list[list[F]], b: list[F]) -> list[F]:
-    """A⁻¹b exactly (Gauss–Jordan over the rationals)."""
+    """A⁻¹b exactly (python-flint's rational solve, fmpq_mat.solve)."""
     n = len(A)
-    M = [row[:] + [b[i]] for i, row in enumerate(A)]
-    for c in range(n):
-        p = next(r for r in range(c, n) if M[r][c] != 0)
-        M[c], M[p] = M[p], M[c]
-        M[c] = [v / M[c][c] for v in M[c]]
-        for r in range(n):
-            if r != c and M[r][c] != 0:
-                M[r] = [x - M[r][c] * y for x, y in zip(M[r], M[c])]
-    return [M[i][n] for i in range(n)]
+    x = fmpq_mat(n, n, [fmpq(v.numerator, v.denominator) for row in A for v in row]).solve(
+        fmpq_mat(n, 1, [fmpq(v.numerator, v.denominator) for v in b]))
+    return [F(int(x[i, 0].p), int(x[i, 0].q)) for i in range(n)]
 
 
 def _ball(x: F) -> arb:
