@@ -65,14 +65,19 @@ def _neumann(a: F, b: F, s: float, r: float):
     return s * ri, x, -ri @ (p1 @ x)
 
 
+def _line3_candidates():
+    """The good float candidates of line(3), b = 1, at the centre 1.05 of [1, 11/10]."""
+    dist = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]], dtype=float)
+    p0 = np.exp(-1.05 * dist)
+    ri = np.linalg.inv(p0)
+    x = ri @ np.ones(3)
+    return ri, x, -ri @ ((-dist * p0) @ x)
+
+
 def test_good_candidates_passed_explicitly_prove_what_the_kernel_proves():
     # the kernel's own float solves, passed by hand, prove the same true claim
     a, b = F(1), F(11, 10)
-    p0 = np.exp(-1.05 * np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]], dtype=float))
-    ri = np.linalg.inv(p0)
-    x = ri @ np.ones(3)
-    dist = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]], dtype=float)
-    u = -ri @ ((-dist * p0) @ x)
+    ri, x, u = _line3_candidates()
     assert arb_mean_value_check(line(3), (F(1),) * 3, a, b)
     assert arb_mean_value_check(line(3), (F(1),) * 3, a, b, candidates=(ri, x, u))
     # a poor but finite R (β ≥ 1) cannot prove it: refused, never an error
@@ -84,11 +89,7 @@ def test_good_candidates_passed_explicitly_prove_what_the_kernel_proves():
 ])
 def test_malformed_candidates_are_refused(bad):
     a, b = F(1), F(11, 10)
-    dist = np.array([[0, 1, 2], [1, 0, 1], [2, 1, 0]], dtype=float)
-    p0 = np.exp(-1.05 * dist)
-    ri = np.linalg.inv(p0)
-    x = ri @ np.ones(3)
-    u = -ri @ ((-dist * p0) @ x)
+    ri, x, u = _line3_candidates()
     assert arb_mean_value_check(line(3), (F(1),) * 3, a, b, candidates=(ri, x, u))
     cands = {
         "shape_R": (ri[:2], x, u), "shape_x": (ri, x[:2], u), "shape_u": (ri, x, np.append(u, 0.0)),
