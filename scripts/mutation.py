@@ -4,7 +4,8 @@ kernel's tests, count the mutants they kill.
     python scripts/mutation.py [FILE ...] [--pytest] [--tests T ...] [--no-corpus]
                                [--sample N] [--timeout S] [--json OUT]
 
-FILE defaults to every module of exactdp/kernel/. A mutant is one change at one place:
+FILE defaults to every module of exactdp/kernel/ (any module of the package can be named).
+A mutant is one change at one place:
 a comparison flipped or made (non-)strict (< ↔ <=, == ↔ !=, is ↔ is not, in ↔ not in),
 ``and`` ↔ ``or``, a ``not`` dropped, + ↔ -, * ↔ /, ** → *, an integer constant k → k + 1,
 True ↔ False, and ``return True`` for every other return of a function that returns a bool. Docstrings,
@@ -444,7 +445,9 @@ def main(argv: list[str]) -> int:
                  "(sum 'mutants' and 'killed', join 'survivors', drop 'shard')")
     t0 = time.time()
     for path in files:
-        name = "exactdp.kernel." + path.stem
+        # the dotted name from the file's place in the package: a kernel module, or a primitive of
+        # arithmetic/ the kernel reads (exactdp/arithmetic/ball.py with --tests; session 27)
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         module = importlib.import_module(name)
         tree = ast.parse(path.read_text())
         found = sites(tree)

@@ -51,7 +51,7 @@ from typing import Any
 import flint
 import numpy as np
 
-from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, workprec
+from exactdp.arithmetic.ball import arb_from_fraction, arb_to_fraction_interval, ball_sign, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import fmpq_to_fraction, to_fmpq
 from exactdp.errors import REJECTED_ERRORS
@@ -326,12 +326,12 @@ def _negative_at_level(nums: list[Any], den: Any, q: int, level: PrivacyLevel, p
     with workprec(prec):
         sb = level.s_ball(q)
         d = flint.arb_poly(den.coeffs())(sb)
-        if not (d > 0 or d < 0):
+        if not ball_sign(d).value:  # undecided, or an exact zero ball
             return None
-        vals = [flint.arb_poly(p.coeffs())(sb) * d for p in nums]
-        if any(p.degree() >= 0 and not (v > 0 or v < 0) for p, v in zip(nums, vals)):
+        sgs = [ball_sign(flint.arb_poly(p.coeffs())(sb) * d).value for p in nums]
+        if any(p.degree() >= 0 and not sg for p, sg in zip(nums, sgs)):
             return None
-        return [bool(v < 0) for v in vals]
+        return [sg == -1 for sg in sgs]
 
 
 def _check_kronecker(c: LinearClaim) -> bool:

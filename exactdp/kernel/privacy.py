@@ -43,7 +43,7 @@ import numpy as np
 import sympy
 from flint import arb
 
-from exactdp.arithmetic.ball import arb_from_fraction, sympy_to_arb, workprec
+from exactdp.arithmetic.ball import arb_from_fraction, ball_sign, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fraction
 from exactdp.errors import CertificateInvalid, InstanceTooLarge
@@ -109,11 +109,9 @@ def sign_in_balls(f: Callable[[], arb], max_prec: int = MAX_PREC) -> int | None:
     prec = 64
     while prec <= max_prec:
         with workprec(prec):
-            x = f()
-            if x > 0:
-                return 1
-            if x < 0:
-                return -1
+            sg = ball_sign(f()).value
+        if sg:
+            return int(sg)
         prec *= 4
     return None
 

@@ -42,7 +42,7 @@ from typing import Any
 import sympy
 from flint import arb, fmpz
 
-from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, sympy_to_arb, workprec
+from exactdp.arithmetic.ball import MAX_PREC, arb_from_fraction, ball_sign, sympy_to_arb, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_sympy
 from exactdp.errors import InstanceTooLarge, InvalidArgument
@@ -228,9 +228,9 @@ def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel) -> tu
                  [_sweep(ms, [(arb_from_fraction(c) * (b - a)).exp()
                               for a, b in zip(ints, ints[1:])] + [arb(1)]) for ms in mass])
             for i, w in list(todo):
-                s = E * g[1 - w][i] - g[w][i]
-                if s > 0 or s < 0:
-                    signs[i, w] = 1 if s > 0 else -1
+                sg = ball_sign(E * g[1 - w][i] - g[w][i]).value  # an exact zero ball: the tie test below
+                if sg:
+                    signs[i, w] = sg
                     todo.discard((i, w))
         # exact tie tests (O(m) Fractions each) only for signs 256 bits leave open, and only
         # when they total at most 50·MAX_TERMS terms (else those signs stay undecided: reject)

@@ -40,7 +40,7 @@ from typing import Any, cast
 
 from flint import arb, fmpq
 
-from exactdp.arithmetic.ball import workprec
+from exactdp.arithmetic.ball import ball_sign, workprec
 from exactdp.arithmetic.interval import Enclosure
 from exactdp.arithmetic.rationals import to_fmpq
 from exactdp.errors import InstanceTooLarge, InvalidArgument, PrecisionLimitReached
@@ -297,8 +297,9 @@ def check_real_set_document(doc: Any) -> bool:
         if not all(_inside(mine[k], claims[k]) for k in mine):
             return False
         margin = mine["factor"] * mine["T_Y"] - mine["T_X"]
-    if margin > 0 or margin < 0:
-        return verdict is Verdict.from_bool(bool(margin > 0))
+    sg = ball_sign(margin).value  # an exact zero ball is not read as a decided sign
+    if sg:
+        return verdict is Verdict.from_bool(sg > 0)
     if _equal_sets(X, Y):
         return verdict is Verdict.HOLDS  # X = Y (distinct points): T_X = T_Y and factor ≥ 1
     raise PrecisionLimitReached(f"the margin factor·T_Y − T_X is undecided at {prec} bits and X ≠ Y; "

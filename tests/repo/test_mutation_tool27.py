@@ -1,0 +1,56 @@
+"""``scripts/mutation.py`` mutates any module of the package named on its command line (session 27).
+
+The kernel's three-way sign decisions now read :func:`exactdp.arithmetic.ball.ball_sign`
+(one home for the primitive); its tie mutants are the ones the inline copies had as open gaps.
+Until session 27 the tool derived every module name as ``exactdp.kernel.<stem>`` and could not
+mutate an ``arithmetic/`` primitive. Here it runs ``ball_sign``'s four mutants (the only sites in
+its body) against the tests written for it, in a real subprocess, and each is killed.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BALL = "exactdp/arithmetic/ball.py"
+
+
+def _script() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_script27", ROOT / "scripts" / "mutation.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _ball_sign_sites(tool: types.ModuleType) -> list[str]:
+    tree = ast.parse((ROOT / BALL).read_text())
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "ball_sign")
+    lines = range(fn.lineno, (fn.end_lineno or fn.lineno) + 1)
+    return [d for _, _, d in tool.sites(tree) if int(d.split()[1].rstrip(":")) in lines]
+
+
+def test_ball_sign_mutants_are_all_killed_by_its_tests(tmp_path: Path) -> None:
+    tool = _script()
+    sites = _ball_sign_sites(tool)
+    # the two comparisons made non-strict, and their 0 → 1
+    assert sorted(d.split(": ", 1)[1] for d in sites) == ["0 -> 1", "0 -> 1", "Gt -> GtE", "Lt -> LtE"]
+    previous = tmp_path / "prev.json"
+    previous.write_text(json.dumps({"files": {BALL: {"mutants": 0, "killed": 0}}, "total": 0, "killed": 0,
+                                    "survivors": [f"{BALL} {d}" for d in sorted(set(sites))], "how": {}}))
+    out = tmp_path / "out.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "mutation.py"), BALL, "--pytest", "--no-corpus", "--timeout", "60",
+         "--survivors", str(previous), "--json", str(out), "--tests", "tests/core/test_core_ball_sign27.py"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONHASHSEED": "0"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    report = json.loads(out.read_text())
+    assert report["survivors"] == []
+    assert report["how"] == {"killed by unit tests": 4}  # the four sites ran, and each was killed
