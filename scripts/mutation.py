@@ -427,6 +427,12 @@ def main(argv: list[str]) -> int:
         PYTEST_TARGETS[:] = [resolve_target(f) for f in args.tests]
     files = [Path(f).resolve() for f in args.files] or sorted(
         p for p in KERNEL.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    for path in files:
+        if not path.is_relative_to(ROOT / "exactdp") or path.suffix != ".py":
+            ap.error(f"{path}: name a module of this checkout's package, under {ROOT / 'exactdp'}")
+        if not path.is_relative_to(KERNEL) and not args.tests:
+            ap.error(f"{path.relative_to(ROOT)} is not a kernel module, so it has no own tests "
+                     "(tests/kernel/test_*<stem>*.py): name them with --tests")
     rows, outcome = _corpus()
     if args.no_corpus:
         rows = []
@@ -449,6 +455,10 @@ def main(argv: list[str]) -> int:
         # arithmetic/ the kernel reads (exactdp/arithmetic/ball.py with --tests; session 27)
         name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         module = importlib.import_module(name)
+        if Path(module.__file__ or "").resolve() != path:  # another checkout's package on sys.path
+            print(f"{name} was imported from {module.__file__}, not {path}: run the tool with this "
+                  f"checkout's package first on the path (PYTHONPATH={ROOT})", file=sys.stderr)
+            return 3
         tree = ast.parse(path.read_text())
         found = sites(tree)
         killed = 0

@@ -228,7 +228,7 @@ def decide_laplace(P: Dist, Q: Dist, theta: Fraction, level: PrivacyLevel) -> tu
                  [_sweep(ms, [(arb_from_fraction(c) * (b - a)).exp()
                               for a, b in zip(ints, ints[1:])] + [arb(1)]) for ms in mass])
             for i, w in list(todo):
-                sg = ball_sign(E * g[1 - w][i] - g[w][i]).value  # an exact zero ball: the tie test below
+                sg = ball_sign(E * g[1 - w][i] - g[w][i]).value  # ±1 decides; else the tie test below
                 if sg:
                     signs[i, w] = sg
                     todo.discard((i, w))
