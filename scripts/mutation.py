@@ -34,6 +34,9 @@ killed). Example (session 12)::
 
     python scripts/mutation.py exactdp/kernel/lattice.py --pytest --no-corpus --timeout 30 \
         --equivalent scripts/mutation_equivalent.txt --json lattice.json
+With ``--pytest`` the tests run once on the unmutated module first: a test that fails there would
+count every mutant killed, so the tool stops (exit 3; session 27). A file outside this checkout's
+package, or a package imported from another checkout, is refused too.
 A child that times out (an endless loop) or crashes (flint aborts) counts as killed; the
 report says how many of each. The report lists every survivor (file, line,
 change) so each can be judged equivalent or turned into a test.
@@ -427,12 +430,22 @@ def main(argv: list[str]) -> int:
         PYTEST_TARGETS[:] = [resolve_target(f) for f in args.tests]
     files = [Path(f).resolve() for f in args.files] or sorted(
         p for p in KERNEL.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    modules: dict[Path, types.ModuleType] = {}
+    sys.path.insert(0, str(ROOT))  # mutate this checkout's package, whichever exactdp is installed
     for path in files:
-        if not path.is_relative_to(ROOT / "exactdp") or path.suffix != ".py":
-            ap.error(f"{path}: name a module of this checkout's package, under {ROOT / 'exactdp'}")
+        if not path.is_relative_to(ROOT / "exactdp") or path.suffix != ".py" or not path.is_file():
+            ap.error(f"{path}: name a module (a .py file) of this checkout's package, under {ROOT / 'exactdp'}")
         if not path.is_relative_to(KERNEL) and not args.tests:
             ap.error(f"{path.relative_to(ROOT)} is not a kernel module, so it has no own tests "
                      "(tests/kernel/test_*<stem>*.py): name them with --tests")
+        # the dotted name from the file's place in the package (a kernel module, or a primitive
+        # of arithmetic/ the kernel reads, with --tests; session 27); a package's __init__ is the package
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[path] = importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+        if Path(modules[path].__file__ or "").resolve() != path:  # another checkout's package on sys.path
+            print(f"{path.relative_to(ROOT)} was imported from {modules[path].__file__}: run the tool with "
+                  f"this checkout's package first on the path (PYTHONPATH={ROOT})", file=sys.stderr)
+            return 3
     rows, outcome = _corpus()
     if args.no_corpus:
         rows = []
@@ -451,15 +464,15 @@ def main(argv: list[str]) -> int:
                  "(sum 'mutants' and 'killed', join 'survivors', drop 'shard')")
     t0 = time.time()
     for path in files:
-        # the dotted name from the file's place in the package: a kernel module, or a primitive of
-        # arithmetic/ the kernel reads (exactdp/arithmetic/ball.py with --tests; session 27)
-        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        module = importlib.import_module(name)
-        if Path(module.__file__ or "").resolve() != path:  # another checkout's package on sys.path
-            print(f"{name} was imported from {module.__file__}, not {path}: run the tool with this "
-                  f"checkout's package first on the path (PYTHONPATH={ROOT})", file=sys.stderr)
-            return 3
+        module = modules[path]
         tree = ast.parse(path.read_text())
+        targets = None if args.tests else [*own_tests(path.stem), *PYTEST_TARGETS]
+        if args.pytest:  # a test that fails unmutated would count every mutant killed
+            base = run_child(module, tree, [], outcome, True, args.timeout, targets)
+            if base != "survived":
+                print(f"the unmutated {path.relative_to(ROOT)} does not pass its tests ({base}): fix "
+                      "them, or name passing ones with --tests", file=sys.stderr)
+                return 3
         found = sites(tree)
         killed = 0
         rel = str(path.relative_to(ROOT))
@@ -472,7 +485,6 @@ def main(argv: list[str]) -> int:
             found = sorted(random.Random(args.seed).sample(found, args.sample))
         found = shard_of(found, shard)
         for k, (index, _, desc) in enumerate(found):
-            targets = None if args.tests else [*own_tests(path.stem), *PYTEST_TARGETS]
             result = run_child(module, mutate(tree, index), rows, outcome, args.pytest, args.timeout, targets)
             report["how"][result] = report["how"].get(result, 0) + 1
             if result in ("survived", "tests not run"):

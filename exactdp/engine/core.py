@@ -511,9 +511,16 @@ def solve_nonnegative(
                 return res
             tried.append(f"ball@{prec} (undecided)")
             prec *= 2
+    # balls and floats never decide an entry that is exactly 0; at a rational t the exact
+    # backend does (and at ε = ln(1/t) with t irrational, the symbolic one)
+    fix = ("an entry of Φ⁻¹b may be exactly 0, which balls and floats never decide: the level is a "
+           "rational t, so method='auto' decides it exactly (or method='exact' / 'symbolic')"
+           if level.is_t_rational else
+           "raise max_prec, pass the level as a rational t, or use method='symbolic' (an entry "
+           "exactly 0 is never decided by balls)")
     raise PrecisionLimitReached(
         f"no backend decided the sign pattern of Φ⁻¹b for {metric.name} at {level}: "
-        f"{', '.join(tried)}. Raise max_prec, or pass the level as a rational t."
+        f"{', '.join(tried)}; {fix}."
     )
 
 

@@ -11,10 +11,15 @@ survived as open gaps ("ties of arb ball ends"): no input had reached an exact t
   ``cover_frame_ok``: e is an exact rational, so a right-hand side (e, 1 − e, 1 − e) is an
   exact tie.
 
-On both instances the claim itself is true (z = b on one point; e over-estimates the row sum,
-so the true inequality is strict): these tests hold the kernel to the strict rule its proofs
-state — a tie is refused — rather than catch a false acceptance; no false claim with an exact
-tie is known (with n ≥ 2 the balls of e^{−εd} are never exact). Each mutant accepts the tie.
+On those two instances the claim itself is true (z = b on one point; e over-estimates the row
+sum, so the true inequality is strict): they hold the kernel to the strict rule its proofs
+state — a tie is refused. Line 133 also has a false claim at an exact tie (review 27R): with
+b = 0 the kernel's own candidates are x = u = 0, so ρ̄ = δ = 0 and the margin is exactly 0 for
+any n, while z ≡ 0 makes "z > 0 on [a, b]" false; the ``>=`` mutant accepts it. No verdict of
+a document reaches it (``cover_frame_ok`` refuses min b ≤ 0 first), but ``arb_mean_value_check``
+is public (``exactdp.threshold.krawczyk_check``). Line 188's mutant cannot accept a false claim:
+e is the arb upper end of irrational powers, strictly above the true row sum, so the lemma's
+strict inequality holds even at the tie (sound).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import numpy as np
 import pytest
 
 from exactdp.kernel.threshold_cover import arb_mean_value_check, cover_frame_ok, lemma_row_sum_bound
-from exactdp.spaces.metrics import line
+from exactdp.spaces.metrics import FiniteMetric, line, sum_query
 
 A, B = Fraction(1, 2), Fraction(1)  # w = (B − A)/2 = 1/4: margin = x − 2w|u| − |b − x| = 1 − u/2 at x = b = 1
 
@@ -58,3 +63,10 @@ def test_the_lemma_hypothesis_at_an_exact_tie_is_refused() -> None:
     nudged = (e + Fraction(1, 10**60), 1 - e, 1 - e)  # the strict side of the tie
     assert cover_frame_ok(m, nudged, Fraction(0), t0, pieces) is True
     assert cover_frame_ok(m, (e - Fraction(1, 10**60), 1 - e, 1 - e), Fraction(0), t0, pieces) is False
+
+
+@pytest.mark.parametrize("metric", [line(1), line(2), line(3), sum_query(2, 2)], ids=lambda m: m.name)
+def test_a_zero_right_hand_side_is_a_false_claim_at_an_exact_tie(metric: FiniteMetric) -> None:
+    # z = Φ⁻¹·0 ≡ 0, so "z > 0 on [1, 11/10]" is false; the default candidates x = u = 0 make
+    # the margin exactly 0 (ρ̄ = 0, δ = 0), which the strict test refuses
+    assert arb_mean_value_check(metric, (Fraction(0),) * metric.n, Fraction(1), Fraction(11, 10)) is False

@@ -13,6 +13,7 @@ import ast
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -54,3 +55,52 @@ def test_ball_sign_mutants_are_all_killed_by_its_tests(tmp_path: Path) -> None:
     report = json.loads(out.read_text())
     assert report["survivors"] == []
     assert report["how"] == {"killed by unit tests": 4}  # the four sites ran, and each was killed
+
+
+def _run(args: list[str], cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(cwd / "scripts" / "mutation.py"), *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_files_outside_the_package_are_refused(tmp_path: Path) -> None:
+    stray = tmp_path / "stray.py"
+    stray.write_text("X = 1\n")
+    for target in (str(stray), "exactdp/kernel/no_such_module.py", "exactdp/kernel", "exactdp/py.typed"):
+        run = _run([target, "--no-corpus"])
+        assert run.returncode == 2 and "name a module (a .py file) of this checkout's package" in run.stderr, target
+
+
+def test_a_module_outside_the_kernel_needs_its_tests_named() -> None:
+    run = _run([BALL, "--no-corpus", "--pytest"])
+    assert run.returncode == 2 and "is not a kernel module" in run.stderr and "--tests" in run.stderr
+
+
+def test_tests_that_fail_unmutated_stop_the_run(tmp_path: Path) -> None:
+    failing = tmp_path / "test_fails27.py"
+    failing.write_text("def test_fails():\n    assert False\n")
+    run = _run(["exactdp/kernel/limits.py", "--no-corpus", "--pytest", "--tests", str(failing)])
+    assert run.returncode == 3 and "does not pass its tests (killed by unit tests)" in run.stderr
+    assert "mutants" not in run.stdout  # no mutant ran, none counted
+
+
+def test_the_tool_mutates_its_own_checkout_whatever_is_first_on_the_path(tmp_path: Path) -> None:
+    # another copy of the package, with a broken ball_sign, first on PYTHONPATH (as a
+    # non-editable install would be): the tool must still import and mutate this checkout's
+    # module — else the unmutated run of the tests fails and the tool stops with exit 3
+    other = tmp_path / "other"
+    shutil.copytree(ROOT / "exactdp", other / "exactdp", ignore=shutil.ignore_patterns("__pycache__"))
+    ball = other / "exactdp" / "arithmetic" / "ball.py"
+    assert ball.read_text().count("    if x > 0:\n") == 1
+    ball.write_text(ball.read_text().replace("    if x > 0:\n", "    if x >= 0:\n"))
+    tool = _script()
+    previous = tmp_path / "prev.json"
+    previous.write_text(json.dumps({"files": {BALL: {"mutants": 0, "killed": 0}}, "total": 0, "killed": 0,
+                                    "survivors": [f"{BALL} {d}" for d in sorted(set(_ball_sign_sites(tool)))],
+                                    "how": {}}))
+    out = tmp_path / "out.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "mutation.py"), BALL, "--pytest", "--no-corpus", "--timeout", "60",
+         "--survivors", str(previous), "--json", str(out), "--tests", "tests/core/test_core_ball_sign27.py"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(other)})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(out.read_text())["how"] == {"killed by unit tests": 4}
