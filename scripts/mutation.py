@@ -302,17 +302,27 @@ def _rebuild_values(module: types.ModuleType, original: ast.Module, tree: ast.Mo
 
 def _importers(name: str, attr: str) -> list[tuple[types.ModuleType, str]]:
     """(module, local name) of every loaded module that holds ``attr`` through ``from name import
-    attr [as local]`` (read from its source): an int or a string imported by name is a copy,
-    so a mutant of the constant must be written there too (e.g. limits.MAX_DEPTH)."""
-    out = []
-    for other in list(sys.modules.values()):
-        path = getattr(other, "__file__", None)
-        if other is None or not path or not path.endswith(".py") or not other.__name__.startswith(
-                name.split(".")[0] + "."):
-            continue
-        for node in ast.parse(Path(path).read_text()).body:  # module-level imports only
-            if isinstance(node, ast.ImportFrom) and node.module == name and node.level == 0:
-                out += [(other, a.asname or a.name) for a in node.names if a.name == attr]
+    attr [as local]`` (read from its source), and through re-exports of it (``from importer
+    import local``; session 27: threshold_cover_claims takes limits.MAX_PIECES from read_common):
+    an int or a string imported by name is a copy, so a mutant of the constant must be written
+    there too (e.g. limits.MAX_DEPTH)."""
+    out: list[tuple[types.ModuleType, str]] = []
+    todo, seen = [(name, attr)], {(name, attr)}
+    while todo:
+        source, local = todo.pop()
+        for other in list(sys.modules.values()):
+            path = getattr(other, "__file__", None)
+            if other is None or not path or not path.endswith(".py") or not other.__name__.startswith(
+                    name.split(".")[0] + "."):
+                continue
+            for node in ast.parse(Path(path).read_text()).body:  # module-level imports only
+                if isinstance(node, ast.ImportFrom) and node.module == source and node.level == 0:
+                    for a in node.names:
+                        key = (other.__name__, a.asname or a.name)
+                        if a.name == local and key not in seen:
+                            seen.add(key)
+                            out.append((other, key[1]))
+                            todo.append(key)
     return out
 
 

@@ -10,6 +10,7 @@ its body) against the tests written for it, in a real subprocess, and each is ki
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
 import json
 import os
@@ -18,6 +19,8 @@ import subprocess
 import sys
 import types
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BALL = "exactdp/arithmetic/ball.py"
@@ -104,3 +107,28 @@ def test_the_tool_mutates_its_own_checkout_whatever_is_first_on_the_path(tmp_pat
         cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(other)})
     assert run.returncode == 0, run.stderr[-2000:]
     assert json.loads(out.read_text())["how"] == {"killed by unit tests": 4}
+
+
+def test_a_constant_re_exported_by_an_importer_moves_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # limits.MAX_PIECES reaches threshold_cover_claims through read_common (a re-export):
+    # the tool wrote the mutant only into direct importers, so 100000 -> 100001 survived
+    tool = _script()
+    pkg = tmp_path / "mutation_pkg27"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "limits.py").write_text("LIMIT = 8\n")
+    (pkg / "common.py").write_text("from mutation_pkg27.limits import LIMIT\n")
+    (pkg / "user.py").write_text("from mutation_pkg27.common import LIMIT as CAP\n\n\n"
+                                 "def capped(v):\n    return min(v, CAP)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = ("mutation_pkg27", "mutation_pkg27.limits", "mutation_pkg27.common", "mutation_pkg27.user")
+    for name in names:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    limits = importlib.import_module("mutation_pkg27.limits")
+    common = importlib.import_module("mutation_pkg27.common")
+    user = importlib.import_module("mutation_pkg27.user")
+    assert user.capped(100) == 8
+    tool.install(limits, ast.parse("LIMIT = 9\n"))
+    assert (limits.LIMIT, common.LIMIT, user.CAP, user.capped(100)) == (9, 9, 9, 9)
+    for name in names:
+        sys.modules.pop(name, None)
