@@ -20,6 +20,7 @@ import pytest
 
 from exactdp.kernel.jsonio import envelope
 from exactdp.kernel.pufferfish_more import check_pufferfish_more
+from exactdp.kernel.verify import verify_document
 
 GAP = Fraction(1, 2**5000)  # far below 2^-4096: 4096-bit balls of 1/θ − 1 contain 0
 
@@ -36,3 +37,28 @@ def test_a_claim_ending_just_below_the_least_theta_is_refused() -> None:
 @pytest.mark.parametrize("hi", [Fraction(1), 1 + GAP], ids=["the tie", "just above"])
 def test_claims_ending_at_or_just_above_it_verify(hi: Fraction) -> None:
     assert check_pufferfish_more(_doc(hi)) is True  # L(hi) = 1/hi ≤ 1: true, decided exactly
+
+
+# ---- discrete Laplace: the exact tie at the lower end (audit 27S) ----
+# ``_within(R, level)`` (R ≤ e^ε, exact at a rational t) is read both ways: R(hi) ≤ e^ε must
+# hold and R(lo) ≤ e^ε must not. Its ``<`` mutant was judged "stricter: sound", but at an
+# exact tie R(lo) = e^ε it makes the lower end look failing, so it accepted a false claim.
+# Ground truth, by hand: P = δ₁, Q = δ₀ give R(α) = max over s of the two ratios of
+# α^{|s−1|} and α^{|s|} = 1/α, and e^ε = 3 at t = 1/3, so α* = 1/3 exactly.
+
+
+def _discrete(lo: str, hi: str) -> dict:
+    return envelope("pufferfish-discrete-laplace",
+                    {"P": {"support": ["1"], "probs": ["1"]}, "Q": {"support": ["0"], "probs": ["1"]},
+                     "level": {"t": "1/3"}},
+                    {"least": {"lo": lo, "hi": hi}, "ratios": [str(1 / Fraction(lo)), str(1 / Fraction(hi))],
+                     "closed_form": None}, {})  # R(lo) = 1/lo, R(hi) = 1/hi
+
+
+def test_a_range_open_at_the_exact_least_alpha_is_refused() -> None:
+    assert verify_document(_discrete("1/3", "1/2")).verified is False  # α* = 1/3 ∉ (1/3, 1/2]
+
+
+def test_ranges_around_the_least_alpha_verify() -> None:
+    assert verify_document(_discrete("1/4", "1/3")).verified is True  # α* = 1/3 ∈ (1/4, 1/3]
+    assert verify_document(_discrete("1/4", "1/2")).verified is True
