@@ -41,11 +41,8 @@ def _ball_sign_sites(tool: types.ModuleType) -> list[str]:
     return [d for _, _, d in tool.sites(tree) if int(d.split()[1].rstrip(":")) in lines]
 
 
-def test_ball_sign_mutants_are_all_killed_by_its_tests(tmp_path: Path) -> None:
-    tool = _script()
-    sites = _ball_sign_sites(tool)
-    # the two comparisons made non-strict, and their 0 → 1
-    assert sorted(d.split(": ", 1)[1] for d in sites) == ["0 -> 1", "0 -> 1", "Gt -> GtE", "Lt -> LtE"]
+def _rerun_ball_sign(tmp_path: Path, sites: list[str], env: dict[str, str]) -> dict:
+    """The tool's report of a --survivors run of ``sites`` (ball_sign's) against its tests, in a subprocess."""
     previous = tmp_path / "prev.json"
     previous.write_text(json.dumps({"files": {BALL: {"mutants": 0, "killed": 0}}, "total": 0, "killed": 0,
                                     "survivors": [f"{BALL} {d}" for d in sorted(set(sites))], "how": {}}))
@@ -53,9 +50,17 @@ def test_ball_sign_mutants_are_all_killed_by_its_tests(tmp_path: Path) -> None:
     run = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "mutation.py"), BALL, "--pytest", "--no-corpus", "--timeout", "60",
          "--survivors", str(previous), "--json", str(out), "--tests", "tests/core/test_core_ball_sign27.py"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONHASHSEED": "0"})
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, **env})
     assert run.returncode == 0, run.stderr[-2000:]
-    report = json.loads(out.read_text())
+    return json.loads(out.read_text())
+
+
+def test_ball_sign_mutants_are_all_killed_by_its_tests(tmp_path: Path) -> None:
+    tool = _script()
+    sites = _ball_sign_sites(tool)
+    # the two comparisons made non-strict, and their 0 → 1
+    assert sorted(d.split(": ", 1)[1] for d in sites) == ["0 -> 1", "0 -> 1", "Gt -> GtE", "Lt -> LtE"]
+    report = _rerun_ball_sign(tmp_path, sites, {"PYTHONHASHSEED": "0"})
     assert report["survivors"] == []
     assert report["how"] == {"killed by unit tests": 4}  # the four sites ran, and each was killed
 
@@ -95,18 +100,8 @@ def test_the_tool_mutates_its_own_checkout_whatever_is_first_on_the_path(tmp_pat
     ball = other / "exactdp" / "arithmetic" / "ball.py"
     assert ball.read_text().count("    if x > 0:\n") == 1
     ball.write_text(ball.read_text().replace("    if x > 0:\n", "    if x >= 0:\n"))
-    tool = _script()
-    previous = tmp_path / "prev.json"
-    previous.write_text(json.dumps({"files": {BALL: {"mutants": 0, "killed": 0}}, "total": 0, "killed": 0,
-                                    "survivors": [f"{BALL} {d}" for d in sorted(set(_ball_sign_sites(tool)))],
-                                    "how": {}}))
-    out = tmp_path / "out.json"
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "mutation.py"), BALL, "--pytest", "--no-corpus", "--timeout", "60",
-         "--survivors", str(previous), "--json", str(out), "--tests", "tests/core/test_core_ball_sign27.py"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(other)})
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert json.loads(out.read_text())["how"] == {"killed by unit tests": 4}
+    report = _rerun_ball_sign(tmp_path, _ball_sign_sites(_script()), {"PYTHONPATH": str(other)})
+    assert report["how"] == {"killed by unit tests": 4}
 
 
 def test_a_constant_re_exported_by_an_importer_moves_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
