@@ -19,7 +19,8 @@ exact                (polynomial case, s = e^{-ε/q}) Φ(s)N(s) = D(s)b over Q[s
                      transcendental by Lindemann and det Φ(s) is an integer polynomial
                      with det Φ(0) = 1); **s\\*** (optional): its minimal polynomial g is
                      primitive and irreducible (flint factorisation), its isolating interval
-                     holds exactly one root in (0, 1), g divides N_w to an odd power and not
+                     holds exactly one root in (0, 1) and g none below it (each root of g is a
+                     sign change of N_w: session 28), g divides N_w to an odd power and not
                      D, and no other sign-change root of any N_i nor root of D lies in
                      (0, s*] — so the property holds on (0, s*] and fails just after:
                      ε* = −q·ln s* exactly (and then lo ≤ ε* ≤ hi follows)
@@ -167,8 +168,9 @@ def _s_star_ok(nums: list[Any], den: Any, w: int | None, q: int, star: Any) -> b
     if lo == hi:
         if sign_at(g, lo) != 0 or not 0 < lo < 1:
             return False
-    elif sign_at(g, lo) == 0 or sign_at(g, hi) == 0 or count_roots(g, lo, hi) != 1:
-        return False
+    elif (sign_at(g, lo) == 0 or sign_at(g, hi) == 0 or count_roots(g, lo, hi) != 1
+          or (lo > 0 and count_roots(g, Fraction(0), lo) != 0)):  # s* is g's least root in (0, 1)
+        return False  # (a rational s* = lo = hi has an irreducible g of degree 1: no other root)
     if strip(nums[w], g)[0] % 2 == 0 or strip(den, g)[0] != 0:
         return False
     others = {tuple(r.coeffs()): r for r in (strip(p, g)[1] for p in (
