@@ -39,6 +39,7 @@ import mpmath
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from exactdp.algebra.algebraic import real_roots_between
 from exactdp.engine.core import solve_nonnegative
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import discrete, from_matrix, grid, hamming, line
@@ -446,6 +447,10 @@ def test_tamper_exact_threshold(data: Any) -> None:
         if c.s_star is not None:
             lo, hi = c.s_star.isolating_interval
             tams.append(("s_star → its rational upper end", replace(c, s_star=type(c.s_star).from_rational(hi))))
+            # another root of the same minimal polynomial in (0, 1) (session 28: the kernel accepted a larger one)
+            tams += [("s_star → another root of its polynomial", replace(c, s_star=r))
+                     for r, _ in real_roots_between(c.s_star.minimal_polynomial, F(0), F(1))
+                     if r.isolating_interval[1] <= lo or r.isolating_interval[0] >= hi]
             tams.append(("s_star dropped", replace(c, s_star=None)))
     elif isinstance(c, Prop9Certificate):
         tams += [(f"metric→{o.name}", replace(c, metric=o)) for o in other_metrics(m)]
