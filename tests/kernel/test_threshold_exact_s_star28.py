@@ -57,8 +57,8 @@ def test_the_second_root_of_the_minimal_polynomial_is_refused(case: str) -> None
     assert sympy.Rational(lo) < r2 < sympy.Rational(hi) and not sympy.Rational(lo) < r1 < sympy.Rational(hi)
     if between is not None:  # the property fails between the roots: exact solve
         assert r1 < between < r2
-        s = between
-        z = sympy.Matrix(4, 4, lambda i, j: s ** distances[i][j]).LUsolve(sympy.Matrix([sympy.Rational(p) for p in prior]))
+        phi = sympy.Matrix(4, 4, lambda i, j: between ** distances[i][j])
+        z = phi.LUsolve(sympy.Matrix([sympy.Rational(p) for p in prior]))
         assert min(z) < 0
     forged = copy.deepcopy(doc)
     forged["claim"]["s_star"]["isolating_interval"] = {"lo": lo, "hi": hi}
