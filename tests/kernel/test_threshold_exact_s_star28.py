@@ -32,7 +32,7 @@ CASES = {
         [16, 0, -7, -15, 0, 8], ("41/50", "87/100"), sympy.Rational(21, 25)),
     "four points, g of degree 4": (
         [[0, 3, 2, 4], [3, 0, 1, 3], [2, 1, 0, 2], [4, 3, 2, 0]], ["2/9", "7/27", "7/27", "7/27"],
-        [14, -7, -6, -7, 7], ("4/5", "19/20"), None),
+        [14, -7, -6, -7, 7], ("4/5", "19/20"), sympy.Rational(3, 4)),
 }
 
 
@@ -55,11 +55,10 @@ def test_the_second_root_of_the_minimal_polynomial_is_refused(case: str) -> None
     assert verify_document(doc).verified
     r1, r2 = _roots_01(g)  # two roots in (0, 1); the forged interval isolates the larger one
     assert sympy.Rational(lo) < r2 < sympy.Rational(hi) and not sympy.Rational(lo) < r1 < sympy.Rational(hi)
-    if between is not None:  # the property fails between the roots: exact solve
-        assert r1 < between < r2
-        phi = sympy.Matrix(4, 4, lambda i, j: between ** distances[i][j])
-        z = phi.LUsolve(sympy.Matrix([sympy.Rational(p) for p in prior]))
-        assert min(z) < 0
+    assert r1 < between < r2  # the property fails between the roots: exact solve
+    phi = sympy.Matrix(4, 4, lambda i, j: between ** distances[i][j])
+    z = phi.LUsolve(sympy.Matrix([sympy.Rational(p) for p in prior]))
+    assert min(z) < 0
     forged = copy.deepcopy(doc)
     forged["claim"]["s_star"]["isolating_interval"] = {"lo": lo, "hi": hi}
     assert not verify_document(forged).verified
