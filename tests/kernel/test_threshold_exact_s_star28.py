@@ -7,7 +7,8 @@ in (0, s*]. It never looked at g's own other roots. Each of them is a sign chang
 squarefree and coprime to N_w / g^k, k odd), so when g has a root r₁ below the claimed one the
 run ends at r₁ already. A forged isolating interval around the second root r₂ of g verified,
 with the genuine ε enclosure untouched, and ``ThresholdResult.from_json`` reported the false
-exact value ε* = −ln r₂ as verified; nested in ``exact-scaled`` it verified too. The kernel now
+exact value ε* = −ln r₂ as verified; nested in ``exact-scaled`` it verified too, and so did
+a ``kronecker-threshold`` document whose ``exact`` factor carried the forged interval (session 29). The kernel now
 also requires that g has no root in (0, lo].
 
 Ground truth, exact (sympy): z = Φ(s)⁻¹b at a rational s strictly between r₁ and r₂ has a
@@ -17,14 +18,18 @@ negative entry, so the property fails at ε = −ln s > −ln r₂: ε* = −ln 
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy
 
 import exactdp
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.kernel.verify import verify_document
-from exactdp.spaces.metrics import from_matrix
+from exactdp.spaces.distances import Distance
+from exactdp.spaces.metrics import from_matrix, line
+from exactdp.spaces.metrics.space import FiniteMetric
 
 CASES = {
     "four points, g of degree 5": (
@@ -71,4 +76,19 @@ def test_the_forgery_nested_in_a_scaled_document_is_refused() -> None:
     assert verify_document(doc).verified
     forged = copy.deepcopy(doc)
     forged["evidence"]["inner"]["claim"]["s_star"]["isolating_interval"] = {"lo": lo, "hi": hi}
+    assert not verify_document(forged).verified
+
+
+def test_the_forgery_as_a_kronecker_factor_is_refused() -> None:
+    # the degree-5 metric times line(2) (distances add), with the product prior (8, 8, 8, 7)/31 ⊗ (1/2, 1/2)
+    distances, prior, _, (lo, hi), _ = CASES["four points, g of degree 5"]
+    index = np.array([[distances[i // 2][j // 2] + abs(i % 2 - j % 2) for j in range(8)] for i in range(8)])
+    metric = FiniteMetric("m4 x line(2)", range(8), [Distance.rational(k) for k in range(5)], index,
+                          kronecker_factors=(from_matrix(distances), line(2)))
+    product = [Fraction(prior[i // 2]) / 2 for i in range(8)]
+    doc = loads(dumps(exactdp.epsilon_threshold(metric, product).to_json()))
+    assert doc["kind"] == "kronecker-threshold" and doc["evidence"]["factors"][0]["kind"] == "exact"
+    assert verify_document(doc).verified
+    forged = copy.deepcopy(doc)
+    forged["evidence"]["factors"][0]["claim"]["s_star"]["isolating_interval"] = {"lo": lo, "hi": hi}
     assert not verify_document(forged).verified
