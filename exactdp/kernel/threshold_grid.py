@@ -81,6 +81,7 @@ from exactdp.kinds import CertificateKind, Verdict
 from exactdp.spaces.grid import offset_distance_count
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics.masked import GridShape
+from exactdp.spaces.priors import read_prior_values
 
 __all__ = ["GRID_THRESHOLD", "GRID_NORMS", "GridThresholdClaim", "GridProducts", "check_grid_threshold",
            "grid_fail_ok", "read_grid_threshold", "read_grid_threshold_claim", "MAX_GRID_PIECES",
@@ -213,6 +214,8 @@ def read_grid_threshold_claim(env: Any, q: dict[str, Any], ones: bool, rhs: tupl
     shared by ``grid-threshold`` and ``exact-scaled`` (InvalidArgument if malformed)."""
     want = (Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR).value
     read_str(q["property"], "question.property", (want,))
+    if not ones:  # a prior, as Question.bind requires of every dense threshold-regular question
+        read_prior_values(rhs, len(rhs), "question.rhs")
     if (not ones and all(v == 1 for v in rhs)) or q["level"] != {"eps_range": {"lo": "0", "hi": None}}:
         raise InvalidArgument("question: write b = 1 as \"ones\" and the level as "
                               "{\"eps_range\": {\"lo\": \"0\", \"hi\": null}}.")
