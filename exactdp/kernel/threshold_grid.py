@@ -214,11 +214,11 @@ def read_grid_threshold_claim(env: Any, q: dict[str, Any], ones: bool, rhs: tupl
     shared by ``grid-threshold`` and ``exact-scaled`` (InvalidArgument if malformed)."""
     want = (Property.THRESHOLD_TIGHT if ones else Property.THRESHOLD_REGULAR).value
     read_str(q["property"], "question.property", (want,))
-    if not ones:  # a prior, as Question.bind requires of every dense threshold-regular question
-        read_prior_values(rhs, len(rhs), "question.rhs")
     if (not ones and all(v == 1 for v in rhs)) or q["level"] != {"eps_range": {"lo": "0", "hi": None}}:
         raise InvalidArgument("question: write b = 1 as \"ones\" and the level as "
                               "{\"eps_range\": {\"lo\": \"0\", \"hi\": null}}.")
+    if not ones:  # a prior, as Question.bind requires of every dense threshold-regular question
+        read_prior_values(rhs, len(rhs), "question.rhs")
     claim = read_object(env.claim, "claim", ("verdict", "eps"))
     if read_verdict(claim["verdict"], "claim.verdict") is not Verdict.HOLDS:
         raise InvalidArgument("claim.verdict: a threshold certificate claims \"holds\".")

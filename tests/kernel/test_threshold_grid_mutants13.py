@@ -12,7 +12,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from exactdp.errors import InstanceTooLarge, InvalidArgument
+from exactdp.errors import InstanceTooLarge, InvalidArgument, InvalidPrior
 from exactdp.kernel.threshold_grid import MAX_GRID_DISTANCES, read_grid_threshold_claim, require_grid_work
 from exactdp.spaces.metrics.masked import GridShape
 
@@ -31,7 +31,9 @@ def test_an_explicit_rhs_of_ones_is_not_canonical():
     with pytest.raises(InvalidArgument, match="write b = 1 as"):
         read_grid_threshold_claim(None, q, False, (F(1),) * 4)
     env = type("Env", (), {"claim": {"verdict": "holds", "eps": {"lo": "1/2", "hi": "1"}}})()
-    eps = read_grid_threshold_claim(env, q, False, (F(2),) * 4)  # b = 2: written out, fine
+    eps = read_grid_threshold_claim(env, q, False, (F(1, 4),) * 4)  # the uniform prior: written out, fine
     assert (eps.lo, eps.hi) == (F(1, 2), F(1))
+    with pytest.raises(InvalidPrior, match="sums to 8"):  # b = 2 is no prior (session 29: it was read)
+        read_grid_threshold_claim(env, q, False, (F(2),) * 4)
     with pytest.raises(InvalidArgument, match="write b = 1 as"):  # the level must be canonical
-        read_grid_threshold_claim(env, {**q, "level": {"eps_range": {"lo": "0", "hi": "5"}}}, False, (F(2),) * 4)
+        read_grid_threshold_claim(env, {**q, "level": {"eps_range": {"lo": "0", "hi": "5"}}}, False, (F(1, 4),) * 4)
