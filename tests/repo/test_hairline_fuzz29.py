@@ -1,0 +1,57 @@
+"""scripts/hairline_fuzz.py: its judges tell false claims from true ones, and a small run finds no forgery.
+
+The script's README figure (session 29) is a long run; CI runs a few edits per document and
+checks the two judges on claims whose truth is known: the second root of the 4-point
+instance's minimal polynomial (false, the session-28 forgery) and a grid witness moved to an
+entry that is positive (false).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import random
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+from exactdp.kernel.jsonio import dumps, loads
+from exactdp.spaces.levels import parse_level
+from exactdp.spaces.metrics import grid
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("hairline_fuzz29", ROOT / "scripts" / "hairline_fuzz.py")
+assert _spec is not None and _spec.loader is not None
+hf = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = hf
+_spec.loader.exec_module(hf)
+
+
+def test_the_dense_judge_refuses_the_second_root() -> None:
+    name, doc, _ = next(hf.dense_documents(0, 1))
+    assert "two-root" in name and hf.judge_dense(doc) is True
+    forged = copy.deepcopy(doc)
+    forged["claim"]["s_star"]["isolating_interval"] = {"lo": "41/50", "hi": "87/100"}
+    assert hf.judge_dense(forged) is False
+    wide = copy.deepcopy(doc)
+    wide["claim"]["eps"]["hi"] = "1"  # a wider enclosure: still true
+    assert hf.judge_dense(wide) is True
+
+
+def test_the_grid_judge_refuses_a_witness_at_a_positive_entry() -> None:
+    cert = hf.solve_grid_point(grid(5, 4), parse_level(eps="1/2")).certificate
+    doc = loads(dumps(cert.to_json()))
+    assert doc["claim"]["verdict"] == "fails" and hf.judge_grid(doc) is True
+    with hf.mpmath.workdps(70):
+        z = hf._z(hf.read_grid(doc).shape, (Fraction(1),) * 20, hf.mpmath.mpf(1) / 2)
+    positive = next(k for k in range(20) if z[k] > 0)
+    moved = copy.deepcopy(doc)
+    moved["claim"]["witness"] = positive
+    assert hf.judge_grid(moved) is False
+
+
+def test_a_small_run_finds_no_forgery() -> None:
+    rng = random.Random(0)
+    for name, doc, unit in list(hf.dense_documents(1, 3))[:6]:
+        counts = hf.run(name, doc, lambda d, u=unit: hf.judge_dense(d, u), None, Fraction(1), 25, rng)
+        assert counts[0] > 0 and counts[2] == 0
