@@ -56,7 +56,6 @@ from exactdp.spaces.metrics import band, count_queries, cycle, from_matrix, grid
 from exactdp.spaces.metrics.masked import GridShape
 from exactdp.threshold import epsilon_threshold
 
-oracle.DPS = 80  # roots isolated to 10^-60 by the oracle; ties within 10^-70 are "too close"
 RAT = re.compile(r"^-?\d+(/\d+)?$")
 M4 = [[0, 1, 2, 2], [1, 0, 1, 2], [2, 1, 0, 3], [2, 2, 3, 0]]  # g of its prior has two roots in (0, 1)
 P4 = [F(8, 31)] * 3 + [F(7, 31)]
@@ -334,6 +333,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-grid", action="store_true")
     args = ap.parse_args()
+    oracle.DPS = 80  # roots isolated to 10^-60 by the oracle; ties within 10^-70 are "too close"
     rng = random.Random(args.seed)
     total = [0, 0, 0, 0]
     for name, doc, unit in dense_documents(args.random, args.seed):

@@ -3,7 +3,8 @@
 The script's README figure (session 29) is a long run; CI runs a few edits per document and
 checks the two judges on claims whose truth is known: the second root of the 4-point
 instance's minimal polynomial (false, the session-28 forgery) and a grid witness moved to an
-entry that is positive (false).
+entry that is positive (false); the Pufferfish script's Gaussian truth against a closed form,
+and its brute-force staircase ratio against the library's on small pairs.
 """
 
 from __future__ import annotations
@@ -55,3 +56,36 @@ def test_a_small_run_finds_no_forgery() -> None:
     for name, doc, unit in list(hf.dense_documents(1, 3))[:6]:
         counts = hf.run(name, doc, lambda d, u=unit: hf.judge_dense(d, u), None, Fraction(1), 25, rng)
         assert counts[0] > 0 and counts[2] == 0
+
+
+_spec_p = importlib.util.spec_from_file_location("hairline_fuzz_pufferfish29",
+                                                 ROOT / "scripts" / "hairline_fuzz_pufferfish.py")
+assert _spec_p is not None and _spec_p.loader is not None
+hp = importlib.util.module_from_spec(_spec_p)
+sys.modules[_spec_p.name] = hp
+_spec_p.loader.exec_module(hp)
+
+
+def test_the_gaussian_truth_matches_the_closed_form_of_a_point_pair() -> None:
+    # δ for N(1, 1) against N(0, 1) at ε = 1: Φ(1/2 − 1) − e·Φ(−1/2 − 1) (Balle and Wang)
+    mp = hp.mpmath
+    with mp.workdps(30):
+        got = hp.hockey([(mp.mpf(1), mp.mpf(1))], [(mp.mpf(0), mp.mpf(1))], mp.mpf(1), mp.mpf(1))
+        want = mp.ncdf(mp.mpf(-1) / 2) - mp.e * mp.ncdf(mp.mpf(-3) / 2)
+        assert abs(got - want) < mp.mpf(10) ** -25
+
+
+def test_the_staircase_truth_agrees_with_the_library_on_small_pairs() -> None:
+    from exactdp.pufferfish.distributions import DiscreteDistribution, point_mass
+    from exactdp.pufferfish.secrets import DistributionPair, ValuePair
+    from exactdp.pufferfish.staircase import staircase_loss
+
+    doc = staircase_loss(ValuePair(1, 0), 1, "ln(2)", "1/2").to_document()
+    R = hp.staircase_ratio(point_mass(1), point_mass(0), Fraction(1, 2), Fraction(1), Fraction(1, 2))
+    assert R == Fraction(doc["claim"]["ratio"]) == 2
+    P = DiscreteDistribution((Fraction(0), Fraction(2)), (Fraction(1, 3), Fraction(2, 3)))
+    Q = DiscreteDistribution((Fraction(1), Fraction(3)), (Fraction(3, 4), Fraction(1, 4)))
+    for gamma in ("0", "1/4", "3/4"):
+        doc = staircase_loss(DistributionPair(P, Q), "3/2", "ln(3)", gamma).to_document()
+        R = hp.staircase_ratio(P, Q, Fraction(1, 3), Fraction(3, 2), Fraction(gamma))
+        assert R == Fraction(doc["claim"]["ratio"]) and R > 1
