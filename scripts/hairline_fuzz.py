@@ -15,6 +15,8 @@ crash. Each document the kernel accepts is judged against the question read back
 * Manhattan grids: the same oracle on the unit grid, ε scaled by the spacing; a Euclidean
   ``grid-threshold``: an enclosure of ε* by the dense certified route (tol 10⁻¹²), and a
   70-digit mpmath solve at ``lo``;
+* ``spd-point`` (the fail side of each cover, checked alone): a 70-digit mpmath solve at its
+  level, z_index ≤ upper < 0;
 * ``grid-point`` / ``grid-point-exact``: a 70-digit mpmath solve of Φz = b at the level: "holds"
   iff z > 0, a witness w iff z_w < 0.
 
@@ -108,6 +110,8 @@ def edits(doc: dict, star: Any, scale: F, rng: random.Random, per_doc: int) -> l
     out += [(k, p, None) for p in lists(doc) for k in ("drop first", "drop last", "reverse", "duplicate first")]
     if doc["claim"].get("verdict") == "fails" or doc["claim"].get("witness") is not None:
         out += [("num", ("claim", "witness"), w) for w in range(12)]
+    if "index" in doc["claim"]:  # an spd-point's failing entry
+        out += [("num", ("claim", "index"), w) for w in range(12)]
     rng.shuffle(out)
     out = out[:per_doc]
     if star is not None and star != mpmath.inf and "eps" in doc["claim"]:
@@ -127,7 +131,7 @@ def apply(doc: dict, edit: tuple[str, tuple, Any]) -> dict | None:
     d = copy.deepcopy(doc)
     if kind == "num":
         parent = at(d, p[:-1])
-        parent[p[-1]] = w if p == ("claim", "witness") else text(w)
+        parent[p[-1]] = int(w) if p in (("claim", "witness"), ("claim", "index")) else text(w)
         return d
     lst = at(d, p)
     {"drop first": lambda: lst.pop(0), "drop last": lambda: lst.pop(), "reverse": lst.reverse,
@@ -161,6 +165,28 @@ def judge_dense(doc: dict, unit: Any = None) -> bool | None:
     if ok is True and c.get("s_star"):
         return _s_star_ok(c["s_star"], truth)
     return ok
+
+
+def judge_spd_point(doc: dict) -> bool | None:
+    """Truth of an accepted ``spd-point`` claim "z_index(ε) ≤ upper < 0" (a 70-digit solve)."""
+    q = Question.from_json(doc["question"])
+    m, lv, n = q.metric, q.level, q.metric.n
+    with mpmath.workdps(70):
+        eps = -mpmath.log(mpmath.mpf(lv.t.numerator) / lv.t.denominator) if lv.t is not None else \
+            mpmath.mpf(str(sympy.N(lv.eps, 80)))
+
+        def dist(i: int, j: int) -> Any:
+            d = m.distance(i, j)
+            return mpmath.mpf(d.coef.numerator) / d.coef.denominator * mpmath.sqrt(d.radicand)
+
+        A = mpmath.matrix([[mpmath.exp(-eps * dist(i, j)) for j in range(n)] for i in range(n)])
+        b = q.rhs if isinstance(q.rhs, tuple) else (F(1),) * n
+        z = mpmath.lu_solve(A, mpmath.matrix([mpmath.mpf(v.numerator) / v.denominator for v in b]))
+        zi, up = z[doc["claim"]["index"]], F(doc["claim"]["upper"])
+        u = mpmath.mpf(up.numerator) / up.denominator
+        if min(abs(zi - u), abs(zi)) < TINY:
+            return None
+        return bool(zi < 0 and zi <= u)
 
 
 def read_grid(doc: dict) -> Any:
@@ -342,6 +368,10 @@ def main() -> None:
         star = oracle.threshold_truth(metric, q.rhs if isinstance(q.rhs, tuple) else None).eps_star
         counts = run(name, doc, lambda d, u=unit: judge_dense(d, u), star, scale, args.per_doc, rng)
         total = [a + b for a, b in zip(total, counts)]
+        fail = doc["evidence"].get("fail") if isinstance(doc.get("evidence"), dict) else None
+        if isinstance(fail, dict) and fail.get("kind") == "spd-point":  # the covers' fail side, alone
+            counts = run(f"{name}: fail side", fail, judge_spd_point, None, F(1), args.per_doc // 5, rng)
+            total = [a + b for a, b in zip(total, counts)]
     if not args.no_grid:
         for name, doc in grid_documents():
             counts = run(name, loads(dumps(doc)), judge_grid, None, F(1), args.per_doc, rng)
