@@ -42,6 +42,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from exactdp.errors import ExactDPError
+from exactdp.kernel.verify import verify_document
+
 __all__ = [
     "HUGE",
     "examples",
@@ -55,6 +58,7 @@ __all__ = [
     "VerifyTimeout",
     "call_with_timeout",
     "VERIFY_SECONDS",
+    "kernel_accepts",
 ]
 
 #: A huge rational (any claim moved to it is far from the truth).
@@ -226,3 +230,17 @@ def pairs(items: list[Any]) -> Iterator[tuple[Any, Any]]:
         for j in range(len(items)):
             if i != j:
                 yield items[i], items[j]
+
+
+def kernel_accepts(doc: Any) -> bool | None:
+    """The kernel's answer on an (edited) JSON document: True verified, False rejected, None
+    malformed or over a work limit (an :class:`~exactdp.errors.ExactDPError`, the documented
+    refusals). Any other exception propagates: a crash is a bug.
+
+    >>> kernel_accepts({"kind": "exact"}) is None
+    True
+    """
+    try:
+        return verify_document(doc).verified
+    except ExactDPError:
+        return None

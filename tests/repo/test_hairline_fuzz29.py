@@ -15,17 +15,26 @@ import random
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from exactdp.kernel.jsonio import dumps, loads
 from exactdp.spaces.levels import parse_level
 from exactdp.spaces.metrics import grid
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("hairline_fuzz29", ROOT / "scripts" / "hairline_fuzz.py")
-assert _spec is not None and _spec.loader is not None
-hf = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = hf
-_spec.loader.exec_module(hf)
+
+
+def _script(stem: str) -> Any:
+    """scripts/<stem>.py as a module (scripts/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"{stem}29", ROOT / "scripts" / f"{stem}.py")
+    assert spec is not None and spec.loader is not None
+    sys.modules[spec.name] = module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hf = _script("hairline_fuzz")
+hp = _script("hairline_fuzz_pufferfish")
 
 
 def test_the_dense_judge_refuses_the_second_root() -> None:
@@ -56,14 +65,6 @@ def test_a_small_run_finds_no_forgery() -> None:
     for name, doc, unit in list(hf.dense_documents(1, 3))[:6]:
         counts = hf.run(name, doc, lambda d, u=unit: hf.judge_dense(d, u), None, Fraction(1), 25, rng)
         assert counts[0] > 0 and counts[2] == 0
-
-
-_spec_p = importlib.util.spec_from_file_location("hairline_fuzz_pufferfish29",
-                                                 ROOT / "scripts" / "hairline_fuzz_pufferfish.py")
-assert _spec_p is not None and _spec_p.loader is not None
-hp = importlib.util.module_from_spec(_spec_p)
-sys.modules[_spec_p.name] = hp
-_spec_p.loader.exec_module(hp)
 
 
 def test_the_gaussian_truth_matches_the_closed_form_of_a_point_pair() -> None:
