@@ -32,6 +32,7 @@ from typing import Any
 
 import mpmath
 
+from exactdp.kernel.jsonio import write_rational
 from exactdp.kernel.verify import verify_document
 from exactdp.pufferfish.distributions import DiscreteDistribution
 from exactdp.pufferfish.gaussian import gaussian_delta, gaussian_scale
@@ -49,10 +50,6 @@ def mp(x: Any) -> Any:
 
 def rat(x: Any) -> F:
     return F(mpmath.nstr(x, 85))
-
-
-def text(x: F) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def random_law(rng: random.Random, top: int) -> DiscreteDistribution:
@@ -139,7 +136,7 @@ def attack(d: dict, edits: list[tuple[tuple, F]], truth: Any) -> list[int]:
         node = e["claim"]
         for k in path[:-1]:
             node = node[k]
-        node[path[-1]] = text(x)
+        node[path[-1]] = write_rational(x, str(path))
         tried += 1
         try:
             ok = kernel_accepts(e)
